@@ -1,0 +1,22 @@
+"""indist_fast: exact, fast evaluation of binary classifiers from prediction logs.
+
+One sort, then prefix sums: the distinct scores with their positive and negative
+weight (``ScoreTable``) give AUC, average precision, every curve, and the precision
+at the indistinguishability threshold C(r_b).
+"""
+
+from ._backend import backend
+from .errors import IndistFastWarning, LevelNotReachedWarning, UndefinedBWarning
+from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
+                      precision_at_indistinguishability, roc_auc)
+from .report import Curves, OperatingPoint, Report
+from .table import ScoreTable
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "backend", "evaluate", "curves", "roc_auc", "average_precision",
+    "indistinguishability_threshold", "precision_at_indistinguishability",
+    "ScoreTable", "Report", "OperatingPoint", "Curves",
+    "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
+]

@@ -1,0 +1,154 @@
+"""Drive the compiled kernels: count, scatter, sort the pieces on two threads, sweep.
+
+Same functions and return values as ``indist_fast._reference``. The sorting is
+NumPy's own (SIMD, in place, GIL released), so the kernels only do the O(n) passes;
+each pass over the rows runs on two threads (two row blocks) once the input is large
+enough to repay a thread hand-off.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Sequence, TypeVar
+
+import numpy as np
+
+from . import _kernels
+from ._validation import raise_row_errors
+
+__all__ = ["build_table", "summarize", "sweep_table", "merge_tables"]
+
+# Below this many rows a second thread costs more than it saves.
+PARALLEL_MIN_ROWS = 200_000
+_PIVOT_SAMPLE = 1023
+
+_T = TypeVar("_T")
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _on_two_threads(jobs: Sequence[Callable[[], _T]]) -> list[_T]:
+    """Run the jobs, all but the first on the helper thread; results in order."""
+    global _pool
+    if len(jobs) == 1:
+        return [jobs[0]()]
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="indist_fast")
+    futures = [_pool.submit(job) for job in jobs[1:]]
+    first = jobs[0]()
+    return [first] + [f.result() for f in futures]
+
+
+def _blocks(n: int) -> list[tuple[int, int]]:
+    if n < PARALLEL_MIN_ROWS:
+        return [(0, n)]
+    return [(0, n // 2), (n // 2, n)]
+
+
+def _pivot(s: np.ndarray) -> float:
+    """A sample median: splits rows into two halves of similar size for two threads."""
+    if len(s) < PARALLEL_MIN_ROWS:
+        return -np.inf          # everything goes to the "hi" piece, one thread
+    sample = s[:: len(s) // _PIVOT_SAMPLE].astype(np.float64)
+    sample = sample[~np.isnan(sample)]
+    return float(np.median(sample)) if len(sample) else -np.inf
+
+
+def _sort_in_place(lo: list[np.ndarray], hi: list[np.ndarray]) -> None:
+    """Sort every piece in place, the ``lo`` pieces on the helper thread."""
+    def sort_all(pieces: list[np.ndarray]) -> None:
+        for piece in pieces:
+            if len(piece) > 1:
+                piece.sort()
+    if sum(len(p) for p in lo) == 0:
+        sort_all(hi)
+    else:
+        _on_two_threads([lambda: sort_all(hi), lambda: sort_all(lo)])
+
+
+def _count(y, s, w, pos_value, neg_value, pivot, blocks):
+    """Per-block counts; raises on the first bad row of the whole input."""
+    counts = _on_two_threads([
+        (lambda b=b: _kernels.count_rows(y, s, w, pos_value, neg_value, pivot, *b))
+        for b in blocks])
+    first = [min((c[k] for c in counts if c[k] >= 0), default=-1) for k in (6, 7, 8)]
+    raise_row_errors(*first, y, s, w)
+    return counts
+
+
+def _cursors(sizes: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+    """Start of each block's share in each part, parts laid end to end in order.
+
+    ``sizes[b][p]`` rows of block ``b`` go to part ``p``; the result gives, per
+    block, where its rows of each part start, and the total size of each part.
+    """
+    totals = [sum(block[p] for block in sizes) for p in range(len(sizes[0]))]
+    part_start = np.concatenate(([0], np.cumsum(totals)[:-1])).tolist()
+    starts, running = [], list(part_start)
+    for block in sizes:
+        starts.append(list(running))
+        running = [r + k for r, k in zip(running, block)]
+    return starts, totals
+
+
+def _sorted_pieces(y, s, pos_value, neg_value):
+    pivot, blocks = _pivot(s), _blocks(len(s))
+    counts = _count(y, s, None, pos_value, neg_value, pivot, blocks)
+    pos_starts, (n_pos_lo, n_pos_hi) = _cursors([list(c[0:2]) for c in counts])
+    neg_starts, (n_neg_lo, n_neg_hi) = _cursors([list(c[2:4]) for c in counts])
+    pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)
+    neg = np.empty(n_neg_lo + n_neg_hi, dtype=s.dtype)
+    _on_two_threads([
+        (lambda b=b, ps=ps, ns=ns: _kernels.scatter_scores(
+            y, s, pos_value, pivot, *b, pos, neg, *ps, *ns))
+        for b, ps, ns in zip(blocks, pos_starts, neg_starts)])
+    pos_lo, pos_hi = pos[:n_pos_lo], pos[n_pos_lo:]
+    neg_lo, neg_hi = neg[:n_neg_lo], neg[n_neg_lo:]
+    _sort_in_place([neg_lo, pos_lo], [neg_hi, pos_hi])
+    return pos_hi, neg_hi, pos_lo, neg_lo
+
+
+def _sorted_keys(y, s, w, pos_value, neg_value):
+    pivot, blocks = _pivot(s), _blocks(len(s))
+    counts = _count(y, s, w, pos_value, neg_value, pivot, blocks)
+    starts, (n_lo, n_hi) = _cursors([[c[0] + c[2], c[1] + c[3]] for c in counts])
+    index_bits = _kernels.index_bits_for(len(s))
+    keys = np.empty(n_lo + n_hi, dtype=np.uint64)
+    rows = np.empty((len(s), 2), dtype=np.float64)
+    _on_two_threads([
+        (lambda b=b, st=st: _kernels.scatter_keys(
+            y, s, w, pos_value, pivot, *b, index_bits, keys, rows, *st))
+        for b, st in zip(blocks, starts)])
+    keys_lo, keys_hi = keys[:n_lo], keys[n_lo:]
+    _sort_in_place([keys_lo], [keys_hi])
+    weight_pos = sum(c[4] for c in counts)
+    weight_neg = sum(c[5] for c in counts)
+    return keys_hi, keys_lo, rows, index_bits, weight_pos, weight_neg
+
+
+def build_table(y, s, w, pos_value, neg_value):
+    """Distinct scores (descending) with positive and negative weight at each."""
+    if w is not None:
+        return _kernels.table_from_keys(*_sorted_keys(y, s, w, pos_value, neg_value)[:4])
+    return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
+
+
+def summarize(y, s, w, pos_value, neg_value, levels, exclude_self):
+    """Sweep result of raw rows, read while merging: no table is materialised."""
+    if w is not None:
+        return _kernels.summarize_keys(*_sorted_keys(y, s, w, pos_value, neg_value),
+                                       levels, exclude_self)
+    return _kernels.summarize_sorted(*_sorted_pieces(y, s, pos_value, neg_value),
+                                     levels, exclude_self)
+
+
+def sweep_table(scores, tp, fp, levels, exclude_self):
+    """AUC, AP and the level crossings of a score table."""
+    return _kernels.sweep_table(scores, tp, fp, levels, exclude_self)
+
+
+def merge_tables(s1, tp1, fp1, s2, tp2, fp2):
+    """Merge two descending score tables, adding the weights of equal scores."""
+    return _kernels.merge_tables(s1, tp1, fp1, s2, tp2, fp2)

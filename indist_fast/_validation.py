@@ -1,0 +1,188 @@
+"""Input checks: run once, in Python, before any kernel.
+
+Every error names the argument and shows the offending shape or value. Row-level
+problems (NaN scores, a third label, a bad weight) are found inside the kernels'
+single pass and reported here by ``raise_row_errors``, so both backends raise the
+same message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any, Iterable
+
+import numpy as np
+
+__all__ = ["Rows", "prepare_rows", "check_levels", "check_level", "raise_row_errors"]
+
+_LABEL_DTYPES = {np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64,
+                                       np.uint16, np.uint32, np.uint64,
+                                       np.float32, np.float64)}
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Validated rows, in the dtypes the kernels take (never the caller's buffers
+    modified; copies only where dtype, byte order or stride require them)."""
+
+    y: np.ndarray            # numeric labels, compared against pos_value / neg_value
+    s: np.ndarray            # float32 or float64 scores, contiguous, native order
+    w: np.ndarray | None     # float64 weights, contiguous, or None
+    pos_value: float
+    neg_value: float         # NaN when the rows hold no negative label at all
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.s)
+
+
+def _as_1d(x: Any, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} should be a 1d array, got an array of shape "
+                         f"{arr.shape} instead.")
+    return arr
+
+
+def _native_contiguous(arr: np.ndarray, dtype: np.dtype | type | None = None) -> np.ndarray:
+    dtype = np.dtype(dtype or arr.dtype).newbyteorder("=")
+    # ascontiguousarray returns the caller's array untouched when nothing changes.
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def _scores(y_score: Any) -> np.ndarray:
+    s = _as_1d(y_score, "y_score")
+    kind = s.dtype.kind
+    if kind == "f":
+        target = np.float64 if s.dtype.itemsize >= 8 else np.float32
+        if s.dtype.itemsize > 8:
+            target = np.float64          # long double: the kernels sort doubles
+        return _native_contiguous(s, target)
+    if kind in "iub":
+        return _native_contiguous(s, np.float64)
+    if kind == "O":
+        try:
+            return _native_contiguous(s.astype(np.float64), np.float64)
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"y_score must hold real numbers, got an array of dtype {s.dtype}.")
+
+
+def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float]:
+    """Labels as a numeric array plus the values that mean positive and negative."""
+    y = _as_1d(y_true, "y_true")
+    kind = y.dtype.kind
+    if kind == "b":
+        pos = 1.0 if pos_label is None else float(bool(pos_label))
+        return _native_contiguous(y).view(np.uint8), pos, 1.0 - pos
+    if kind in "iuf":
+        if y.dtype not in _LABEL_DTYPES and y.dtype.newbyteorder("=") not in _LABEL_DTYPES:
+            y = y.astype(np.float64)      # float16, long double
+        y = _native_contiguous(y)
+        if len(y) == 0:
+            return y, 1.0, 0.0
+        lo, hi = y.min(), y.max()
+        if np.isnan(lo) or np.isnan(hi):
+            raise ValueError("y_true contains NaN.")
+        lo, hi = float(lo), float(hi)
+        if pos_label is None:
+            if not ({lo, hi} <= {0.0, 1.0} or {lo, hi} <= {-1.0, 1.0}):
+                raise ValueError(
+                    f"y_true must be coded {{0, 1}} or {{-1, 1}} without pos_label; found "
+                    f"values from {lo:g} to {hi:g}. Pass pos_label to name the positive class.")
+            return y, 1.0, (lo if lo != 1.0 else 0.0)
+        if not isinstance(pos_label, (Real, np.number)):
+            raise TypeError(f"pos_label={pos_label!r} does not match numeric y_true.")
+        pos = float(pos_label)
+        if lo == hi:
+            return y, pos, (lo if lo != pos else np.nan)
+        if pos == hi:
+            return y, pos, lo
+        if pos == lo:
+            return y, pos, hi
+        raise ValueError(f"pos_label={pos_label!r} is not a value of y_true "
+                         f"(smallest {lo:g}, largest {hi:g}).")
+    if kind in "OUS":
+        try:
+            values = np.unique(y)
+        except TypeError as exc:
+            raise TypeError(f"y_true mixes label types that cannot be compared: {exc}") from None
+        if len(values) > 2:
+            raise ValueError(f"y_true must be binary; found {len(values)} distinct labels: "
+                             f"{_show(values)}.")
+        if pos_label is None:
+            if all(isinstance(v, (Real, np.number)) for v in values):
+                return _labels(y.astype(np.float64), None)
+            raise ValueError(f"y_true has non-numeric labels {_show(values)}; pass pos_label "
+                             "to say which one is positive.")
+        if len(values) == 2 and pos_label not in list(values):
+            raise ValueError(f"pos_label={pos_label!r} is not one of the labels "
+                             f"{_show(values)} in y_true.")
+        return np.ascontiguousarray(y == pos_label).view(np.uint8), 1.0, 0.0
+    raise TypeError(f"y_true must hold binary labels, got an array of dtype {y.dtype}.")
+
+
+def _weights(sample_weight: Any) -> np.ndarray | None:
+    if sample_weight is None:
+        return None
+    w = _as_1d(sample_weight, "sample_weight")
+    if w.dtype.kind not in "iufb":
+        raise TypeError(f"sample_weight must hold real numbers, got an array of dtype "
+                        f"{w.dtype}.")
+    return _native_contiguous(w, np.float64)
+
+
+def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
+                 pos_label: Any = None) -> Rows:
+    """Validate and convert the three row arrays; raise on anything the kernels can't take."""
+    s = _scores(y_score)
+    y, pos_value, neg_value = _labels(y_true, pos_label)
+    w = _weights(sample_weight)
+    lengths = [len(y), len(s)] + ([] if w is None else [len(w)])
+    if len(set(lengths)) > 1:
+        raise ValueError("Found input variables with inconsistent numbers of samples: "
+                         f"{lengths} (y_true, y_score{', sample_weight' if w is not None else ''}).")
+    if len(s) == 0:
+        raise ValueError("y_true and y_score are empty: need at least one row.")
+    return Rows(y, s, w, pos_value, neg_value)
+
+
+def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarray,
+                     s: np.ndarray, w: np.ndarray | None) -> None:
+    """Turn the kernels' first-bad-row indices (-1 = none) into one clear error."""
+    if nan_row >= 0:
+        raise ValueError(f"y_score contains NaN (first at row {nan_row}); drop or impute "
+                         "those rows first.")
+    if bad_label >= 0:
+        raise ValueError(f"y_true must be binary; found a third label {y[bad_label]!r} "
+                         f"at row {bad_label}.")
+    if bad_weight >= 0:
+        assert w is not None
+        raise ValueError(f"sample_weight must be finite and non-negative; found "
+                         f"{w[bad_weight]!r} at row {bad_weight}.")
+
+
+def check_level(level: Any, name: str = "level") -> float:
+    """A level of B must be a real number strictly between 0 and 1."""
+    if isinstance(level, bool) or not isinstance(level, (Real, np.number)):
+        raise TypeError(f"{name} must be a real number in (0, 1), got {level!r}.")
+    level = float(level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"{name} must lie strictly between 0 and 1, got {level!r}.")
+    return level
+
+
+def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
+    """Distinct levels in the order given, each checked by ``check_level``."""
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+        raise TypeError(f"levels must be a sequence of numbers in (0, 1), got {levels!r}.")
+    out = tuple(dict.fromkeys(check_level(v, "levels") for v in levels))
+    if len(out) > 15:
+        raise ValueError(f"levels: at most 15 levels per call, got {len(out)}.")
+    return out
+
+
+def _show(values: np.ndarray, limit: int = 5) -> str:
+    shown = ", ".join(repr(v) for v in values[:limit])
+    return f"[{shown}{', ...' if len(values) > limit else ''}]"

@@ -1,0 +1,160 @@
+"""Public metric functions: validate once, run the active engine, wrap the result.
+
+All functions take ``(y_true, y_score, *, sample_weight=None, pos_label=None)``:
+
+y_true : array-like of shape (n_samples,)
+    Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+y_score : array-like of shape (n_samples,)
+    Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+sample_weight : array-like of shape (n_samples,), default=None
+    Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+pos_label : scalar, default=None
+    The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from . import _backend
+from ._validation import check_level, check_levels, prepare_rows
+from .report import Curves, Report
+from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
+
+__all__ = ["evaluate", "curves", "roc_auc", "average_precision",
+           "indistinguishability_threshold", "precision_at_indistinguishability"]
+
+
+def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+             pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
+             exclude_self: bool = True) -> Report:
+    """Evaluate scores: AUC, average precision, and C(r_b) with its operating point.
+
+    One sort and one sweep; without weights no per-score table is materialised.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        See the module docstring.
+    levels : sequence of float, default=(0.4, 0.5, 0.6)
+        Levels of ``B`` whose operating points are reported in ``Report.at``; each
+        in (0, 1). Level 0.5 (the indistinguishability threshold) is always computed.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B`` (SPEC §3).
+
+    Returns
+    -------
+    Report
+        Frozen dataclass; ``report.precision`` is C(r_b), ``report.threshold`` r_b.
+
+    Warns
+    -----
+    LevelNotReachedWarning
+        When no operating point reaches a level (its fields are NaN).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> r = indist_fast.evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> round(r.auc, 4), r.threshold, round(r.precision, 4)
+    (0.8889, 0.35, 0.75)
+    """
+    lv = check_levels(levels)
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    result = _backend.engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
+                                         rows.neg_value, with_main_level(lv), exclude_self)
+    return Report.from_sweep(result, lv, rows.n_rows, exclude_self)
+
+
+def curves(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+           pos_label: Any = None, exclude_self: bool = True) -> Curves:
+    """Every operating point: thresholds, TP, FP, tpr, fpr, precision, F1, B, B+, B-.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> c = indist_fast.curves([0, 1, 1, 0], [0.1, 0.8, 0.8, 0.3])
+    >>> c.thresholds.tolist(), c.tpr.tolist(), c.fpr.tolist()
+    ([0.8, 0.3, 0.1], [1.0, 1.0, 1.0], [0.0, 0.5, 1.0])
+    """
+    table = ScoreTable.from_arrays(y_true, y_score, sample_weight, pos_label)
+    return table.curves(exclude_self=exclude_self)
+
+
+def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+             level: float, exclude_self: bool) -> Report:
+    """A report at one level, letting the sweep skip the others."""
+    with_level = (check_level(level),)
+    return evaluate(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
+                    levels=with_level, exclude_self=exclude_self)
+
+
+def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+            pos_label: Any = None) -> float:
+    """Area under the ROC curve, ties counted one half (equals scikit-learn's).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> indist_fast.roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    """
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    result = _backend.engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
+                                         rows.neg_value, with_main_level((0.5,)), True)
+    _, _, wp, wn, auc, *_ = result
+    from .report import check_two_classes
+    check_two_classes(wp, wn)
+    return float(auc)
+
+
+def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                      pos_label: Any = None) -> float:
+    """Step-sum average precision (equals scikit-learn's ``average_precision_score``).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> round(indist_fast.average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    """
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    result = _backend.engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
+                                         rows.neg_value, with_main_level((0.5,)), True)
+    _, _, wp, wn, _, ap, *_ = result
+    from .report import check_two_classes
+    check_two_classes(wp, wn)
+    return float(ap)
+
+
+def indistinguishability_threshold(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                                   pos_label: Any = None, level: float = 0.5,
+                                   exclude_self: bool = True) -> float:
+    """r at ``level``: the highest threshold whose ``B >= level`` (NaN, with a warning,
+    when none reaches it).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> indist_fast.indistinguishability_threshold([0, 0, 1, 1, 0, 1],
+    ...                                            [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    0.35
+    """
+    report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self)
+    return report.at[check_level(level)].threshold
+
+
+def precision_at_indistinguishability(y_true: Any, y_score: Any, *,
+                                      sample_weight: Any = None, pos_label: Any = None,
+                                      level: float = 0.5, exclude_self: bool = True) -> float:
+    """C(r_b): precision at the indistinguishability threshold of ``level``.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> indist_fast.precision_at_indistinguishability([0, 0, 1, 1, 0, 1],
+    ...                                               [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    0.75
+    """
+    report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self)
+    return report.at[check_level(level)].precision

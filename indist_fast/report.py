@@ -1,0 +1,243 @@
+"""Result types: the evaluation report, one operating point, and the curves."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, fields
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import numpy as np
+
+from .errors import LevelNotReachedWarning, UndefinedBWarning
+
+__all__ = ["OperatingPoint", "Report", "Curves"]
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready copy: NumPy scalars to Python, NaN to None."""
+    if isinstance(value, (np.floating, float)):
+        value = float(value)
+        return None if math.isnan(value) else value
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """The operating point where ``B`` first reaches ``level`` (SPEC §4).
+
+    Attributes
+    ----------
+    level : float
+        The level of ``B`` asked for (0.5 is the indistinguishability threshold).
+    reached : bool
+        False when no operating point has ``B >= level``; every other field is NaN then.
+    threshold : float
+        The highest distinct score ``t_j`` with ``B_j >= level``; predict positive
+        where ``score >= threshold``.
+    b : float
+        ``B`` at that operating point.
+    precision, lift, tpr, fpr, f1 : float
+        Precision ``C`` there, ``C / base_rate``, true and false positive rates, F1.
+    tp, fp : float
+        Positive and negative weight at or above the threshold.
+    """
+
+    level: float
+    reached: bool
+    threshold: float
+    b: float
+    precision: float
+    lift: float
+    tpr: float
+    fpr: float
+    f1: float
+    tp: float
+    fp: float
+
+    @classmethod
+    def from_crossing(cls, level: float, row: np.ndarray, weight_pos: float,
+                      weight_neg: float) -> "OperatingPoint":
+        _, threshold, tp, fp, b = (float(v) for v in row)
+        if math.isnan(threshold) and math.isnan(b):
+            nan = math.nan
+            return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
+        precision = tp / (tp + fp)
+        base_rate = weight_pos / (weight_pos + weight_neg)
+        return cls(level, True, threshold, b, precision, precision / base_rate,
+                   tp / weight_pos, fp / weight_neg, 2.0 * tp / (tp + fp + weight_pos),
+                   tp, fp)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types (NaN becomes None)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class Report:
+    """Summary of a binary classifier's scores (SPEC §2-§4).
+
+    Attributes
+    ----------
+    n_rows : int
+        Rows evaluated (zero-weight rows included).
+    weight_pos, weight_neg : float
+        Total positive / negative weight (counts without weights).
+    base_rate : float
+        ``weight_pos / (weight_pos + weight_neg)``: the precision of a random ranking.
+    auc : float
+        Area under the ROC curve, ties counted one half.
+    average_precision : float
+        Step-sum average precision (scikit-learn's ``average_precision_score``).
+    n_thresholds : int
+        Number of operating points (distinct scores with non-zero weight).
+    threshold, b, precision, lift, tpr, fpr, f1, reached
+        The operating point at level 0.5: ``threshold`` is r_b and ``precision`` is
+        C(r_b), the precision at the indistinguishability threshold.
+    at : Mapping[float, OperatingPoint]
+        The operating point for every requested level.
+    exclude_self : bool
+        Whether self-pairs were removed from ``B`` (SPEC §3).
+    """
+
+    n_rows: int
+    weight_pos: float
+    weight_neg: float
+    base_rate: float
+    auc: float
+    average_precision: float
+    n_thresholds: int
+    threshold: float
+    b: float
+    precision: float
+    lift: float
+    tpr: float
+    fpr: float
+    f1: float
+    reached: bool
+    at: Mapping[float, OperatingPoint]
+    exclude_self: bool = True
+
+    @classmethod
+    def from_sweep(cls, result: tuple, levels: tuple[float, ...], n_rows: int,
+                   exclude_self: bool) -> "Report":
+        """Build from a backend sweep result computed for ``levels + (0.5,)``."""
+        n_groups, n_undefined, wp, wn, auc, ap, b_last, crossings = result
+        check_two_classes(wp, wn)
+        points = {level: OperatingPoint.from_crossing(level, crossings[k], wp, wn)
+                  for k, level in enumerate(levels)}
+        main = points[0.5] if 0.5 in points else OperatingPoint.from_crossing(
+            0.5, crossings[len(levels)], wp, wn)
+        warn_undefined_b(n_undefined, wp, exclude_self)
+        missed = [lv for lv, p in points.items() if not p.reached]
+        if not main.reached and 0.5 not in points:
+            missed.append(0.5)
+        if missed:
+            warnings.warn(
+                f"No operating point reaches B >= {', '.join(f'{m:g}' for m in missed)} "
+                f"(B is {b_last:.4g} at the lowest threshold, with every row labelled): the threshold there "
+                "is NaN and reached is False. The scores rank positives too weakly "
+                "against the labelled set for that level.",
+                LevelNotReachedWarning, stacklevel=3)
+        return cls(
+            n_rows=int(n_rows), weight_pos=float(wp), weight_neg=float(wn),
+            base_rate=float(wp / (wp + wn)), auc=float(auc), average_precision=float(ap),
+            n_thresholds=int(n_groups), threshold=main.threshold, b=main.b,
+            precision=main.precision, lift=main.lift, tpr=main.tpr, fpr=main.fpr,
+            f1=main.f1, reached=main.reached, at=MappingProxyType(points),
+            exclude_self=bool(exclude_self))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types: NaN becomes None, ``at`` is keyed by the level as text."""
+        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "at"}
+        out["at"] = {f"{level:g}": point.to_dict() for level, point in self.at.items()}
+        return out
+
+    def __str__(self) -> str:
+        lines = [
+            f"rows {self.n_rows:,}   positives {self.weight_pos:,.6g}   "
+            f"negatives {self.weight_neg:,.6g}   base rate {self.base_rate:.4f}",
+            f"AUC {self.auc:.4f}   average precision {self.average_precision:.4f}   "
+            f"operating points {self.n_thresholds:,}",
+            "",
+            f"{'level':>6} {'threshold r':>12} {'B':>7} {'precision C':>12} {'lift':>7} "
+            f"{'tpr':>7} {'fpr':>7} {'F1':>7}",
+        ]
+        for level, p in sorted(self.at.items()):
+            mark = "*" if level == 0.5 else " "
+            if not p.reached:
+                lines.append(f"{level:>5g}{mark} {'not reached':>12}")
+                continue
+            lines.append(f"{level:>5g}{mark} {p.threshold:>12.5g} {p.b:>7.4f} "
+                         f"{p.precision:>12.4f} {p.lift:>7.3f} {p.tpr:>7.4f} "
+                         f"{p.fpr:>7.4f} {p.f1:>7.4f}")
+        lines.append("* level 0.5: r_b, the indistinguishability threshold; "
+                     "precision there is C(r_b).")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class Curves:
+    """Every operating point of a score table, highest threshold first (SPEC §1, §3).
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (m,)
+        Distinct scores, descending; point ``j`` predicts positive where
+        ``score >= thresholds[j]``.
+    tp, fp : ndarray of shape (m,)
+        Positive / negative weight at or above the threshold.
+    tpr, fpr, precision, f1 : ndarray of shape (m,)
+        Rates, precision ``C`` and F1 at each point.
+    b, b_plus, b_minus : ndarray of shape (m,)
+        ``B`` and its split by the class of the labelled copy (``b = b_plus +
+        b_minus``); NaN where the denominator is not positive.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    precision: np.ndarray
+    f1: np.ndarray
+    b: np.ndarray
+    b_plus: np.ndarray
+    b_minus: np.ndarray
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            getattr(self, f.name).setflags(write=False)
+
+    def __len__(self) -> int:
+        return len(self.thresholds)
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        """Plain lists (NaN becomes None)."""
+        return {f.name: [_plain(v) for v in getattr(self, f.name)] for f in fields(self)}
+
+
+def check_two_classes(weight_pos: float, weight_neg: float) -> None:
+    """AUC and B need both classes with positive weight."""
+    if weight_pos + weight_neg <= 0:
+        raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
+    if weight_pos <= 0 or weight_neg <= 0:
+        which = "negatives" if weight_pos <= 0 else "positives"
+        raise ValueError(f"y_true holds only {which} (rows of weight 0 excluded): AUC and "
+                         "B are undefined with a single class.")
+
+
+def warn_undefined_b(n_undefined: int, weight_pos: float, exclude_self: bool) -> None:
+    if n_undefined:
+        warnings.warn(
+            f"B is NaN at {n_undefined} operating point(s): with exclude_self=True the "
+            f"self-pair correction treats weights as copies, and the total positive "
+            f"weight {weight_pos:.4g} leaves no pairs there. Pass exclude_self=False "
+            "for the all-pairs (scale-invariant) form." if exclude_self else
+            f"B is NaN at {n_undefined} operating point(s).",
+            UndefinedBWarning, stacklevel=4)

@@ -1,0 +1,39 @@
+"""Build the compiled kernels of indist_fast.
+
+Cython directives are set once here. ``INDIST_FAST_DEBUG=1`` turns bounds and
+wraparound checks back on for debugging a kernel.
+"""
+
+import os
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("INDIST_FAST_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "embedsignature": True,
+}
+
+extensions = [
+    Extension(
+        "indist_fast._kernels",
+        ["src/_kernels.pyx"],
+        include_dirs=[np.get_include(), "src"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
+        extra_compile_args=["-O3"] + (["-O0", "-g"] if DEBUG else []),
+        language="c++",
+    )
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions, compiler_directives=directives, include_path=["src"]
+    ),
+)

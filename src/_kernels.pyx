@@ -1,0 +1,532 @@
+# cython: language_level=3
+# distutils: language = c++
+"""Compiled kernels of indist_fast: build the score table and sweep it.
+
+Private. The public entry points live in ``indist_fast`` and reach these through
+``indist_fast._fast``; ``indist_fast._reference`` is the NumPy twin of every kernel
+here, with the same return values, and is the oracle in the tests.
+
+The plan for an unweighted call (``summarize``): rows are counted by class and by a
+pivot (``count_rows``) and copied to exact places (``scatter_scores``), each half of
+the rows on its own thread; NumPy's SIMD sort orders each of the four pieces in place
+(two threads, GIL released); one merge walks positives and negatives downwards,
+pushing each distinct score into the sweep (``summarize_sorted``). Labels never need
+an argsort. Weighted rows pack the score's order, the label and the row index into
+one uint64 key (``scatter_keys``), so the same SIMD sort orders them and the weights
+are gathered afterwards (``summarize_keys``, ``table_from_keys``).
+
+Returned error fields are row indices (-1 when the rows are clean); the facade turns
+them into exceptions that name the argument.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
+from libc.string cimport memcpy, memset
+from libc.math cimport isfinite
+from libcpp.vector cimport vector
+from libcpp.pair cimport pair
+from libcpp.algorithm cimport sort as std_sort
+
+from _sweep cimport Sweep, Sink, sweep_init, sweep_push, sink_emit, MAX_LEVELS
+
+cnp.import_array()
+
+ctypedef fused label_t:
+    uint8_t
+    int8_t
+    int16_t
+    int32_t
+    int64_t
+    uint16_t
+    uint32_t
+    uint64_t
+    float
+    double
+
+ctypedef fused score_t:
+    float
+    double
+
+ctypedef fused count_t:
+    int64_t
+    double
+
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void* addr) noexcept nogil
+
+
+cdef inline void _sink_init(Sink* k) noexcept nogil:
+    memset(k, 0, sizeof(Sink))
+
+
+# ---------------------------------------------------------------------------
+# Unweighted: split by class and pivot, sort outside, merge into the sweep.
+
+def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+               double pos_value, double neg_value, double pivot,
+               Py_ssize_t start, Py_ssize_t stop):
+    """Count rows ``start:stop`` by class and side of the pivot; find bad rows.
+
+    NumPy equivalent (``keep`` = weight > 0, or every row without weights)::
+
+        pos = (y == pos_value) & keep; neg = (y == neg_value) & keep; lo = s < pivot
+        (pos & lo).sum(), (pos & ~lo).sum(), (neg & lo).sum(), (neg & ~lo).sum()
+
+    Returns ``(pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg, bad_label,
+    nan_row, bad_weight)``; the bad-row fields are the first such row or -1. The
+    weight sums are 0 without weights. ``w`` may be None.
+    """
+    cdef Py_ssize_t i, bad_label = -1, nan_row = -1, bad_weight = -1
+    cdef Py_ssize_t pos_lo = 0, pos_hi = 0, neg_lo = 0, neg_hi = 0
+    cdef Py_ssize_t is_pos, down, keep
+    cdef double label, x, wi = 1.0, weight_pos = 0.0, weight_neg = 0.0
+    cdef bint weighted = w is not None
+    _check_block(y.shape[0], s.shape[0], w.shape[0] if weighted else s.shape[0], start, stop)
+    with nogil:
+        for i in range(start, stop):
+            x = <double>s[i]
+            label = <double>y[i]
+            is_pos = label == pos_value
+            if weighted:
+                wi = w[i]
+            if x != x or (is_pos == 0 and label != neg_value) or not (
+                    isfinite(wi) and wi >= 0.0):
+                if x != x:
+                    if nan_row < 0:
+                        nan_row = i
+                elif is_pos == 0 and label != neg_value:
+                    if bad_label < 0:
+                        bad_label = i
+                elif bad_weight < 0:
+                    bad_weight = i
+                continue
+            keep = wi != 0.0          # SPEC §1: a zero-weight row is absent
+            down = x < pivot
+            pos_lo += is_pos & down & keep
+            pos_hi += is_pos & (1 - down) & keep
+            neg_lo += (1 - is_pos) & down & keep
+            neg_hi += (1 - is_pos) & (1 - down) & keep
+            # Two register sums: an array indexed by class would chain every row
+            # through a store and a reload.
+            weight_pos += wi if is_pos else 0.0
+            weight_neg += 0.0 if is_pos else wi
+    if not weighted:
+        weight_pos = weight_neg = 0.0
+    return (pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg,
+            bad_label, nan_row, bad_weight)
+
+
+cdef _check_block(Py_ssize_t ny, Py_ssize_t ns, Py_ssize_t nw, Py_ssize_t start,
+                  Py_ssize_t stop):
+    if ny != ns or nw != ns:
+        raise ValueError("row arrays differ in length")
+    if not 0 <= start <= stop <= ns:
+        raise ValueError(f"bad row block {start}:{stop} of {ns} rows")
+
+
+def scatter_scores(const label_t[::1] y, const score_t[::1] s, double pos_value,
+                   double pivot, Py_ssize_t start, Py_ssize_t stop,
+                   score_t[::1] pos_out, score_t[::1] neg_out,
+                   Py_ssize_t pos_lo, Py_ssize_t pos_hi,
+                   Py_ssize_t neg_lo, Py_ssize_t neg_hi):
+    """Copy scores of rows ``start:stop`` to their class buffer, at four cursors.
+
+    Rows below the pivot go to ``*_lo`` onward, the others to ``*_hi`` onward; the
+    cursors come from ``count_rows`` so blocks on different threads never overlap.
+    Rows must be clean (``count_rows`` found no bad row). NumPy equivalent:
+    ``pos_out[pos_lo:...] = s[start:stop][(y == pos_value) & (s < pivot)]`` etc.
+    """
+    cdef Py_ssize_t i, is_pos, down, at
+    cdef score_t x
+    cdef score_t* b
+    cdef score_t* pos_buf = &pos_out[0] if pos_out.shape[0] else NULL
+    cdef score_t* neg_buf = &neg_out[0] if neg_out.shape[0] else NULL
+    _check_block(y.shape[0], s.shape[0], s.shape[0], start, stop)
+    with nogil:
+        # Every choice below is a select on registers, not a branch: the class and
+        # the pivot side are unpredictable from one row to the next.
+        for i in range(start, stop):
+            x = s[i]
+            is_pos = <double>y[i] == pos_value
+            down = x < pivot
+            b = pos_buf if is_pos else neg_buf
+            if is_pos:
+                at = pos_lo if down else pos_hi
+            else:
+                at = neg_lo if down else neg_hi
+            b[at] = x
+            pos_lo += is_pos & down
+            pos_hi += is_pos & (1 - down)
+            neg_lo += (1 - is_pos) & down
+            neg_hi += (1 - is_pos) & (1 - down)
+
+
+cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
+                      Py_ssize_t n_neg, Sink* out) noexcept nogil:
+    """Walk two ascending arrays from the top, emitting one group per distinct score.
+
+    Run-based: the inner loop takes every negative above the next positive, so the
+    only unpredictable branch is a switch of class. (A select-based merge makes each
+    index wait for the previous load and compare, ~10 cycles a row.)
+    """
+    cdef Sink local = out[0]
+    cdef Sink* sink = &local
+    cdef Py_ssize_t i = n_pos - 1, k = n_neg - 1
+    cdef score_t cur, p, x
+    cdef double tp = 0.0, fp = 0.0
+    if i < 0 and k < 0:
+        return
+    cur = pos[i] if k < 0 or (i >= 0 and pos[i] >= neg[k]) else neg[k]
+    # Invariant: rows above cur are emitted; tp, fp count the rows equal to cur so
+    # far; pos[:i+1] and neg[:k+1] remain.
+    while i >= 0:
+        p = pos[i]
+        while k >= 0 and neg[k] > p:
+            x = neg[k]
+            if x != cur:
+                sink_emit(sink, <double>cur, tp, fp)
+                cur = x
+                tp = 0.0
+                fp = 0.0
+            fp += 1.0
+            k -= 1
+        if p != cur:
+            sink_emit(sink, <double>cur, tp, fp)
+            cur = p
+            tp = 0.0
+            fp = 0.0
+        tp += 1.0
+        i -= 1
+    while k >= 0:
+        x = neg[k]
+        if x != cur:
+            sink_emit(sink, <double>cur, tp, fp)
+            cur = x
+            tp = 0.0
+            fp = 0.0
+        fp += 1.0
+        k -= 1
+    sink_emit(sink, <double>cur, tp, fp)
+    out[0] = local
+
+
+cdef inline const score_t* _ptr(const score_t[::1] a) noexcept nogil:
+    return &a[0] if a.shape[0] else NULL
+
+
+cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
+                        const score_t[::1] pos_lo, const score_t[::1] neg_lo,
+                        Sink* sink) noexcept nogil:
+    # Everything in the hi pieces is above everything in the lo pieces.
+    _merge_desc(_ptr(pos_hi), pos_hi.shape[0], _ptr(neg_hi), neg_hi.shape[0], sink)
+    _merge_desc(_ptr(pos_lo), pos_lo.shape[0], _ptr(neg_lo), neg_lo.shape[0], sink)
+
+
+cdef object _sweep_result(Sweep* st, double weight_neg):
+    """The sweep's state as the tuple both backends return (see _reference)."""
+    cdef int k
+    crossings = np.full((st.n_levels, 5), np.nan)
+    cdef double[:, ::1] c = crossings
+    for k in range(st.n_levels):
+        if st.crossings[k].found:
+            c[k, 0] = <double>st.crossings[k].index
+            c[k, 1] = st.crossings[k].threshold
+            c[k, 2] = st.crossings[k].tp
+            c[k, 3] = st.crossings[k].fp
+            c[k, 4] = st.crossings[k].b
+    wp = st.weight_pos
+    den = wp * (st.tp + st.fp) - st.tp * st.self_pairs
+    return (st.n_groups, st.n_undefined, wp, weight_neg,
+            st.auc_num / (wp * weight_neg) if wp > 0 and weight_neg > 0 else np.nan,
+            st.ap_num / wp if wp > 0 else np.nan,
+            st.b_num / den if den > 0 else np.nan,
+            crossings)
+
+
+def _check_levels(const double[::1] levels):
+    if levels.shape[0] > MAX_LEVELS:
+        raise ValueError(f"at most {MAX_LEVELS} levels")
+
+
+def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
+                     const score_t[::1] pos_lo, const score_t[::1] neg_lo,
+                     const double[::1] levels, bint exclude_self):
+    """Sweep the four sorted pieces of ``scatter_scores`` without building a table.
+
+    NumPy equivalent: ``sweep_table(*table_from_sorted(...), levels, exclude_self)``.
+    """
+    cdef Sink sink
+    _check_levels(levels)
+    _sink_init(&sink)
+    sink.sweeping = True
+    sweep_init(&sink.sweep, <double>(pos_hi.shape[0] + pos_lo.shape[0]), exclude_self,
+               levels)
+    with nogil:
+        _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink)
+    return _sweep_result(&sink.sweep, <double>(neg_hi.shape[0] + neg_lo.shape[0]))
+
+
+def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
+                      const score_t[::1] pos_lo, const score_t[::1] neg_lo):
+    """The score table (descending distinct scores, int64 counts) of sorted pieces.
+
+    NumPy equivalent: ``np.unique`` of all scores with per-class ``bincount``.
+    """
+    cdef Py_ssize_t n = (pos_hi.shape[0] + neg_hi.shape[0]
+                         + pos_lo.shape[0] + neg_lo.shape[0])
+    scores = np.empty(n, dtype=np.float64)
+    tp = np.empty(n, dtype=np.int64)
+    fp = np.empty(n, dtype=np.int64)
+    if n == 0:
+        return scores, tp, fp
+    cdef double[::1] s_view = scores
+    cdef int64_t[::1] tp_view = tp
+    cdef int64_t[::1] fp_view = fp
+    cdef Sink sink
+    _sink_init(&sink)
+    sink.scores = &s_view[0]
+    sink.tp_count = &tp_view[0]
+    sink.fp_count = &fp_view[0]
+    with nogil:
+        _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink)
+    return _shrink(scores, sink.m), _shrink(tp, sink.m), _shrink(fp, sink.m)
+
+
+cdef object _shrink(object arr, Py_ssize_t m):
+    # realloc in place: trimming by copy would double the peak memory of a table.
+    arr.resize(m, refcheck=False)
+    return arr
+
+
+# ---------------------------------------------------------------------------
+# Weighted: sort packed keys, gather (score, weight) rows.
+
+cdef struct Row:
+    double score
+    double weight
+
+
+cdef inline uint64_t _order_bits(double x) noexcept nogil:
+    """Map a non-NaN double to a uint64 whose unsigned order is the numeric order."""
+    cdef uint64_t u
+    x = x + 0.0               # -0.0 becomes +0.0: equal scores must share a key
+    memcpy(&u, &x, 8)
+    if u >> 63:
+        return ~u
+    return u | (<uint64_t>1 << 63)
+
+
+def index_bits_for(Py_ssize_t n):
+    """Bits a row index needs in a key: ``bit_length(n - 1)``."""
+    cdef int bits = 0
+    while (<Py_ssize_t>1 << bits) < n:
+        bits += 1
+    if bits + 1 > 40:
+        raise ValueError("too many rows for one key block; split the input")
+    return bits
+
+
+def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+                 double pos_value, double pivot, Py_ssize_t start, Py_ssize_t stop,
+                 int index_bits, uint64_t[::1] keys_out, double[:, ::1] rows_out,
+                 Py_ssize_t lo, Py_ssize_t hi):
+    """Pack (score order, label, row) of rows ``start:stop`` into sortable keys.
+
+    A key is ``order_bits(s) >> shift << shift | label << index_bits | row`` with
+    ``shift = index_bits + 1``. Sorting keys sorts scores up to the dropped low bits;
+    the readers re-sort the rare runs whose truncated scores collide, so results are
+    exact. ``rows_out[row]`` gets (score, weight) side by side, so reading a row in
+    key order costs one cache miss, not two. Keys of rows below the pivot go to
+    ``lo`` onward, the others to ``hi`` onward; zero-weight rows are skipped. Rows
+    must be clean (``count_rows`` found no bad row).
+    """
+    cdef int shift = index_bits + 1
+    cdef Py_ssize_t i, down
+    cdef double x, wi
+    cdef uint64_t key, is_pos
+    cdef uint64_t* keys = &keys_out[0] if keys_out.shape[0] else NULL
+    cdef Row* rows = <Row*>&rows_out[0, 0] if rows_out.shape[0] else NULL
+    _check_block(y.shape[0], s.shape[0], w.shape[0], start, stop)
+    if rows_out.shape[0] != s.shape[0] or rows_out.shape[1] != 2:
+        raise ValueError("rows_out must have shape (n, 2)")
+    with nogil:
+        for i in range(start, stop):
+            x = <double>s[i]
+            wi = w[i]
+            rows[i].score = x
+            rows[i].weight = wi
+            if wi == 0.0:
+                continue      # SPEC §1: a zero-weight row is absent
+            is_pos = <double>y[i] == pos_value
+            key = ((_order_bits(x) >> shift) << shift) | (is_pos << index_bits) | <uint64_t>i
+            down = x < pivot
+            keys[lo if down else hi] = key
+            lo += down
+            hi += 1 - down
+
+
+cdef enum:
+    PREFETCH_AHEAD = 24       # keys ahead whose rows are requested from memory
+
+
+cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
+                     Sink* out, vector[pair[double, uint64_t]]& scratch) noexcept nogil:
+    """Group ascending keys from the top into distinct scores."""
+    cdef Sink local = out[0]
+    cdef Sink* sink = &local
+    cdef int shift = index_bits + 1
+    cdef uint64_t row_mask = (<uint64_t>1 << index_bits) - 1
+    cdef Py_ssize_t i = keys.shape[0] - 1, j, r
+    cdef uint64_t prefix, key
+    cdef double t, x, tp, fp
+    cdef bint same
+    # Invariant: groups above keys[i]'s prefix are emitted, in descending order.
+    while i >= 0:
+        if i >= PREFETCH_AHEAD:
+            __builtin_prefetch(&rows[keys[i - PREFETCH_AHEAD] & row_mask])
+        prefix = keys[i] >> shift
+        j = i
+        while j > 0 and (keys[j - 1] >> shift) == prefix:
+            j -= 1
+        if j == i:
+            key = keys[i]
+            if (key >> index_bits) & 1:
+                sink_emit(sink, rows[key & row_mask].score, rows[key & row_mask].weight, 0.0)
+            else:
+                sink_emit(sink, rows[key & row_mask].score, 0.0, rows[key & row_mask].weight)
+        else:
+            # Keys [j, i] share a truncated score: order them by the exact score.
+            scratch.clear()
+            same = True
+            t = rows[keys[i] & row_mask].score
+            for r in range(j, i + 1):
+                x = rows[keys[r] & row_mask].score
+                same = same and x == t
+                scratch.push_back(pair[double, uint64_t](x, keys[r]))
+            if not same:
+                std_sort(scratch.begin(), scratch.end())
+            r = <Py_ssize_t>scratch.size() - 1
+            while r >= 0:
+                t = scratch[r].first
+                tp = 0.0
+                fp = 0.0
+                while r >= 0 and scratch[r].first == t:
+                    key = scratch[r].second
+                    if (key >> index_bits) & 1:
+                        tp += rows[key & row_mask].weight
+                    else:
+                        fp += rows[key & row_mask].weight
+                    r -= 1
+                sink_emit(sink, t, tp, fp)
+        i = j - 1
+    out[0] = local
+
+
+cdef void _emit_pieces(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
+                       const Row* rows, int index_bits, Sink* sink) noexcept nogil:
+    cdef vector[pair[double, uint64_t]] scratch
+    _emit_keys(keys_hi, rows, index_bits, sink, scratch)
+    _emit_keys(keys_lo, rows, index_bits, sink, scratch)
+
+
+def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
+                   const double[:, ::1] rows, int index_bits, double weight_pos,
+                   double weight_neg, const double[::1] levels, bint exclude_self):
+    """Sweep sorted ``scatter_keys`` pieces without building a table.
+
+    NumPy equivalent: ``sweep_table(*table_from_keys(...), levels, exclude_self)``.
+    """
+    cdef Sink sink
+    _check_levels(levels)
+    _sink_init(&sink)
+    sink.sweeping = True
+    sweep_init(&sink.sweep, weight_pos, exclude_self, levels)
+    cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
+    with nogil:
+        _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink)
+    return _sweep_result(&sink.sweep, weight_neg)
+
+
+def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
+                    const double[:, ::1] rows, int index_bits):
+    """The weighted score table (float64 weights) of sorted ``scatter_keys`` pieces.
+
+    NumPy equivalent: ``np.unique`` of the scores with per-class weighted ``bincount``.
+    """
+    cdef Py_ssize_t n = keys_hi.shape[0] + keys_lo.shape[0]
+    scores = np.empty(n, dtype=np.float64)
+    tp = np.empty(n, dtype=np.float64)
+    fp = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return scores, tp, fp
+    cdef double[::1] s_view = scores
+    cdef double[::1] tp_view = tp
+    cdef double[::1] fp_view = fp
+    cdef Sink sink
+    _sink_init(&sink)
+    sink.scores = &s_view[0]
+    sink.tp_weight = &tp_view[0]
+    sink.fp_weight = &fp_view[0]
+    cdef const Row* row_ptr = <const Row*>&rows[0, 0]
+    with nogil:
+        _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink)
+    return _shrink(scores, sink.m), _shrink(tp, sink.m), _shrink(fp, sink.m)
+
+
+# ---------------------------------------------------------------------------
+# Tables: sweep and merge.
+
+def sweep_table(const double[::1] scores, const count_t[::1] tp,
+                const count_t[::1] fp, const double[::1] levels, bint exclude_self):
+    """AUC, AP and the level crossings of a score table, in one pass.
+
+    NumPy equivalent: ``indist_fast._reference.sweep_table``.
+    """
+    cdef Sweep st
+    cdef Py_ssize_t g, m = scores.shape[0]
+    cdef double wp = 0.0, wn = 0.0
+    if tp.shape[0] != m or fp.shape[0] != m:
+        raise ValueError("scores, tp and fp differ in length")
+    _check_levels(levels)
+    with nogil:
+        for g in range(m):
+            wp += <double>tp[g]
+            wn += <double>fp[g]
+        sweep_init(&st, wp, exclude_self, levels)
+        for g in range(m):
+            sweep_push(&st, scores[g], <double>tp[g], <double>fp[g])
+    return _sweep_result(&st, wn)
+
+
+def merge_tables(const double[::1] s1, const count_t[::1] tp1, const count_t[::1] fp1,
+                 const double[::1] s2, const count_t[::1] tp2, const count_t[::1] fp2):
+    """Merge two descending score tables, adding the weights of equal scores.
+
+    NumPy equivalent: concatenate, then group by score.
+    """
+    cdef Py_ssize_t n1 = s1.shape[0], n2 = s2.shape[0], i = 0, k = 0, m = 0
+    dtype = np.int64 if count_t is int64_t else np.float64
+    scores = np.empty(n1 + n2, dtype=np.float64)
+    tp = np.empty(n1 + n2, dtype=dtype)
+    fp = np.empty(n1 + n2, dtype=dtype)
+    cdef double[::1] so = scores
+    cdef count_t[::1] tpo = tp
+    cdef count_t[::1] fpo = fp
+    with nogil:
+        # Invariant: so[:m] holds every score above s1[i] and s2[k], descending.
+        while i < n1 or k < n2:
+            if k >= n2 or (i < n1 and s1[i] > s2[k]):
+                so[m] = s1[i]; tpo[m] = tp1[i]; fpo[m] = fp1[i]
+                i += 1
+            elif i >= n1 or s2[k] > s1[i]:
+                so[m] = s2[k]; tpo[m] = tp2[k]; fpo[m] = fp2[k]
+                k += 1
+            else:
+                so[m] = s1[i]; tpo[m] = tp1[i] + tp2[k]; fpo[m] = fp1[i] + fp2[k]
+                i += 1
+                k += 1
+            m += 1
+    return _shrink(scores, m), _shrink(tp, m), _shrink(fp, m)
