@@ -24,6 +24,7 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from libc.string cimport memcpy, memset
 from libc.math cimport isfinite
+from libc.float cimport DBL_MAX
 from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
@@ -79,44 +80,70 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
     nan_row, bad_weight)``; the bad-row fields are the first such row or -1. The
     weight sums are 0 without weights. ``w`` may be None.
     """
-    cdef Py_ssize_t i, bad_label = -1, nan_row = -1, bad_weight = -1
+    cdef Py_ssize_t i, n_bad = 0
     cdef Py_ssize_t pos_lo = 0, pos_hi = 0, neg_lo = 0, neg_hi = 0
-    cdef Py_ssize_t is_pos, down, keep
-    cdef double label, x, wi = 1.0, weight_pos = 0.0, weight_neg = 0.0
+    cdef Py_ssize_t is_pos, is_neg, down, keep
+    cdef double x, wi, weight_pos = 0.0, weight_neg = 0.0
     cdef bint weighted = w is not None
+    cdef label_t pos_label = <label_t>pos_value
+    cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
+    cdef Py_ssize_t has_neg = neg_value == neg_value
     _check_block(y.shape[0], s.shape[0], w.shape[0] if weighted else s.shape[0], start, stop)
     with nogil:
-        for i in range(start, stop):
-            x = <double>s[i]
-            label = <double>y[i]
-            is_pos = label == pos_value
-            if weighted:
+        # Branch-free so the compiler can vectorise it: bad rows are only counted
+        # here and located by a second pass in the rare case there are any.
+        if weighted:
+            for i in range(start, stop):
+                x = <double>s[i]
                 wi = w[i]
-            if x != x or (is_pos == 0 and label != neg_value) or not (
-                    isfinite(wi) and wi >= 0.0):
-                if x != x:
-                    if nan_row < 0:
-                        nan_row = i
-                elif is_pos == 0 and label != neg_value:
-                    if bad_label < 0:
-                        bad_label = i
-                elif bad_weight < 0:
-                    bad_weight = i
-                continue
-            keep = wi != 0.0          # SPEC §1: a zero-weight row is absent
-            down = x < pivot
-            pos_lo += is_pos & down & keep
-            pos_hi += is_pos & (1 - down) & keep
-            neg_lo += (1 - is_pos) & down & keep
-            neg_hi += (1 - is_pos) & (1 - down) & keep
-            # Two register sums: an array indexed by class would chain every row
-            # through a store and a reload.
-            weight_pos += wi if is_pos else 0.0
-            weight_neg += 0.0 if is_pos else wi
-    if not weighted:
-        weight_pos = weight_neg = 0.0
+                is_pos = y[i] == pos_label
+                is_neg = (y[i] == neg_label) & has_neg
+                down = x < pivot
+                keep = wi > 0.0
+                n_bad += (x != x) | (is_pos + is_neg == 0) | (not (wi >= 0.0 and wi <= DBL_MAX))
+                pos_lo += is_pos & down & keep
+                pos_hi += is_pos & (1 - down) & keep
+                neg_lo += is_neg & down & keep
+                neg_hi += is_neg & (1 - down) & keep
+                # Two register sums: an array indexed by class would chain every
+                # row through a store and a reload.
+                weight_pos += wi if is_pos else 0.0
+                weight_neg += wi if is_neg else 0.0
+        else:
+            for i in range(start, stop):
+                x = <double>s[i]
+                is_pos = y[i] == pos_label
+                is_neg = (y[i] == neg_label) & has_neg
+                down = x < pivot
+                n_bad += (x != x) | (is_pos + is_neg == 0)
+                pos_lo += is_pos & down
+                pos_hi += is_pos & (1 - down)
+                neg_lo += is_neg & down
+                neg_hi += is_neg & (1 - down)
+    bad_label = nan_row = bad_weight = -1
+    if n_bad:
+        bad_label, nan_row, bad_weight = _first_bad_rows(y, s, w, pos_label, neg_label,
+                                                         has_neg, start, stop)
     return (pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg,
             bad_label, nan_row, bad_weight)
+
+
+cdef tuple _first_bad_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+                           label_t pos_label, label_t neg_label, bint has_neg,
+                           Py_ssize_t start, Py_ssize_t stop):
+    """First NaN score, third label and bad weight in ``start:stop`` (-1 = none)."""
+    cdef Py_ssize_t i, bad_label = -1, nan_row = -1, bad_weight = -1
+    cdef double wi
+    for i in range(start, stop):
+        if nan_row < 0 and s[i] != s[i]:
+            nan_row = i
+        if bad_label < 0 and not (y[i] == pos_label or (has_neg and y[i] == neg_label)):
+            bad_label = i
+        if w is not None and bad_weight < 0:
+            wi = w[i]
+            if not (wi >= 0.0 and wi <= DBL_MAX):
+                bad_weight = i
+    return bad_label, nan_row, bad_weight
 
 
 cdef _check_block(Py_ssize_t ny, Py_ssize_t ns, Py_ssize_t nw, Py_ssize_t start,
@@ -139,29 +166,27 @@ def scatter_scores(const label_t[::1] y, const score_t[::1] s, double pos_value,
     Rows must be clean (``count_rows`` found no bad row). NumPy equivalent:
     ``pos_out[pos_lo:...] = s[start:stop][(y == pos_value) & (s < pivot)]`` etc.
     """
-    cdef Py_ssize_t i, is_pos, down, at
+    cdef Py_ssize_t i, slot
     cdef score_t x
-    cdef score_t* b
-    cdef score_t* pos_buf = &pos_out[0] if pos_out.shape[0] else NULL
-    cdef score_t* neg_buf = &neg_out[0] if neg_out.shape[0] else NULL
+    cdef score_t* dst[4]
+    cdef label_t pos_label = <label_t>pos_value
     _check_block(y.shape[0], s.shape[0], s.shape[0], start, stop)
+    if pos_out.shape[0] == 0:
+        pos_out = np.empty(1, dtype=np.float32 if score_t is float else np.float64)
+    if neg_out.shape[0] == 0:
+        neg_out = np.empty(1, dtype=np.float32 if score_t is float else np.float64)
+    dst[0] = &neg_out[0] + neg_hi
+    dst[1] = &neg_out[0] + neg_lo
+    dst[2] = &pos_out[0] + pos_hi
+    dst[3] = &pos_out[0] + pos_lo
     with nogil:
-        # Every choice below is a select on registers, not a branch: the class and
-        # the pivot side are unpredictable from one row to the next.
+        # Four write cursors indexed by (class, side): the class and the pivot side
+        # are unpredictable from one row to the next, so no branch may depend on them.
         for i in range(start, stop):
             x = s[i]
-            is_pos = <double>y[i] == pos_value
-            down = x < pivot
-            b = pos_buf if is_pos else neg_buf
-            if is_pos:
-                at = pos_lo if down else pos_hi
-            else:
-                at = neg_lo if down else neg_hi
-            b[at] = x
-            pos_lo += is_pos & down
-            pos_hi += is_pos & (1 - down)
-            neg_lo += (1 - is_pos) & down
-            neg_hi += (1 - is_pos) & (1 - down)
+            slot = 2 * (y[i] == pos_label) + (x < pivot)
+            dst[slot][0] = x
+            dst[slot] += 1
 
 
 cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
@@ -347,6 +372,7 @@ def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w
     cdef Py_ssize_t i, down
     cdef double x, wi
     cdef uint64_t key, is_pos
+    cdef label_t pos_label = <label_t>pos_value
     cdef uint64_t* keys = &keys_out[0] if keys_out.shape[0] else NULL
     cdef Row* rows = <Row*>&rows_out[0, 0] if rows_out.shape[0] else NULL
     _check_block(y.shape[0], s.shape[0], w.shape[0], start, stop)
@@ -360,7 +386,7 @@ def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w
             rows[i].weight = wi
             if wi == 0.0:
                 continue      # SPEC §1: a zero-weight row is absent
-            is_pos = <double>y[i] == pos_value
+            is_pos = y[i] == pos_label
             key = ((_order_bits(x) >> shift) << shift) | (is_pos << index_bits) | <uint64_t>i
             down = x < pivot
             keys[lo if down else hi] = key
