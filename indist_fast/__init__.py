@@ -11,6 +11,7 @@ from .metrics import (average_precision, curves, evaluate, indistinguishability_
                       precision_at_indistinguishability, roc_auc)
 from .report import Curves, OperatingPoint, Report
 from .table import ScoreTable
+from . import datasets
 
 __version__ = "0.1.0"
 

@@ -155,12 +155,12 @@ def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarra
         raise ValueError(f"y_score contains NaN (first at row {nan_row}); drop or impute "
                          "those rows first.")
     if bad_label >= 0:
-        raise ValueError(f"y_true must be binary; found a third label {y[bad_label]!r} "
+        raise ValueError(f"y_true must be binary; found a third label {y[bad_label].item()!r} "
                          f"at row {bad_label}.")
     if bad_weight >= 0:
         assert w is not None
         raise ValueError(f"sample_weight must be finite and non-negative; found "
-                         f"{w[bad_weight]!r} at row {bad_weight}.")
+                         f"{w[bad_weight].item()!r} at row {bad_weight}.")
 
 
 def check_level(level: Any, name: str = "level") -> float:

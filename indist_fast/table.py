@@ -63,6 +63,10 @@ class ScoreTable:
         for arr in (self.scores, self.pos, self.neg):
             arr.setflags(write=False)
 
+    def __reduce__(self) -> tuple:
+        # Rebuild through __init__ so unpickled arrays are read-only again.
+        return (type(self), (self.scores, self.pos, self.neg, self.n_rows))
+
     @classmethod
     def from_arrays(cls, y_true: Any, y_score: Any, sample_weight: Any = None,
                     pos_label: Any = None) -> "ScoreTable":

@@ -1,0 +1,93 @@
+"""Brute-force oracles: every quantity by enumerating pairs, straight from SPEC §1-§4.
+
+O(n^2) per operating point; for small inputs only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def expand(y, s, w):
+    """Rows repeated by their integer weights (SPEC §1: weights are copies)."""
+    reps = np.asarray(w).astype(np.int64)
+    return np.repeat(y, reps), np.repeat(s, reps)
+
+
+def _wins(sp, sl):
+    """[s_p > s_l] + 1/2 [s_p = s_l] for every pair (rows of sp against columns)."""
+    return (sp[:, None] > sl[None, :]) + 0.5 * (sp[:, None] == sl[None, :])
+
+
+def curves(y, s, w=None, exclude_self=True):
+    """Every Curves field by pair enumeration over weighted rows."""
+    y = np.asarray(y, bool)
+    s = np.asarray(s, np.float64)
+    w = np.ones(len(s)) if w is None else np.asarray(w, np.float64)
+    keep = w > 0
+    y, s, w = y[keep], s[keep], w[keep]
+    wp, wn = w[y].sum(), w[~y].sum()
+    thresholds = np.unique(s)[::-1]
+    out = {k: [] for k in ("tp", "fp", "tpr", "fpr", "precision", "f1",
+                           "b", "b_plus", "b_minus")}
+    pos_s, pos_w = s[y], w[y]
+    for t in thresholds:
+        lab = s >= t
+        tp, fp = w[lab & y].sum(), w[lab & ~y].sum()
+        pair = pos_w[:, None] * w[lab][None, :] * _wins(pos_s, s[lab])
+        lab_pos = y[lab]
+        self_pairs = 0.5 * tp if exclude_self else 0.0     # each positive copy vs itself
+        den = wp * (tp + fp) - (tp if exclude_self else 0.0)
+        num_plus = pair[:, lab_pos].sum() - self_pairs
+        num_minus = pair[:, ~lab_pos].sum()
+        for key, val in (("tp", tp), ("fp", fp), ("tpr", tp / wp), ("fpr", fp / wn),
+                         ("precision", tp / (tp + fp)),
+                         ("f1", 2 * tp / (2 * tp + fp + (wp - tp)))):
+            out[key].append(val)
+        ok = den > 0
+        out["b"].append((num_plus + num_minus) / den if ok else np.nan)
+        out["b_plus"].append(num_plus / den if ok else np.nan)
+        out["b_minus"].append(num_minus / den if ok else np.nan)
+    res = {k: np.array(v) for k, v in out.items()}
+    res["thresholds"] = thresholds
+    return res
+
+
+def curves_by_copies(y, s, w, exclude_self=True):
+    """B by enumerating copies, skipping the pair of a copy with itself (integer w)."""
+    yc, sc = expand(np.asarray(y, bool), np.asarray(s, np.float64), w)
+    thresholds = np.unique(sc)[::-1]
+    idx = np.arange(len(sc))
+    b = []
+    for t in thresholds:
+        lab = np.flatnonzero(sc >= t)
+        pos = np.flatnonzero(yc)
+        wins = _wins(sc[pos], sc[lab])
+        valid = np.ones_like(wins, dtype=bool)
+        if exclude_self:
+            valid &= idx[pos][:, None] != idx[lab][None, :]
+        b.append(wins[valid].sum() / valid.sum() if valid.sum() else np.nan)
+    return thresholds, np.array(b)
+
+
+def auc(y, s, w=None):
+    y = np.asarray(y, bool)
+    s = np.asarray(s, np.float64)
+    w = np.ones(len(s)) if w is None else np.asarray(w, np.float64)
+    pair = w[y][:, None] * w[~y][None, :] * _wins(s[y], s[~y])
+    return pair.sum() / (w[y].sum() * w[~y].sum())
+
+
+def average_precision(y, s, w=None):
+    c = curves(y, s, w)
+    tpr = np.concatenate(([0.0], c["tpr"]))
+    return float(np.sum(np.diff(tpr) * c["precision"]))
+
+
+def level_point(y, s, w=None, level=0.5, exclude_self=True):
+    """(threshold, index) of the highest threshold with B >= level, or (nan, -1)."""
+    c = curves(y, s, w, exclude_self)
+    hits = np.flatnonzero(c["b"] >= level)
+    if len(hits) == 0:
+        return np.nan, -1, c
+    return c["thresholds"][hits[0]], hits[0], c
