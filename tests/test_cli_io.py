@@ -1,0 +1,142 @@
+"""Files in, reports out: the readers and the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import indist_fast
+from indist_fast.cli import main
+from indist_fast.io import read_columns
+
+rng = np.random.default_rng(2)
+Y = (rng.random(300) < 0.3).astype(np.int64)
+S = np.round(rng.normal(size=300) + Y, 2)
+W = rng.integers(1, 4, 300).astype(float)
+
+
+@pytest.fixture
+def files(tmp_path):
+    out = {}
+    rec = np.zeros(300, dtype=[("y", "i8"), ("p", "f8"), ("w", "f8")])
+    rec["y"], rec["p"], rec["w"] = Y, S, W
+    np.save(out.setdefault("npy", tmp_path / "d.npy"), rec)
+    np.savez(out.setdefault("npz", tmp_path / "d.npz"), y=Y, p=S, w=W)
+    with open(out.setdefault("csv", tmp_path / "d.csv"), "w") as fh:
+        fh.write("y,p,w\n" + "".join(f"{a},{b!r},{c!r}\n" for a, b, c in
+                                     zip(Y.tolist(), S.tolist(), W.tolist())))
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        pq.write_table(pa.table({"y": Y, "p": S, "w": W}), tmp_path / "d.parquet")
+        out["parquet"] = tmp_path / "d.parquet"
+    except ImportError:
+        pass
+    return out
+
+
+@pytest.mark.parametrize("kind", ["npy", "npz", "csv", "parquet"])
+def test_every_format_gives_the_in_memory_report(files, kind):
+    if kind not in files:
+        pytest.skip("pyarrow is not installed")
+    y, s, w = read_columns(files[kind], label="y", score="p", weight="w")
+    want = indist_fast.evaluate(Y, S, sample_weight=W).to_dict()
+    assert indist_fast.evaluate(y, s, sample_weight=w).to_dict() == want
+
+
+def test_csv_without_pyarrow(files, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow.csv", None)
+    y, s, w = read_columns(files["csv"], label="y", score="p", weight="w")
+    np.testing.assert_array_equal(s, S)
+    np.testing.assert_array_equal(y, Y)
+
+
+def test_missing_column_names_the_choices(files):
+    with pytest.raises(ValueError, match=r"score: column 'q' is not in .*available columns: "
+                                         r"'y', 'p', 'w'"):
+        read_columns(files["npz"], label="y", score="q")
+
+
+def test_missing_file_and_unknown_format(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        read_columns(tmp_path / "nope.csv", label="y", score="p")
+    (tmp_path / "d.txt").write_text("y,p\n1,0.5\n")
+    with pytest.raises(ValueError, match="cannot read .txt files"):
+        read_columns(tmp_path / "d.txt", label="y", score="p")
+
+
+def test_truncated_npz_is_a_clear_error(files, tmp_path):
+    data = files["npz"].read_bytes()
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="could not be read"):
+        read_columns(bad, label="y", score="p")
+
+
+def test_truncated_npy_is_a_clear_error(files, tmp_path):
+    data = files["npy"].read_bytes()
+    bad = tmp_path / "bad.npy"
+    bad.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="could not be read"):
+        read_columns(bad, label="y", score="p")
+
+
+def test_cli_evaluate_json(files, capsys):
+    assert main(["evaluate", str(files["csv"]), "--label", "y", "--score", "p",
+                 "--weight", "w", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got == json.loads(json.dumps(indist_fast.evaluate(Y, S, sample_weight=W).to_dict()))
+
+
+def test_cli_evaluate_table(files, capsys):
+    assert main(["evaluate", str(files["npz"]), "--label", "y", "--score", "p"]) == 0
+    out = capsys.readouterr().out
+    report = indist_fast.evaluate(Y, S)
+    assert f"AUC {report.auc:.4f}" in out and "precision C" in out
+
+
+def test_cli_error_exit_code(files, capsys):
+    assert main(["evaluate", str(files["npz"]), "--label", "y", "--score", "zz"]) == 2
+    assert "column 'zz' is not in" in capsys.readouterr().err
+
+
+def test_cli_demo_prints_the_nine_sets(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    sets = indist_fast.datasets.nine_datasets(seed=0)
+    for name in "abcdefghi":
+        r = indist_fast.evaluate(*sets[name], levels=(0.5,))
+        assert f"{r.auc:>7.4f} {r.threshold:>8.3f} {r.precision:>7.4f}" in out
+    assert "C(r_b), barely moves" in out
+
+
+def test_console_script_runs():
+    out = subprocess.run([sys.executable, "-m", "indist_fast.cli", "--version"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and indist_fast.__version__ in out.stdout
+
+
+def test_nine_datasets_follow_the_recipe():
+    sets = indist_fast.datasets.nine_datasets(seed=0)
+    sizes = {k: (int(y.sum()), len(y)) for k, (y, _) in sets.items()}
+    assert sizes == {"a": (1000, 2100), "b": (1000, 2100), "c": (1000, 2100),
+                     "d": (1000, 3000), "e": (1000, 3000), "f": (1000, 3000),
+                     "g": (1000, 12000), "h": (1000, 12000), "i": (1000, 12000)}
+    again = indist_fast.datasets.nine_datasets(seed=0)
+    np.testing.assert_array_equal(sets["e"][1], again["e"][1])
+
+
+def test_logistic_fit_matches_sklearn():
+    linear_model = pytest.importorskip("sklearn.linear_model")
+    from indist_fast.datasets import _logistic_fit
+    x = rng.normal(size=500) * 2 + 3
+    y = (rng.random(500) < 1 / (1 + np.exp(-(x - 3)))).astype(float)
+    b0, b1 = _logistic_fit(x, y)
+    model = linear_model.LogisticRegression(C=1e12, tol=1e-12, max_iter=1000).fit(
+        x[:, None], y)
+    assert b1 == pytest.approx(model.coef_[0, 0], rel=1e-5)
+    assert b0 == pytest.approx(model.intercept_[0], rel=1e-5, abs=1e-6)
