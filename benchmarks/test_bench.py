@@ -1,0 +1,63 @@
+"""pytest-benchmark suite: ``python -m pytest benchmarks --benchmark-enable``.
+
+Each benchmark times the function in its name; inputs are built once per parameter,
+outside the timed call. Compare groups (same n and variant) to read ratios against
+np.sort and scikit-learn measured in the same run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _inputs import SIZES, VARIANTS, make  # noqa: E402
+
+import indist_fast  # noqa: E402
+
+CASES = [(n, v) for n in SIZES for v in VARIANTS]
+
+
+@pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0]:.0e}-{c[1]}")
+def data(request):
+    n, variant = request.param
+    return (n, variant) + make(n, variant)
+
+
+def _group(benchmark, n, variant):
+    benchmark.group = f"n={n:.0e} {variant}"
+
+
+def test_np_sort(benchmark, data):
+    n, variant, y, s, w = data
+    _group(benchmark, n, variant)
+    benchmark(np.sort, s)
+
+
+def test_evaluate(benchmark, data):
+    n, variant, y, s, w = data
+    _group(benchmark, n, variant)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", indist_fast.IndistFastWarning)
+        benchmark(indist_fast.evaluate, y, s, sample_weight=w)
+
+
+def test_roc_auc(benchmark, data):
+    n, variant, y, s, w = data
+    _group(benchmark, n, variant)
+    benchmark(indist_fast.roc_auc, y, s, sample_weight=w)
+
+
+def test_sklearn_roc_auc_score(benchmark, data):
+    metrics = pytest.importorskip("sklearn.metrics")
+    n, variant, y, s, w = data
+    _group(benchmark, n, variant)
+    if n >= 10**7:
+        benchmark.pedantic(metrics.roc_auc_score, args=(y, s), kwargs={"sample_weight": w},
+                           rounds=1, iterations=1)
+    else:
+        benchmark(metrics.roc_auc_score, y, s, sample_weight=w)

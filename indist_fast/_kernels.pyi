@@ -1,0 +1,69 @@
+# Stubs for the compiled module indist_fast._kernels (src/_kernels.pyx).
+# Fused label/score/count types appear as ndarray; see the .pyx for the dtypes.
+import numpy as np
+from numpy.typing import NDArray
+
+SweepResult = tuple[int, int, float, float, float, float, float, NDArray[np.float64]]
+Table = tuple[NDArray[np.float64], np.ndarray, np.ndarray]
+
+# def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+#                double pos_value, double neg_value, double pivot,
+#                Py_ssize_t start, Py_ssize_t stop)
+def count_rows(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64] | None,
+               pos_value: float, neg_value: float, pivot: float, start: int,
+               stop: int) -> tuple[int, int, int, int, float, float, int, int, int]: ...
+
+# def scatter_scores(const label_t[::1] y, const score_t[::1] s, double pos_value,
+#                    double pivot, Py_ssize_t start, Py_ssize_t stop,
+#                    score_t[::1] pos_out, score_t[::1] neg_out, Py_ssize_t pos_lo,
+#                    Py_ssize_t pos_hi, Py_ssize_t neg_lo, Py_ssize_t neg_hi)
+def scatter_scores(y: np.ndarray, s: np.ndarray, pos_value: float, pivot: float,
+                   start: int, stop: int, pos_out: np.ndarray, neg_out: np.ndarray,
+                   pos_lo: int, pos_hi: int, neg_lo: int, neg_hi: int) -> None: ...
+
+# def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
+#                      const score_t[::1] pos_lo, const score_t[::1] neg_lo,
+#                      const double[::1] levels, bint exclude_self)
+def summarize_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
+                     neg_lo: np.ndarray, levels: NDArray[np.float64],
+                     exclude_self: bool) -> SweepResult: ...
+
+# def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
+#                       const score_t[::1] pos_lo, const score_t[::1] neg_lo)
+def table_from_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
+                      neg_lo: np.ndarray) -> Table: ...
+
+# def index_bits_for(Py_ssize_t n)
+def index_bits_for(n: int) -> int: ...
+
+# def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+#                  double pos_value, double pivot, Py_ssize_t start, Py_ssize_t stop,
+#                  int index_bits, uint64_t[::1] keys_out, double[:, ::1] rows_out,
+#                  Py_ssize_t lo, Py_ssize_t hi)
+def scatter_keys(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64], pos_value: float,
+                 pivot: float, start: int, stop: int, index_bits: int,
+                 keys_out: NDArray[np.uint64], rows_out: NDArray[np.float64],
+                 lo: int, hi: int) -> None: ...
+
+# def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
+#                    const double[:, ::1] rows, int index_bits, double weight_pos,
+#                    double weight_neg, const double[::1] levels, bint exclude_self)
+def summarize_keys(keys_hi: NDArray[np.uint64], keys_lo: NDArray[np.uint64],
+                   rows: NDArray[np.float64], index_bits: int, weight_pos: float,
+                   weight_neg: float, levels: NDArray[np.float64],
+                   exclude_self: bool) -> SweepResult: ...
+
+# def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
+#                     const double[:, ::1] rows, int index_bits)
+def table_from_keys(keys_hi: NDArray[np.uint64], keys_lo: NDArray[np.uint64],
+                    rows: NDArray[np.float64], index_bits: int) -> Table: ...
+
+# def sweep_table(const double[::1] scores, const count_t[::1] tp,
+#                 const count_t[::1] fp, const double[::1] levels, bint exclude_self)
+def sweep_table(scores: NDArray[np.float64], tp: np.ndarray, fp: np.ndarray,
+                levels: NDArray[np.float64], exclude_self: bool) -> SweepResult: ...
+
+# def merge_tables(const double[::1] s1, const count_t[::1] tp1, const count_t[::1] fp1,
+#                  const double[::1] s2, const count_t[::1] tp2, const count_t[::1] fp2)
+def merge_tables(s1: NDArray[np.float64], tp1: np.ndarray, fp1: np.ndarray,
+                 s2: NDArray[np.float64], tp2: np.ndarray, fp2: np.ndarray) -> Table: ...
