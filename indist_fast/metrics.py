@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from . import _backend
 from ._validation import check_level, check_levels, prepare_rows
-from .report import Curves, Report
+from .report import Curves, Report, check_two_classes
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
 __all__ = ["evaluate", "curves", "roc_auc", "average_precision",
@@ -89,6 +89,16 @@ def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
                     levels=with_level, exclude_self=exclude_self)
 
 
+def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any,
+                pos_label: Any) -> tuple[float, float]:
+    """AUC and AP from a sweep without levels to report (no Report, no warnings)."""
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    _, _, wp, wn, auc, ap, *_ = _backend.engine().summarize(
+        rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value, with_main_level(()), True)
+    check_two_classes(wp, wn)
+    return float(auc), float(ap)
+
+
 def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None,
             pos_label: Any = None) -> float:
     """Area under the ROC curve, ties counted one half (equals scikit-learn's).
@@ -99,13 +109,7 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> indist_fast.roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
-    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    result = _backend.engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
-                                         rows.neg_value, with_main_level((0.5,)), True)
-    _, _, wp, wn, auc, *_ = result
-    from .report import check_two_classes
-    check_two_classes(wp, wn)
-    return float(auc)
+    return _auc_and_ap(y_true, y_score, sample_weight, pos_label)[0]
 
 
 def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
@@ -118,13 +122,7 @@ def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> round(indist_fast.average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
     """
-    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    result = _backend.engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
-                                         rows.neg_value, with_main_level((0.5,)), True)
-    _, _, wp, wn, _, ap, *_ = result
-    from .report import check_two_classes
-    check_two_classes(wp, wn)
-    return float(ap)
+    return _auc_and_ap(y_true, y_score, sample_weight, pos_label)[1]
 
 
 def indistinguishability_threshold(y_true: Any, y_score: Any, *, sample_weight: Any = None,

@@ -29,7 +29,8 @@ from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
 
-from _sweep cimport Sweep, Sink, sweep_init, sweep_push, sink_emit, MAX_LEVELS
+from _sweep cimport (Sweep, Sink, sweep_init, sweep_push, sink_init, sink_add, sink_flush,
+                    MAX_LEVELS)
 
 cnp.import_array()
 
@@ -57,10 +58,6 @@ ctypedef fused count_t:
 
 cdef extern from *:
     void __builtin_prefetch(const void* addr) noexcept nogil
-
-
-cdef inline void _sink_init(Sink* k) noexcept nogil:
-    memset(k, 0, sizeof(Sink))
 
 
 # ---------------------------------------------------------------------------
@@ -200,41 +197,18 @@ cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
     cdef Sink local = out[0]
     cdef Sink* sink = &local
     cdef Py_ssize_t i = n_pos - 1, k = n_neg - 1
-    cdef score_t cur, p, x
-    cdef double tp = 0.0, fp = 0.0
-    if i < 0 and k < 0:
-        return
-    cur = pos[i] if k < 0 or (i >= 0 and pos[i] >= neg[k]) else neg[k]
-    # Invariant: rows above cur are emitted; tp, fp count the rows equal to cur so
-    # far; pos[:i+1] and neg[:k+1] remain.
+    cdef score_t p
+    # Invariant: rows above pos[i] and neg[k] have been added to the sink.
     while i >= 0:
         p = pos[i]
         while k >= 0 and neg[k] > p:
-            x = neg[k]
-            if x != cur:
-                sink_emit(sink, <double>cur, tp, fp)
-                cur = x
-                tp = 0.0
-                fp = 0.0
-            fp += 1.0
+            sink_add(sink, <double>neg[k], 0.0, 1.0)
             k -= 1
-        if p != cur:
-            sink_emit(sink, <double>cur, tp, fp)
-            cur = p
-            tp = 0.0
-            fp = 0.0
-        tp += 1.0
+        sink_add(sink, <double>p, 1.0, 0.0)
         i -= 1
     while k >= 0:
-        x = neg[k]
-        if x != cur:
-            sink_emit(sink, <double>cur, tp, fp)
-            cur = x
-            tp = 0.0
-            fp = 0.0
-        fp += 1.0
+        sink_add(sink, <double>neg[k], 0.0, 1.0)
         k -= 1
-    sink_emit(sink, <double>cur, tp, fp)
     out[0] = local
 
 
@@ -248,6 +222,7 @@ cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     # Everything in the hi pieces is above everything in the lo pieces.
     _merge_desc(_ptr(pos_hi), pos_hi.shape[0], _ptr(neg_hi), neg_hi.shape[0], sink)
     _merge_desc(_ptr(pos_lo), pos_lo.shape[0], _ptr(neg_lo), neg_lo.shape[0], sink)
+    sink_flush(sink)
 
 
 cdef object _sweep_result(Sweep* st, double weight_neg):
@@ -271,7 +246,7 @@ cdef object _sweep_result(Sweep* st, double weight_neg):
             crossings)
 
 
-def _check_levels(const double[::1] levels):
+cdef int _check_levels(const double[::1] levels) except -1:
     if levels.shape[0] > MAX_LEVELS:
         raise ValueError(f"at most {MAX_LEVELS} levels")
 
@@ -285,7 +260,7 @@ def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     """
     cdef Sink sink
     _check_levels(levels)
-    _sink_init(&sink)
+    sink_init(&sink)
     sink.sweeping = True
     sweep_init(&sink.sweep, <double>(pos_hi.shape[0] + pos_lo.shape[0]), exclude_self,
                levels)
@@ -302,22 +277,31 @@ def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     """
     cdef Py_ssize_t n = (pos_hi.shape[0] + neg_hi.shape[0]
                          + pos_lo.shape[0] + neg_lo.shape[0])
-    scores = np.empty(n, dtype=np.float64)
-    tp = np.empty(n, dtype=np.int64)
-    fp = np.empty(n, dtype=np.int64)
-    if n == 0:
-        return scores, tp, fp
-    cdef double[::1] s_view = scores
-    cdef int64_t[::1] tp_view = tp
-    cdef int64_t[::1] fp_view = fp
     cdef Sink sink
-    _sink_init(&sink)
-    sink.scores = &s_view[0]
-    sink.tp_count = &tp_view[0]
-    sink.fp_count = &fp_view[0]
+    table = _open_table(n, np.int64, &sink)
     with nogil:
         _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink)
-    return _shrink(scores, sink.m), _shrink(tp, sink.m), _shrink(fp, sink.m)
+    return _close_table(table, &sink)
+
+
+cdef tuple _open_table(Py_ssize_t n, object count_dtype, Sink* sink):
+    """Columns for up to ``n`` groups, wired into a fresh sink as its outputs."""
+    scores = np.empty(max(n, 1), dtype=np.float64)
+    tp = np.empty(max(n, 1), dtype=count_dtype)
+    fp = np.empty(max(n, 1), dtype=count_dtype)
+    sink_init(sink)
+    sink.scores = <double*>cnp.PyArray_DATA(scores)
+    if count_dtype is np.int64:
+        sink.tp_count = <int64_t*>cnp.PyArray_DATA(tp)
+        sink.fp_count = <int64_t*>cnp.PyArray_DATA(fp)
+    else:
+        sink.tp_weight = <double*>cnp.PyArray_DATA(tp)
+        sink.fp_weight = <double*>cnp.PyArray_DATA(fp)
+    return scores, tp, fp
+
+
+cdef tuple _close_table(tuple table, Sink* sink):
+    return tuple(_shrink(col, sink.m) for col in table)
 
 
 cdef object _shrink(object arr, Py_ssize_t m):
@@ -398,18 +382,27 @@ cdef enum:
     PREFETCH_AHEAD = 24       # keys ahead whose rows are requested from memory
 
 
+cdef inline void _add_key(Sink* sink, const Row* rows, uint64_t key, int index_bits,
+                          uint64_t row_mask) noexcept nogil:
+    cdef const Row* row = &rows[key & row_mask]
+    if (key >> index_bits) & 1:
+        sink_add(sink, row.score, row.weight, 0.0)
+    else:
+        sink_add(sink, row.score, 0.0, row.weight)
+
+
 cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
                      Sink* out, vector[pair[double, uint64_t]]& scratch) noexcept nogil:
-    """Group ascending keys from the top into distinct scores."""
+    """Add the rows of ascending keys to the sink, from the top."""
     cdef Sink local = out[0]
     cdef Sink* sink = &local
     cdef int shift = index_bits + 1
     cdef uint64_t row_mask = (<uint64_t>1 << index_bits) - 1
     cdef Py_ssize_t i = keys.shape[0] - 1, j, r
-    cdef uint64_t prefix, key
-    cdef double t, x, tp, fp
+    cdef uint64_t prefix
+    cdef double t, x
     cdef bint same
-    # Invariant: groups above keys[i]'s prefix are emitted, in descending order.
+    # Invariant: rows of keys above keys[i]'s prefix are added, in descending order.
     while i >= 0:
         if i >= PREFETCH_AHEAD:
             __builtin_prefetch(&rows[keys[i - PREFETCH_AHEAD] & row_mask])
@@ -418,11 +411,7 @@ cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
         while j > 0 and (keys[j - 1] >> shift) == prefix:
             j -= 1
         if j == i:
-            key = keys[i]
-            if (key >> index_bits) & 1:
-                sink_emit(sink, rows[key & row_mask].score, rows[key & row_mask].weight, 0.0)
-            else:
-                sink_emit(sink, rows[key & row_mask].score, 0.0, rows[key & row_mask].weight)
+            _add_key(sink, rows, keys[i], index_bits, row_mask)
         else:
             # Keys [j, i] share a truncated score: order them by the exact score.
             scratch.clear()
@@ -434,19 +423,8 @@ cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
                 scratch.push_back(pair[double, uint64_t](x, keys[r]))
             if not same:
                 std_sort(scratch.begin(), scratch.end())
-            r = <Py_ssize_t>scratch.size() - 1
-            while r >= 0:
-                t = scratch[r].first
-                tp = 0.0
-                fp = 0.0
-                while r >= 0 and scratch[r].first == t:
-                    key = scratch[r].second
-                    if (key >> index_bits) & 1:
-                        tp += rows[key & row_mask].weight
-                    else:
-                        fp += rows[key & row_mask].weight
-                    r -= 1
-                sink_emit(sink, t, tp, fp)
+            for r in range(<Py_ssize_t>scratch.size() - 1, -1, -1):
+                _add_key(sink, rows, scratch[r].second, index_bits, row_mask)
         i = j - 1
     out[0] = local
 
@@ -456,6 +434,7 @@ cdef void _emit_pieces(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     cdef vector[pair[double, uint64_t]] scratch
     _emit_keys(keys_hi, rows, index_bits, sink, scratch)
     _emit_keys(keys_lo, rows, index_bits, sink, scratch)
+    sink_flush(sink)
 
 
 def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -467,7 +446,7 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     """
     cdef Sink sink
     _check_levels(levels)
-    _sink_init(&sink)
+    sink_init(&sink)
     sink.sweeping = True
     sweep_init(&sink.sweep, weight_pos, exclude_self, levels)
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
@@ -482,24 +461,12 @@ def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 
     NumPy equivalent: ``np.unique`` of the scores with per-class weighted ``bincount``.
     """
-    cdef Py_ssize_t n = keys_hi.shape[0] + keys_lo.shape[0]
-    scores = np.empty(n, dtype=np.float64)
-    tp = np.empty(n, dtype=np.float64)
-    fp = np.empty(n, dtype=np.float64)
-    if n == 0:
-        return scores, tp, fp
-    cdef double[::1] s_view = scores
-    cdef double[::1] tp_view = tp
-    cdef double[::1] fp_view = fp
     cdef Sink sink
-    _sink_init(&sink)
-    sink.scores = &s_view[0]
-    sink.tp_weight = &tp_view[0]
-    sink.fp_weight = &fp_view[0]
-    cdef const Row* row_ptr = <const Row*>&rows[0, 0]
+    table = _open_table(keys_hi.shape[0] + keys_lo.shape[0], np.float64, &sink)
+    cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
     with nogil:
         _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink)
-    return _shrink(scores, sink.m), _shrink(tp, sink.m), _shrink(fp, sink.m)
+    return _close_table(table, &sink)
 
 
 # ---------------------------------------------------------------------------

@@ -8,7 +8,8 @@ round identically and choose the same operating point.
 """
 
 from libc.stdint cimport int64_t
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, NAN
+from libc.string cimport memset
 
 cdef enum:
     MAX_LEVELS = 16   # levels per sweep; the facade checks the count
@@ -42,12 +43,15 @@ cdef struct Sweep:
 
 
 cdef struct Sink:
-    # Where groups go: into the sweep (when `sweeping`), into table columns, or both.
-    # Loops copy the Sink into a local and write it back at the end: a local whose
-    # address never escapes keeps the running sums in registers (the table columns
-    # cannot alias it), which halves the cost of a push.
+    # Collects rows in descending score order into groups of equal score, and sends
+    # each finished group into the sweep (when `sweeping`), into table columns, or
+    # both. Loops copy the Sink into a local and write it back at the end: a local
+    # whose address never escapes keeps the running sums in registers.
     Sweep sweep
     bint sweeping
+    double cur                 # score of the open group (NaN before the first row)
+    double cur_tp              # its positive and negative weight so far
+    double cur_fp
     Py_ssize_t m               # groups written so far
     double* scores
     int64_t* tp_count          # unweighted tables
@@ -116,6 +120,11 @@ cdef inline void sweep_push(Sweep* st, double threshold, double tp_g,
     st.n_groups += 1
 
 
+cdef inline void sink_init(Sink* k) noexcept nogil:
+    memset(k, 0, sizeof(Sink))
+    k.cur = NAN
+
+
 cdef inline void sink_emit(Sink* k, double threshold, double tp_g, double fp_g) noexcept nogil:
     if k.sweeping:
         sweep_push(&k.sweep, threshold, tp_g, fp_g)
@@ -128,3 +137,25 @@ cdef inline void sink_emit(Sink* k, double threshold, double tp_g, double fp_g) 
             k.tp_weight[k.m] = tp_g
             k.fp_weight[k.m] = fp_g
     k.m += 1
+
+
+cdef inline void sink_add(Sink* k, double score, double tp, double fp) noexcept nogil:
+    """Add rows at `score` (no higher than any added before) to their group."""
+    if score == k.cur:
+        k.cur_tp += tp
+        k.cur_fp += fp
+    else:
+        if k.cur_tp + k.cur_fp > 0.0:      # zero-weight rows never reach a sink
+            sink_emit(k, k.cur, k.cur_tp, k.cur_fp)
+        k.cur = score
+        k.cur_tp = tp
+        k.cur_fp = fp
+
+
+cdef inline void sink_flush(Sink* k) noexcept nogil:
+    """Emit the open group."""
+    if k.cur_tp + k.cur_fp > 0.0:
+        sink_emit(k, k.cur, k.cur_tp, k.cur_fp)
+    k.cur = NAN
+    k.cur_tp = 0.0
+    k.cur_fp = 0.0

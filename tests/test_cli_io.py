@@ -69,17 +69,10 @@ def test_missing_file_and_unknown_format(tmp_path):
         read_columns(tmp_path / "d.txt", label="y", score="p")
 
 
-def test_truncated_npz_is_a_clear_error(files, tmp_path):
-    data = files["npz"].read_bytes()
-    bad = tmp_path / "bad.npz"
-    bad.write_bytes(data[: len(data) // 2])
-    with pytest.raises(ValueError, match="could not be read"):
-        read_columns(bad, label="y", score="p")
-
-
-def test_truncated_npy_is_a_clear_error(files, tmp_path):
-    data = files["npy"].read_bytes()
-    bad = tmp_path / "bad.npy"
+@pytest.mark.parametrize("kind", ["npz", "npy"])
+def test_truncated_file_is_a_clear_error(files, tmp_path, kind):
+    data = files[kind].read_bytes()
+    bad = tmp_path / f"bad.{kind}"
     bad.write_bytes(data[: len(data) // 2])
     with pytest.raises(ValueError, match="could not be read"):
         read_columns(bad, label="y", score="p")
