@@ -20,7 +20,7 @@ from ._validation import raise_row_errors
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables"]
 
 # Below this many rows a second thread costs more than it saves.
-PARALLEL_MIN_ROWS = 200_000
+PARALLEL_MIN_ROWS = 50_000
 _PIVOT_SAMPLE = 1023
 
 _T = TypeVar("_T")
