@@ -8,6 +8,7 @@ enough to repay a thread hand-off.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Sequence, TypeVar
@@ -26,6 +27,16 @@ _PIVOT_SAMPLE = 1023
 _T = TypeVar("_T")
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+
+
+def _forget_pool() -> None:
+    # A forked child inherits the pool object but not its thread: jobs would wait
+    # forever. Start a fresh pool on first use instead.
+    global _pool
+    _pool = None
+
+
+os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _on_two_threads(jobs: Sequence[Callable[[], _T]]) -> list[_T]:

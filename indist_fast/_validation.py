@@ -74,6 +74,10 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float]:
     y = _as_1d(y_true, "y_true")
     kind = y.dtype.kind
     if kind == "b":
+        if pos_label is not None and not (isinstance(pos_label, (bool, np.bool_))
+                                          or pos_label in (0, 1)):
+            raise ValueError(f"pos_label={pos_label!r} does not match boolean y_true; "
+                             "use True or False.")
         pos = 1.0 if pos_label is None else float(bool(pos_label))
         return _native_contiguous(y).view(np.uint8), pos, 1.0 - pos
     if kind in "iuf":

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from . import _backend
-from ._validation import check_level, check_levels, prepare_rows
+from ._validation import Rows, check_level, check_levels, prepare_rows
 from .report import Curves, Report, check_two_classes
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
@@ -61,9 +61,14 @@ def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     """
     lv = check_levels(levels)
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    return _report(rows, lv, exclude_self, warn_main=True)
+
+
+def _report(rows: Rows, levels: tuple[float, ...], exclude_self: bool,
+            warn_main: bool) -> Report:
     result = _backend.engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
-                                         rows.neg_value, with_main_level(lv), exclude_self)
-    return Report.from_sweep(result, lv, rows.n_rows, exclude_self)
+                                         rows.neg_value, with_main_level(levels), exclude_self)
+    return Report.from_sweep(result, levels, rows.n_rows, exclude_self, warn_main)
 
 
 def curves(y_true: Any, y_score: Any, *, sample_weight: Any = None,
@@ -83,10 +88,10 @@ def curves(y_true: Any, y_score: Any, *, sample_weight: Any = None,
 
 def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
              level: float, exclude_self: bool) -> Report:
-    """A report at one level, letting the sweep skip the others."""
+    """A report at one level; only that level warns when it is not reached."""
     with_level = (check_level(level),)
-    return evaluate(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label,
-                    levels=with_level, exclude_self=exclude_self)
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    return _report(rows, with_level, exclude_self, warn_main=False)
 
 
 def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any,

@@ -63,8 +63,8 @@ class OperatingPoint:
     @classmethod
     def from_crossing(cls, level: float, row: np.ndarray, weight_pos: float,
                       weight_neg: float) -> "OperatingPoint":
-        _, threshold, tp, fp, b = (float(v) for v in row)
-        if math.isnan(threshold) and math.isnan(b):
+        index, threshold, tp, fp, b = (float(v) for v in row)
+        if math.isnan(index):           # no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
         precision = tp / (tp + fp)
@@ -125,8 +125,12 @@ class Report:
 
     @classmethod
     def from_sweep(cls, result: tuple, levels: tuple[float, ...], n_rows: int,
-                   exclude_self: bool) -> "Report":
-        """Build from a backend sweep result computed for ``levels + (0.5,)``."""
+                   exclude_self: bool, warn_main: bool = True) -> "Report":
+        """Build from a backend sweep result computed for ``levels + (0.5,)``.
+
+        Warns for every level in ``levels`` no operating point reaches, and for 0.5
+        (the top-level fields) unless ``warn_main`` is False.
+        """
         n_groups, n_undefined, wp, wn, auc, ap, b_last, crossings = result
         check_two_classes(wp, wn)
         points = {level: OperatingPoint.from_crossing(level, crossings[k], wp, wn)
@@ -135,7 +139,7 @@ class Report:
             0.5, crossings[len(levels)], wp, wn)
         warn_undefined_b(n_undefined, wp, exclude_self)
         missed = [lv for lv, p in points.items() if not p.reached]
-        if not main.reached and 0.5 not in points:
+        if warn_main and not main.reached and 0.5 not in points:
             missed.append(0.5)
         if missed:
             warnings.warn(

@@ -250,3 +250,29 @@ def test_undefined_b_warning_names_exclude_self(backend):
     a = indist_fast.evaluate(Y, S, sample_weight=w, exclude_self=False)
     b = indist_fast.evaluate(Y, S, exclude_self=False)
     assert a.threshold == b.threshold and a.b == pytest.approx(b.b)
+
+
+def test_pos_label_of_wrong_kind_for_bool_labels(backend):
+    with pytest.raises(ValueError, match="pos_label='yes' does not match boolean y_true"):
+        indist_fast.roc_auc(Y.astype(bool), S, pos_label="yes")
+
+
+def test_scalar_function_warns_only_for_its_level(backend):
+    y = np.array([1, 0, 0, 0, 0, 0, 0, 1])
+    s = np.arange(8.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t = indist_fast.indistinguishability_threshold(y, s, level=0.3)
+    assert not np.isnan(t) and caught == []
+
+
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+def test_works_after_fork(backend):
+    """A forked child must not wait on the parent's helper thread."""
+    import multiprocessing as mp
+    rng = np.random.default_rng(0)
+    y, s = rng.random(200_000) < 0.2, rng.random(200_000)
+    want = indist_fast.roc_auc(y, s)          # parent starts its helper thread
+    with mp.get_context("fork").Pool(1) as pool:
+        got = pool.apply_async(indist_fast.roc_auc, (y, s)).get(timeout=60)
+    assert got == want
