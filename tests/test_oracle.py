@@ -76,6 +76,8 @@ def test_report_equals_pair_enumeration(backend, case, levels):
                                        atol=1e-12, err_msg=field)
         np.testing.assert_allclose(point.lift, c["precision"][j] / report.base_rate,
                                    rtol=1e-12)
+        if point is not report:
+            assert (point.tp, point.fp) == (c["tp"][j], c["fp"][j])
     assert (LevelNotReachedWarning in caught) == missed
     at_half = report.at.get(0.5)
     if at_half is not None:
