@@ -21,16 +21,20 @@ directives = {
     "embedsignature": True,
 }
 
-extensions = [
-    Extension(
-        "indist_fast._kernels",
-        ["src/_kernels.pyx"],
+
+def kernel(name: str) -> Extension:
+    """The private compiled module ``indist_fast.<name>`` from ``src/<name>.pyx``."""
+    return Extension(
+        f"indist_fast.{name}",
+        [f"src/{name}.pyx"],
         include_dirs=[np.get_include(), "src"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
         extra_compile_args=["-O3"] + (["-O0", "-g"] if DEBUG else []),
         language="c++",
     )
-]
+
+
+extensions = [kernel("_kernels"), kernel("_resample")]
 
 setup(
     ext_modules=cythonize(

@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence, TypeVar
 import numpy as np
 
 from . import _kernels
+from ._result import SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables"]
@@ -149,15 +150,15 @@ def build_table(y, s, w, pos_value, neg_value):
 def summarize(y, s, w, pos_value, neg_value, levels, exclude_self):
     """Sweep result of raw rows, read while merging: no table is materialised."""
     if w is not None:
-        return _kernels.summarize_keys(*_sorted_keys(y, s, w, pos_value, neg_value),
-                                       levels, exclude_self)
-    return _kernels.summarize_sorted(*_sorted_pieces(y, s, pos_value, neg_value),
-                                     levels, exclude_self)
+        return SweepResult(*_kernels.summarize_keys(
+            *_sorted_keys(y, s, w, pos_value, neg_value), levels, exclude_self))
+    return SweepResult(*_kernels.summarize_sorted(
+        *_sorted_pieces(y, s, pos_value, neg_value), levels, exclude_self))
 
 
 def sweep_table(scores, tp, fp, levels, exclude_self):
     """AUC, AP and the level crossings of a score table."""
-    return _kernels.sweep_table(scores, tp, fp, levels, exclude_self)
+    return SweepResult(*_kernels.sweep_table(scores, tp, fp, levels, exclude_self))
 
 
 def merge_tables(s1, tp1, fp1, s2, tp2, fp2):

@@ -6,11 +6,7 @@ the oracle the tests hold the kernels to. Clarity beats speed here; the arithmet
 follows the kernels' operation order (sequential cumulative sums) so that both
 backends pick the same operating point.
 
-A *sweep result* is the tuple ``(n_groups, n_undefined, weight_pos, weight_neg, auc,
-average_precision, b_last, crossings)``; ``b_last`` is B at the lowest
-threshold (every row labelled); ``crossings`` has one row per level:
-``[index, threshold, TP, FP, B]`` of the first operating point with ``B >= level``,
-NaN when none reaches it.
+Sweeps return an ``indist_fast._result.SweepResult``.
 """
 
 from __future__ import annotations
@@ -19,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._result import SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns"]
@@ -75,11 +72,11 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
             j = hits[0]
             crossings[k] = [j, scores[j], cols.tp[j], cols.fp[j], b[j]]
     both = weight_pos > 0 and weight_neg > 0
-    return (m, int(np.count_nonzero(~defined)), weight_pos, weight_neg,
-            auc_num / (weight_pos * weight_neg) if both else np.nan,
-            ap_num / weight_pos if weight_pos > 0 else np.nan,
-            float(b[-1]) if m else np.nan,
-            crossings)
+    return SweepResult(
+        m, int(np.count_nonzero(~defined)), weight_pos, weight_neg,
+        auc_num / (weight_pos * weight_neg) if both else np.nan,
+        ap_num / weight_pos if weight_pos > 0 else np.nan,
+        float(b[-1]) if m else np.nan, crossings)
 
 
 def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
@@ -111,7 +108,7 @@ def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
 
 
 def summarize(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, pos_value: float,
-              neg_value: float, levels: np.ndarray, exclude_self: bool) -> tuple:
+              neg_value: float, levels: np.ndarray, exclude_self: bool) -> SweepResult:
     """Sweep result of raw rows: ``sweep_table(*build_table(...))``."""
     return sweep_table(*build_table(y, s, w, pos_value, neg_value), levels, exclude_self)
 

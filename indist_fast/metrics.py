@@ -98,10 +98,10 @@ def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any,
                 pos_label: Any) -> tuple[float, float]:
     """AUC and AP from a sweep without levels to report (no Report, no warnings)."""
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    _, _, wp, wn, auc, ap, *_ = _backend.engine().summarize(
+    result = _backend.engine().summarize(
         rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value, with_main_level(()), True)
-    check_two_classes(wp, wn)
-    return float(auc), float(ap)
+    check_two_classes(result.weight_pos, result.weight_neg)
+    return float(result.auc), float(result.average_precision)
 
 
 def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None,

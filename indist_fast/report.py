@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ._result import SweepResult
 from .errors import LevelNotReachedWarning, UndefinedBWarning
 
 __all__ = ["OperatingPoint", "Report", "Curves"]
@@ -124,34 +125,35 @@ class Report:
     exclude_self: bool = True
 
     @classmethod
-    def from_sweep(cls, result: tuple, levels: tuple[float, ...], n_rows: int,
+    def from_sweep(cls, result: SweepResult, levels: tuple[float, ...], n_rows: int,
                    exclude_self: bool, warn_main: bool = True) -> "Report":
         """Build from a backend sweep result computed for ``levels + (0.5,)``.
 
         Warns for every level in ``levels`` no operating point reaches, and for 0.5
         (the top-level fields) unless ``warn_main`` is False.
         """
-        n_groups, n_undefined, wp, wn, auc, ap, b_last, crossings = result
+        wp, wn, crossings = result.weight_pos, result.weight_neg, result.crossings
         check_two_classes(wp, wn)
         points = {level: OperatingPoint.from_crossing(level, crossings[k], wp, wn)
                   for k, level in enumerate(levels)}
         main = points[0.5] if 0.5 in points else OperatingPoint.from_crossing(
             0.5, crossings[len(levels)], wp, wn)
-        warn_undefined_b(n_undefined, wp, exclude_self)
+        warn_undefined_b(result.n_undefined, wp, exclude_self)
         missed = [lv for lv, p in points.items() if not p.reached]
         if warn_main and not main.reached and 0.5 not in points:
             missed.append(0.5)
         if missed:
             warnings.warn(
                 f"No operating point reaches B >= {', '.join(f'{m:g}' for m in missed)} "
-                f"(B is {b_last:.4g} at the lowest threshold, with every row labelled): the threshold there "
+                f"(B is {result.b_last:.4g} at the lowest threshold, with every row labelled): the threshold there "
                 "is NaN and reached is False. The scores rank positives too weakly "
                 "against the labelled set for that level.",
                 LevelNotReachedWarning, stacklevel=3)
         return cls(
             n_rows=int(n_rows), weight_pos=float(wp), weight_neg=float(wn),
-            base_rate=float(wp / (wp + wn)), auc=float(auc), average_precision=float(ap),
-            n_thresholds=int(n_groups), threshold=main.threshold, b=main.b,
+            base_rate=float(wp / (wp + wn)), auc=float(result.auc),
+            average_precision=float(result.average_precision),
+            n_thresholds=int(result.n_groups), threshold=main.threshold, b=main.b,
             precision=main.precision, lift=main.lift, tpr=main.tpr, fpr=main.fpr,
             f1=main.f1, reached=main.reached, at=MappingProxyType(points),
             exclude_self=bool(exclude_self))

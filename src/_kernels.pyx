@@ -225,7 +225,7 @@ cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     sink_flush(sink)
 
 
-cdef object _sweep_result(Sweep* st, double weight_neg):
+cdef object _sweep_result(Sweep* st):
     """The sweep's state as the tuple both backends return (see _reference)."""
     cdef int k
     crossings = np.full((st.n_levels, 5), np.nan)
@@ -238,6 +238,7 @@ cdef object _sweep_result(Sweep* st, double weight_neg):
             c[k, 3] = st.crossings[k].fp
             c[k, 4] = st.crossings[k].b
     wp = st.weight_pos
+    weight_neg = st.weight_neg
     den = wp * (st.tp + st.fp) - st.tp * st.self_pairs
     return (st.n_groups, st.n_undefined, wp, weight_neg,
             st.auc_num / (wp * weight_neg) if wp > 0 and weight_neg > 0 else np.nan,
@@ -262,11 +263,11 @@ def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     _check_levels(levels)
     sink_init(&sink)
     sink.sweeping = True
-    sweep_init(&sink.sweep, <double>(pos_hi.shape[0] + pos_lo.shape[0]), exclude_self,
-               levels)
+    sweep_init(&sink.sweep, <double>(pos_hi.shape[0] + pos_lo.shape[0]),
+               <double>(neg_hi.shape[0] + neg_lo.shape[0]), exclude_self, levels)
     with nogil:
         _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink)
-    return _sweep_result(&sink.sweep, <double>(neg_hi.shape[0] + neg_lo.shape[0]))
+    return _sweep_result(&sink.sweep)
 
 
 def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
@@ -448,11 +449,11 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     _check_levels(levels)
     sink_init(&sink)
     sink.sweeping = True
-    sweep_init(&sink.sweep, weight_pos, exclude_self, levels)
+    sweep_init(&sink.sweep, weight_pos, weight_neg, exclude_self, levels)
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
     with nogil:
         _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink)
-    return _sweep_result(&sink.sweep, weight_neg)
+    return _sweep_result(&sink.sweep)
 
 
 def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -488,10 +489,10 @@ def sweep_table(const double[::1] scores, const count_t[::1] tp,
         for g in range(m):
             wp += <double>tp[g]
             wn += <double>fp[g]
-        sweep_init(&st, wp, exclude_self, levels)
+        sweep_init(&st, wp, wn, exclude_self, levels)
         for g in range(m):
             sweep_push(&st, scores[g], <double>tp[g], <double>fp[g])
-    return _sweep_result(&st, wn)
+    return _sweep_result(&st)
 
 
 def merge_tables(const double[::1] s1, const count_t[::1] tp1, const count_t[::1] fp1,

@@ -28,6 +28,7 @@ cdef struct Crossing:
 
 cdef struct Sweep:
     double weight_pos          # W_P, known before the sweep (B's denominator needs it)
+    double weight_neg          # W_N
     double self_pairs          # 1.0 drops self-pairs (exclude_self=True), 0.0 keeps them
     Py_ssize_t n_groups        # operating points pushed so far
     Py_ssize_t n_undefined     # operating points with Den <= 0 (B is NaN there)
@@ -68,10 +69,11 @@ cdef inline void _next_level(Sweep* st) noexcept nogil:
             st.next_level = st.levels[k]
 
 
-cdef inline void sweep_init(Sweep* st, double weight_pos, bint exclude_self,
-                            const double[::1] levels) noexcept nogil:
+cdef inline void sweep_init(Sweep* st, double weight_pos, double weight_neg,
+                            bint exclude_self, const double[::1] levels) noexcept nogil:
     cdef int k
     st.weight_pos = weight_pos
+    st.weight_neg = weight_neg
     st.self_pairs = 1.0 if exclude_self else 0.0
     st.n_groups = 0
     st.n_undefined = 0
@@ -111,6 +113,7 @@ cdef inline void sweep_push(Sweep* st, double threshold, double tp_g,
     st.b_num += (tp_g + fp_g) * (above + half) - half * st.self_pairs
     st.tp = above + tp_g
     st.fp = st.fp + fp_g
+
     st.ap_num += tp_g * (st.tp / (st.tp + st.fp))
     den = st.weight_pos * (st.tp + st.fp) - st.tp * st.self_pairs
     if den <= 0.0:

@@ -19,7 +19,8 @@ def assert_sweeps_equal(fast, ref, tol=1e-12):
     assert fast[0] == ref[0], "number of operating points"
     assert fast[1] == ref[1], "number of undefined B"
     np.testing.assert_allclose(fast[2:7], ref[2:7], rtol=tol, atol=tol, equal_nan=True)
-    np.testing.assert_allclose(fast[7], ref[7], rtol=tol, atol=tol, equal_nan=True)
+    np.testing.assert_allclose(fast.crossings, ref.crossings, rtol=tol, atol=tol,
+                               equal_nan=True)
 
 
 def assert_tables_equal(fast, ref):
