@@ -10,6 +10,7 @@ from .errors import IndistFastWarning, LevelNotReachedWarning, UndefinedBWarning
 from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
                       precision_at_indistinguishability, roc_auc)
 from .report import Curves, OperatingPoint, Report
+from .resampling import BootstrapResult, Interval, bootstrap
 from .table import ScoreTable
 from . import datasets
 
@@ -19,5 +20,6 @@ __all__ = [
     "backend", "evaluate", "curves", "roc_auc", "average_precision",
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
+    "bootstrap", "BootstrapResult", "Interval",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
 ]

@@ -15,11 +15,12 @@ from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
-from . import _kernels
+from . import _kernels, _resample
 from ._result import SweepResult
 from ._validation import raise_row_errors
 
-__all__ = ["build_table", "summarize", "sweep_table", "merge_tables"]
+__all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
+           "replicate_sweeps"]
 
 # Below this many rows a second thread costs more than it saves.
 PARALLEL_MIN_ROWS = 50_000
@@ -164,3 +165,26 @@ def sweep_table(scores, tp, fp, levels, exclude_self):
 def merge_tables(s1, tp1, fp1, s2, tp2, fp2):
     """Merge two descending score tables, adding the weights of equal scores."""
     return _kernels.merge_tables(s1, tp1, fp1, s2, tp2, fp2)
+
+
+def replicate_counts(bit_generator, pos_group, pos_weight, neg_group, neg_weight,
+                     n_groups, stratified):
+    """One replicate: ``(tp, fp, pos_counts, neg_counts)``."""
+    return _resample.replicate_counts(bit_generator, pos_group, pos_weight, neg_group,
+                                      neg_weight, n_groups, stratified)
+
+
+def replicate_sweeps(bit_generators, pos_group, pos_weight, neg_group, neg_weight,
+                     scores, stratified, levels, exclude_self):
+    """One sweep per replicate, the replicates split over two threads. Replicate ``k``
+    draws from ``bit_generators[k]`` alone, so the split does not change results."""
+    out = np.empty((len(bit_generators), 4 + 4 * len(levels)))
+    work = len(bit_generators) * (len(pos_group) + len(neg_group) + len(scores))
+    n_jobs = 2 if work >= PARALLEL_MIN_ROWS and len(bit_generators) > 1 else 1
+    bounds = np.linspace(0, len(bit_generators), n_jobs + 1).astype(int)
+    _on_two_threads([
+        (lambda a=a, b=b: _resample.replicate_sweeps(
+            bit_generators[a:b], pos_group, pos_weight, neg_group, neg_weight, scores,
+            stratified, levels, exclude_self, out[a:b]))
+        for a, b in zip(bounds[:-1], bounds[1:])])
+    return out

@@ -18,7 +18,8 @@ import numpy as np
 from ._result import SweepResult
 from ._validation import raise_row_errors
 
-__all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns"]
+__all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
+           "replicate_counts", "replicate_sweeps"]
 
 
 class CurveColumns(NamedTuple):
@@ -127,3 +128,64 @@ def merge_tables(s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray,
 
 def _first(rows: np.ndarray) -> int:
     return int(rows[0]) if len(rows) else -1
+
+
+# --- resampling (twin of src/_resample.pyx) -------------------------------------------
+
+def _draw_indices(bit_generator, n: int, count: int) -> np.ndarray:
+    """``count`` uniform indices below ``n``, consumed from the raw stream exactly as
+    the kernel consumes it: two 32-bit candidates per raw draw (low half first), kept
+    by Lemire's rule, and a fresh raw draw for every call."""
+    kept: list[np.ndarray] = [np.empty(0, np.int64)]
+    reject = np.uint64((2**32 - n) % n) if n else np.uint64(0)
+    low = np.uint64(0xFFFFFFFF)
+    need = count
+    while need:
+        # ceil(need / 2) raws hold 2 * ceil(need / 2) <= need + 1 candidates, so the
+        # need-th index comes from the last raw: no raw is drawn that the kernel
+        # would not draw (an unused high half is dropped, as the kernel drops it).
+        raw = bit_generator.random_raw((need + 1) // 2)
+        candidates = np.empty(2 * len(raw), np.uint64)
+        candidates[0::2], candidates[1::2] = raw & low, raw >> np.uint64(32)
+        product = candidates * np.uint64(n)
+        index = (product >> np.uint64(32))[(product & low) >= reject][:need]
+        kept.append(index.astype(np.int64))
+        need -= len(index)
+    return np.concatenate(kept)
+
+
+def replicate_counts(bit_generator, pos_group: np.ndarray, pos_weight: np.ndarray | None,
+                     neg_group: np.ndarray, neg_weight: np.ndarray | None, n_groups: int,
+                     stratified: bool) -> tuple:
+    """One replicate: ``(tp, fp, pos_counts, neg_counts)``, as the kernel draws it."""
+    n_pos, n_neg = len(pos_group), len(neg_group)
+    if stratified:
+        i_pos = _draw_indices(bit_generator, n_pos, n_pos)
+        i_neg = _draw_indices(bit_generator, n_neg, n_neg)
+    else:
+        i = _draw_indices(bit_generator, n_pos + n_neg, n_pos + n_neg)
+        i_pos, i_neg = i[i < n_pos], i[i >= n_pos] - n_pos
+    pos_counts = np.bincount(i_pos, minlength=n_pos).astype(np.int64)
+    neg_counts = np.bincount(i_neg, minlength=n_neg).astype(np.int64)
+    pw = pos_counts if pos_weight is None else pos_counts * pos_weight
+    nw = neg_counts if neg_weight is None else neg_counts * neg_weight
+    tp = np.bincount(pos_group, weights=pw, minlength=n_groups).astype(np.float64)
+    fp = np.bincount(neg_group, weights=nw, minlength=n_groups).astype(np.float64)
+    return tp, fp, pos_counts, neg_counts
+
+
+def replicate_sweeps(bit_generators: list, pos_group: np.ndarray,
+                     pos_weight: np.ndarray | None, neg_group: np.ndarray,
+                     neg_weight: np.ndarray | None, scores: np.ndarray, stratified: bool,
+                     levels: np.ndarray, exclude_self: bool) -> np.ndarray:
+    """One sweep per replicate; row ``k`` is ``[weight_pos, weight_neg, auc, ap]`` then,
+    per level, ``[threshold, tp, fp, b]`` (NaN when the level is not reached)."""
+    out = np.full((len(bit_generators), 4 + 4 * len(levels)), np.nan)
+    for k, bit_generator in enumerate(bit_generators):
+        tp, fp, _, _ = replicate_counts(bit_generator, pos_group, pos_weight, neg_group,
+                                        neg_weight, len(scores), stratified)
+        present = tp + fp > 0
+        r = sweep_table(scores[present], tp[present], fp[present], levels, exclude_self)
+        out[k, :4] = [r.weight_pos, r.weight_neg, r.auc, r.average_precision]
+        out[k, 4:] = r.crossings[:, 1:].ravel()
+    return out

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _backend
 from ._reference import curve_columns
-from ._validation import check_levels, prepare_rows
+from ._validation import Rows, check_levels, prepare_rows
 from .report import Curves, Report, check_two_classes, warn_undefined_b
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
@@ -87,7 +87,11 @@ class ScoreTable:
         -------
         ScoreTable
         """
-        rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+        return cls.from_rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
+
+    @classmethod
+    def from_rows(cls, rows: Rows) -> "ScoreTable":
+        """The table of rows already validated by ``prepare_rows``."""
         scores, pos, neg = _backend.engine().build_table(
             rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
         return cls(scores, pos, neg, rows.n_rows)

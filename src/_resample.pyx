@@ -10,16 +10,18 @@ A replicate draws rows with replacement (within each class when stratified) as
 index in the table) and its weight. Adding each drawn slot's weight to its group
 gives the replicate's table without any sort, and one sweep reads every metric.
 
-Draws: slot ``i`` of ``n`` comes from the bit generator's raw 64-bit outputs by
-rejection, ``i = raw >> (64 - bit_length(n - 1))`` kept when ``i < n``; positives are
-drawn first, then negatives, from replicate ``k``'s own generator, so results do not
-depend on how replicates are spread over threads.
+Draws: each raw 64-bit output of the bit generator gives two 32-bit candidates (low
+half first); candidate ``x`` yields slot ``x * n >> 32`` unless the low 32 bits of
+``x * n`` fall below ``(2**32 - n) % n`` (Lemire's unbiased multiply-shift). Positives
+are drawn first, each class starting on a fresh raw output, then negatives, all from
+replicate ``k``'s own generator, so results do not depend on how replicates are
+spread over threads. A class holds fewer than 2**32 slots.
 """
 
 import numpy as np
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.string cimport memset
 from libc.math cimport NAN
 from libcpp.vector cimport vector
@@ -30,24 +32,39 @@ from _sweep cimport Sweep, sweep_init, sweep_push, MAX_LEVELS
 cnp.import_array()
 
 
-cdef inline int _shift_for(Py_ssize_t n) noexcept nogil:
-    """64 - bit_length(n - 1): the right shift that maps a raw draw below 2**bits."""
-    cdef int bits = 0
-    while (<Py_ssize_t>1 << bits) < n:
-        bits += 1
-    return 64 - bits
+cdef struct Draws:
+    # 32-bit halves of the generator's raw 64-bit outputs, low half first.
+    bitgen_t* rng
+    uint64_t raw
+    bint spare                 # the high half of `raw` is still unused
 
 
-cdef inline Py_ssize_t _draw(bitgen_t* rng, Py_ssize_t n, int shift) noexcept nogil:
-    """A uniform index below ``n`` (rejection on the top bits of raw draws)."""
-    cdef uint64_t u
-    if shift == 64:
-        rng.next_uint64(rng.state)      # n == 1: still consume one draw, like the twin
-        return 0
+cdef inline void _draws_start(Draws* d, bitgen_t* rng) noexcept nogil:
+    d.rng = rng
+    d.spare = False            # every class starts on a fresh raw draw
+
+
+cdef inline uint32_t _next32(Draws* d) noexcept nogil:
+    if d.spare:
+        d.spare = False
+        return <uint32_t>(d.raw >> 32)
+    d.raw = d.rng.next_uint64(d.rng.state)
+    d.spare = True
+    return <uint32_t>d.raw
+
+
+cdef inline Py_ssize_t _below(Draws* d, uint32_t n, uint32_t reject) noexcept nogil:
+    """A uniform index below ``n`` (Lemire: multiply, reject low parts below ``reject``)."""
+    cdef uint64_t m
     while True:
-        u = rng.next_uint64(rng.state) >> shift
-        if u < <uint64_t>n:
-            return <Py_ssize_t>u
+        m = <uint64_t>_next32(d) * n
+        if <uint32_t>m >= reject:
+            return <Py_ssize_t>(m >> 32)
+
+
+cdef inline uint32_t _reject_below(Py_ssize_t n) noexcept nogil:
+    # (2**32 - n) % n: low parts below it would make some indices more likely.
+    return <uint32_t>((<uint64_t>1 << 32) - <uint64_t>n) % <uint32_t>n if n > 0 else 0
 
 
 cdef void _replicate_groups(bitgen_t* rng, const int64_t* pos_group, const double* pos_w,
@@ -56,25 +73,29 @@ cdef void _replicate_groups(bitgen_t* rng, const int64_t* pos_group, const doubl
                             double* tp, double* fp, Py_ssize_t m,
                             int64_t* pos_counts, int64_t* neg_counts) noexcept nogil:
     """One replicate's positive and negative weight per group (and slot counts if asked)."""
-    cdef Py_ssize_t d, i, n = n_pos + n_neg
-    cdef int shift_pos = _shift_for(n_pos), shift_neg = _shift_for(n_neg)
-    cdef int shift_all = _shift_for(n)
+    cdef Py_ssize_t j, i, n = n_pos + n_neg
+    cdef uint32_t reject_pos = _reject_below(n_pos), reject_neg = _reject_below(n_neg)
+    cdef uint32_t reject_all = _reject_below(n)
+    cdef Draws d
     memset(tp, 0, m * sizeof(double))
     memset(fp, 0, m * sizeof(double))
     if stratified:
-        for d in range(n_pos):
-            i = _draw(rng, n_pos, shift_pos)
+        _draws_start(&d, rng)
+        for j in range(n_pos):
+            i = _below(&d, <uint32_t>n_pos, reject_pos)
             tp[pos_group[i]] += pos_w[i] if pos_w != NULL else 1.0
             if pos_counts != NULL:
                 pos_counts[i] += 1
-        for d in range(n_neg):
-            i = _draw(rng, n_neg, shift_neg)
+        _draws_start(&d, rng)
+        for j in range(n_neg):
+            i = _below(&d, <uint32_t>n_neg, reject_neg)
             fp[neg_group[i]] += neg_w[i] if neg_w != NULL else 1.0
             if neg_counts != NULL:
                 neg_counts[i] += 1
     else:
-        for d in range(n):
-            i = _draw(rng, n, shift_all)
+        _draws_start(&d, rng)
+        for j in range(n):
+            i = _below(&d, <uint32_t>n, reject_all)
             if i < n_pos:
                 tp[pos_group[i]] += pos_w[i] if pos_w != NULL else 1.0
                 if pos_counts != NULL:
@@ -120,6 +141,7 @@ def replicate_counts(object bit_generator, const int64_t[::1] pos_group,
     cdef int64_t* nc_ptr = <int64_t*>cnp.PyArray_DATA(neg_counts)
     _check_groups(pos_group, n_groups)
     _check_groups(neg_group, n_groups)
+    _check_slot_count(n_pos + n_neg)
     with nogil:
         _replicate_groups(rng, &pos_group[0] if n_pos else NULL, pw, n_pos,
                           &neg_group[0] if n_neg else NULL, nw, n_neg, stratified,
@@ -132,6 +154,12 @@ cdef int _check_groups(const int64_t[::1] groups, Py_ssize_t n_groups) except -1
     for i in range(groups.shape[0]):
         if groups[i] < 0 or groups[i] >= n_groups:
             raise ValueError(f"slot {i} names group {groups[i]} of {n_groups}")
+    return 0
+
+
+cdef int _check_slot_count(Py_ssize_t n) except -1:
+    if n >= (<Py_ssize_t>1 << 32):
+        raise ValueError(f"the bootstrap draws from fewer than 2**32 rows, got {n}")
     return 0
 
 
@@ -152,6 +180,8 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
     cdef int L = <int>levels.shape[0]
     cdef vector[bitgen_t*] rngs
     cdef vector[double] tp, fp
+    cdef vector[Py_ssize_t] present
+    cdef Py_ssize_t n_present
     cdef Sweep st
     cdef double wp, wn
     cdef const double* pw = _weights_ptr(pos_weight, n_pos)
@@ -162,11 +192,13 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
         raise ValueError(f"out must have shape ({n_rep}, {4 + 4 * L})")
     _check_groups(pos_group, m)
     _check_groups(neg_group, m)
+    _check_slot_count(n_pos + n_neg)
     # The generators are the caller's own, one per replicate: no lock is needed.
     for bg in bit_generators:
         rngs.push_back(_bitgen(bg))
     tp.resize(max(m, 1))
     fp.resize(max(m, 1))
+    present.resize(max(m, 1))
     with nogil:
         for k in range(n_rep):
             _replicate_groups(rngs[k], &pos_group[0] if n_pos else NULL, pw, n_pos,
@@ -178,11 +210,16 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
                 wp += tp[g]
                 wn += fp[g]
             sweep_init(&st, wp, wn, exclude_self, levels)
-            # Invariant: groups above g are in the sweep; empty groups are absent
-            # from the replicate, so they make no operating point.
+            # Groups the replicate did not draw make no operating point. About one
+            # in three is empty, so skipping them by a branch would mispredict often:
+            # list the drawn ones first, without a branch, then sweep those.
+            n_present = 0
             for g in range(m):
-                if tp[g] + fp[g] > 0.0:
-                    sweep_push(&st, scores[g], tp[g], fp[g])
+                present[n_present] = g
+                n_present += (tp[g] + fp[g]) > 0.0
+            for c in range(n_present):
+                g = present[c]
+                sweep_push(&st, scores[g], tp[g], fp[g])
             out[k, 0] = wp
             out[k, 1] = wn
             out[k, 2] = st.auc_num / (wp * wn) if wp > 0 and wn > 0 else _nan()
