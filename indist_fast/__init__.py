@@ -11,6 +11,8 @@ from .metrics import (average_precision, curves, evaluate, indistinguishability_
                       precision_at_indistinguishability, roc_auc)
 from .report import Curves, OperatingPoint, Report
 from .resampling import BootstrapResult, Interval, bootstrap
+from .auc_inference import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
+from . import sampling
 from .table import ScoreTable
 from . import datasets
 
@@ -21,5 +23,6 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
+    "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
 ]
