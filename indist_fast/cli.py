@@ -45,7 +45,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", IndistFastWarning)
         report = evaluate(y, s, sample_weight=w, pos_label=args.pos_label,
-                          levels=tuple(args.levels))
+                          levels=tuple(args.levels), n_boot=args.bootstrap, seed=args.seed)
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
     if args.json:
@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="label of the positive class (needed for text labels)")
     ev.add_argument("--levels", type=float, nargs="+", default=[0.4, 0.5, 0.6],
                     help="levels of B to report (0.4 0.5 0.6)")
+    ev.add_argument("--bootstrap", type=int, default=None, metavar="N",
+                    help="add 95%% bootstrap intervals from N stratified replicates")
+    ev.add_argument("--seed", type=int, default=None, help="seed of the bootstrap")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
     ev.set_defaults(run=_evaluate)
     return parser

@@ -14,12 +14,17 @@ pos_label : scalar, default=None
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterable
 
 from . import _backend
 from ._validation import Rows, check_level, check_levels, prepare_rows
 from .report import Curves, Report, check_two_classes
+from .resampling import bootstrap_table
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
+
+#: Metrics ``evaluate(..., n_boot=N)`` gives intervals for.
+BOOTSTRAP_METRICS = ("auc", "average_precision", "threshold", "precision", "lift")
 
 __all__ = ["evaluate", "curves", "roc_auc", "average_precision",
            "indistinguishability_threshold", "precision_at_indistinguishability"]
@@ -27,7 +32,8 @@ __all__ = ["evaluate", "curves", "roc_auc", "average_precision",
 
 def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
              pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
-             exclude_self: bool = True) -> Report:
+             exclude_self: bool = True, n_boot: int | None = None, seed: Any = None,
+             confidence: float = 0.95) -> Report:
     """Evaluate scores: AUC, average precision, and C(r_b) with its operating point.
 
     One sort and one sweep; without weights no per-score table is materialised.
@@ -41,6 +47,13 @@ def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
         in (0, 1). Level 0.5 (the indistinguishability threshold) is always computed.
     exclude_self : bool, default=True
         Drop the pairs of a positive copy with itself from ``B`` (SPEC §3).
+    n_boot : int, default=None
+        Add stratified bootstrap intervals (``Report.intervals``) from this many
+        replicates; see ``indist_fast.bootstrap``.
+    seed : int, SeedSequence or None, default=None
+        Seed of the bootstrap replicates.
+    confidence : float, default=0.95
+        Coverage of the bootstrap intervals.
 
     Returns
     -------
@@ -61,7 +74,14 @@ def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     """
     lv = check_levels(levels)
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    return _report(rows, lv, exclude_self, warn_main=True)
+    if n_boot is None:
+        return _report(rows, lv, exclude_self, warn_main=True)
+    # One sort serves both: the table gives the report and the bootstrap's slots.
+    table = ScoreTable.from_rows(rows)
+    boot = bootstrap_table(rows, table, metrics=BOOTSTRAP_METRICS, n_boot=n_boot,
+                           seed=seed, confidence=confidence, exclude_self=exclude_self)
+    report = table.evaluate(lv, exclude_self=exclude_self)
+    return dataclasses.replace(report, intervals=boot.intervals)
 
 
 def _report(rows: Rows, levels: tuple[float, ...], exclude_self: bool,

@@ -104,6 +104,9 @@ class Report:
         The operating point for every requested level.
     exclude_self : bool
         Whether self-pairs were removed from ``B`` (SPEC §3).
+    intervals : Mapping[str, Interval] or None
+        Bootstrap percentile intervals of auc, average_precision, threshold,
+        precision and lift when ``evaluate`` was given ``n_boot``; None otherwise.
     """
 
     n_rows: int
@@ -123,6 +126,7 @@ class Report:
     reached: bool
     at: Mapping[float, OperatingPoint]
     exclude_self: bool = True
+    intervals: Mapping[str, Any] | None = None
 
     @classmethod
     def from_sweep(cls, result: SweepResult, levels: tuple[float, ...], n_rows: int,
@@ -160,8 +164,11 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types: NaN becomes None, ``at`` is keyed by the level as text."""
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "at"}
+        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
+               if f.name not in ("at", "intervals")}
         out["at"] = {f"{level:g}": point.to_dict() for level, point in self.at.items()}
+        out["intervals"] = (None if self.intervals is None else
+                            {k: v.to_dict() for k, v in self.intervals.items()})
         return out
 
     def __str__(self) -> str:
@@ -184,6 +191,14 @@ class Report:
                          f"{p.fpr:>7.4f} {p.f1:>7.4f}")
         lines.append("* level 0.5: r_b, the indistinguishability threshold; "
                      "precision there is C(r_b).")
+        if self.intervals:
+            first = next(iter(self.intervals.values()))
+            lines += ["", f"{first.confidence:.0%} bootstrap intervals "
+                          f"({len(first.replicates)} replicates)",
+                      f"{'metric':>18} {'estimate':>10} {'std err':>9} {'low':>9} {'high':>9}"]
+            for iv in self.intervals.values():
+                lines.append(f"{iv.metric:>18} {iv.estimate:>10.4f} {iv.std_error:>9.4f} "
+                             f"{iv.low:>9.4f} {iv.high:>9.4f}")
         return "\n".join(lines)
 
 

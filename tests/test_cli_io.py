@@ -133,3 +133,17 @@ def test_logistic_fit_matches_sklearn():
         x[:, None], y)
     assert b1 == pytest.approx(model.coef_[0, 0], rel=1e-5)
     assert b0 == pytest.approx(model.intercept_[0], rel=1e-5, abs=1e-6)
+
+
+def test_cli_bootstrap_prints_intervals(files, capsys):
+    assert main(["evaluate", str(files["npz"]), "--label", "y", "--score", "p",
+                 "--bootstrap", "50", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    want = indist_fast.evaluate(Y, S, n_boot=50, seed=4)
+    assert "95% bootstrap intervals (50 replicates)" in out
+    assert f"{want.intervals['auc'].low:>9.4f}" in out
+    assert main(["evaluate", str(files["npz"]), "--label", "y", "--score", "p",
+                 "--bootstrap", "50", "--seed", "4", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["intervals"]["precision"]["high"] == pytest.approx(
+        want.intervals["precision"].high)
