@@ -11,6 +11,14 @@ the table holds up on a noisy shared machine. Columns:
 - ``sklearn / roc_auc``: ``roc_auc_score`` over ``indist_fast.roc_auc`` (>= 20 at 1e3);
 - ``extra mem / input``: peak memory ``evaluate`` allocates (tracemalloc, which sees
   NumPy's buffers) over the bytes of its inputs (<= 2).
+
+A second table times the uncertainty tools at fixed sizes:
+
+- ``bootstrap``: 1000 stratified replicates of AUC and C(r_b) at n = 1e5 against the
+  naive loop (resample the rows, call ``roc_auc_score``; its per-replicate time is
+  measured on ``--naive-reps`` replicates and scaled to 1000), target >= 50x;
+- ``delong``: DeLong's variance at n = 1e6 over ``evaluate`` on the same data,
+  target <= 3x.
 """
 
 from __future__ import annotations
@@ -58,6 +66,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e3, 1e5, 1e7])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-sklearn", action="store_true")
+    parser.add_argument("--only", choices=("core", "uncertainty"), default=None)
+    parser.add_argument("--naive-reps", type=int, default=30)
     args = parser.parse_args()
     roc_auc_score = None
     if not args.no_sklearn:
@@ -66,6 +76,42 @@ def main() -> None:
 
     print(f"indist_fast {indist_fast.__version__}, backend {indist_fast.backend()}, "
           f"numpy {np.__version__}, {os.cpu_count()} cpus")
+    if args.only != "uncertainty":
+        core_table(args, roc_auc_score)
+    if args.only != "core":
+        uncertainty_table(args, roc_auc_score)
+
+
+def uncertainty_table(args, roc_auc_score) -> None:
+    print()
+    header = f"{'task':>42} {'indist_fast s':>13} {'baseline s':>10} {'ratio':>7}"
+    print(header)
+    print("-" * len(header))
+    y, s, _ = make(100_000, "continuous")
+    t_boot = best_time(lambda: indist_fast.bootstrap(
+        y, s, n_boot=1000, seed=0, metrics=("auc", "precision")), max(1, args.repeat // 2))
+    if roc_auc_score is not None:
+        rng = np.random.default_rng(0)
+        pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+
+        def naive_replicate():
+            idx = np.concatenate((rng.choice(pos, len(pos)), rng.choice(neg, len(neg))))
+            roc_auc_score(y[idx], s[idx])
+
+        t0 = time.perf_counter()
+        for _ in range(args.naive_reps):
+            naive_replicate()
+        t_naive = (time.perf_counter() - t0) / args.naive_reps * 1000
+        print(f"{'bootstrap 1000 x (AUC, C(r_b)), n=1e5 / naive':>42} {t_boot:13.3f} "
+              f"{t_naive:10.2f} {t_naive / t_boot:6.1f}x", flush=True)
+    y, s, _ = make(1_000_000, "continuous")
+    t_delong = best_time(lambda: indist_fast.delong(y, s), args.repeat)
+    t_eval = best_time(lambda: indist_fast.evaluate(y, s), args.repeat)
+    print(f"{'delong n=1e6 / evaluate n=1e6':>42} {t_delong:13.4f} {t_eval:10.4f} "
+          f"{t_delong / t_eval:6.2f}x", flush=True)
+
+
+def core_table(args, roc_auc_score) -> None:
     header = (f"{'n':>10} {'variant':>10} {'sort ms':>9} {'evaluate ms':>11} "
               f"{'evaluate/sort':>13} {'sklearn/evaluate':>16} {'sklearn/roc_auc':>15} "
               f"{'extra mem/input':>15}")

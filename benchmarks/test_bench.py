@@ -61,3 +61,32 @@ def test_sklearn_roc_auc_score(benchmark, data):
                            rounds=1, iterations=1)
     else:
         benchmark(metrics.roc_auc_score, y, s, sample_weight=w)
+
+
+@pytest.fixture(scope="module")
+def rows_1e5():
+    return make(100_000, "continuous")[:2]
+
+
+@pytest.fixture(scope="module")
+def rows_1e6():
+    return make(1_000_000, "continuous")[:2]
+
+
+def test_bootstrap_1000(benchmark, rows_1e5):
+    benchmark.group = "bootstrap n=1e5"
+    benchmark.pedantic(indist_fast.bootstrap, args=rows_1e5,
+                       kwargs={"n_boot": 1000, "seed": 0, "metrics": ("auc", "precision")},
+                       rounds=3, iterations=1)
+
+
+def test_delong(benchmark, rows_1e6):
+    benchmark.group = "delong n=1e6"
+    benchmark(indist_fast.delong, *rows_1e6)
+
+
+def test_evaluate_1e6(benchmark, rows_1e6):
+    benchmark.group = "delong n=1e6"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", indist_fast.IndistFastWarning)
+        benchmark(indist_fast.evaluate, *rows_1e6)

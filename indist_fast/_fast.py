@@ -20,7 +20,7 @@ from ._result import SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
-           "replicate_sweeps"]
+           "replicate_sweeps", "delong_sums"]
 
 # Below this many rows a second thread costs more than it saves.
 PARALLEL_MIN_ROWS = 50_000
@@ -165,6 +165,11 @@ def sweep_table(scores, tp, fp, levels, exclude_self):
 def merge_tables(s1, tp1, fp1, s2, tp2, fp2):
     """Merge two descending score tables, adding the weights of equal scores."""
     return _kernels.merge_tables(s1, tp1, fp1, s2, tp2, fp2)
+
+
+def delong_sums(tp, fp):
+    """DeLong's AUC and summed squared structural components of a score table."""
+    return _kernels.delong_sums(tp, fp)
 
 
 def replicate_counts(bit_generator, pos_group, pos_weight, neg_group, neg_weight,

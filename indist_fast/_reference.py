@@ -19,7 +19,7 @@ from ._result import SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
-           "replicate_counts", "replicate_sweeps"]
+           "replicate_counts", "replicate_sweeps", "delong_sums"]
 
 
 class CurveColumns(NamedTuple):
@@ -189,3 +189,14 @@ def replicate_sweeps(bit_generators: list, pos_group: np.ndarray,
         out[k, :4] = [r.weight_pos, r.weight_neg, r.auc, r.average_precision]
         out[k, 4:] = r.crossings[:, 1:].ravel()
     return out
+
+
+def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]:
+    """DeLong's AUC and summed squared structural components (see the kernel)."""
+    tp = tp.astype(np.float64, copy=False)
+    fp = fp.astype(np.float64, copy=False)
+    wp, wn = tp.sum(), fp.sum()
+    v10 = (wn - np.cumsum(fp) + 0.5 * fp) / wn        # of a positive in each group
+    v01 = (np.cumsum(tp) - tp + 0.5 * tp) / wp        # of a negative in each group
+    auc = float(np.dot(tp, v10) / wp)
+    return auc, float(np.dot(tp, (v10 - auc) ** 2)), float(np.dot(fp, (v01 - auc) ** 2))

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _backend
 from ._validation import Rows, check_level, prepare_rows
 from .report import _plain, check_two_classes
 from .table import ScoreTable
@@ -109,11 +110,8 @@ def delong_table(table: ScoreTable, confidence: float = 0.95) -> DeLongResult:
     wp, wn = table.weight_pos, table.weight_neg
     check_two_classes(wp, wn)
     _check_copies(wp, wn)
-    v10, v01 = structural_components(table)
-    auc = float(np.dot(table.pos, v10) / wp)
-    s10 = float(np.dot(table.pos, (v10 - auc) ** 2)) / (wp - 1)
-    s01 = float(np.dot(table.neg, (v01 - auc) ** 2)) / (wn - 1)
-    variance = s10 / wp + s01 / wn
+    auc, s10, s01 = _backend.engine().delong_sums(table.pos, table.neg)
+    variance = s10 / (wp - 1) / wp + s01 / (wn - 1) / wn
     se = math.sqrt(variance)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     return DeLongResult(auc, variance, se, max(0.0, auc - z * se), min(1.0, auc + z * se),

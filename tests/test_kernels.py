@@ -111,3 +111,12 @@ def test_counts_are_int64_without_weights():
     scores, tp, fp = _fast.build_table(r.y, r.s, r.w, r.pos_value, r.neg_value)
     assert tp.dtype == fp.dtype == np.int64
     assert scores.tolist() == [0.7, 0.5] and tp.tolist() == [1, 1] and fp.tolist() == [0, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=rows())
+def test_delong_sums_match_reference(case):
+    r = prepare_rows(*case)
+    _, tp, fp = _reference.build_table(r.y, r.s, r.w, r.pos_value, r.neg_value)
+    np.testing.assert_allclose(_fast.delong_sums(tp, fp), _reference.delong_sums(tp, fp),
+                               rtol=1e-10, atol=1e-14)
