@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence, TypeVar
 import numpy as np
 
 from . import _kernels, _resample
-from ._result import SweepResult
+from ._result import CostSums, SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
@@ -148,18 +148,25 @@ def build_table(y, s, w, pos_value, neg_value):
     return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
 
-def summarize(y, s, w, pos_value, neg_value, levels, exclude_self):
+def summarize(y, s, w, pos_value, neg_value, levels, exclude_self, costs=None):
     """Sweep result of raw rows, read while merging: no table is materialised."""
     if w is not None:
-        return SweepResult(*_kernels.summarize_keys(
-            *_sorted_keys(y, s, w, pos_value, neg_value), levels, exclude_self))
-    return SweepResult(*_kernels.summarize_sorted(
-        *_sorted_pieces(y, s, pos_value, neg_value), levels, exclude_self))
+        result = _kernels.summarize_keys(*_sorted_keys(y, s, w, pos_value, neg_value),
+                                         levels, exclude_self, costs)
+    else:
+        result = _kernels.summarize_sorted(*_sorted_pieces(y, s, pos_value, neg_value),
+                                           levels, exclude_self, costs)
+    return _as_result(result)
 
 
-def sweep_table(scores, tp, fp, levels, exclude_self):
+def _as_result(result: tuple) -> SweepResult:
+    sums = result[-1]
+    return SweepResult(*result[:-1], None if sums is None else CostSums(*sums))
+
+
+def sweep_table(scores, tp, fp, levels, exclude_self, costs=None):
     """AUC, AP and the level crossings of a score table."""
-    return SweepResult(*_kernels.sweep_table(scores, tp, fp, levels, exclude_self))
+    return _as_result(_kernels.sweep_table(scores, tp, fp, levels, exclude_self, costs))
 
 
 def merge_tables(s1, tp1, fp1, s2, tp2, fp2):

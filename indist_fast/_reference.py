@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._result import SweepResult
+from ._result import CostSums, SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
@@ -52,8 +52,10 @@ def curve_columns(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
 
 
 def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
-                levels: np.ndarray, exclude_self: bool) -> tuple:
-    """AUC, AP and the level crossings of a score table (see module docstring)."""
+                levels: np.ndarray, exclude_self: bool,
+                costs: tuple[float, float] | None = None) -> SweepResult:
+    """AUC, AP and the level crossings of a score table (and, given ``costs =
+    (t_fixed, q_fixed)``, the threshold-choice sums)."""
     cols = curve_columns(scores, tp, fp, exclude_self)
     tpg = tp.astype(np.float64, copy=False)
     fpg = fp.astype(np.float64, copy=False)
@@ -77,7 +79,53 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
         m, int(np.count_nonzero(~defined)), weight_pos, weight_neg,
         auc_num / (weight_pos * weight_neg) if both else np.nan,
         ap_num / weight_pos if weight_pos > 0 else np.nan,
-        float(b[-1]) if m else np.nan, crossings)
+        float(b[-1]) if m else np.nan, crossings,
+        None if costs is None else cost_sums(scores, tpg, fpg, *costs))
+
+
+def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float,
+              q_fixed: float) -> CostSums:
+    """Threshold-choice sums of a score table (twin of the kernel's ``costs_push``)."""
+    wp, wn = float(tp.sum()), float(fp.sum())
+    weight = wp + wn
+    above_tp = np.concatenate(([0.0], np.cumsum(tp)[:-1]))
+    above_fp = np.concatenate(([0.0], np.cumsum(fp)[:-1]))
+    a, width = (above_tp + above_fp) / weight, (tp + fp) / weight
+    t_tp = t_fp = q_tp = q_fp = 0.0
+    at_t = np.flatnonzero(scores >= t_fixed)
+    if len(at_t):
+        t_tp, t_fp = above_tp[at_t[-1]] + tp[at_t[-1]], above_fp[at_t[-1]] + fp[at_t[-1]]
+    if not np.isnan(q_fixed):
+        j = int(np.searchsorted(above_tp + above_fp + tp + fp, q_fixed * weight))
+        j = min(j, len(tp) - 1)
+        lam = min(max((q_fixed * weight - above_tp[j] - above_fp[j]) / (tp[j] + fp[j]), 0.0), 1.0)
+        q_tp, q_fp = above_tp[j] + lam * tp[j], above_fp[j] + lam * fp[j]
+    return CostSums(
+        float(np.sum(tp * (1 - scores))), float(np.sum(fp * scores)),
+        float(np.sum(tp * (1 - scores) ** 2)), float(np.sum(fp * scores ** 2)),
+        float(scores.min()), float(scores.max()),
+        float(np.sum(width * (above_tp + 0.5 * tp)) / wp),
+        float(np.sum(width * (above_fp + 0.5 * fp)) / wn),
+        float(np.sum((a * width + 0.5 * width ** 2) * (1 - above_tp / wp)
+                     - tp / wp * (0.5 * a * width + width ** 2 / 3))),
+        float(np.sum(above_fp * ((1 - a) * width - 0.5 * width ** 2)
+                     + fp * (0.5 * (1 - a) * width - width ** 2 / 3)) / wn),
+        t_tp, t_fp, q_tp, q_fp,
+        upper_hull(above_fp + fp, above_tp + tp, scores))
+
+
+def upper_hull(fp: np.ndarray, tp: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """Rows FP, TP, threshold of the upper convex hull of (0, 0) and the points.
+
+    Points come with FP and TP non-decreasing; collinear points are dropped.
+    """
+    hx, hy, ht = [0.0], [0.0], [np.inf]
+    for x, y, t in zip(fp.tolist(), tp.tolist(), thresholds.tolist()):
+        while len(hx) >= 2 and ((hx[-1] - hx[-2]) * (y - hy[-2])
+                                - (hy[-1] - hy[-2]) * (x - hx[-2])) >= 0:
+            hx.pop(), hy.pop(), ht.pop()
+        hx.append(x), hy.append(y), ht.append(t)
+    return np.array([hx, hy, ht])
 
 
 def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
@@ -109,9 +157,11 @@ def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
 
 
 def summarize(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, pos_value: float,
-              neg_value: float, levels: np.ndarray, exclude_self: bool) -> SweepResult:
+              neg_value: float, levels: np.ndarray, exclude_self: bool,
+              costs: tuple[float, float] | None = None) -> SweepResult:
     """Sweep result of raw rows: ``sweep_table(*build_table(...))``."""
-    return sweep_table(*build_table(y, s, w, pos_value, neg_value), levels, exclude_self)
+    return sweep_table(*build_table(y, s, w, pos_value, neg_value), levels, exclude_self,
+                       costs)
 
 
 def merge_tables(s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray,

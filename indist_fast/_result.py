@@ -12,7 +12,8 @@ class SweepResult(NamedTuple):
 
     ``crossings`` has one row per requested level, ``[index, threshold, TP, FP, B]``
     of the first operating point with ``B >= level`` (NaN when none reaches it).
-    ``b_last`` is B at the lowest threshold (every row labelled).
+    ``b_last`` is B at the lowest threshold (every row labelled). ``costs`` holds
+    the threshold-choice sums (``CostSums``) when the sweep was asked for them.
     """
 
     n_groups: int
@@ -23,3 +24,32 @@ class SweepResult(NamedTuple):
     average_precision: float
     b_last: float
     crossings: np.ndarray
+    costs: tuple | None = None
+
+
+class CostSums(NamedTuple):
+    """Condition-free sums of SPEC §7 from one sweep (uniform cost proportion).
+
+    ``mae_*``, ``brier_*``: sums of w (1 - s) and w (1 - s)^2 over positives, of w s and
+    w s^2 over negatives. ``int_tpr``, ``int_fpr``: integrals of tpr and fpr over the
+    predicted positive rate q (ROC interpolated linearly). ``j1``, ``j0``: integrals of
+    ``c (1 - tpr(q=c))`` and ``(1 - c) fpr(q=c)`` over c in [0, 1]. ``t_tp``, ``t_fp``:
+    the operating point at the fixed threshold; ``q_tp``, ``q_fp``: at the fixed
+    rate. ``hull``: rows FP, TP, threshold of the upper ROC convex hull from (0, 0).
+    """
+
+    mae_pos: float
+    mae_neg: float
+    brier_pos: float
+    brier_neg: float
+    min_score: float
+    max_score: float
+    int_tpr: float
+    int_fpr: float
+    j1: float
+    j0: float
+    t_tp: float
+    t_fp: float
+    q_tp: float
+    q_fp: float
+    hull: np.ndarray

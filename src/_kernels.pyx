@@ -29,8 +29,8 @@ from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
 
-from _sweep cimport (Sweep, Sink, sweep_init, sweep_push, sink_init, sink_add, sink_flush,
-                    MAX_LEVELS)
+from _sweep cimport (Sweep, Sink, Costs, sweep_init, sweep_push, sink_init, sink_add,
+                    sink_emit, sink_flush, costs_init, costs_push, costs_free, MAX_LEVELS)
 
 cnp.import_array()
 
@@ -254,20 +254,60 @@ cdef int _check_levels(const double[::1] levels) except -1:
 
 def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
                      const score_t[::1] pos_lo, const score_t[::1] neg_lo,
-                     const double[::1] levels, bint exclude_self):
+                     const double[::1] levels, bint exclude_self, object costs=None):
     """Sweep the four sorted pieces of ``scatter_scores`` without building a table.
 
-    NumPy equivalent: ``sweep_table(*table_from_sorted(...), levels, exclude_self)``.
+    ``costs``: None, or ``(t_fixed, q_fixed)`` to gather the threshold-choice sums
+    too (see ``_costs_result``). NumPy equivalent:
+    ``sweep_table(*table_from_sorted(...), levels, exclude_self, costs)``.
     """
     cdef Sink sink
-    _check_levels(levels)
-    sink_init(&sink)
-    sink.sweeping = True
-    sweep_init(&sink.sweep, <double>(pos_hi.shape[0] + pos_lo.shape[0]),
-               <double>(neg_hi.shape[0] + neg_lo.shape[0]), exclude_self, levels)
+    cdef Costs c
+    _open_sweep(&sink, &c, <double>(pos_hi.shape[0] + pos_lo.shape[0]),
+                <double>(neg_hi.shape[0] + neg_lo.shape[0]), exclude_self, levels, costs)
     with nogil:
         _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink)
-    return _sweep_result(&sink.sweep)
+    return _close_sweep(&sink)
+
+
+cdef int _open_sweep(Sink* sink, Costs* c, double weight_pos, double weight_neg,
+                     bint exclude_self, const double[::1] levels, object costs) except -1:
+    """A sink that sweeps, and gathers threshold-choice sums into ``c`` when asked."""
+    _check_levels(levels)
+    sink_init(sink)
+    sink.sweeping = True
+    sweep_init(&sink.sweep, weight_pos, weight_neg, exclude_self, levels)
+    if costs is not None:
+        t_fixed, q_fixed = costs
+        costs_init(c, weight_pos + weight_neg, t_fixed, q_fixed)
+        sink.costs = c
+        sink.costs_hook = _costs_hook
+    return 0
+
+
+cdef void _costs_hook(Costs* c, double s, double tp_above, double fp_above, double tp_g,
+                      double fp_g, double weight_pos, double weight_neg) noexcept nogil:
+    costs_push(c, s, tp_above, fp_above, tp_g, fp_g, weight_pos, weight_neg)
+
+
+cdef tuple _close_sweep(Sink* sink):
+    """The sweep result, with the threshold-choice sums (or None) as its last field."""
+    cdef Costs* c = sink.costs
+    if c == NULL:
+        return _sweep_result(&sink.sweep) + (None,)
+    try:
+        if c.failed:
+            raise MemoryError("out of memory growing the ROC convex hull")
+        hull = np.empty((3, c.hull_n))
+        for i in range(c.hull_n):
+            hull[0, i] = c.hull_fp[i]
+            hull[1, i] = c.hull_tp[i]
+            hull[2, i] = c.hull_t[i]
+        sums = (c.mae_pos, c.mae_neg, c.brier_pos, c.brier_neg, c.min_score, c.max_score,
+                c.int_tpr, c.int_fpr, c.j1, c.j0, c.t_tp, c.t_fp, c.q_tp, c.q_fp, hull)
+    finally:
+        costs_free(c)
+    return _sweep_result(&sink.sweep) + (sums,)
 
 
 def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
@@ -440,20 +480,19 @@ cdef void _emit_pieces(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 
 def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
                    const double[:, ::1] rows, int index_bits, double weight_pos,
-                   double weight_neg, const double[::1] levels, bint exclude_self):
+                   double weight_neg, const double[::1] levels, bint exclude_self,
+                   object costs=None):
     """Sweep sorted ``scatter_keys`` pieces without building a table.
 
-    NumPy equivalent: ``sweep_table(*table_from_keys(...), levels, exclude_self)``.
+    NumPy equivalent: ``sweep_table(*table_from_keys(...), levels, exclude_self, costs)``.
     """
     cdef Sink sink
-    _check_levels(levels)
-    sink_init(&sink)
-    sink.sweeping = True
-    sweep_init(&sink.sweep, weight_pos, weight_neg, exclude_self, levels)
+    cdef Costs c
+    _open_sweep(&sink, &c, weight_pos, weight_neg, exclude_self, levels, costs)
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
     with nogil:
         _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink)
-    return _sweep_result(&sink.sweep)
+    return _close_sweep(&sink)
 
 
 def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -474,25 +513,26 @@ def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 # Tables: sweep and merge.
 
 def sweep_table(const double[::1] scores, const count_t[::1] tp,
-                const count_t[::1] fp, const double[::1] levels, bint exclude_self):
+                const count_t[::1] fp, const double[::1] levels, bint exclude_self,
+                object costs=None):
     """AUC, AP and the level crossings of a score table, in one pass.
 
     NumPy equivalent: ``indist_fast._reference.sweep_table``.
     """
-    cdef Sweep st
+    cdef Sink sink
+    cdef Costs c
     cdef Py_ssize_t g, m = scores.shape[0]
     cdef double wp = 0.0, wn = 0.0
     if tp.shape[0] != m or fp.shape[0] != m:
         raise ValueError("scores, tp and fp differ in length")
-    _check_levels(levels)
+    for g in range(m):
+        wp += <double>tp[g]
+        wn += <double>fp[g]
+    _open_sweep(&sink, &c, wp, wn, exclude_self, levels, costs)
     with nogil:
-        for g in range(m):
-            wp += <double>tp[g]
-            wn += <double>fp[g]
-        sweep_init(&st, wp, wn, exclude_self, levels)
-        for g in range(m):
-            sweep_push(&st, scores[g], <double>tp[g], <double>fp[g])
-    return _sweep_result(&st)
+        for g in range(m):      # groups are distinct already: straight to the sweep
+            sink_emit(&sink, scores[g], <double>tp[g], <double>fp[g])
+    return _close_sweep(&sink)
 
 
 def merge_tables(const double[::1] s1, const count_t[::1] tp1, const count_t[::1] fp1,
