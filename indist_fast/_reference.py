@@ -55,7 +55,7 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
                 levels: np.ndarray, exclude_self: bool,
                 costs: tuple[float, float] | None = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table (and, given ``costs =
-    (t_fixed, q_fixed)``, the threshold-choice sums)."""
+    (t_fixed, q_fixed, rate_pi_pos)``, the threshold-choice sums)."""
     cols = curve_columns(scores, tp, fp, exclude_self)
     tpg = tp.astype(np.float64, copy=False)
     fpg = fp.astype(np.float64, copy=False)
@@ -84,25 +84,33 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
 
 
 def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float,
-              q_fixed: float) -> CostSums:
-    """Threshold-choice sums of a score table (twin of the kernel's ``costs_push``)."""
+              q_fixed: float, rate_pi_pos: float) -> CostSums:
+    """Threshold-choice sums of a score table (twin of the kernel's ``costs_push``).
+
+    Rates are ``q = rate_pi_pos tpr + (1 - rate_pi_pos) fpr`` (NaN: the base rate);
+    ``q_fixed < 0`` stands for ``rate_pi_pos``."""
     wp, wn = float(tp.sum()), float(fp.sum())
-    weight = wp + wn
+    if np.isnan(rate_pi_pos):
+        rate_pi_pos = wp / (wp + wn)
+    if q_fixed < 0:
+        q_fixed = rate_pi_pos
+    k_pos, k_neg = rate_pi_pos / wp, (1.0 - rate_pi_pos) / wn
     above_tp = np.concatenate(([0.0], np.cumsum(tp)[:-1]))
     above_fp = np.concatenate(([0.0], np.cumsum(fp)[:-1]))
-    a, width = (above_tp + above_fp) / weight, (tp + fp) / weight
+    a, width = k_pos * above_tp + k_neg * above_fp, k_pos * tp + k_neg * fp
     t_tp = t_fp = q_tp = q_fp = 0.0
     at_t = np.flatnonzero(scores >= t_fixed)
     if len(at_t):
         t_tp, t_fp = above_tp[at_t[-1]] + tp[at_t[-1]], above_fp[at_t[-1]] + fp[at_t[-1]]
     if not np.isnan(q_fixed):
-        j = int(np.searchsorted(above_tp + above_fp + tp + fp, q_fixed * weight))
-        j = min(j, len(tp) - 1)
-        lam = min(max((q_fixed * weight - above_tp[j] - above_fp[j]) / (tp[j] + fp[j]), 0.0), 1.0)
+        j = min(int(np.searchsorted(a + width, q_fixed)), len(tp) - 1)
+        lam = min(max((q_fixed - a[j]) / width[j], 0.0), 1.0)
         q_tp, q_fp = above_tp[j] + lam * tp[j], above_fp[j] + lam * fp[j]
+    with np.errstate(invalid="ignore"):     # +-inf scores: their score sums are NaN
+        score_sums = (float(np.sum(tp * (1 - scores))), float(np.sum(fp * scores)),
+                      float(np.sum(tp * (1 - scores) ** 2)), float(np.sum(fp * scores ** 2)))
     return CostSums(
-        float(np.sum(tp * (1 - scores))), float(np.sum(fp * scores)),
-        float(np.sum(tp * (1 - scores) ** 2)), float(np.sum(fp * scores ** 2)),
+        *score_sums,
         float(scores.min()), float(scores.max()),
         float(np.sum(width * (above_tp + 0.5 * tp)) / wp),
         float(np.sum(width * (above_fp + 0.5 * fp)) / wn),

@@ -57,6 +57,20 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _losses(args: argparse.Namespace) -> int:
+    from .threshold_choice import compare_methods
+    y, s, w = read_columns(args.file, label=args.label, score=args.score, weight=args.weight)
+    dist = None if args.beta is None else tuple(args.beta)
+    table = compare_methods(y, s, t=args.t, q=args.q, condition=args.condition,
+                            cost_distribution=dist, sample_weight=w, pos_label=args.pos_label)
+    if args.json:
+        print(json.dumps(table.to_dict(), indent=2))
+    else:
+        print(f"{args.file}: label {args.label!r}, score {args.score!r}")
+        print(table)
+    return 0
+
+
 def _pos_label(text: str) -> object:
     for convert in (int, float):
         try:
@@ -77,12 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=0, help="seed of the example data (0)")
     demo.set_defaults(run=_demo)
     ev = sub.add_parser("evaluate", help="evaluate label and score columns of a file")
-    ev.add_argument("file", help=".npy (structured), .npz, .csv or .parquet")
-    ev.add_argument("--label", required=True, help="label column")
-    ev.add_argument("--score", required=True, help="score column")
-    ev.add_argument("--weight", default=None, help="sample-weight column")
-    ev.add_argument("--pos-label", type=_pos_label, default=None,
-                    help="label of the positive class (needed for text labels)")
+    _add_columns(ev)
     ev.add_argument("--levels", type=float, nargs="+", default=[0.4, 0.5, 0.6],
                     help="levels of B to report (0.4 0.5 0.6)")
     ev.add_argument("--bootstrap", type=int, default=None, metavar="N",
@@ -90,7 +99,27 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=None, help="seed of the bootstrap")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
     ev.set_defaults(run=_evaluate)
+    lo = sub.add_parser("losses", help="expected loss of every threshold choice method")
+    _add_columns(lo)
+    lo.add_argument("--t", type=float, default=0.5, help="threshold of score-fixed (0.5)")
+    lo.add_argument("--q", type=float, default=None,
+                    help="rate of rate-fixed (default: the base rate)")
+    lo.add_argument("--condition", choices=("cost", "skew"), default="cost")
+    lo.add_argument("--beta", type=float, nargs=2, metavar=("A", "B"), default=None,
+                    help="cost proportion ~ Beta(A, B) instead of uniform")
+    lo.add_argument("--json", action="store_true", help="print the table as JSON")
+    lo.set_defaults(run=_losses)
     return parser
+
+
+def _add_columns(p: argparse.ArgumentParser) -> None:
+    """The file and column arguments every file command takes."""
+    p.add_argument("file", help=".npy (structured), .npz, .csv or .parquet")
+    p.add_argument("--label", required=True, help="label column")
+    p.add_argument("--score", required=True, help="score column")
+    p.add_argument("--weight", default=None, help="sample-weight column")
+    p.add_argument("--pos-label", type=_pos_label, default=None,
+                   help="label of the positive class (needed for text labels)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

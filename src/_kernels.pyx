@@ -257,8 +257,11 @@ def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
                      const double[::1] levels, bint exclude_self, object costs=None):
     """Sweep the four sorted pieces of ``scatter_scores`` without building a table.
 
-    ``costs``: None, or ``(t_fixed, q_fixed)`` to gather the threshold-choice sums
-    too (see ``_costs_result``). NumPy equivalent:
+    ``costs``: None, or ``(t_fixed, q_fixed, rate_pi_pos)`` to gather the
+    threshold-choice sums too (``indist_fast._result.CostSums``); rates are
+    ``rate_pi_pos tpr + (1 - rate_pi_pos) fpr``, ``rate_pi_pos`` NaN meaning the
+    data's base rate, and ``q_fixed < 0`` meaning ``q_fixed = rate_pi_pos``. NumPy
+    equivalent:
     ``sweep_table(*table_from_sorted(...), levels, exclude_self, costs)``.
     """
     cdef Sink sink
@@ -278,11 +281,23 @@ cdef int _open_sweep(Sink* sink, Costs* c, double weight_pos, double weight_neg,
     sink.sweeping = True
     sweep_init(&sink.sweep, weight_pos, weight_neg, exclude_self, levels)
     if costs is not None:
-        t_fixed, q_fixed = costs
-        costs_init(c, weight_pos + weight_neg, t_fixed, q_fixed)
+        t_fixed, q_fixed, rate_pi_pos = resolve_costs(costs, weight_pos, weight_neg)
+        costs_init(c, rate_pi_pos / weight_pos, (1.0 - rate_pi_pos) / weight_neg, t_fixed,
+                   q_fixed)
         sink.costs = c
         sink.costs_hook = _costs_hook
     return 0
+
+
+def resolve_costs(costs, double weight_pos, double weight_neg):
+    """``(t_fixed, q_fixed, rate_pi_pos)`` with the defaults filled in (see
+    ``summarize_sorted``)."""
+    t_fixed, q_fixed, rate_pi_pos = costs
+    if rate_pi_pos != rate_pi_pos:
+        rate_pi_pos = weight_pos / (weight_pos + weight_neg)
+    if q_fixed < 0:
+        q_fixed = rate_pi_pos
+    return float(t_fixed), float(q_fixed), float(rate_pi_pos)
 
 
 cdef void _costs_hook(Costs* c, double s, double tp_above, double fp_above, double tp_g,

@@ -47,7 +47,8 @@ cdef struct Sweep:
 cdef struct Costs:
     # Condition-free sums of SPEC §7 for a uniform cost proportion, gathered in the
     # same sweep (see indist_fast.threshold_choice for how losses are composed).
-    double weight                # W = W_P + W_N
+    double rate_pos              # d(rate)/d(TP): pi1' / W_P; the rate is
+    double rate_neg              # q = rate_pos TP + rate_neg FP (pi' of the condition)
     double mae_pos               # sum over positives of w (1 - s)
     double mae_neg               # sum over negatives of w s
     double brier_pos             # sum over positives of w (1 - s)^2
@@ -161,10 +162,11 @@ cdef inline void sweep_push(Sweep* st, double threshold, double tp_g,
     st.n_groups += 1
 
 
-cdef inline void costs_init(Costs* c, double weight, double t_fixed,
+cdef inline void costs_init(Costs* c, double rate_pos, double rate_neg, double t_fixed,
                             double q_fixed) noexcept nogil:
     memset(c, 0, sizeof(Costs))
-    c.weight = weight
+    c.rate_pos = rate_pos
+    c.rate_neg = rate_neg
     c.min_score = INFINITY
     c.max_score = -INFINITY
     c.t_fixed = t_fixed
@@ -219,8 +221,8 @@ cdef inline void costs_push(Costs* c, double s, double tp_above, double fp_above
                             double tp_g, double fp_g, double weight_pos,
                             double weight_neg) noexcept nogil:
     """Add the group at score ``s`` below the operating point (tp_above, fp_above)."""
-    cdef double a = (tp_above + fp_above) / c.weight       # rate before the group
-    cdef double width = (tp_g + fp_g) / c.weight           # its share of the rates
+    cdef double a = c.rate_pos * tp_above + c.rate_neg * fp_above  # rate before the group
+    cdef double width = c.rate_pos * tp_g + c.rate_neg * fp_g     # its share of the rates
     cdef double lam
     c.mae_pos += tp_g * (1.0 - s)
     c.mae_neg += fp_g * s
@@ -240,8 +242,8 @@ cdef inline void costs_push(Costs* c, double s, double tp_above, double fp_above
     if s >= c.t_fixed:
         c.t_tp = tp_above + tp_g
         c.t_fp = fp_above + fp_g
-    if not c.q_found and c.q_fixed * c.weight <= tp_above + fp_above + tp_g + fp_g:
-        lam = (c.q_fixed * c.weight - tp_above - fp_above) / (tp_g + fp_g)
+    if not c.q_found and c.q_fixed <= a + width:
+        lam = (c.q_fixed - a) / width
         lam = fmin(fmax(lam, 0.0), 1.0)
         c.q_tp = tp_above + lam * tp_g
         c.q_fp = fp_above + lam * fp_g

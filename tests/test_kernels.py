@@ -120,3 +120,16 @@ def test_delong_sums_match_reference(case):
     _, tp, fp = _reference.build_table(r.y, r.s, r.w, r.pos_value, r.neg_value)
     np.testing.assert_allclose(_fast.delong_sums(tp, fp), _reference.delong_sums(tp, fp),
                                rtol=1e-10, atol=1e-14)
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=rows(), t=st.floats(-2, 2), q=st.one_of(st.floats(0, 1), st.just(-1.0)),
+       rate_pi=st.sampled_from([float("nan"), 0.5]))
+def test_cost_sums_match_reference(case, t, q, rate_pi):
+    r = prepare_rows(*case)
+    lv = np.array([0.5])
+    fast = _fast.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, True, (t, q, rate_pi))
+    ref = _reference.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, True,
+                               (t, q, rate_pi))
+    for name, a, b in zip(fast.costs._fields, fast.costs, ref.costs):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)

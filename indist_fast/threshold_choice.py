@@ -1,0 +1,723 @@
+"""Threshold choice methods and their expected loss (SPEC §7).
+
+A *threshold choice method* says which operating point a classifier uses once the
+cost proportion ``c`` (the share of the misclassification cost carried by a false
+negative) is known. Its loss at an operating point is
+
+    Q(c) = 2 [c pi1 (1 - tpr) + (1 - c) pi0 fpr]
+
+and its expected loss averages ``Q`` over ``c ~ U(0, 1)`` or ``Beta(a, b)``. With
+``condition="skew"`` every ``pi`` (including the one in the predicted positive rate
+``q = pi1 tpr + pi0 fpr``) is 1/2.
+
+Every method's ``Q`` is a piecewise polynomial of degree <= 2 in ``c`` (``LossCurve``),
+integrated exactly, never on a grid. For a uniform ``c`` the needed sums come out of
+the same one-sort sweep as ``evaluate`` (``compare_methods`` costs about one
+``evaluate``); other cost distributions read the score table.
+
+Under a uniform ``c`` the methods equal familiar metrics (tests check each):
+score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-driven
+= Brier score; rate-uniform = 1/2 + pi0 pi1 (1 - 2A); rate-driven = 1/3 + pi0 pi1
+(1 - 2A); optimal = refinement loss of the ROC convex hull.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, Iterable
+
+import numpy as np
+
+from . import _backend
+from ._reference import curve_columns
+from ._result import CostSums, SweepResult
+from ._validation import Rows, check_level, prepare_rows
+from .report import _plain, check_two_classes
+from .table import ScoreTable
+
+__all__ = ["METHODS", "CostDistribution", "LossCurve", "expected_loss", "compare_methods",
+           "MethodComparison", "MethodLoss", "roc_convex_hull", "RocHull",
+           "refinement_loss", "brier_score", "mean_absolute_error", "cost_curves",
+           "CostCurves", "brier_curve", "hull_calibration", "HullCalibration", "loss_curve"]
+
+METHODS = ("score-fixed", "score-uniform", "score-driven", "rate-fixed", "rate-uniform",
+           "rate-driven", "optimal", "indistinguishability")
+_SCORE_METHODS = ("score-uniform", "score-driven")
+_EQUALS = {"score-fixed": "error rate at t", "score-uniform": "mean absolute error",
+           "score-driven": "Brier score", "rate-fixed": "error rate at rate q",
+           "rate-uniform": "1/2 + pi0 pi1 (1 - 2 AUC)",
+           "rate-driven": "1/3 + pi0 pi1 (1 - 2 AUC)",
+           "optimal": "refinement loss of the ROC hull",
+           "indistinguishability": "error rate at r_b"}
+
+
+# --- the distribution of the cost proportion ------------------------------------------------
+
+@dataclass(frozen=True)
+class CostDistribution:
+    """The distribution of the cost proportion ``c``: ``Beta(a, b)``, uniform by default.
+
+    Parameters
+    ----------
+    a, b : float, default=1.0
+        Beta shape parameters, both positive; ``Beta(1, 1)`` is uniform.
+    """
+
+    a: float = 1.0
+    b: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("a", "b"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise TypeError(f"cost_distribution: {name} must be a number, got {v!r}.")
+            if not (math.isfinite(v) and v > 0):
+                raise ValueError(f"cost_distribution: {name} must be positive and finite, "
+                                 f"got {v!r}.")
+
+    @classmethod
+    def coerce(cls, value: Any) -> "CostDistribution":
+        """None (uniform), a CostDistribution, or an ``(a, b)`` pair."""
+        if value is None:
+            return cls()
+        if isinstance(value, CostDistribution):
+            return value
+        try:
+            a, b = value
+        except (TypeError, ValueError):
+            raise TypeError("cost_distribution must be None (uniform), a CostDistribution "
+                            f"or an (a, b) pair for Beta(a, b), got {value!r}.") from None
+        return cls(a, b)
+
+    @property
+    def is_uniform(self) -> bool:
+        return self.a == 1.0 and self.b == 1.0
+
+    @property
+    def mean(self) -> float:
+        return self.a / (self.a + self.b)
+
+    def partial_moments(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """``int_lo^hi c^k f(c) dc`` for k = 0, 1, 2: shape ``lo.shape + (3,)``."""
+        lo = np.clip(np.asarray(lo, dtype=np.float64), 0.0, 1.0)
+        hi = np.clip(np.asarray(hi, dtype=np.float64), 0.0, 1.0)
+        if self.is_uniform:
+            return np.stack([(hi ** (k + 1) - lo ** (k + 1)) / (k + 1) for k in range(3)],
+                            axis=-1)
+        return self._beta_moments(lo, hi)
+
+    def _beta_moments(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """The Beta moments through the regularised incomplete beta function."""
+        try:
+            from scipy.special import betainc
+        except ImportError:
+            raise ImportError("a Beta cost distribution needs scipy: pip install scipy") from None
+        out = []
+        scale = 1.0
+        for k in range(3):      # B(a+k, b) / B(a, b) = prod_{i<k} (a+i) / (a+b+i)
+            ak = self.a + k
+            out.append(scale * (betainc(ak, self.b, hi) - betainc(ak, self.b, lo)))
+            scale *= ak / (self.a + self.b + k)
+        return np.stack(out, axis=-1)
+
+
+@dataclass(frozen=True, eq=False)
+class LossCurve:
+    """``Q(c)`` as a piecewise polynomial: ``coef[i] @ (1, c, c^2)`` on
+    ``[breaks[i], breaks[i + 1]]``."""
+
+    breaks: np.ndarray
+    coef: np.ndarray
+
+    def __call__(self, c: Any) -> np.ndarray:
+        c = np.asarray(c, dtype=np.float64)
+        i = np.clip(np.searchsorted(self.breaks, c, side="right") - 1, 0, len(self.coef) - 1)
+        k = self.coef[i]
+        return k[..., 0] + c * (k[..., 1] + c * k[..., 2])
+
+    def expected(self, distribution: CostDistribution) -> float:
+        """``E[Q(c)]``, integrated exactly piece by piece."""
+        moments = distribution.partial_moments(self.breaks[:-1], self.breaks[1:])
+        return float(np.sum(self.coef * moments))
+
+    @classmethod
+    def line(cls, fnr: float, fpr: float, pi1: float) -> "LossCurve":
+        """A fixed operating point: ``Q(c) = 2 pi0 fpr + 2 c (pi1 fnr - pi0 fpr)``."""
+        pi0 = 1.0 - pi1
+        return cls(np.array([0.0, 1.0]),
+                   np.array([[2 * pi0 * fpr, 2 * (pi1 * fnr - pi0 * fpr), 0.0]]))
+
+
+# --- what one sweep gives ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Context:
+    """Everything the methods read: the sweep, its cost sums, the condition's pis."""
+
+    sweep: SweepResult
+    sums: CostSums
+    pi1: float                      # condition's pi1 (the data's, or 1/2 for skew)
+    table: ScoreTable | None        # only when a non-uniform distribution needs it
+
+    @property
+    def weight_pos(self) -> float:
+        return self.sweep.weight_pos
+
+    @property
+    def weight_neg(self) -> float:
+        return self.sweep.weight_neg
+
+    def fnr_fpr(self, tp: float, fp: float) -> tuple[float, float]:
+        return 1.0 - tp / self.weight_pos, fp / self.weight_neg
+
+
+# Passed as q_fixed, the sweep reads it as "the rate's own pi1": the base rate under
+# the cost condition (known only once the classes are counted), 1/2 under skew.
+_Q_IS_PI = -1.0
+
+
+def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool,
+             exclude_self: bool = True) -> _Context:
+    """One sort, one sweep: the report fields plus every threshold-choice sum."""
+    if condition not in ("cost", "skew"):
+        raise ValueError(f"condition must be 'cost' or 'skew', got {condition!r}.")
+    costs = (t, q, 0.5 if condition == "skew" else math.nan)   # NaN: the base rate
+    engine = _backend.engine()
+    levels = np.array([0.5])
+    table = ScoreTable.from_rows(rows) if need_table else None
+    if table is not None:
+        sweep = engine.sweep_table(table.scores, table.pos, table.neg, levels, exclude_self,
+                                   costs)
+    else:
+        sweep = engine.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
+                                 levels, exclude_self, costs)
+    check_two_classes(sweep.weight_pos, sweep.weight_neg)
+    assert sweep.costs is not None
+    pi1 = 0.5 if condition == "skew" else sweep.weight_pos / (sweep.weight_pos +
+                                                              sweep.weight_neg)
+    return _Context(sweep, sweep.costs, pi1, table)
+
+
+# --- the methods ------------------------------------------------------------------------------
+
+def _check_scores_in_unit_interval(ctx: _Context, method: str) -> None:
+    lo, hi = ctx.sums.min_score, ctx.sums.max_score
+    if lo < 0.0 or hi > 1.0:
+        raise ValueError(f"{method} needs scores in [0, 1] (probability estimates); the "
+                         f"scores run from {lo:.4g} to {hi:.4g}. Calibrate them first, or "
+                         "use a rate-based method.")
+
+
+def _score_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
+    """``t = 1 - c``: the operating point changes at ``c = 1 - score``."""
+    cols = curve_columns(table.scores, table.pos, table.neg, True)
+    fnr = np.concatenate(([1.0], 1.0 - cols.tp / table.weight_pos))
+    fpr = np.concatenate(([0.0], cols.fp / table.weight_neg))
+    # point j (j groups labelled) is in force for c in [1 - s_j, 1 - s_{j+1})
+    breaks = np.concatenate(([0.0], 1.0 - table.scores, [1.0]))
+    return _lines(breaks, fnr, fpr, pi1)
+
+
+def _lines(breaks: np.ndarray, fnr: np.ndarray, fpr: np.ndarray, pi1: float) -> LossCurve:
+    pi0 = 1.0 - pi1
+    coef = np.zeros((len(fnr), 3))
+    coef[:, 0] = 2 * pi0 * fpr
+    coef[:, 1] = 2 * (pi1 * fnr - pi0 * fpr)
+    return LossCurve(breaks, coef)
+
+
+def _rate_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
+    """``q = c``: on each rate segment tpr and fpr are linear in c, so Q is quadratic."""
+    pi0 = 1.0 - pi1
+    wp, wn = table.weight_pos, table.weight_neg
+    tp, fp = table.pos.astype(np.float64), table.neg.astype(np.float64)
+    t0 = np.concatenate(([0.0], np.cumsum(tp)[:-1])) / wp      # tpr before the group
+    f0 = np.concatenate(([0.0], np.cumsum(fp)[:-1])) / wn
+    dt, df = tp / wp, fp / wn
+    a = pi1 * t0 + pi0 * f0                                   # rate before the group
+    width = pi1 * dt + pi0 * df
+    # tpr(c) = t0 + (c - a) dt / width, fpr(c) = f0 + (c - a) df / width
+    st, sf = dt / width, df / width
+    alpha_t, alpha_f = t0 - a * st, f0 - a * sf              # tpr = alpha_t + st c
+    # Q = 2 [pi1 c (1 - alpha_t - st c) + pi0 (1 - c)(alpha_f + sf c)]
+    coef = 2 * np.stack([pi0 * alpha_f,
+                         pi1 * (1 - alpha_t) + pi0 * (sf - alpha_f),
+                         -pi1 * st - pi0 * sf], axis=-1)
+    return LossCurve(np.concatenate((a, [1.0])), coef)
+
+
+def _hull_rates(ctx: _Context) -> tuple[np.ndarray, np.ndarray]:
+    fp, tp, _ = ctx.sums.hull
+    return tp / ctx.weight_pos, fp / ctx.weight_neg
+
+
+def _optimal_curve(ctx: _Context) -> LossCurve:
+    """The lower envelope of the hull vertices' lines (SPEC §7, optimal)."""
+    pi1 = ctx.pi1
+    pi0 = 1.0 - pi1
+    tpr, fpr = _hull_rates(ctx)
+    d1, d0 = pi1 * np.diff(tpr), pi0 * np.diff(fpr)
+    # vertex v is optimal between the crossings with its neighbours: c = d0 / (d1 + d0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cross = np.where(d1 + d0 > 0, d0 / (d1 + d0), 0.0)
+    breaks = np.concatenate(([0.0], np.maximum.accumulate(cross), [1.0]))
+    return _lines(breaks, 1.0 - tpr, fpr, pi1)
+
+
+def _refinement(ctx: _Context) -> float:
+    """Refinement loss of the hull: ``sum (pi1 dtpr + pi0 dfpr) p (1 - p)``."""
+    tpr, fpr = _hull_rates(ctx)
+    d1, d0 = ctx.pi1 * np.diff(tpr), (1.0 - ctx.pi1) * np.diff(fpr)
+    mass = d1 + d0
+    ok = mass > 0
+    return float(np.sum(d1[ok] * d0[ok] / mass[ok]))
+
+
+def _method_loss(ctx: _Context, method: str, dist: CostDistribution, t: float,
+                 q: float) -> float:
+    s, pi1 = ctx.sums, ctx.pi1
+    pi0, mu = 1.0 - pi1, dist.mean
+
+    def linear(fnr: float, fpr: float) -> float:           # E over c of a fixed point
+        return 2.0 * (mu * pi1 * fnr + (1.0 - mu) * pi0 * fpr)
+
+    if method in _SCORE_METHODS:
+        _check_scores_in_unit_interval(ctx, method)
+    if method == "score-fixed":
+        return linear(*ctx.fnr_fpr(s.t_tp, s.t_fp))
+    if method == "rate-fixed":
+        return linear(*ctx.fnr_fpr(s.q_tp, s.q_fp))
+    if method == "indistinguishability":
+        _, threshold, tp, fp, _ = ctx.sweep.crossings[0]
+        if math.isnan(threshold):
+            return math.nan
+        return linear(*ctx.fnr_fpr(tp, fp))
+    if method == "score-uniform":        # t ~ U(0, 1): P(s < t) = 1 - s
+        return linear(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg)
+    if method == "rate-uniform":
+        return linear(1.0 - s.int_tpr, s.int_fpr)
+    if method == "score-driven":
+        if dist.is_uniform:
+            return pi1 * s.brier_pos / ctx.weight_pos + pi0 * s.brier_neg / ctx.weight_neg
+        assert ctx.table is not None
+        return _score_driven_curve(ctx.table, pi1).expected(dist)
+    if method == "rate-driven":
+        if dist.is_uniform:
+            return 2.0 * (pi1 * s.j1 + pi0 * s.j0)
+        assert ctx.table is not None
+        return _rate_driven_curve(ctx.table, pi1).expected(dist)
+    if method == "optimal":
+        return _optimal_curve(ctx).expected(dist)
+    raise AssertionError(method)
+
+
+def _check_method(method: Any) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}.")
+    return method
+
+
+def _check_t(t: Any, required: bool) -> float:
+    if t is None:
+        if required:
+            raise ValueError("method 'score-fixed' needs the threshold t.")
+        return math.nan
+    if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)):
+        raise TypeError(f"t must be a number, got {t!r}.")
+    if math.isnan(t):
+        raise ValueError("t must not be NaN.")
+    return float(t)
+
+
+def _check_q(q: Any, required: bool) -> float:
+    if q is None:
+        if required:
+            raise ValueError("method 'rate-fixed' needs the predicted positive rate q.")
+        return math.nan
+    if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)):
+        raise TypeError(f"q must be a number in [0, 1], got {q!r}.")
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"q must lie in [0, 1], got {q!r}.")
+    return float(q)
+
+
+def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = None,
+                  q: float | None = None, condition: str = "cost",
+                  cost_distribution: Any = None, sample_weight: Any = None,
+                  pos_label: Any = None) -> float:
+    """Expected loss of a threshold choice method (SPEC §7), integrated exactly.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in ``indist_fast.evaluate``.
+    method : str
+        One of ``score-fixed`` (needs ``t``), ``score-uniform``, ``score-driven``
+        (both need scores in [0, 1]), ``rate-fixed`` (needs ``q``), ``rate-uniform``,
+        ``rate-driven``, ``optimal``, ``indistinguishability`` (the fixed threshold
+        r_b; NaN when B never reaches 1/2).
+    t : float, optional
+        Threshold of score-fixed: predict positive where ``score >= t``.
+    q : float, optional
+        Predicted positive rate of rate-fixed, in [0, 1].
+    condition : {"cost", "skew"}, default="cost"
+        ``skew`` sets pi0 = pi1 = 1/2 in the loss and in the rate.
+    cost_distribution : None, CostDistribution or (a, b)
+        Distribution of the cost proportion: uniform (None) or Beta(a, b).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> round(tc.expected_loss(y, p, "score-driven"), 6) == round(tc.brier_score(y, p), 6)
+    True
+    """
+    method = _check_method(method)
+    t_value = _check_t(t, method == "score-fixed")
+    q_value = _check_q(q, method == "rate-fixed")
+    dist = CostDistribution.coerce(cost_distribution)
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    need_table = not dist.is_uniform and method in ("score-driven", "rate-driven")
+    ctx = _context(rows, t=t_value, q=q_value, condition=condition, need_table=need_table)
+    return _method_loss(ctx, method, dist, t_value, q_value)
+
+
+# --- comparing all methods ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MethodLoss:
+    """One row of ``MethodComparison``."""
+
+    method: str
+    setting: str
+    expected_loss: float
+    equals: str
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class MethodComparison:
+    """Expected loss of every threshold choice method for one model.
+
+    Attributes
+    ----------
+    rows : tuple of MethodLoss
+        One per method, in ``METHODS`` order.
+    condition : str
+        ``cost`` or ``skew``.
+    cost_distribution : CostDistribution
+    auc, base_rate : float
+        The model's AUC and the data's positive share (for the identities).
+    """
+
+    rows: tuple[MethodLoss, ...]
+    condition: str
+    cost_distribution: CostDistribution
+    auc: float
+    base_rate: float
+
+    def __getitem__(self, method: str) -> MethodLoss:
+        for row in self.rows:
+            if row.method == method:
+                return row
+        raise KeyError(method)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"condition": self.condition,
+                "cost_distribution": {"a": self.cost_distribution.a,
+                                      "b": self.cost_distribution.b},
+                "auc": _plain(self.auc), "base_rate": _plain(self.base_rate),
+                "rows": [r.to_dict() for r in self.rows]}
+
+    def __str__(self) -> str:
+        d = self.cost_distribution
+        dist = "c ~ U(0, 1)" if d.is_uniform else f"c ~ Beta({d.a:g}, {d.b:g})"
+        lines = [f"expected loss by threshold choice method ({self.condition} condition, "
+                 f"{dist}); AUC {self.auc:.4f}, base rate {self.base_rate:.4f}",
+                 f"{'method':>21} {'setting':>14} {'expected loss':>14}  equals (uniform c)"]
+        for r in self.rows:
+            loss = "n/a" if math.isnan(r.expected_loss) else f"{r.expected_loss:.6f}"
+            lines.append(f"{r.method:>21} {r.setting:>14} {loss:>14}  {r.equals}"
+                         + (f"  [{r.note}]" if r.note else ""))
+        return "\n".join(lines)
+
+
+def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | None = None,
+                    condition: str = "cost", cost_distribution: Any = None,
+                    sample_weight: Any = None, pos_label: Any = None) -> MethodComparison:
+    """Expected loss of every threshold choice method, from one sort and one sweep.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in ``indist_fast.evaluate``.
+    t : float, default=0.5
+        Threshold of score-fixed.
+    q : float, optional
+        Rate of rate-fixed; default the condition's positive share (the data's base
+        rate, 1/2 under skew).
+    condition, cost_distribution
+        As in ``expected_loss``.
+
+    Returns
+    -------
+    MethodComparison
+        Score-based rows are NaN, with a note, when scores leave [0, 1].
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> table = tc.compare_methods([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> round(table["score-driven"].expected_loss, 4)
+    0.1138
+    """
+    t_value = _check_t(t, True)
+    dist = CostDistribution.coerce(cost_distribution)
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    q_value = _Q_IS_PI if q is None else _check_q(q, True)
+    ctx = _context(rows, t=t_value, q=q_value, condition=condition,
+                   need_table=not dist.is_uniform)
+    if q is None:
+        q_value = ctx.pi1
+    settings = {"score-fixed": f"t={t_value:g}", "rate-fixed": f"q={q_value:.4g}"}
+    r_b = ctx.sweep.crossings[0, 1]
+    settings["indistinguishability"] = f"t=r_b={r_b:.4g}"
+    out = []
+    for method in METHODS:
+        note = ""
+        try:
+            loss = _method_loss(ctx, method, dist, t_value, q_value)
+        except ValueError as exc:
+            if method not in _SCORE_METHODS:
+                raise
+            loss, note = math.nan, "scores outside [0, 1]"
+            del exc
+        if method == "indistinguishability" and math.isnan(loss):
+            note = "B never reaches 1/2"
+        out.append(MethodLoss(method, settings.get(method, ""), loss, _EQUALS[method], note))
+    wp, wn = ctx.weight_pos, ctx.weight_neg
+    return MethodComparison(tuple(out), condition, dist, float(ctx.sweep.auc),
+                            wp / (wp + wn))
+
+
+# --- curves, hull and the metrics the methods equal ----------------------------------------
+
+def _uniform_context(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+                     condition: str = "cost") -> _Context:
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    return _context(rows, t=math.nan, q=math.nan, condition=condition, need_table=False)
+
+
+def brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                pos_label: Any = None) -> float:
+    """Mean squared difference between the label (1/0) and a score in [0, 1].
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> tc.brier_score([0, 1], [0.25, 0.5])
+    0.15625
+    """
+    ctx = _uniform_context(y_true, y_score, sample_weight, pos_label)
+    _check_scores_in_unit_interval(ctx, "brier_score")
+    return (ctx.sums.brier_pos + ctx.sums.brier_neg) / (ctx.weight_pos + ctx.weight_neg)
+
+
+def mean_absolute_error(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                        pos_label: Any = None) -> float:
+    """Mean absolute difference between the label (1/0) and a score in [0, 1].
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> tc.mean_absolute_error([0, 1], [0.25, 0.5])
+    0.375
+    """
+    ctx = _uniform_context(y_true, y_score, sample_weight, pos_label)
+    _check_scores_in_unit_interval(ctx, "mean_absolute_error")
+    return (ctx.sums.mae_pos + ctx.sums.mae_neg) / (ctx.weight_pos + ctx.weight_neg)
+
+
+@dataclass(frozen=True, eq=False)
+class RocHull:
+    """Vertices of the ROC convex hull, from (0, 0) to (1, 1).
+
+    Attributes
+    ----------
+    fpr, tpr : ndarray
+        Vertex coordinates.
+    fp, tp : ndarray
+        Negative and positive weight at or above each vertex's threshold.
+    thresholds : ndarray
+        Threshold of each vertex (``inf`` for the first, which labels nothing).
+    """
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    fp: np.ndarray
+    tp: np.ndarray
+    thresholds: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.fpr)
+
+
+def _hull(ctx: _Context) -> RocHull:
+    fp, tp, thresholds = ctx.sums.hull
+    return RocHull(fp / ctx.weight_neg, tp / ctx.weight_pos, fp, tp, thresholds)
+
+
+def roc_convex_hull(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                    pos_label: Any = None) -> RocHull:
+    """The ROC convex hull's vertices (operating points optimal for some cost).
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> h = tc.roc_convex_hull([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> h.fpr.tolist(), h.tpr.tolist()
+    ([0.0, 0.0, 0.3333333333333333, 1.0], [0.0, 0.6666666666666666, 1.0, 1.0])
+    """
+    return _hull(_uniform_context(y_true, y_score, sample_weight, pos_label))
+
+
+def refinement_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                    pos_label: Any = None) -> float:
+    """Refinement loss of the ROC convex hull: ``sum (dTP + dFP) p (1 - p) / W`` over
+    hull segments with ``p = dTP / (dTP + dFP)`` (SPEC §7)."""
+    return _refinement(_uniform_context(y_true, y_score, sample_weight, pos_label))
+
+
+@dataclass(frozen=True, eq=False)
+class HullCalibration:
+    """Calibrated probability of each ROC hull segment.
+
+    Segment ``i`` holds the scores in ``[lowest[i], highest[i]]``; its calibrated
+    probability is its positive share ``dTP / (dTP + dFP)``.
+    """
+
+    lowest: np.ndarray
+    highest: np.ndarray
+    probability: np.ndarray
+
+    def predict(self, scores: Any) -> np.ndarray:
+        """Calibrated probability of each score (scores between segments take the
+        segment below them)."""
+        s = np.asarray(scores, dtype=np.float64)
+        i = np.searchsorted(-self.lowest, -s, side="left")
+        return self.probability[np.clip(i, 0, len(self.probability) - 1)]
+
+
+def hull_calibration(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                     pos_label: Any = None) -> HullCalibration:
+    """Calibrate scores by the ROC convex hull (the isotonic, PAV calibration).
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> cal = tc.hull_calibration([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> cal.probability.tolist()
+    [1.0, 0.5, 0.0]
+    """
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    ctx = _context(rows, t=math.nan, q=math.nan, condition="cost", need_table=True)
+    table = ctx.table
+    assert table is not None
+    fp, tp, thresholds = ctx.sums.hull
+    d_tp, d_fp = np.diff(tp), np.diff(fp)
+    probability = d_tp / (d_tp + d_fp)
+    lowest = thresholds[1:]
+    # a segment's highest score is the one just below the previous vertex
+    start = np.searchsorted(-table.scores, -thresholds[:-1], side="right")
+    start[0] = 0
+    highest = table.scores[np.minimum(start, len(table) - 1)]
+    return HullCalibration(lowest, highest, probability)
+
+
+@dataclass(frozen=True, eq=False)
+class CostCurves:
+    """Cost lines ``Q_j(c) = intercept[j] + slope[j] c`` of every operating point
+    (the first labels nothing) and their lower envelope, the optimal loss.
+
+    Attributes
+    ----------
+    thresholds, intercept, slope : ndarray of shape (m + 1,)
+    envelope_c, envelope_loss : ndarray
+        Corners of the lower envelope (piecewise linear in c) from c = 0 to 1.
+    """
+
+    thresholds: np.ndarray
+    intercept: np.ndarray
+    slope: np.ndarray
+    envelope_c: np.ndarray
+    envelope_loss: np.ndarray
+
+    def __call__(self, c: Any) -> np.ndarray:
+        """Every line at ``c``: shape ``(m + 1,) + c.shape``."""
+        c = np.asarray(c, dtype=np.float64)
+        return self.intercept[(...,) + (None,) * c.ndim] + np.multiply.outer(self.slope, c)
+
+
+def cost_curves(y_true: Any, y_score: Any, *, condition: str = "cost",
+                sample_weight: Any = None, pos_label: Any = None) -> CostCurves:
+    """Cost curves of every operating point and their lower envelope (SPEC §7)."""
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    ctx = _context(rows, t=math.nan, q=math.nan, condition=condition, need_table=True)
+    table = ctx.table
+    assert table is not None
+    cols = curve_columns(table.scores, table.pos, table.neg, True)
+    fnr = np.concatenate(([1.0], 1.0 - cols.tp / table.weight_pos))
+    fpr = np.concatenate(([0.0], cols.fp / table.weight_neg))
+    lines = _lines(np.zeros(len(fnr) + 1), fnr, fpr, ctx.pi1)
+    envelope = _optimal_curve(ctx)
+    corners = np.unique(envelope.breaks)
+    return CostCurves(np.concatenate(([np.inf], table.scores)), lines.coef[:, 0],
+                      lines.coef[:, 1], corners, envelope(corners))
+
+
+def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None,
+               q: float | None = None, condition: str = "cost", sample_weight: Any = None,
+               pos_label: Any = None) -> LossCurve:
+    """``Q(c)`` of a method as an exact piecewise polynomial in c (plot or integrate
+    it). ``brier_curve`` is ``loss_curve(..., "score-driven")``."""
+    method = _check_method(method)
+    t_value = _check_t(t, method == "score-fixed")
+    q_value = _check_q(q, method == "rate-fixed")
+    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    ctx = _context(rows, t=t_value, q=q_value, condition=condition, need_table=True)
+    assert ctx.table is not None
+    s = ctx.sums
+    if method in _SCORE_METHODS:
+        _check_scores_in_unit_interval(ctx, method)
+    if method == "score-fixed":
+        return LossCurve.line(*ctx.fnr_fpr(s.t_tp, s.t_fp), ctx.pi1)
+    if method == "rate-fixed":
+        return LossCurve.line(*ctx.fnr_fpr(s.q_tp, s.q_fp), ctx.pi1)
+    if method == "indistinguishability":
+        _, _, tp, fp, _ = ctx.sweep.crossings[0]
+        return LossCurve.line(*ctx.fnr_fpr(tp, fp), ctx.pi1)
+    if method == "score-uniform":
+        return LossCurve.line(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg, ctx.pi1)
+    if method == "rate-uniform":
+        return LossCurve.line(1.0 - s.int_tpr, s.int_fpr, ctx.pi1)
+    if method == "score-driven":
+        return _score_driven_curve(ctx.table, ctx.pi1)
+    if method == "rate-driven":
+        return _rate_driven_curve(ctx.table, ctx.pi1)
+    return _optimal_curve(ctx)
+
+
+def brier_curve(y_true: Any, y_score: Any, *, condition: str = "cost",
+                sample_weight: Any = None, pos_label: Any = None) -> LossCurve:
+    """The Brier curve: score-driven loss ``Q(c)`` with threshold ``1 - c``; its mean
+    over a uniform c is the Brier score."""
+    return loss_curve(y_true, y_score, "score-driven", condition=condition,
+                      sample_weight=sample_weight, pos_label=pos_label)
