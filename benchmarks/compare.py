@@ -18,7 +18,9 @@ A second table times the uncertainty tools at fixed sizes:
   naive loop (resample the rows, call ``roc_auc_score``; its per-replicate time is
   measured on ``--naive-reps`` replicates and scaled to 1000), target >= 50x;
 - ``delong``: DeLong's variance at n = 1e6 over ``evaluate`` on the same data,
-  target <= 3x.
+  target <= 3x;
+- ``compare_methods``: every threshold choice method's expected loss at n = 1e7 over
+  ``evaluate`` on the same data (scores are probabilities here), target <= 1.5x.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _inputs import VARIANTS, make  # noqa: E402
 
 import indist_fast  # noqa: E402
+from indist_fast import threshold_choice  # noqa: E402
 
 
 def best_time(fn, repeat: int, budget: float = 20.0) -> float:
@@ -109,6 +112,12 @@ def uncertainty_table(args, roc_auc_score) -> None:
     t_eval = best_time(lambda: indist_fast.evaluate(y, s), args.repeat)
     print(f"{'delong n=1e6 / evaluate n=1e6':>42} {t_delong:13.4f} {t_eval:10.4f} "
           f"{t_delong / t_eval:6.2f}x", flush=True)
+    y, s, _ = make(10_000_000, "continuous")
+    p = 1.0 / (1.0 + np.exp(-s))                   # probabilities, for score methods
+    t_cmp = best_time(lambda: threshold_choice.compare_methods(y, p), 3)
+    t_eval = best_time(lambda: indist_fast.evaluate(y, p), 3)
+    print(f"{'compare_methods n=1e7 / evaluate n=1e7':>42} {t_cmp:13.4f} {t_eval:10.4f} "
+          f"{t_cmp / t_eval:6.2f}x", flush=True)
 
 
 def core_table(args, roc_auc_score) -> None:

@@ -90,3 +90,23 @@ def test_evaluate_1e6(benchmark, rows_1e6):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", indist_fast.IndistFastWarning)
         benchmark(indist_fast.evaluate, *rows_1e6)
+
+
+@pytest.fixture(scope="module")
+def probabilities_1e7():
+    y, s, _ = make(10_000_000, "continuous")
+    return y, 1.0 / (1.0 + np.exp(-s))
+
+
+def test_compare_methods_1e7(benchmark, probabilities_1e7):
+    from indist_fast.threshold_choice import compare_methods
+    benchmark.group = "threshold choice n=1e7"
+    benchmark.pedantic(compare_methods, args=probabilities_1e7, rounds=3, iterations=1)
+
+
+def test_evaluate_probabilities_1e7(benchmark, probabilities_1e7):
+    benchmark.group = "threshold choice n=1e7"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", indist_fast.IndistFastWarning)
+        benchmark.pedantic(indist_fast.evaluate, args=probabilities_1e7, rounds=3,
+                           iterations=1)

@@ -112,12 +112,6 @@ def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float
     return CostSums(
         *score_sums,
         float(scores.min()), float(scores.max()),
-        float(np.sum(width * (above_tp + 0.5 * tp)) / wp),
-        float(np.sum(width * (above_fp + 0.5 * fp)) / wn),
-        float(np.sum((a * width + 0.5 * width ** 2) * (1 - above_tp / wp)
-                     - tp / wp * (0.5 * a * width + width ** 2 / 3))),
-        float(np.sum(above_fp * ((1 - a) * width - 0.5 * width ** 2)
-                     + fp * (0.5 * (1 - a) * width - width ** 2 / 3)) / wn),
         t_tp, t_fp, q_tp, q_fp,
         upper_hull(above_fp + fp, above_tp + tp, scores))
 

@@ -31,9 +31,7 @@ class CostSums(NamedTuple):
     """Condition-free sums of SPEC §7 from one sweep (uniform cost proportion).
 
     ``mae_*``, ``brier_*``: sums of w (1 - s) and w (1 - s)^2 over positives, of w s and
-    w s^2 over negatives. ``int_tpr``, ``int_fpr``: integrals of tpr and fpr over the
-    predicted positive rate q (ROC interpolated linearly). ``j1``, ``j0``: integrals of
-    ``c (1 - tpr(q=c))`` and ``(1 - c) fpr(q=c)`` over c in [0, 1]. ``t_tp``, ``t_fp``:
+    w s^2 over negatives. ``t_tp``, ``t_fp``:
     the operating point at the fixed threshold; ``q_tp``, ``q_fp``: at the fixed
     rate. ``hull``: rows FP, TP, threshold of the upper ROC convex hull from (0, 0).
     """
@@ -44,10 +42,6 @@ class CostSums(NamedTuple):
     brier_neg: float
     min_score: float
     max_score: float
-    int_tpr: float
-    int_fpr: float
-    j1: float
-    j0: float
     t_tp: float
     t_fp: float
     q_tp: float

@@ -296,20 +296,32 @@ def _method_loss(ctx: _Context, method: str, dist: CostDistribution, t: float,
     if method == "score-uniform":        # t ~ U(0, 1): P(s < t) = 1 - s
         return linear(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg)
     if method == "rate-uniform":
-        return linear(1.0 - s.int_tpr, s.int_fpr)
+        return linear(*_rate_uniform_rates(ctx))
     if method == "score-driven":
         if dist.is_uniform:
             return pi1 * s.brier_pos / ctx.weight_pos + pi0 * s.brier_neg / ctx.weight_neg
         assert ctx.table is not None
         return _score_driven_curve(ctx.table, pi1).expected(dist)
     if method == "rate-driven":
-        if dist.is_uniform:
-            return 2.0 * (pi1 * s.j1 + pi0 * s.j0)
+        if dist.is_uniform:     # SPEC §7, with the condition's pis in Q and in q
+            return 1.0 / 3.0 + pi0 * pi1 * (1.0 - 2.0 * ctx.sweep.auc)
         assert ctx.table is not None
         return _rate_driven_curve(ctx.table, pi1).expected(dist)
     if method == "optimal":
         return _optimal_curve(ctx).expected(dist)
     raise AssertionError(method)
+
+
+def _rate_uniform_rates(ctx: _Context) -> tuple[float, float]:
+    """Mean FNR and FPR over a uniform rate ``q = pi1 tpr + pi0 fpr``.
+
+    On the linearly interpolated ROC, ``int tpr dq = pi1/2 + pi0 A`` and ``int fpr
+    dq = pi1 (1 - A) + pi0/2`` (``int tpr dfpr = A``, ``int tpr dtpr = 1/2``), so the
+    AUC of the sweep gives both exactly.
+    """
+    pi1, auc = ctx.pi1, ctx.sweep.auc
+    pi0 = 1.0 - pi1
+    return 1.0 - (0.5 * pi1 + pi0 * auc), pi1 * (1.0 - auc) + 0.5 * pi0
 
 
 def _check_method(method: Any) -> str:
@@ -707,7 +719,7 @@ def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None
     if method == "score-uniform":
         return LossCurve.line(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg, ctx.pi1)
     if method == "rate-uniform":
-        return LossCurve.line(1.0 - s.int_tpr, s.int_fpr, ctx.pi1)
+        return LossCurve.line(*_rate_uniform_rates(ctx), ctx.pi1)
     if method == "score-driven":
         return _score_driven_curve(ctx.table, ctx.pi1)
     if method == "rate-driven":

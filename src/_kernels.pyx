@@ -23,14 +23,14 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from libc.string cimport memcpy, memset
-from libc.math cimport isfinite
+from libc.math cimport isfinite, NAN
 from libc.float cimport DBL_MAX
 from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
 
-from _sweep cimport (Sweep, Sink, Costs, sweep_init, sweep_push, sink_init, sink_add,
-                    sink_emit, sink_flush, costs_init, costs_push, costs_free, MAX_LEVELS)
+from _sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sink_init, sink_emit,
+                    costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
 
 cnp.import_array()
 
@@ -53,6 +53,45 @@ ctypedef fused score_t:
 ctypedef fused count_t:
     int64_t
     double
+
+# Compile-time choice of what the row loops feed: the plain sweep (and table), or the
+# threshold-choice sums too. Inlined into their own copy of each loop, the cost work
+# keeps its running sums in registers and leaves the plain loops as lean as before.
+ctypedef char PlainMode
+ctypedef short CostMode
+ctypedef fused mode_t:
+    PlainMode
+    CostMode
+
+
+cdef inline void _emit(Sink* k, double score, double tp, double fp,
+                       mode_t mode) noexcept nogil:
+    if mode_t is CostMode:       # before the sweep moves on: it needs TP, FP above
+        costs_push(&k.costs, score, k.sweep.tp, k.sweep.fp, tp, fp,
+                   k.sweep.weight_pos, k.sweep.weight_neg)
+    sink_emit(k, score, tp, fp)
+
+
+cdef inline void _add(Sink* k, double score, double tp, double fp, mode_t mode) noexcept nogil:
+    """Add rows at ``score`` (no higher than any added before) to their group."""
+    if score == k.cur:
+        k.cur_tp += tp
+        k.cur_fp += fp
+    else:
+        if k.cur_tp + k.cur_fp > 0.0:      # zero-weight rows never reach a sink
+            _emit(k, k.cur, k.cur_tp, k.cur_fp, mode)
+        k.cur = score
+        k.cur_tp = tp
+        k.cur_fp = fp
+
+
+cdef inline void _flush(Sink* k, mode_t mode) noexcept nogil:
+    """Emit the open group."""
+    if k.cur_tp + k.cur_fp > 0.0:
+        _emit(k, k.cur, k.cur_tp, k.cur_fp, mode)
+    k.cur = NAN
+    k.cur_tp = 0.0
+    k.cur_fp = 0.0
 
 
 
@@ -187,7 +226,7 @@ def scatter_scores(const label_t[::1] y, const score_t[::1] s, double pos_value,
 
 
 cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
-                      Py_ssize_t n_neg, Sink* out) noexcept nogil:
+                      Py_ssize_t n_neg, Sink* out, mode_t mode) noexcept nogil:
     """Walk two ascending arrays from the top, emitting one group per distinct score.
 
     Run-based: the inner loop takes every negative above the next positive, so the
@@ -202,12 +241,12 @@ cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
     while i >= 0:
         p = pos[i]
         while k >= 0 and neg[k] > p:
-            sink_add(sink, <double>neg[k], 0.0, 1.0)
+            _add(sink, <double>neg[k], 0.0, 1.0, mode)
             k -= 1
-        sink_add(sink, <double>p, 1.0, 0.0)
+        _add(sink, <double>p, 1.0, 0.0, mode)
         i -= 1
     while k >= 0:
-        sink_add(sink, <double>neg[k], 0.0, 1.0)
+        _add(sink, <double>neg[k], 0.0, 1.0, mode)
         k -= 1
     out[0] = local
 
@@ -218,11 +257,11 @@ cdef inline const score_t* _ptr(const score_t[::1] a) noexcept nogil:
 
 cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
                         const score_t[::1] pos_lo, const score_t[::1] neg_lo,
-                        Sink* sink) noexcept nogil:
+                        Sink* sink, mode_t mode) noexcept nogil:
     # Everything in the hi pieces is above everything in the lo pieces.
-    _merge_desc(_ptr(pos_hi), pos_hi.shape[0], _ptr(neg_hi), neg_hi.shape[0], sink)
-    _merge_desc(_ptr(pos_lo), pos_lo.shape[0], _ptr(neg_lo), neg_lo.shape[0], sink)
-    sink_flush(sink)
+    _merge_desc(_ptr(pos_hi), pos_hi.shape[0], _ptr(neg_hi), neg_hi.shape[0], sink, mode)
+    _merge_desc(_ptr(pos_lo), pos_lo.shape[0], _ptr(neg_lo), neg_lo.shape[0], sink, mode)
+    _flush(sink, mode)
 
 
 cdef object _sweep_result(Sweep* st):
@@ -265,15 +304,18 @@ def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     ``sweep_table(*table_from_sorted(...), levels, exclude_self, costs)``.
     """
     cdef Sink sink
-    cdef Costs c
-    _open_sweep(&sink, &c, <double>(pos_hi.shape[0] + pos_lo.shape[0]),
+    cdef Hull hull
+    _open_sweep(&sink, &hull, <double>(pos_hi.shape[0] + pos_lo.shape[0]),
                 <double>(neg_hi.shape[0] + neg_lo.shape[0]), exclude_self, levels, costs)
     with nogil:
-        _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink)
+        if sink.sweep_costs:
+            _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink, <CostMode>0)
+        else:
+            _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink, <PlainMode>0)
     return _close_sweep(&sink)
 
 
-cdef int _open_sweep(Sink* sink, Costs* c, double weight_pos, double weight_neg,
+cdef int _open_sweep(Sink* sink, Hull* hull, double weight_pos, double weight_neg,
                      bint exclude_self, const double[::1] levels, object costs) except -1:
     """A sink that sweeps, and gathers threshold-choice sums into ``c`` when asked."""
     _check_levels(levels)
@@ -282,10 +324,9 @@ cdef int _open_sweep(Sink* sink, Costs* c, double weight_pos, double weight_neg,
     sweep_init(&sink.sweep, weight_pos, weight_neg, exclude_self, levels)
     if costs is not None:
         t_fixed, q_fixed, rate_pi_pos = resolve_costs(costs, weight_pos, weight_neg)
-        costs_init(c, rate_pi_pos / weight_pos, (1.0 - rate_pi_pos) / weight_neg, t_fixed,
-                   q_fixed)
-        sink.costs = c
-        sink.costs_hook = _costs_hook
+        costs_init(&sink.costs, hull, rate_pi_pos / weight_pos,
+                   (1.0 - rate_pi_pos) / weight_neg, t_fixed, q_fixed)
+        sink.sweep_costs = True
     return 0
 
 
@@ -300,26 +341,22 @@ def resolve_costs(costs, double weight_pos, double weight_neg):
     return float(t_fixed), float(q_fixed), float(rate_pi_pos)
 
 
-cdef void _costs_hook(Costs* c, double s, double tp_above, double fp_above, double tp_g,
-                      double fp_g, double weight_pos, double weight_neg) noexcept nogil:
-    costs_push(c, s, tp_above, fp_above, tp_g, fp_g, weight_pos, weight_neg)
-
-
 cdef tuple _close_sweep(Sink* sink):
     """The sweep result, with the threshold-choice sums (or None) as its last field."""
-    cdef Costs* c = sink.costs
-    if c == NULL:
+    cdef Costs* c = &sink.costs
+    if not sink.sweep_costs:
         return _sweep_result(&sink.sweep) + (None,)
+    costs_finish(c)
     try:
-        if c.failed:
+        if c.hull.failed:
             raise MemoryError("out of memory growing the ROC convex hull")
-        hull = np.empty((3, c.hull_n))
-        for i in range(c.hull_n):
-            hull[0, i] = c.hull_fp[i]
-            hull[1, i] = c.hull_tp[i]
-            hull[2, i] = c.hull_t[i]
+        hull = np.empty((3, c.hull.n))
+        for i in range(c.hull.n):
+            hull[0, i] = c.hull.fp[i]
+            hull[1, i] = c.hull.tp[i]
+            hull[2, i] = c.hull.t[i]
         sums = (c.mae_pos, c.mae_neg, c.brier_pos, c.brier_neg, c.min_score, c.max_score,
-                c.int_tpr, c.int_fpr, c.j1, c.j0, c.t_tp, c.t_fp, c.q_tp, c.q_fp, hull)
+                c.t_tp, c.t_fp, c.q_tp, c.q_fp, hull)
     finally:
         costs_free(c)
     return _sweep_result(&sink.sweep) + (sums,)
@@ -336,7 +373,7 @@ def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     cdef Sink sink
     table = _open_table(n, np.int64, &sink)
     with nogil:
-        _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink)
+        _merge_pieces(pos_hi, neg_hi, pos_lo, neg_lo, &sink, <PlainMode>0)
     return _close_table(table, &sink)
 
 
@@ -439,16 +476,17 @@ cdef enum:
 
 
 cdef inline void _add_key(Sink* sink, const Row* rows, uint64_t key, int index_bits,
-                          uint64_t row_mask) noexcept nogil:
+                          uint64_t row_mask, mode_t mode) noexcept nogil:
     cdef const Row* row = &rows[key & row_mask]
     if (key >> index_bits) & 1:
-        sink_add(sink, row.score, row.weight, 0.0)
+        _add(sink, row.score, row.weight, 0.0, mode)
     else:
-        sink_add(sink, row.score, 0.0, row.weight)
+        _add(sink, row.score, 0.0, row.weight, mode)
 
 
 cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
-                     Sink* out, vector[pair[double, uint64_t]]& scratch) noexcept nogil:
+                     Sink* out, vector[pair[double, uint64_t]]& scratch,
+                     mode_t mode) noexcept nogil:
     """Add the rows of ascending keys to the sink, from the top."""
     cdef Sink local = out[0]
     cdef Sink* sink = &local
@@ -467,7 +505,7 @@ cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
         while j > 0 and (keys[j - 1] >> shift) == prefix:
             j -= 1
         if j == i:
-            _add_key(sink, rows, keys[i], index_bits, row_mask)
+            _add_key(sink, rows, keys[i], index_bits, row_mask, mode)
         else:
             # Keys [j, i] share a truncated score: order them by the exact score.
             scratch.clear()
@@ -480,17 +518,18 @@ cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
             if not same:
                 std_sort(scratch.begin(), scratch.end())
             for r in range(<Py_ssize_t>scratch.size() - 1, -1, -1):
-                _add_key(sink, rows, scratch[r].second, index_bits, row_mask)
+                _add_key(sink, rows, scratch[r].second, index_bits, row_mask, mode)
         i = j - 1
     out[0] = local
 
 
 cdef void _emit_pieces(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
-                       const Row* rows, int index_bits, Sink* sink) noexcept nogil:
+                       const Row* rows, int index_bits, Sink* sink,
+                       mode_t mode) noexcept nogil:
     cdef vector[pair[double, uint64_t]] scratch
-    _emit_keys(keys_hi, rows, index_bits, sink, scratch)
-    _emit_keys(keys_lo, rows, index_bits, sink, scratch)
-    sink_flush(sink)
+    _emit_keys(keys_hi, rows, index_bits, sink, scratch, mode)
+    _emit_keys(keys_lo, rows, index_bits, sink, scratch, mode)
+    _flush(sink, mode)
 
 
 def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -502,11 +541,14 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     NumPy equivalent: ``sweep_table(*table_from_keys(...), levels, exclude_self, costs)``.
     """
     cdef Sink sink
-    cdef Costs c
-    _open_sweep(&sink, &c, weight_pos, weight_neg, exclude_self, levels, costs)
+    cdef Hull hull
+    _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, costs)
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
     with nogil:
-        _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink)
+        if sink.sweep_costs:
+            _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <CostMode>0)
+        else:
+            _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <PlainMode>0)
     return _close_sweep(&sink)
 
 
@@ -520,7 +562,7 @@ def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     table = _open_table(keys_hi.shape[0] + keys_lo.shape[0], np.float64, &sink)
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
     with nogil:
-        _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink)
+        _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <PlainMode>0)
     return _close_table(table, &sink)
 
 
@@ -535,7 +577,7 @@ def sweep_table(const double[::1] scores, const count_t[::1] tp,
     NumPy equivalent: ``indist_fast._reference.sweep_table``.
     """
     cdef Sink sink
-    cdef Costs c
+    cdef Hull hull
     cdef Py_ssize_t g, m = scores.shape[0]
     cdef double wp = 0.0, wn = 0.0
     if tp.shape[0] != m or fp.shape[0] != m:
@@ -543,10 +585,15 @@ def sweep_table(const double[::1] scores, const count_t[::1] tp,
     for g in range(m):
         wp += <double>tp[g]
         wn += <double>fp[g]
-    _open_sweep(&sink, &c, wp, wn, exclude_self, levels, costs)
+    _open_sweep(&sink, &hull, wp, wn, exclude_self, levels, costs)
     with nogil:
-        for g in range(m):      # groups are distinct already: straight to the sweep
-            sink_emit(&sink, scores[g], <double>tp[g], <double>fp[g])
+        # Groups are distinct already: straight to the sweep.
+        if sink.sweep_costs:
+            for g in range(m):
+                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <CostMode>0)
+        else:
+            for g in range(m):
+                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0)
     return _close_sweep(&sink)
 
 

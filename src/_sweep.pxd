@@ -8,7 +8,7 @@ round identically and choose the same operating point.
 """
 
 from libc.stdint cimport int64_t
-from libc.math cimport INFINITY, NAN, fmin, fmax
+from libc.math cimport INFINITY, NAN
 from libc.string cimport memset
 from libc.stdlib cimport realloc, free
 
@@ -55,10 +55,6 @@ cdef struct Costs:
     double brier_neg             # sum over negatives of w s^2
     double min_score
     double max_score
-    double int_tpr               # integral of tpr over the rate q in [0, 1]
-    double int_fpr               # integral of fpr over q
-    double j1                    # integral of c (1 - tpr(c)) dc with rate q = c
-    double j0                    # integral of (1 - c) fpr(c) dc with rate q = c
     double t_fixed               # score-fixed threshold (NaN: none)
     double t_tp                  # TP, FP of the operating point at t_fixed
     double t_fp
@@ -66,18 +62,27 @@ cdef struct Costs:
     bint q_found
     double q_tp                  # TP, FP interpolated at rate q_fixed
     double q_fp
+    # The last ROC point, held back until the next group shows whether the curve
+    # turns right there: only such corners can be hull vertices.
+    double pend_fp
+    double pend_tp
+    double pend_t
+    double pend_dfp              # the move that reached it
+    double pend_dtp
+    bint pending
+    # Its own struct, reached by pointer: growing it calls realloc, and a call that
+    # took the address of the Costs would pin every running sum above to memory.
+    Hull* hull
+
+
+cdef struct Hull:
     # Upper ROC convex hull in (FP, TP), from (0, 0); grown by realloc.
-    double* hull_fp
-    double* hull_tp
-    double* hull_t
-    Py_ssize_t hull_n
-    Py_ssize_t hull_cap
+    double* fp
+    double* tp
+    double* t
+    Py_ssize_t n
+    Py_ssize_t cap
     bint failed                  # out of memory growing the hull
-
-
-ctypedef void (*GroupHook)(Costs* c, double s, double tp_above, double fp_above,
-                          double tp_g, double fp_g, double weight_pos,
-                          double weight_neg) noexcept nogil
 
 
 cdef struct Sink:
@@ -87,8 +92,9 @@ cdef struct Sink:
     # whose address never escapes keeps the running sums in registers.
     Sweep sweep
     bint sweeping
-    Costs* costs               # threshold-choice sums too, when not NULL, through
-    GroupHook costs_hook       # this out-of-line call: inlined, it slows every merge
+    bint sweep_costs           # the caller asked for the threshold-choice sums
+    Costs costs                # threshold-choice sums, gathered by the CostMode
+                               # specialisation of the row loops (see _kernels.pyx)
     double cur                 # score of the open group (NaN before the first row)
     double cur_tp              # its positive and negative weight so far
     double cur_fp
@@ -162,9 +168,11 @@ cdef inline void sweep_push(Sweep* st, double threshold, double tp_g,
     st.n_groups += 1
 
 
-cdef inline void costs_init(Costs* c, double rate_pos, double rate_neg, double t_fixed,
-                            double q_fixed) noexcept nogil:
+cdef inline void costs_init(Costs* c, Hull* hull, double rate_pos, double rate_neg,
+                            double t_fixed, double q_fixed) noexcept nogil:
     memset(c, 0, sizeof(Costs))
+    memset(hull, 0, sizeof(Hull))
+    c.hull = hull
     c.rate_pos = rate_pos
     c.rate_neg = rate_neg
     c.min_score = INFINITY
@@ -172,49 +180,60 @@ cdef inline void costs_init(Costs* c, double rate_pos, double rate_neg, double t
     c.t_fixed = t_fixed
     c.q_fixed = q_fixed
     c.q_found = q_fixed != q_fixed      # NaN: nothing to find
-    _hull_add(c, 0.0, 0.0, INFINITY)    # predict nothing positive
+    _hull_add(hull, 0.0, 0.0, INFINITY)     # predict nothing positive
 
 
-cdef inline void _hull_add(Costs* c, double fp, double tp, double t) noexcept nogil:
+cdef inline void _hull_add(Hull* h, double fp, double tp, double t) noexcept nogil:
     """Monotone chain for the upper hull; points arrive with FP, TP non-decreasing."""
-    cdef Py_ssize_t n = c.hull_n
-    cdef double* grown
+    cdef Py_ssize_t n = h.n
     # Drop the last vertex while it lies on or below the line from the one before it
     # to the new point (cross product >= 0: not a strict right turn).
-    while n >= 2 and ((c.hull_fp[n - 1] - c.hull_fp[n - 2]) * (tp - c.hull_tp[n - 2])
-                      - (c.hull_tp[n - 1] - c.hull_tp[n - 2]) * (fp - c.hull_fp[n - 2])) >= 0.0:
+    while n >= 2 and ((h.fp[n - 1] - h.fp[n - 2]) * (tp - h.tp[n - 2])
+                      - (h.tp[n - 1] - h.tp[n - 2]) * (fp - h.fp[n - 2])) >= 0.0:
         n -= 1
-    if n == c.hull_cap:
-        c.hull_cap = 2 * c.hull_cap + 64
-        grown = <double*>realloc(c.hull_fp, c.hull_cap * sizeof(double))
-        if grown == NULL:
-            c.failed = True
-            c.hull_n = n
-            return
-        c.hull_fp = grown
-        grown = <double*>realloc(c.hull_tp, c.hull_cap * sizeof(double))
-        if grown == NULL:
-            c.failed = True
-            c.hull_n = n
-            return
-        c.hull_tp = grown
-        grown = <double*>realloc(c.hull_t, c.hull_cap * sizeof(double))
-        if grown == NULL:
-            c.failed = True
-            c.hull_n = n
-            return
-        c.hull_t = grown
-    c.hull_fp[n] = fp
-    c.hull_tp[n] = tp
-    c.hull_t[n] = t
-    c.hull_n = n + 1
+    h.n = n
+    if n == h.cap and not _hull_grow(h):
+        return
+    h.fp[n] = fp
+    h.tp[n] = tp
+    h.t[n] = t
+    h.n = n + 1
+
+
+cdef inline bint _hull_grow(Hull* h) noexcept nogil:
+    cdef Py_ssize_t cap = 2 * h.cap + 64
+    cdef double* grown
+    grown = <double*>realloc(h.fp, cap * sizeof(double))
+    if grown == NULL:
+        h.failed = True
+        return False
+    h.fp = grown
+    grown = <double*>realloc(h.tp, cap * sizeof(double))
+    if grown == NULL:
+        h.failed = True
+        return False
+    h.tp = grown
+    grown = <double*>realloc(h.t, cap * sizeof(double))
+    if grown == NULL:
+        h.failed = True
+        return False
+    h.t = grown
+    h.cap = cap
+    return True
+
+
+cdef inline void costs_finish(Costs* c) noexcept nogil:
+    """Close the hull with the last ROC point (everything labelled)."""
+    if c.pending:
+        _hull_add(c.hull, c.pend_fp, c.pend_tp, c.pend_t)
+        c.pending = False
 
 
 cdef inline void costs_free(Costs* c) noexcept nogil:
-    free(c.hull_fp)
-    free(c.hull_tp)
-    free(c.hull_t)
-    c.hull_fp = c.hull_tp = c.hull_t = NULL
+    free(c.hull.fp)
+    free(c.hull.tp)
+    free(c.hull.t)
+    c.hull.fp = c.hull.tp = c.hull.t = NULL
 
 
 cdef inline void costs_push(Costs* c, double s, double tp_above, double fp_above,
@@ -228,27 +247,29 @@ cdef inline void costs_push(Costs* c, double s, double tp_above, double fp_above
     c.mae_neg += fp_g * s
     c.brier_pos += tp_g * (1.0 - s) * (1.0 - s)
     c.brier_neg += fp_g * s * s
-    c.min_score = fmin(c.min_score, s)
-    c.max_score = fmax(c.max_score, s)
-    # Rates: on the segment tpr and fpr are linear in q (a random split of the group).
-    c.int_tpr += width * (tp_above + 0.5 * tp_g) / weight_pos
-    c.int_fpr += width * (fp_above + 0.5 * fp_g) / weight_neg
-    # Rate-driven (q = c), integrated exactly over c in [a, a + width], u = c - a:
-    # int (a + u)(1 - tpr) du and int (1 - a - u) fpr du, tpr, fpr linear in u.
-    c.j1 += ((a * width + 0.5 * width * width) * (1.0 - tp_above / weight_pos)
-             - tp_g / weight_pos * (0.5 * a * width + width * width / 3.0))
-    c.j0 += (fp_above * ((1.0 - a) * width - 0.5 * width * width)
-             + fp_g * (0.5 * (1.0 - a) * width - width * width / 3.0)) / weight_neg
+    # Groups arrive in descending order: the first is the highest, the last the lowest.
+    if c.max_score == -INFINITY:
+        c.max_score = s
+    c.min_score = s
     if s >= c.t_fixed:
         c.t_tp = tp_above + tp_g
         c.t_fp = fp_above + fp_g
     if not c.q_found and c.q_fixed <= a + width:
         lam = (c.q_fixed - a) / width
-        lam = fmin(fmax(lam, 0.0), 1.0)
+        lam = 0.0 if lam < 0.0 else (1.0 if lam > 1.0 else lam)
         c.q_tp = tp_above + lam * tp_g
         c.q_fp = fp_above + lam * fp_g
         c.q_found = True
-    _hull_add(c, fp_above + fp_g, tp_above + tp_g, s)
+    # The held-back point is a corner where the curve turns right (cross product of
+    # the move into it and this group's move < 0) or it cannot be a hull vertex.
+    if c.pending and c.pend_dfp * tp_g - c.pend_dtp * fp_g < 0.0:
+        _hull_add(c.hull, c.pend_fp, c.pend_tp, c.pend_t)
+    c.pend_fp = fp_above + fp_g
+    c.pend_tp = tp_above + tp_g
+    c.pend_t = s
+    c.pend_dfp = fp_g
+    c.pend_dtp = tp_g
+    c.pending = True
 
 
 cdef inline void sink_init(Sink* k) noexcept nogil:
@@ -257,9 +278,6 @@ cdef inline void sink_init(Sink* k) noexcept nogil:
 
 
 cdef inline void sink_emit(Sink* k, double threshold, double tp_g, double fp_g) noexcept nogil:
-    if k.costs != NULL:         # before the sweep moves on: it needs TP, FP above
-        k.costs_hook(k.costs, threshold, k.sweep.tp, k.sweep.fp, tp_g, fp_g,
-                     k.sweep.weight_pos, k.sweep.weight_neg)
     if k.sweeping:
         sweep_push(&k.sweep, threshold, tp_g, fp_g)
     if k.scores != NULL:
@@ -271,25 +289,3 @@ cdef inline void sink_emit(Sink* k, double threshold, double tp_g, double fp_g) 
             k.tp_weight[k.m] = tp_g
             k.fp_weight[k.m] = fp_g
     k.m += 1
-
-
-cdef inline void sink_add(Sink* k, double score, double tp, double fp) noexcept nogil:
-    """Add rows at `score` (no higher than any added before) to their group."""
-    if score == k.cur:
-        k.cur_tp += tp
-        k.cur_fp += fp
-    else:
-        if k.cur_tp + k.cur_fp > 0.0:      # zero-weight rows never reach a sink
-            sink_emit(k, k.cur, k.cur_tp, k.cur_fp)
-        k.cur = score
-        k.cur_tp = tp
-        k.cur_fp = fp
-
-
-cdef inline void sink_flush(Sink* k) noexcept nogil:
-    """Emit the open group."""
-    if k.cur_tp + k.cur_fp > 0.0:
-        sink_emit(k, k.cur, k.cur_tp, k.cur_fp)
-    k.cur = NAN
-    k.cur_tp = 0.0
-    k.cur_fp = 0.0
