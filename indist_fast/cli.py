@@ -71,6 +71,19 @@ def _losses(args: argparse.Namespace) -> int:
     return 0
 
 
+def _resolving_power(args: argparse.Namespace) -> int:
+    from .resolving_power import Empirical, compare
+    y, s, _ = read_columns(args.file, label=args.label, score=args.score)
+    table = compare(Empirical(y, s, pos_label=args.pos_label), n_rep=args.n_rep,
+                    seed=args.seed)
+    if args.json:
+        print(json.dumps(table.to_dict(), indent=2))
+    else:
+        print(f"{args.file}: label {args.label!r}, score {args.score!r}")
+        print(table)
+    return 0
+
+
 def _pos_label(text: str) -> object:
     for convert in (int, float):
         try:
@@ -109,6 +122,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="cost proportion ~ Beta(A, B) instead of uniform")
     lo.add_argument("--json", action="store_true", help="print the table as JSON")
     lo.set_defaults(run=_losses)
+    rp = sub.add_parser("resolving-power",
+                        help="how finely AUROC, AUPRC and C(r_b) resolve models like yours")
+    rp.add_argument("file", help=".npy (structured), .npz, .csv or .parquet")
+    rp.add_argument("--label", required=True, help="label column")
+    rp.add_argument("--score", required=True, help="score column")
+    rp.add_argument("--pos-label", type=_pos_label, default=None,
+                    help="label of the positive class (needed for text labels)")
+    rp.add_argument("--n-rep", type=int, default=1000, help="bootstrap replicates (1000)")
+    rp.add_argument("--seed", type=int, default=0, help="seed of the replicates (0)")
+    rp.add_argument("--json", action="store_true", help="print the table as JSON")
+    rp.set_defaults(run=_resolving_power)
     return parser
 
 

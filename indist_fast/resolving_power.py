@@ -1,0 +1,634 @@
+"""Resolving power: how finely a metric tells similar models apart (SPEC §5, §8).
+
+A *sampling model* gives class score distributions, a prevalence and a sample size.
+Its *signal curve* runs a metric over a grid of models of increasing quality (AUROC
+as the common scale); its *noise* is the spread of the metric over samples of one
+model. Mapping the metric's 95% noise interval through the signal curve onto the AUROC
+scale gives its resolution ``delta_M`` (smaller is better); resolving power is
+``1 / delta_M``, and ``(delta_M - delta_AUROC) / delta_AUROC`` compares it with AUROC.
+
+Two sampling models: ``Binormal`` (negatives N(0, 1), positives N(mu, sigma), with
+population values by numerical integration) and ``Empirical`` (a score set taken as
+the population; quality moves by adding an increment to every positive score).
+Population and integration need scipy (the ``stats`` extra).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+
+import numpy as np
+
+from . import _backend
+from ._validation import check_level, prepare_rows
+from .errors import IndistFastWarning
+from .report import _plain
+from .resampling import Resampler, _derived
+from .table import ScoreTable
+
+__all__ = ["Binormal", "Empirical", "signal_curve", "noise", "resolution",
+           "resolving_power", "compare", "SignalCurve", "Noise", "Resolution",
+           "ResolvingPowerTable", "METRICS"]
+
+METRICS = ("auc", "average_precision", "precision")
+TableMetric = Callable[[ScoreTable], float]
+MetricSpec = Union[str, TableMetric]
+
+
+def _stats():
+    try:
+        from scipy import integrate, optimize, stats
+    except ImportError:
+        raise ImportError("resolving power needs scipy: pip install 'indist-fast[stats]'") from None
+    return integrate, optimize, stats
+
+
+# --- the binormal model ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Binormal:
+    """Negatives N(0, 1), positives N(mu, sigma).
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal
+    >>> m = Binormal.for_auc(0.8)
+    >>> round(m.auc, 12)
+    0.8
+    """
+
+    mu: float
+    sigma: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not math.isfinite(self.mu):
+            raise ValueError(f"mu must be finite, got {self.mu!r}.")
+        if not (math.isfinite(self.sigma) and self.sigma > 0):
+            raise ValueError(f"sigma must be positive and finite, got {self.sigma!r}.")
+
+    @property
+    def auc(self) -> float:
+        """``Phi(mu / sqrt(1 + sigma^2))``."""
+        return _norm_cdf(self.mu / math.sqrt(1.0 + self.sigma ** 2))
+
+    @classmethod
+    def for_auc(cls, auc: float, sigma: float = 1.0) -> "Binormal":
+        """The binormal model with the given AUROC and positive spread."""
+        if not 0.0 < auc < 1.0:
+            raise ValueError(f"auc must lie strictly between 0 and 1, got {auc!r}.")
+        from statistics import NormalDist
+        return cls(NormalDist().inv_cdf(auc) * math.sqrt(1.0 + sigma ** 2), sigma)
+
+    def with_auc(self, auc: float) -> "Binormal":
+        """The same spread, shifted to another AUROC (the signal curve's grid)."""
+        return Binormal.for_auc(auc, self.sigma)
+
+    def sample(self, n: int, prevalence: float, rng: np.random.Generator
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` rows with ``round(n * prevalence)`` positives: ``(y, score)``."""
+        n_pos = _n_pos(n, prevalence)
+        y = np.zeros(n, dtype=bool)
+        y[:n_pos] = True
+        s = np.empty(n)
+        s[:n_pos] = rng.normal(self.mu, self.sigma, n_pos)
+        s[n_pos:] = rng.normal(0.0, 1.0, n - n_pos)
+        return y, s
+
+    # population values (SPEC §5)
+    def _v(self, r: float) -> float:
+        return _norm_sf((r - self.mu) / self.sigma)
+
+    def precision(self, r: float, prevalence: float) -> float:
+        """Population ``C(r) = pi1 v / (pi1 v + pi0 u)``."""
+        v, u = self._v(r), _norm_sf(r)
+        den = prevalence * v + (1 - prevalence) * u
+        return prevalence * v / den if den > 0 else math.nan
+
+    def b(self, r: float, prevalence: float) -> float:
+        """Population ``B(r)``: ``[pi1 v^2/2 + pi0 int_r^inf f_N v] / (pi1 v + pi0 u)``."""
+        integrate, _, _ = _stats()
+        v, u = self._v(r), _norm_sf(r)
+        den = prevalence * v + (1 - prevalence) * u
+        if den <= 0:
+            return math.nan
+        # f_N is below 1e-31 outside [-12, 12]: integrating there keeps quad's
+        # adaptive grid on the mass (an infinite range can miss it entirely).
+        lo = max(r, -_TAIL)
+        tail = 0.0
+        if lo < _TAIL:
+            tail, _ = integrate.quad(lambda t: _norm_pdf(t) * self._v(t), lo, _TAIL,
+                                     epsabs=1e-14, epsrel=1e-12, limit=200)
+        return (prevalence * v * v / 2 + (1 - prevalence) * tail) / den
+
+    def b_plus(self, r: float, prevalence: float) -> float:
+        """Population ``B+(r) = v C / 2`` (labelled copy positive)."""
+        return self._v(r) * self.precision(r, prevalence) / 2
+
+    def indistinguishability_threshold(self, prevalence: float, level: float = 0.5) -> float:
+        """Population r at ``level``: the root of ``B(r) = level`` (NaN if B never
+        reaches it: ``B(-inf) = pi1/2 + pi0 A < level``)."""
+        _, optimize, _ = _stats()
+        level = check_level(level)
+        if prevalence / 2 + (1 - prevalence) * self.auc < level:
+            return math.nan
+        # B falls from B(-inf) >= level to 0 as r grows; below -12 (both classes'
+        # mass above) it has reached B(-inf) to double precision.
+        lo = min(-_TAIL, self.mu - _TAIL * self.sigma)
+        hi = max(_TAIL, self.mu + _TAIL * self.sigma)
+        if self.b(lo, prevalence) < level:
+            return math.nan
+        return float(optimize.brentq(lambda r: self.b(r, prevalence) - level, lo, hi,
+                                     xtol=1e-12))
+
+    def precision_at_indistinguishability(self, prevalence: float, level: float = 0.5) -> float:
+        """Population C(r_b)."""
+        r = self.indistinguishability_threshold(prevalence, level)
+        return math.nan if math.isnan(r) else self.precision(r, prevalence)
+
+    def average_precision(self, prevalence: float) -> float:
+        """Population AUPRC: precision integrated over recall, ``int C(r) f_P(r) dr``."""
+        integrate, _, _ = _stats()
+        f_pos = lambda r: _norm_pdf((r - self.mu) / self.sigma) / self.sigma  # noqa: E731
+        lo, hi = self.mu - 12 * self.sigma, self.mu + 12 * self.sigma
+        val, _ = integrate.quad(lambda r: self.precision(r, prevalence) * f_pos(r), lo, hi,
+                                epsabs=1e-12, epsrel=1e-10, limit=400)
+        return float(val)
+
+    def population(self, metric: str, prevalence: float) -> float:
+        """A built-in metric's population value."""
+        if metric == "auc":
+            return self.auc
+        if metric == "average_precision":
+            return self.average_precision(prevalence)
+        if metric == "precision":
+            return self.precision_at_indistinguishability(prevalence)
+        raise ValueError(f"no population value for metric {metric!r}; built-in metrics are "
+                         f"{', '.join(METRICS)}.")
+
+
+_TAIL = 12.0     # standard deviations beyond which a normal density is below 1e-31
+
+
+def _norm_cdf(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+def _norm_sf(x: float) -> float:
+    return 0.5 * math.erfc(x / math.sqrt(2.0))
+
+
+def _norm_pdf(x: float) -> float:
+    return math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+
+
+def _n_pos(n: int, prevalence: float) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"n must be an integer of at least 2, got {n!r}.")
+    prevalence = check_level(prevalence, "prevalence")
+    k = int(round(n * prevalence))
+    if not 1 <= k <= n - 1:
+        raise ValueError(f"n={n} at prevalence={prevalence} leaves a class empty.")
+    return k
+
+
+# --- the empirical model --------------------------------------------------------------------------
+
+class Empirical:
+    """A score set taken as the population; better models add ``delta`` to every
+    positive score.
+
+    The exact increments are the gaps ``s_neg - s_pos > 0`` of out-of-order pairs:
+    adding an increment just above the k-th smallest gap resolves exactly k pairs, so
+    AUROC rises by exactly ``k / (n_pos n_neg)``. They are found by selection over the
+    two sorted classes (counting pairs below a gap with two pointers), never by
+    building the n_pos x n_neg matrix.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Empirical
+    >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+    >>> k = 2
+    >>> d = e.increment(k)
+    >>> (e.auc(d) - e.auc()) * e.n_pos * e.n_neg
+    2.0
+    """
+
+    def __init__(self, y_true: Any, y_score: Any, *, pos_label: Any = None) -> None:
+        rows = prepare_rows(y_true, y_score, None, pos_label)
+        is_pos = rows.y == rows.pos_value
+        self.pos = np.sort(rows.s[is_pos].astype(np.float64))
+        self.neg = np.sort(rows.s[~is_pos].astype(np.float64))
+        if len(self.pos) == 0 or len(self.neg) == 0:
+            raise ValueError("y_true must hold both classes.")
+
+    @property
+    def n_pos(self) -> int:
+        return len(self.pos)
+
+    @property
+    def n_neg(self) -> int:
+        return len(self.neg)
+
+    @property
+    def prevalence(self) -> float:
+        return self.n_pos / (self.n_pos + self.n_neg)
+
+    def scores(self, delta: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """``(y, score)`` of the model shifted by ``delta``."""
+        y = np.r_[np.ones(self.n_pos, bool), np.zeros(self.n_neg, bool)]
+        return y, np.r_[self.pos + delta, self.neg]
+
+    def auc(self, delta: float = 0.0) -> float:
+        """AUROC of the shifted model."""
+        return float(indist_auc(*self.scores(delta)))
+
+    def count_wins(self, d: float) -> int:
+        """Out-of-order pairs that adding ``d`` to the positives puts strictly in order:
+        ``s_pos < s_neg < s_pos + d`` (the sum rounded exactly as ``scores`` rounds it)."""
+        lo = np.searchsorted(self.neg, self.pos, side="right")
+        hi = np.searchsorted(self.neg, self.pos + d, side="left")
+        return int(np.sum(np.maximum(hi - lo, 0)))
+
+    def count_ties(self, d: float) -> int:
+        """Out-of-order pairs that ``d`` leaves exactly tied: ``s_pos + d == s_neg``."""
+        shifted = self.pos + d
+        tied = (np.searchsorted(self.neg, shifted, side="right")
+                - np.searchsorted(self.neg, shifted, side="left"))
+        return int(np.sum(tied[shifted > self.pos]))
+
+    @property
+    def n_out_of_order(self) -> int:
+        """Pairs with the negative strictly above the positive."""
+        return int(np.sum(self.n_neg - np.searchsorted(self.neg, self.pos, side="right")))
+
+    def gap(self, k: int) -> float:
+        """The smallest increment that puts ``k`` out-of-order pairs strictly in order
+        (the k-th smallest positive gap, 1-based)."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise TypeError(f"k must be an integer, got {k!r}.")
+        if not 1 <= k <= self.n_out_of_order:
+            raise ValueError(f"k must lie in 1..{self.n_out_of_order} (the out-of-order "
+                             f"pairs), got {k}.")
+        # Bisection on the integer image of non-negative doubles, which keeps their
+        # order: 64 counts of O(n log n), never the n_pos x n_neg gaps.
+        lo = 0
+        hi = int(np.float64(2.0 * (self.neg[-1] - self.pos[0]) + 1.0).view(np.int64))
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.count_wins(float(np.int64(mid).view(np.float64))) >= k:
+                hi = mid
+            else:
+                lo = mid + 1
+        return float(np.int64(lo).view(np.float64))
+
+    def increment(self, k: int) -> float:
+        """``gap(k)``, nudged up past any exact tie, so that the AUROC rises by exactly
+        ``(count_wins(delta) + n_tied / 2) / (n_pos n_neg)`` (``n_tied``: pairs tied
+        before the shift). With distinct gaps ``count_wins(delta) == k``."""
+        d = self.gap(k)
+        while self.count_ties(d):
+            d = float(np.nextafter(d, np.inf))
+        return d
+
+    def increment_for_auc(self, auc: float) -> float:
+        """The increment (negative: a worse model) whose shifted model has the AUROC
+        nearest ``auc`` on the side of the current model."""
+        base = self.auc(0.0)
+        if auc == base:
+            return 0.0
+        if auc < base:
+            # Moving positives down by d is moving negatives up by d: the mirror image
+            # (classes swapped) gains what this model loses.
+            mirror = Empirical.__new__(Empirical)
+            mirror.pos, mirror.neg = self.neg, self.pos
+            return -mirror.increment_for_auc(1.0 - auc)
+        if self.n_out_of_order == 0:
+            return 0.0
+        pairs = self.n_pos * self.n_neg
+        # Tied pairs turn from 1/2 to 1 as soon as delta > 0.
+        k = int(math.floor((auc - base) * pairs - 0.5 * self.n_tied))
+        k = min(max(k, 1), self.n_out_of_order)
+        return self.increment(k)
+
+    @property
+    def n_tied(self) -> int:
+        """Pairs with equal scores before any shift."""
+        lo = np.searchsorted(self.pos, self.neg, side="left")
+        hi = np.searchsorted(self.pos, self.neg, side="right")
+        return int(np.sum(hi - lo))
+
+
+def indist_auc(y: np.ndarray, s: np.ndarray) -> float:
+    r = _backend.engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
+                                    np.array([0.5]), True)
+    return r.auc
+
+
+# --- signal, noise, resolution ----------------------------------------------------------------------
+
+def _metric_specs(metrics: Any) -> dict[str, MetricSpec]:
+    if isinstance(metrics, str) or callable(metrics):
+        metrics = (metrics,)
+    if isinstance(metrics, Mapping):
+        items = list(metrics.items())
+    else:
+        items = [(m if isinstance(m, str) else getattr(m, "__name__", repr(m)), m)
+                 for m in metrics]
+    out: dict[str, MetricSpec] = {}
+    for name, spec in items:
+        if isinstance(spec, str) and spec not in METRICS:
+            raise ValueError(f"metrics: unknown metric {spec!r}; built-in metrics are "
+                             f"{', '.join(METRICS)}, or pass a callable on a ScoreTable.")
+        if not (isinstance(spec, str) or callable(spec)):
+            raise TypeError(f"metrics: {name!r} must be a metric name or a callable.")
+        out[str(name)] = spec
+    if "auc" not in out.values():
+        out = {"auc": "auc", **out}          # the reference scale is always measured
+    return out
+
+
+def _measure(y: np.ndarray, s: np.ndarray, specs: Mapping[str, MetricSpec]) -> list[float]:
+    """Every metric on one sample (built-ins from one sweep; callables on a table)."""
+    out: list[float] = []
+    builtin: dict[str, np.ndarray] | None = None
+    table: ScoreTable | None = None
+    for spec in specs.values():
+        if isinstance(spec, str):
+            if builtin is None:
+                r = _backend.engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
+                                                np.array([0.5]), True)
+                row = np.r_[r.weight_pos, r.weight_neg, r.auc, r.average_precision,
+                            r.crossings[0, 1:]]
+                builtin = {k: v[0] for k, v in _derived(row[None, :]).items()}
+            out.append(float(builtin[spec]))
+        else:
+            if table is None:
+                table = ScoreTable.from_arrays(y, s)
+            out.append(float(spec(table)))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class SignalCurve:
+    """Metric values over a grid of models of increasing quality.
+
+    Attributes
+    ----------
+    auc : ndarray of shape (n_grid,)
+        The reference scale (AUROC of each model).
+    values : Mapping[str, ndarray]
+        Each metric on the grid (``values["auc"]`` equals ``auc``).
+    grid : ndarray
+        The models' parameter: mu (binormal) or the increment delta (empirical).
+    """
+
+    auc: np.ndarray
+    values: Mapping[str, np.ndarray]
+    grid: np.ndarray
+
+    def is_monotone(self, metric: str) -> bool:
+        return bool(np.all(np.diff(self.values[metric]) >= -1e-12))
+
+    def to_auc(self, metric: str, value: Any) -> np.ndarray:
+        """Map metric values onto the AUROC scale (monotone interpolation)."""
+        m = np.maximum.accumulate(self.values[metric])   # guard tiny non-monotone noise
+        return np.interp(value, m, self.auc)
+
+    def slope(self, metric: str, at_auc: float) -> float:
+        """d metric / d AUROC at ``at_auc`` (differences on the grid, interpolated)."""
+        return float(np.interp(at_auc, self.auc, np.gradient(self.values[metric], self.auc)))
+
+
+def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
+    """AUROC targets -> models (binormal: shifted mu; empirical: increments)."""
+    targets = np.asarray(grid, dtype=np.float64)
+    if targets.ndim != 1 or len(targets) < 2:
+        raise ValueError("grid must be a 1d sequence of at least two AUROC values.")
+    if np.any(np.diff(targets) <= 0) or targets[0] <= 0 or targets[-1] >= 1:
+        raise ValueError("grid must be strictly increasing AUROC values in (0, 1).")
+    if isinstance(model, Binormal):
+        return targets, [model.with_auc(a) for a in targets]
+    if isinstance(model, Empirical):
+        return targets, [model.increment_for_auc(a) for a in targets]
+    raise TypeError(f"model must be a Binormal or an Empirical model, got "
+                    f"{type(model).__name__}.")
+
+
+def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any = None, *,
+                 prevalence: float | None = None) -> SignalCurve:
+    """Each metric over a grid of models of increasing quality (SPEC §8 step 1).
+
+    Parameters
+    ----------
+    model : Binormal or Empirical
+        The sampling model.
+    metrics : names or callables
+        Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
+        take a ``ScoreTable`` (empirical models only).
+    grid : sequence of float, default=41 AUROC values around the model's
+        AUROC targets, strictly increasing in (0, 1).
+    prevalence : float
+        Binormal: prevalence of the population values (required).
+    """
+    specs = _metric_specs(metrics)
+    if grid is None:
+        a = model.auc if isinstance(model, Binormal) else model.auc(0.0)
+        grid = np.linspace(max(0.5, a - 0.1), min(0.999, a + 0.1), 41)
+    targets, models = _grid_for(model, grid)
+    if isinstance(model, Binormal):
+        if prevalence is None:
+            raise ValueError("a binormal signal curve needs the prevalence.")
+        vals = {}
+        for name, spec in specs.items():
+            if not isinstance(spec, str):
+                raise TypeError("callable metrics need an Empirical model (binormal "
+                                "signal curves use population values).")
+            vals[name] = np.array([m.population(spec, prevalence) for m in models])
+        return SignalCurve(vals["auc"], vals, np.array([m.mu for m in models]))
+    assert isinstance(model, Empirical)
+    measured = np.array([_measure(*model.scores(d), specs) for d in models])
+    vals = {name: measured[:, i] for i, name in enumerate(specs)}
+    return SignalCurve(vals["auc"], vals, np.array(models))
+
+
+@dataclass(frozen=True, eq=False)
+class Noise:
+    """Metric values over replicate samples of one model (SPEC §8 step 2)."""
+
+    values: Mapping[str, np.ndarray]
+
+    def interval(self, metric: str, confidence: float = 0.95) -> tuple[float, float]:
+        tail = (1 - confidence) / 2
+        v = self.values[metric]
+        v = v[~np.isnan(v)]
+        return float(np.quantile(v, tail)), float(np.quantile(v, 1 - tail))
+
+    def std_error(self, metric: str) -> float:
+        v = self.values[metric]
+        return float(np.nanstd(v, ddof=1))
+
+
+def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
+          prevalence: float | None = None, n_rep: int = 1000, seed: Any = None) -> Noise:
+    """Each metric over ``n_rep`` samples of the model (SPEC §8 step 2).
+
+    Binormal: fresh samples of ``n`` rows at ``prevalence``. Empirical: stratified
+    bootstrap replicates through the sort-once kernels (``n`` and ``prevalence`` are
+    the data's own).
+    """
+    specs = _metric_specs(metrics)
+    if isinstance(n_rep, bool) or not isinstance(n_rep, (int, np.integer)) or n_rep < 2:
+        raise ValueError(f"n_rep must be an integer of at least 2, got {n_rep!r}.")
+    if isinstance(model, Binormal):
+        if n is None or prevalence is None:
+            raise ValueError("binormal noise needs the sample size n and the prevalence.")
+        _n_pos(n, prevalence)
+        rng = np.random.default_rng(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", IndistFastWarning)
+            measured = np.array([_measure(*model.sample(n, prevalence, rng), specs)
+                                 for _ in range(n_rep)])
+        return Noise({name: measured[:, i] for i, name in enumerate(specs)})
+    if not isinstance(model, Empirical):
+        raise TypeError(f"model must be a Binormal or an Empirical model, got "
+                        f"{type(model).__name__}.")
+    y, s = model.scores(0.0)
+    rows = prepare_rows(y, s)
+    table = ScoreTable.from_rows(rows)
+    resampler = Resampler.from_rows(rows, table, stratified=True, seed=seed)
+    builtin = _derived(resampler.sweeps(int(n_rep), np.array([0.5])))
+    values = {}
+    for name, spec in specs.items():
+        values[name] = (builtin[spec] if isinstance(spec, str) else
+                        np.array([spec(resampler.replicate_table(k)) for k in range(n_rep)]))
+    return Noise(values)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A metric's resolution on the AUROC scale (SPEC §8 steps 3-4).
+
+    Attributes
+    ----------
+    metric : str
+    interval : (float, float)
+        The metric's noise interval.
+    auc_interval : (float, float)
+        That interval mapped through the signal curve onto the AUROC scale.
+    delta : float
+        Its width: the resolution ``delta_M`` (smaller resolves finer).
+    resolving_power : float
+        ``1 / delta``.
+    relative : float
+        ``(delta_M - delta_AUROC) / delta_AUROC``: negative when the metric resolves
+        finer than AUROC.
+    linear_delta : float
+        The linear approximation: ``se_M / slope`` scaled like ``delta`` (times the
+        interval's width in standard errors), slope = d metric / d AUROC.
+    """
+
+    metric: str
+    interval: tuple[float, float]
+    auc_interval: tuple[float, float]
+    delta: float
+    resolving_power: float
+    relative: float
+    linear_delta: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: (list(map(_plain, getattr(self, f.name)))
+                         if isinstance(getattr(self, f.name), tuple)
+                         else _plain(getattr(self, f.name))) for f in fields(self)}
+
+
+def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
+               confidence: float = 0.95) -> Resolution:
+    """Map ``metric``'s noise interval through the signal curve (SPEC §8 step 3)."""
+    confidence = check_level(confidence, "confidence")
+    lo, hi = noise_.interval(metric, confidence)
+    a_lo, a_hi = (float(v) for v in signal.to_auc(metric, [lo, hi]))
+    delta = a_hi - a_lo
+    ref_lo, ref_hi = noise_.interval("auc", confidence)
+    ref = float(np.diff(signal.to_auc("auc", [ref_lo, ref_hi]))[0])
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    slope = signal.slope(metric, at_auc)
+    linear = 2 * z * noise_.std_error(metric) / slope if slope else math.inf
+    return Resolution(metric, (lo, hi), (a_lo, a_hi), delta,
+                      1 / delta if delta > 0 else math.inf,
+                      (delta - ref) / ref if ref > 0 else math.nan, linear)
+
+
+def resolving_power(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
+                    confidence: float = 0.95) -> float:
+    """``1 / delta_M``."""
+    return resolution(signal, noise_, metric, at_auc=at_auc,
+                      confidence=confidence).resolving_power
+
+
+@dataclass(frozen=True)
+class ResolvingPowerTable:
+    """``compare``'s result: one ``Resolution`` per metric, AUROC first."""
+
+    rows: tuple[Resolution, ...]
+    model: str
+    auc: float
+    n: int
+    prevalence: float
+    n_rep: int
+
+    def __getitem__(self, metric: str) -> Resolution:
+        for r in self.rows:
+            if r.metric == metric:
+                return r
+        raise KeyError(metric)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": self.model, "auc": self.auc, "n": self.n,
+                "prevalence": self.prevalence, "n_rep": self.n_rep,
+                "rows": [r.to_dict() for r in self.rows]}
+
+    def __str__(self) -> str:
+        lines = [f"resolving power: {self.model}, AUROC {self.auc:.4f}, n {self.n:,}, "
+                 f"prevalence {self.prevalence:.4g}, {self.n_rep} replicates",
+                 f"{'metric':>18} {'interval':>21} {'AUROC interval':>21} {'delta':>8} "
+                 f"{'power':>8} {'vs AUROC':>9} {'linear':>8}"]
+        for r in self.rows:
+            lines.append(f"{r.metric:>18} [{r.interval[0]:8.4f}, {r.interval[1]:8.4f}] "
+                         f"[{r.auc_interval[0]:8.4f}, {r.auc_interval[1]:8.4f}] "
+                         f"{r.delta:8.4f} {r.resolving_power:8.1f} {r.relative:+9.1%} "
+                         f"{r.linear_delta:8.4f}")
+        lines.append("delta: the metric's 95% noise interval mapped onto the AUROC scale "
+                     "(smaller resolves finer); vs AUROC: (delta - delta_AUROC) / delta_AUROC.")
+        return "\n".join(lines)
+
+
+def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
+            prevalence: float | None = None, n_rep: int = 1000, seed: Any = None,
+            grid: Any = None, confidence: float = 0.95) -> ResolvingPowerTable:
+    """Resolution of each metric against AUROC for one sampling model.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, compare
+    >>> t = compare(Binormal.for_auc(0.8), n=2000, prevalence=0.2, n_rep=200, seed=0)
+    >>> [r.metric for r in t.rows]
+    ['auc', 'average_precision', 'precision']
+    """
+    specs = _metric_specs(metrics)
+    if isinstance(model, Binormal):
+        if n is None or prevalence is None:
+            raise ValueError("a binormal model needs the sample size n and the prevalence.")
+        at = model.auc
+    else:
+        n, prevalence, at = model.n_pos + model.n_neg, model.prevalence, model.auc(0.0)
+    signal = signal_curve(model, specs, grid, prevalence=prevalence)
+    spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
+    rows = tuple(resolution(signal, spread, name, at_auc=at, confidence=confidence)
+                 for name in specs)
+    label = (f"binormal(mu={model.mu:.4g}, sigma={model.sigma:g})"
+             if isinstance(model, Binormal) else "empirical")
+    return ResolvingPowerTable(rows, label, at, int(n), float(prevalence), int(n_rep))
