@@ -13,6 +13,8 @@ from .report import Curves, OperatingPoint, Report
 from .resampling import BootstrapResult, Interval, bootstrap
 from .auc_inference import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
 from . import sampling
+from .streaming import Accumulator
+from .files import evaluate_file
 from .table import ScoreTable
 from . import datasets
 
@@ -23,6 +25,7 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
+    "Accumulator", "evaluate_file",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
 ]

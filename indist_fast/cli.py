@@ -41,11 +41,20 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    y, s, w = read_columns(args.file, label=args.label, score=args.score, weight=args.weight)
+    from .files import evaluate_file
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", IndistFastWarning)
-        report = evaluate(y, s, sample_weight=w, pos_label=args.pos_label,
-                          levels=tuple(args.levels), n_boot=args.bootstrap, seed=args.seed)
+        if args.bootstrap is None:
+            report = evaluate_file(args.file, label=args.label, score=args.score,
+                                   weight=args.weight, pos_label=args.pos_label,
+                                   levels=tuple(args.levels), memory_limit=args.memory_limit,
+                                   progress=False if args.no_progress else None)
+        else:        # the bootstrap resamples rows: they are read into memory
+            y, s, w = read_columns(args.file, label=args.label, score=args.score,
+                                   weight=args.weight)
+            report = evaluate(y, s, sample_weight=w, pos_label=args.pos_label,
+                              levels=tuple(args.levels), n_boot=args.bootstrap,
+                              seed=args.seed)
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
     if args.json:
@@ -110,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--bootstrap", type=int, default=None, metavar="N",
                     help="add 95%% bootstrap intervals from N stratified replicates")
     ev.add_argument("--seed", type=int, default=None, help="seed of the bootstrap")
+    ev.add_argument("--memory-limit", default=None,
+                    help="working memory, like 1GB (default: half the RAM); larger data are "
+                         "sorted into runs on disk")
+    ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
     ev.set_defaults(run=_evaluate)
     lo = sub.add_parser("losses", help="expected loss of every threshold choice method")

@@ -665,3 +665,97 @@ def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
             s01 += f * v * v
             above += t
     return auc, s10, s01
+
+
+# ---------------------------------------------------------------------------
+# Out-of-core: merge sorted runs from disk in one streaming sweep.
+
+cdef struct Stream:
+    const void* data            # ascending scores (float or double), read from the top
+    Py_ssize_t left             # elements not yet taken
+    bint is_float               # float32 data (else float64)
+    bint positive               # the run's class
+    double head                 # data[left - 1] while left > 0
+
+
+cdef inline double _stream_head(Stream* s) noexcept nogil:
+    if s.is_float:
+        return <double>(<const float*>s.data)[s.left - 1]
+    return (<const double*>s.data)[s.left - 1]
+
+
+cdef inline void _sift_down(Stream* streams, int* heap, int n, int i) noexcept nogil:
+    """Restore the max-heap of stream heads below position i."""
+    cdef int child, top = heap[i]
+    cdef double value = streams[top].head
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and streams[heap[child + 1]].head > streams[heap[child]].head:
+            child += 1
+        if streams[heap[child]].head <= value:
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = top
+
+
+def summarize_runs(list runs, const double[::1] levels, bint exclude_self, object costs=None):
+    """Sweep sorted runs as if they were one array: a k-way merge over a heap.
+
+    ``runs`` is a list of ``(scores, positive)``: ascending float32 or float64 scores of
+    one class (typically memory-mapped run files). NumPy equivalent: concatenate the
+    runs by class and ``summarize_sorted`` them.
+    """
+    cdef Py_ssize_t n_streams = len(runs), k
+    cdef vector[Stream] streams
+    cdef vector[int] heap
+    cdef Stream s
+    cdef double weight_pos = 0.0, weight_neg = 0.0
+    cdef int n_heap = 0, top
+    cdef Sink sink
+    cdef Hull hull
+    keep = []
+    for scores, positive in runs:
+        arr = np.ascontiguousarray(scores)
+        if arr.ndim != 1 or arr.dtype not in (np.float32, np.float64):
+            raise ValueError("runs must hold 1d float32 or float64 arrays")
+        keep.append(arr)
+        s.data = cnp.PyArray_DATA(arr)
+        s.left = arr.shape[0]
+        s.is_float = arr.dtype == np.float32
+        s.positive = bool(positive)
+        s.head = 0.0
+        if s.positive:
+            weight_pos += s.left
+        else:
+            weight_neg += s.left
+        streams.push_back(s)
+    _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, costs)
+    heap.resize(max(n_streams, 1))
+    with nogil:
+        for k in range(n_streams):
+            if streams[k].left > 0:
+                streams[k].head = _stream_head(&streams[k])
+                heap[n_heap] = <int>k
+                n_heap += 1
+        for k in range(n_heap // 2 - 1, -1, -1):
+            _sift_down(streams.data(), heap.data(), n_heap, <int>k)
+        # Invariant: heap[0] names the stream with the highest remaining score.
+        while n_heap > 0:
+            top = heap[0]
+            if streams[top].positive:
+                _add(&sink, streams[top].head, 1.0, 0.0, <PlainMode>0)
+            else:
+                _add(&sink, streams[top].head, 0.0, 1.0, <PlainMode>0)
+            streams[top].left -= 1
+            if streams[top].left > 0:
+                streams[top].head = _stream_head(&streams[top])
+            else:
+                n_heap -= 1
+                heap[0] = heap[n_heap]
+            if n_heap > 0:
+                _sift_down(streams.data(), heap.data(), n_heap, 0)
+        _flush(&sink, <PlainMode>0)
+    return _close_sweep(&sink)
