@@ -32,7 +32,7 @@ class Accumulator:
     >>> acc.update([0, 1, 1], [0.1, 0.9, 0.4])
     >>> acc.update([0, 1], [0.5, 0.2])
     >>> round(acc.result(levels=(0.5,)).auc, 4)
-    0.5
+    0.6667
     """
 
     def __init__(self, *, pos_label: Any = None) -> None:
