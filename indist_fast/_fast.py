@@ -54,10 +54,11 @@ def _on_two_threads(jobs: Sequence[Callable[[], _T]]) -> list[_T]:
     return [first] + [f.result() for f in futures]
 
 
-def _blocks(n: int) -> list[tuple[int, int]]:
+def _blocks(n: int, offset: int = 0) -> list[tuple[int, int]]:
+    """Rows ``offset .. offset + n`` as one block, or two halves for two threads."""
     if n < PARALLEL_MIN_ROWS:
-        return [(0, n)]
-    return [(0, n // 2), (n // 2, n)]
+        return [(offset, offset + n)]
+    return [(offset, offset + n // 2), (offset + n // 2, offset + n)]
 
 
 def _pivot(s: np.ndarray) -> float:
@@ -106,17 +107,44 @@ def _cursors(sizes: list[list[int]]) -> tuple[list[list[int]], list[int]]:
     return starts, totals
 
 
-def _sorted_pieces(y, s, pos_value, neg_value):
-    pivot, blocks = _pivot(s), _blocks(len(s))
-    counts = _count(y, s, None, pos_value, neg_value, pivot, blocks)
+# Rows per block when the caller releases input pages behind each pass.
+RELEASE_BLOCK_ROWS = 1 << 23
+
+
+def _passes(n: int, release: Callable[[int, int], None] | None) -> list[list[tuple[int, int]]]:
+    """Row blocks for the count and scatter passes, in groups run on two threads.
+
+    Without ``release`` one group covers every row. With it, groups of at most
+    ``RELEASE_BLOCK_ROWS`` rows, so the caller can drop each group's input pages
+    (memory-mapped files) as soon as a pass is done with them.
+    """
+    if release is None:
+        return [_blocks(n)]
+    return [_blocks(b - a, offset=a) for a, b in
+            ((a, min(n, a + RELEASE_BLOCK_ROWS)) for a in range(0, n, RELEASE_BLOCK_ROWS))]
+
+
+def _sorted_pieces(y, s, pos_value, neg_value, release=None):
+    pivot, groups = _pivot(s), _passes(len(s), release)
+    counts = []
+    for group in groups:
+        counts += _count(y, s, None, pos_value, neg_value, pivot, group)
+        if release is not None:
+            release(group[0][0], group[-1][1])
+    blocks = [b for group in groups for b in group]
     pos_starts, (n_pos_lo, n_pos_hi) = _cursors([list(c[0:2]) for c in counts])
     neg_starts, (n_neg_lo, n_neg_hi) = _cursors([list(c[2:4]) for c in counts])
     pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)
     neg = np.empty(n_neg_lo + n_neg_hi, dtype=s.dtype)
-    _on_two_threads([
-        (lambda b=b, ps=ps, ns=ns: _kernels.scatter_scores(
-            y, s, pos_value, pivot, *b, pos, neg, *ps, *ns))
-        for b, ps, ns in zip(blocks, pos_starts, neg_starts)])
+    i = 0
+    for group in groups:
+        _on_two_threads([
+            (lambda b=b, ps=pos_starts[i + j], ns=neg_starts[i + j]: _kernels.scatter_scores(
+                y, s, pos_value, pivot, *b, pos, neg, *ps, *ns))
+            for j, b in enumerate(group)])
+        i += len(group)
+        if release is not None:
+            release(group[0][0], group[-1][1])
     pos_lo, pos_hi = pos[:n_pos_lo], pos[n_pos_lo:]
     neg_lo, neg_hi = neg[:n_neg_lo], neg[n_neg_lo:]
     _sort_in_place([neg_lo, pos_lo], [neg_hi, pos_hi])
@@ -148,14 +176,19 @@ def build_table(y, s, w, pos_value, neg_value):
     return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
 
-def summarize(y, s, w, pos_value, neg_value, levels, exclude_self, costs=None):
-    """Sweep result of raw rows, read while merging: no table is materialised."""
+def summarize(y, s, w, pos_value, neg_value, levels, exclude_self, costs=None,
+              release=None):
+    """Sweep result of raw rows, read while merging: no table is materialised.
+
+    ``release(start, stop)``, when given, is called once the unweighted passes are
+    done with rows ``start:stop`` (memory-mapped input can drop those pages).
+    """
     if w is not None:
         result = _kernels.summarize_keys(*_sorted_keys(y, s, w, pos_value, neg_value),
                                          levels, exclude_self, costs)
     else:
-        result = _kernels.summarize_sorted(*_sorted_pieces(y, s, pos_value, neg_value),
-                                           levels, exclude_self, costs)
+        result = _kernels.summarize_sorted(
+            *_sorted_pieces(y, s, pos_value, neg_value, release), levels, exclude_self, costs)
     return _as_result(result)
 
 

@@ -17,6 +17,7 @@ Scaling path and memory model (bytes per row; s = bytes of a score, 4 or 8):
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import sys
@@ -287,6 +288,8 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     if src.whole is not None and src.n_rows is not None and \
             src.n_rows * (src.bytes_per_row + 16) <= limit:
         y, s, w = src.whole()
+        if w is None and _backend.backend() == "cython":
+            return _mapped(y, s, pos_label, lv, exclude_self)
         return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
                         exclude_self=exclude_self)
     rows_per_chunk = max(10_000, limit // _CHUNK_BYTES_PER_ROW)
@@ -297,6 +300,41 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
         return _out_of_core(src, rows_per_chunk, pos_label, lv, exclude_self, bar, tmp_dir)
     finally:
         bar.close()
+
+
+def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
+    """Drop the resident pages of rows ``start:stop`` of memory-mapped arrays.
+
+    The pages stay in the page cache; the process just stops holding them, so its
+    RSS counts the mapped file only where a pass is working.
+    """
+    maps = []
+    for arr in arrays:
+        mm = getattr(arr, "_mmap", None)
+        if isinstance(arr, np.memmap) and mm is not None and hasattr(mm, "madvise"):
+            maps.append((mm, arr.offset % mmap.ALLOCATIONGRANULARITY, arr.itemsize))
+
+    def release(start: int, stop: int) -> None:
+        for mm, base, size in maps:
+            lo = base + start * size
+            hi = base + stop * size
+            lo = -(-lo // mmap.PAGESIZE) * mmap.PAGESIZE       # whole pages inside
+            hi = hi // mmap.PAGESIZE * mmap.PAGESIZE
+            if hi > lo:
+                mm.madvise(mmap.MADV_DONTNEED, lo, hi - lo)
+
+    return release
+
+
+def _mapped(y: np.ndarray, s: np.ndarray, pos_label: Any, levels: tuple[float, ...],
+            exclude_self: bool) -> Report:
+    """``evaluate`` on memory-mapped columns, releasing their pages behind each pass."""
+    rows = prepare_rows(y, s, None, pos_label)
+    release = (_page_release(y, s) if rows.y is y or rows.y.base is y else None)
+    result = _backend.engine().summarize(rows.y, rows.s, None, rows.pos_value,
+                                         rows.neg_value, with_main_level(levels),
+                                         exclude_self, None, release)
+    return Report.from_sweep(result, levels, rows.n_rows, exclude_self)
 
 
 def _accumulate(src: _Source, rows: int, pos_label: Any, levels: tuple[float, ...],
