@@ -15,6 +15,7 @@ from .auc_inference import DeLongResult, DeLongTest, delong, delong_test, hanley
 from . import sampling
 from .streaming import Accumulator
 from .files import evaluate_file
+from . import dask
 from .table import ScoreTable
 from . import datasets
 

@@ -20,7 +20,7 @@ from ._result import CostSums, SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
-           "replicate_sweeps", "delong_sums"]
+           "replicate_sweeps", "delong_sums", "sweep_range"]
 
 # Below this many rows a second thread costs more than it saves.
 PARALLEL_MIN_ROWS = 50_000
@@ -205,6 +205,14 @@ def sweep_table(scores, tp, fp, levels, exclude_self, costs=None):
 def merge_tables(s1, tp1, fp1, s2, tp2, fp2):
     """Merge two descending score tables, adding the weights of equal scores."""
     return _kernels.merge_tables(s1, tp1, fp1, s2, tp2, fp2)
+
+
+def sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg, tp_above,
+                fp_above, b_above):
+    """One score range swept from the state of the ranges above: (result, final Num)."""
+    out = _kernels.sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg,
+                               tp_above, fp_above, b_above)
+    return _as_result(out[:-1]), out[-1]
 
 
 def delong_sums(tp, fp):

@@ -19,7 +19,7 @@ from ._result import CostSums, SweepResult
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
-           "replicate_counts", "replicate_sweeps", "delong_sums"]
+           "replicate_counts", "replicate_sweeps", "delong_sums", "sweep_range"]
 
 
 class CurveColumns(NamedTuple):
@@ -252,3 +252,34 @@ def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]:
     v01 = (np.cumsum(tp) - tp + 0.5 * tp) / wp        # of a negative in each group
     auc = float(np.dot(tp, v10) / wp)
     return auc, float(np.dot(tp, (v10 - auc) ** 2)), float(np.dot(fp, (v01 - auc) ** 2))
+
+
+def sweep_range(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
+                exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float,
+                fp_above: float, b_above: float) -> tuple[SweepResult, float]:
+    """One score range of a larger table, swept from the state of the ranges above
+    (twin of the kernel; AUC and AP are this range's additive shares)."""
+    tp = tp.astype(np.float64, copy=False)
+    fp = fp.astype(np.float64, copy=False)
+    self_pairs = 1.0 if exclude_self else 0.0
+    cum_tp = np.cumsum(np.r_[tp_above, tp])[1:]
+    cum_fp = np.cumsum(np.r_[fp_above, fp])[1:]
+    above = np.r_[tp_above, cum_tp[:-1]]
+    half = tp * 0.5
+    b_num = np.cumsum(np.r_[b_above, (tp + fp) * (above + half) - half * self_pairs])[1:]
+    den = weight_pos * (cum_tp + cum_fp) - cum_tp * self_pairs
+    defined = den > 0
+    crossings = np.full((len(levels), 5), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.where(defined, b_num / den, np.nan)
+        for k, level in enumerate(levels):
+            hits = np.flatnonzero(defined & (b_num >= level * den))
+            if len(hits):
+                j = hits[0]
+                crossings[k] = [j, scores[j], cum_tp[j], cum_fp[j], b[j]]
+        ap = np.sum(tp * (cum_tp / (cum_tp + cum_fp))) if len(tp) else 0.0
+    result = SweepResult(
+        len(scores), int(np.count_nonzero(~defined)), weight_pos, weight_neg,
+        float(np.sum(fp * (above + half))) / (weight_pos * weight_neg),
+        float(ap) / weight_pos, float(b[-1]) if len(b) else np.nan, crossings)
+    return result, float(b_num[-1]) if len(b_num) else b_above

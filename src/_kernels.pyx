@@ -759,3 +759,29 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
                 _sift_down(streams.data(), heap.data(), n_heap, 0)
         _flush(&sink, <PlainMode>0)
     return _close_sweep(&sink)
+
+
+def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[::1] fp,
+                const double[::1] levels, bint exclude_self, double weight_pos,
+                double weight_neg, double tp_above, double fp_above, double b_above):
+    """Sweep one score range of a larger table, starting from the ranges above it.
+
+    ``weight_pos``/``weight_neg`` are the whole data's totals; ``tp_above``,
+    ``fp_above`` and ``b_above`` (Num of SPEC §3) are the state after every higher
+    range. AUC and AP come back as this range's additive shares; the last field is
+    the range's final Num, the next range's ``b_above``. NumPy equivalent:
+    ``indist_fast._reference.sweep_range``.
+    """
+    cdef Sink sink
+    cdef Hull hull
+    cdef Py_ssize_t g, m = scores.shape[0]
+    if tp.shape[0] != m or fp.shape[0] != m:
+        raise ValueError("scores, tp and fp differ in length")
+    _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
+    sink.sweep.tp = tp_above
+    sink.sweep.fp = fp_above
+    sink.sweep.b_num = b_above
+    with nogil:
+        for g in range(m):
+            _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0)
+    return _close_sweep(&sink) + (sink.sweep.b_num,)

@@ -1,0 +1,139 @@
+"""Exact evaluation of dask collections, without gathering rows on one machine.
+
+1. Sampled splitters cut the score axis into ranges of similar size.
+2. Each input partition is validated and sorted once into a ``ScoreTable`` where it
+   lives, and cut into one piece per range.
+3. The pieces of each range are merged on a worker: range tables, kept there.
+4. The ranges are swept in parallel from the state of the ranges above them
+   (``indist_fast.ranges``): only a few numbers per range reach the client.
+
+Needs the optional extra ``dask`` (dask and distributed); works on a local scheduler
+or a ``dask.distributed`` cluster.
+"""
+
+from __future__ import annotations
+
+from operator import getitem
+from typing import Any, Iterable
+
+import numpy as np
+
+from . import ranges
+from ._validation import check_levels
+from .report import Report
+from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
+
+__all__ = ["evaluate"]
+
+
+def _dask():
+    try:
+        import dask
+    except ImportError:
+        raise ImportError("indist_fast.dask needs dask: pip install 'indist-fast[dask]'") from None
+    return dask
+
+
+def _partition_table(y: Any, s: Any, w: Any, pos_label: Any, splitters: np.ndarray
+                     ) -> list[ScoreTable]:
+    table = ScoreTable.from_arrays(np.asarray(y), np.asarray(s),
+                                   None if w is None else np.asarray(w), pos_label)
+    return ranges.split_table(table, splitters)
+
+
+def _frame_partition(df: Any, label: str, score: str, weight: str | None, pos_label: Any,
+                     splitters: np.ndarray) -> list[ScoreTable]:
+    return _partition_table(df[label].to_numpy(), df[score].to_numpy(),
+                            None if weight is None else df[weight].to_numpy(), pos_label,
+                            splitters)
+
+
+def _sample(s: Any, k: int) -> np.ndarray:
+    s = np.asarray(s, dtype=np.float64)
+    if len(s) <= k:
+        return s
+    return s[np.linspace(0, len(s) - 1, k).astype(np.int64)]
+
+
+def _splitters(samples: list[np.ndarray], n_ranges: int) -> np.ndarray:
+    pooled = np.concatenate(samples)
+    pooled = pooled[~np.isnan(pooled)]
+    if len(pooled) == 0 or n_ranges <= 1:
+        return np.empty(0)
+    cuts = np.quantile(pooled, 1.0 - np.arange(1, n_ranges) / n_ranges)
+    return np.unique(cuts)[::-1]          # descending, no empty duplicate ranges
+
+
+def _merge(pieces: list[ScoreTable]) -> ScoreTable:
+    return ScoreTable.concat(pieces)
+
+
+def evaluate(collection: Any, *, label: str | None = None, score: str | None = None,
+             weight: str | None = None, pos_label: Any = None,
+             levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
+             n_ranges: int | None = None, sample_per_partition: int = 2000) -> Report:
+    """``indist_fast.evaluate`` on a dask DataFrame or dask arrays, exactly.
+
+    Parameters
+    ----------
+    collection : dask DataFrame, or a tuple ``(y, score[, weight])`` of dask arrays
+        The rows. Arrays are rechunked to the labels' chunks.
+    label, score, weight : str
+        Column names (DataFrames only).
+    pos_label, levels, exclude_self
+        As in ``indist_fast.evaluate``.
+    n_ranges : int, default=None
+        Score ranges swept in parallel; default the number of partitions.
+    sample_per_partition : int, default=2000
+        Scores sampled per partition to place the range splitters.
+
+    Returns
+    -------
+    Report
+    """
+    dask = _dask()
+    from dask import delayed
+
+    lv = check_levels(levels)
+    if isinstance(collection, tuple):
+        arrays = list(collection)
+        if len(arrays) not in (2, 3):
+            raise ValueError("pass dask arrays as (y, score) or (y, score, weight).")
+        y = arrays[0]
+        ys = list(y.to_delayed().ravel())
+        ss = list(arrays[1].rechunk(y.chunks).to_delayed().ravel())
+        ws = (list(arrays[2].rechunk(y.chunks).to_delayed().ravel()) if len(arrays) == 3
+              else [None] * len(ys))
+        parts = list(zip(ys, ss, ws))
+        samples = [delayed(_sample)(sp, sample_per_partition) for _, sp, _ in parts]
+        make = lambda p, spl: delayed(_partition_table)(p[0], p[1], p[2], pos_label, spl)  # noqa
+    else:
+        if label is None or score is None:
+            raise ValueError("a dask DataFrame needs the label and score column names.")
+        for role, name in (("label", label), ("score", score), ("weight", weight)):
+            if name is not None and name not in collection.columns:
+                raise ValueError(f"{role}: column {name!r} is not in the DataFrame; columns: "
+                                 f"{', '.join(map(repr, collection.columns))}.")
+        parts = list(collection.to_delayed())
+        samples = [delayed(lambda df: _sample(df[score].to_numpy(), sample_per_partition))(p)
+                   for p in parts]
+        make = lambda p, spl: delayed(_frame_partition)(p, label, score, weight,  # noqa
+                                                         pos_label, spl)
+    n_ranges = n_ranges or max(1, len(parts))
+    splitters = _splitters(list(dask.compute(*samples)), n_ranges)
+    pieces = [make(p, splitters) for p in parts]
+    n = len(splitters) + 1
+    tables = [delayed(_merge)([delayed(getitem)(piece, r) for piece in pieces])
+              for r in range(n)]
+    tables = dask.persist(*tables)             # the range tables stay on the workers
+    totals = dask.compute(*[delayed(ranges.range_totals)(t) for t in tables])
+    tp_above, fp_above, wp, wn = ranges._offsets(totals)
+    shares = dask.compute(*[delayed(ranges.range_shares)(t, wp, wn, a, f, exclude_self)
+                            for t, a, f in zip(tables, tp_above, fp_above)])
+    b_above = ranges.b_offsets(shares)
+    level_array = with_main_level(lv)
+    crossings = dask.compute(*[delayed(ranges.range_crossings)(t, wp, wn, a, f, b,
+                                                                level_array, exclude_self)
+                               for t, a, f, b in zip(tables, tp_above, fp_above, b_above)])
+    result = ranges.combine_ranges(totals, shares, crossings, len(level_array))
+    return Report.from_sweep(result, lv, sum(t.n_rows for t in totals), exclude_self)

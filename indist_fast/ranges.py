@@ -1,0 +1,113 @@
+"""Sweep a score table held in pieces by score range, in parallel, exactly.
+
+When the distinct scores are split into ranges (highest range first), each range can
+be swept on its own once it knows the state after the ranges above it. TP and FP
+above come from the ranges' totals; B's numerator above is additive too, but each
+range's share depends on TP above. So: (1) totals per range, (2) each range's
+additive shares (AUC, AP, Num), (3) crossings of B, each range starting from the Num
+of the ranges above. Every step is per range and can run where the range lives
+(``indist_fast.dask``); only a handful of numbers per range travel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from . import _backend
+from ._result import SweepResult
+from .table import ScoreTable
+
+__all__ = ["RangeTotals", "range_totals", "range_shares", "range_crossings",
+           "combine_ranges", "split_table", "sweep_ranges"]
+
+
+@dataclass(frozen=True)
+class RangeTotals:
+    weight_pos: float
+    weight_neg: float
+    n_groups: int
+    n_rows: int        # rows counted in this piece (``split_table`` puts all in range 0)
+
+
+def range_totals(table: ScoreTable) -> RangeTotals:
+    """Pass 1: the range's weights and size."""
+    return RangeTotals(table.weight_pos, table.weight_neg, len(table), table.n_rows)
+
+
+def _offsets(totals: Sequence[RangeTotals]) -> tuple[np.ndarray, np.ndarray, float, float]:
+    wp = np.array([t.weight_pos for t in totals])
+    wn = np.array([t.weight_neg for t in totals])
+    tp_above = np.concatenate(([0.0], np.cumsum(wp)[:-1]))
+    fp_above = np.concatenate(([0.0], np.cumsum(wn)[:-1]))
+    return tp_above, fp_above, float(wp.sum()), float(wn.sum())
+
+
+def range_shares(table: ScoreTable, weight_pos: float, weight_neg: float, tp_above: float,
+                 fp_above: float, exclude_self: bool) -> tuple[SweepResult, float]:
+    """Pass 2: the range's additive shares (AUC, AP, Num) given TP and FP above."""
+    return _backend.engine().sweep_range(table.scores, table.pos, table.neg, np.empty(0),
+                                         exclude_self, weight_pos, weight_neg, tp_above,
+                                         fp_above, 0.0)
+
+
+def range_crossings(table: ScoreTable, weight_pos: float, weight_neg: float,
+                    tp_above: float, fp_above: float, b_above: float, levels: np.ndarray,
+                    exclude_self: bool) -> SweepResult:
+    """Pass 3: where B reaches each level inside the range, from the state above."""
+    result, _ = _backend.engine().sweep_range(table.scores, table.pos, table.neg, levels,
+                                              exclude_self, weight_pos, weight_neg,
+                                              tp_above, fp_above, b_above)
+    return result
+
+
+def combine_ranges(totals: Sequence[RangeTotals], shares: Sequence[tuple[SweepResult, float]],
+                   crossings: Sequence[SweepResult], n_levels: int) -> SweepResult:
+    """The whole table's sweep result from the per-range pieces (highest range first)."""
+    _, _, wp, wn = _offsets(totals)
+    out = np.full((n_levels, 5), np.nan)
+    groups_above = 0
+    for t, c in zip(totals, crossings):
+        for k in range(n_levels):
+            if np.isnan(out[k, 0]) and not np.isnan(c.crossings[k, 0]):
+                out[k] = c.crossings[k]
+                out[k, 0] += groups_above
+        groups_above += t.n_groups
+    last = [c for t, c in zip(totals, crossings) if t.n_groups]
+    return SweepResult(
+        sum(t.n_groups for t in totals), sum(s.n_undefined for s, _ in shares), wp, wn,
+        sum(s.auc for s, _ in shares), sum(s.average_precision for s, _ in shares),
+        last[-1].b_last if last else np.nan, out)
+
+
+def b_offsets(shares: Sequence[tuple[SweepResult, float]]) -> np.ndarray:
+    """Num of SPEC §3 above each range: the prefix sums of the ranges' shares."""
+    parts = np.array([b for _, b in shares])
+    return np.concatenate(([0.0], np.cumsum(parts)[:-1]))
+
+
+def split_table(table: ScoreTable, splitters: np.ndarray) -> list[ScoreTable]:
+    """Cut a table at descending ``splitters``: range ``r`` holds the scores in
+    ``[splitters[r], splitters[r-1])`` (range 0 everything >= splitters[0], the last
+    range everything below the last splitter). Equal scores share a range."""
+    cuts = np.searchsorted(-table.scores, -np.asarray(splitters, dtype=np.float64),
+                           side="right")
+    bounds = np.concatenate(([0], cuts, [len(table)]))
+    return [ScoreTable(table.scores[a:b], table.pos[a:b], table.neg[a:b],
+                       table.n_rows if i == 0 else 0)
+            for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
+
+
+def sweep_ranges(tables: Sequence[ScoreTable], levels: np.ndarray,
+                 exclude_self: bool) -> SweepResult:
+    """The three passes, one process: the reference for the distributed driver."""
+    totals = [range_totals(t) for t in tables]
+    tp_above, fp_above, wp, wn = _offsets(totals)
+    shares = [range_shares(t, wp, wn, a, f, exclude_self)
+              for t, a, f in zip(tables, tp_above, fp_above)]
+    b_above = b_offsets(shares)
+    crossings = [range_crossings(t, wp, wn, a, f, b, levels, exclude_self)
+                 for t, a, f, b in zip(tables, tp_above, fp_above, b_above)]
+    return combine_ranges(totals, shares, crossings, len(levels))
