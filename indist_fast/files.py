@@ -76,6 +76,7 @@ class _Source:
     bytes_per_row: int
     chunks: Callable[[int], Iterator[tuple[Any, Any, Any]]]
     whole: Callable[[], tuple[Any, Any, Any]] | None = None   # zero-copy columns
+    release: Callable[[int, int], None] | None = None        # drop mapped rows' pages
 
 
 def _npy_source(path: str, cols: dict[str, str | None]) -> _Source:
@@ -95,7 +96,7 @@ def _npy_source(path: str, cols: dict[str, str | None]) -> _Source:
             yield tuple(None if n is None else np.ascontiguousarray(part[n])
                         for n in cols.values())
 
-    return _Source(len(arr), arr.dtype.itemsize, chunks)
+    return _Source(len(arr), arr.dtype.itemsize, chunks, release=_page_release(arr))
 
 
 def _npz_member(path: str, zf: zipfile.ZipFile, name: str) -> np.ndarray:
@@ -149,7 +150,8 @@ def _npz_source(path: str, cols: dict[str, str | None]) -> _Source:
             yield tuple(None if a is None else a[start:start + rows] for a in arrays.values())
 
     per_row = sum(a.dtype.itemsize for a in arrays.values() if a is not None)
-    return _Source(n, per_row, chunks, whole=lambda: tuple(arrays.values()))
+    return _Source(n, per_row, chunks, whole=lambda: tuple(arrays.values()),
+                   release=_page_release(*(a for a in arrays.values() if a is not None)))
 
 
 def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None]
@@ -366,6 +368,8 @@ def _out_of_core(src: _Source, rows: int, pos_label: Any, levels: tuple[float, .
             # lo pieces lie below the pivot and hi above: together each class is sorted
             runs += _write_run(directory, k, ((np.concatenate((pos_lo, pos_hi)), True),
                                               (np.concatenate((neg_lo, neg_hi)), False)))
+            if src.release is not None:           # this chunk's input pages are done
+                src.release(n_rows, n_rows + chunk.n_rows)
             n_rows += chunk.n_rows
             bar.update(chunk.n_rows)
         if n_rows == 0:

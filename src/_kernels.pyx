@@ -25,6 +25,9 @@ from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t,
 from libc.string cimport memcpy, memset
 from libc.math cimport isfinite, NAN
 from libc.float cimport DBL_MAX
+from libc.stdint cimport uintptr_t
+from posix.mman cimport madvise, MADV_DONTNEED
+from posix.unistd cimport sysconf, _SC_PAGESIZE
 from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
@@ -676,6 +679,21 @@ cdef struct Stream:
     bint is_float               # float32 data (else float64)
     bint positive               # the run's class
     double head                 # data[left - 1] while left > 0
+    uintptr_t kept_end          # pages of the run at or above this address are released
+
+
+cdef enum:
+    RELEASE_BYTES = 1 << 22     # give consumed run pages back every 4 MB of a stream
+
+
+cdef inline void _release_consumed(Stream* s, uintptr_t page) noexcept nogil:
+    """Drop the resident pages a stream has read past (they are mapped run files)."""
+    cdef uintptr_t size = 4 if s.is_float else 8
+    cdef uintptr_t start = <uintptr_t>s.data + <uintptr_t>s.left * size
+    start = (start + page - 1) // page * page         # whole pages only
+    if s.kept_end > start + RELEASE_BYTES:
+        madvise(<void*>start, s.kept_end - start, MADV_DONTNEED)
+        s.kept_end = start
 
 
 cdef inline double _stream_head(Stream* s) noexcept nogil:
@@ -716,6 +734,7 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
     cdef int n_heap = 0, top
     cdef Sink sink
     cdef Hull hull
+    cdef uintptr_t page = <uintptr_t>sysconf(_SC_PAGESIZE)
     keep = []
     for scores, positive in runs:
         arr = np.ascontiguousarray(scores)
@@ -727,6 +746,7 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
         s.is_float = arr.dtype == np.float32
         s.positive = bool(positive)
         s.head = 0.0
+        s.kept_end = (<uintptr_t>s.data + <uintptr_t>arr.nbytes) // page * page
         if s.positive:
             weight_pos += s.left
         else:
@@ -752,6 +772,8 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
             streams[top].left -= 1
             if streams[top].left > 0:
                 streams[top].head = _stream_head(&streams[top])
+                if (streams[top].left & 0xFFFF) == 0:
+                    _release_consumed(&streams[top], page)
             else:
                 n_heap -= 1
                 heap[0] = heap[n_heap]
