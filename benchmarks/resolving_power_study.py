@@ -16,7 +16,6 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-import numpy as np
 
 PREVALENCES = (0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
 AUROCS = (0.65, 0.75, 0.85, 0.95)

@@ -26,7 +26,7 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
-    "Accumulator", "evaluate_file",
+    "Accumulator", "evaluate_file", "dask", "datasets",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
 ]

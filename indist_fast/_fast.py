@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -131,7 +131,6 @@ def _sorted_pieces(y, s, pos_value, neg_value, release=None):
         counts += _count(y, s, None, pos_value, neg_value, pivot, group)
         if release is not None:
             release(group[0][0], group[-1][1])
-    blocks = [b for group in groups for b in group]
     pos_starts, (n_pos_lo, n_pos_hi) = _cursors([list(c[0:2]) for c in counts])
     neg_starts, (n_neg_lo, n_neg_hi) = _cursors([list(c[2:4]) for c in counts])
     pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)

@@ -17,20 +17,17 @@ Scaling path and memory model (bytes per row; s = bytes of a score, 4 or 8):
 
 from __future__ import annotations
 
-import mmap
 import os
 import re
 import sys
 import tempfile
-import zipfile
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable
 
 import numpy as np
 
 from . import _backend
 from ._validation import check_levels, prepare_rows
-from .io import _READERS, read_columns
+from .io import _page_release, _Source, open_source
 from .metrics import evaluate
 from .report import Report
 from .streaming import Accumulator
@@ -66,155 +63,6 @@ def parse_memory(limit: Any) -> int:
             if value > 0:
                 return int(value)
     raise ValueError(f"memory_limit must be bytes or a string like '1GB', got {limit!r}.")
-
-
-# --- sources: columns of a file, whole or in chunks ---------------------------------------
-
-@dataclass
-class _Source:
-    n_rows: int | None                      # None when unknown before reading (CSV)
-    bytes_per_row: int
-    chunks: Callable[[int], Iterator[tuple[Any, Any, Any]]]
-    whole: Callable[[], tuple[Any, Any, Any]] | None = None   # zero-copy columns
-    release: Callable[[int, int], None] | None = None        # drop mapped rows' pages
-
-
-def _npy_source(path: str, cols: dict[str, str | None]) -> _Source:
-    try:
-        arr = np.load(path, mmap_mode="r", allow_pickle=False)
-    except ValueError as exc:
-        raise ValueError(f"{path} could not be read as .npy: {exc}") from exc
-    names = list(arr.dtype.names or [])
-    for role, name in cols.items():
-        if name is not None and name not in names:
-            raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
-                             f"{', '.join(map(repr, names)) or 'none (a plain array)'}.")
-
-    def chunks(rows: int) -> Iterator[tuple[Any, Any, Any]]:
-        for start in range(0, len(arr), rows):
-            part = arr[start:start + rows]
-            yield tuple(None if n is None else np.ascontiguousarray(part[n])
-                        for n in cols.values())
-
-    return _Source(len(arr), arr.dtype.itemsize, chunks, release=_page_release(arr))
-
-
-def _npz_member(path: str, zf: zipfile.ZipFile, name: str) -> np.ndarray:
-    """A member array: memory-mapped when stored uncompressed, else read."""
-    info = zf.getinfo(name + ".npy")
-    if info.compress_type != zipfile.ZIP_STORED:
-        with zf.open(info) as fh:
-            return np.lib.format.read_array(fh, allow_pickle=False)
-    with open(path, "rb") as fh:
-        fh.seek(info.header_offset)
-        local = fh.read(30)
-        if local[:4] != b"PK\x03\x04":
-            raise ValueError(f"{path}: member {name!r} has a corrupt local header.")
-        name_len = int.from_bytes(local[26:28], "little")
-        extra_len = int.from_bytes(local[28:30], "little")
-        start = info.header_offset + 30 + name_len + extra_len
-        fh.seek(start)
-        version = np.lib.format.read_magic(fh)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, fortran, dtype = read_header(fh)
-        offset = fh.tell()
-    if dtype.hasobject or fortran or len(shape) != 1:
-        raise ValueError(f"{path}: member {name!r} must be a 1d numeric array.")
-    if offset + dtype.itemsize * shape[0] > os.path.getsize(path):
-        raise ValueError(f"{path} is truncated: member {name!r} needs more bytes than the "
-                         "file holds.")
-    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
-
-
-def _npz_source(path: str, cols: dict[str, str | None]) -> _Source:
-    try:
-        zf = zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
-        raise ValueError(f"{path} could not be read as .npz: {exc}") from exc
-    with zf:
-        names = [n[:-4] for n in zf.namelist() if n.endswith(".npy")]
-        for role, name in cols.items():
-            if name is not None and name not in names:
-                raise ValueError(f"{role}: column {name!r} is not in {path}; available "
-                                 f"columns: {', '.join(map(repr, names)) or 'none'}.")
-        arrays = {role: (None if name is None else _npz_member(path, zf, name))
-                  for role, name in cols.items()}
-    lengths = {len(a) for a in arrays.values() if a is not None}
-    if len(lengths) != 1:
-        raise ValueError(f"{path}: the columns differ in length: {sorted(lengths)}.")
-    n = lengths.pop()
-
-    def chunks(rows: int) -> Iterator[tuple[Any, Any, Any]]:
-        for start in range(0, n, rows):
-            yield tuple(None if a is None else a[start:start + rows] for a in arrays.values())
-
-    per_row = sum(a.dtype.itemsize for a in arrays.values() if a is not None)
-    return _Source(n, per_row, chunks, whole=lambda: tuple(arrays.values()),
-                   release=_page_release(*(a for a in arrays.values() if a is not None)))
-
-
-def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None]
-                  ) -> Iterator[tuple[Any, Any, Any]]:
-    for batch in batches:
-        yield tuple(None if name is None else
-                    batch.column(batch.schema.get_field_index(name)).to_numpy(zero_copy_only=False)
-                    for name in cols.values())
-
-
-def _parquet_source(path: str, cols: dict[str, str | None]) -> _Source:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise ImportError("reading .parquet needs pyarrow: pip install 'indist-fast[io]'") from None
-    try:
-        pf = pq.ParquetFile(path)
-    except Exception as exc:   # pyarrow raises its own error types for bad files
-        raise ValueError(f"{path} could not be read as .parquet: {exc}") from exc
-    names = pf.schema_arrow.names
-    for role, name in cols.items():
-        if name is not None and name not in names:
-            raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
-                             f"{', '.join(map(repr, names))}.")
-    wanted = [c for c in cols.values() if c]
-    per_row = sum(pf.schema_arrow.field(c).type.byte_width or 8 for c in wanted)
-    return _Source(pf.metadata.num_rows, per_row,
-                   lambda rows: _arrow_chunks(pf.iter_batches(batch_size=rows, columns=wanted),
-                                              cols))
-
-
-def _csv_source(path: str, cols: dict[str, str | None]) -> _Source:
-    try:
-        import pyarrow.csv as pcsv
-    except ImportError:
-        y, s, w = read_columns(path, **{k: v for k, v in cols.items()})  # stdlib reader
-        return _Source(len(s), 24, lambda rows: iter([(y, s, w)]))
-
-    def chunks(rows: int) -> Iterator[tuple[Any, Any, Any]]:
-        reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(
-            block_size=max(1 << 20, min(rows * 24, 1 << 30))))
-        names = reader.schema.names
-        for role, name in cols.items():
-            if name is not None and name not in names:
-                raise ValueError(f"{role}: column {name!r} is not in {path}; available "
-                                 f"columns: {', '.join(map(repr, names))}.")
-        yield from _arrow_chunks(reader, cols)
-
-    return _Source(None, 24, chunks)
-
-
-_SOURCES = {".npy": _npy_source, ".npz": _npz_source, ".csv": _csv_source,
-            ".parquet": _parquet_source, ".pq": _parquet_source}
-
-
-def _source(path: str, cols: dict[str, str | None]) -> _Source:
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"no such file: {path}")
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in _SOURCES:
-        raise ValueError(f"path: cannot read {ext or 'extensionless'} files; use one of "
-                         f"{', '.join(sorted(_READERS))}.")
-    return _SOURCES[ext](path, cols)
 
 
 # --- progress -----------------------------------------------------------------------------------
@@ -286,7 +134,7 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     lv = check_levels(levels)
     limit = parse_memory(memory_limit)
     cols = {"label": label, "score": score, "weight": weight}
-    src = _source(path, cols)
+    src = open_source(path, cols)
     if src.whole is not None and src.n_rows is not None and \
             src.n_rows * (src.bytes_per_row + 16) <= limit:
         y, s, w = src.whole()
@@ -302,30 +150,6 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
         return _out_of_core(src, rows_per_chunk, pos_label, lv, exclude_self, bar, tmp_dir)
     finally:
         bar.close()
-
-
-def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
-    """Drop the resident pages of rows ``start:stop`` of memory-mapped arrays.
-
-    The pages stay in the page cache; the process just stops holding them, so its
-    RSS counts the mapped file only where a pass is working.
-    """
-    maps = []
-    for arr in arrays:
-        mm = getattr(arr, "_mmap", None)
-        if isinstance(arr, np.memmap) and mm is not None and hasattr(mm, "madvise"):
-            maps.append((mm, arr.offset % mmap.ALLOCATIONGRANULARITY, arr.itemsize))
-
-    def release(start: int, stop: int) -> None:
-        for mm, base, size in maps:
-            lo = base + start * size
-            hi = base + stop * size
-            lo = -(-lo // mmap.PAGESIZE) * mmap.PAGESIZE       # whole pages inside
-            hi = hi // mmap.PAGESIZE * mmap.PAGESIZE
-            if hi > lo:
-                mm.madvise(mmap.MADV_DONTNEED, lo, hi - lo)
-
-    return release
 
 
 def _mapped(y: np.ndarray, s: np.ndarray, pos_label: Any, levels: tuple[float, ...],

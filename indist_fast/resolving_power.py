@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Union
 
 import numpy as np
 

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from . import _backend
 from ._reference import curve_columns
 from ._result import CostSums, SweepResult
-from ._validation import Rows, check_level, prepare_rows
+from ._validation import Rows, prepare_rows
 from .report import _plain, check_two_classes
 from .table import ScoreTable
 

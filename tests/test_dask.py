@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import indist_fast
-from indist_fast import IndistFastWarning
+from reports import assert_reports_equal
 from indist_fast.ranges import split_table, sweep_ranges
 from indist_fast.report import Report
 from indist_fast.table import ScoreTable, with_main_level
@@ -23,17 +23,6 @@ N = 60_000
 Y = rng.random(N) < 0.3
 S = np.round(rng.normal(size=N) + Y, 1)           # heavy ties straddle partitions
 W = rng.integers(0, 4, N).astype(float)
-
-
-def same(a, b):
-    da_, db = a.to_dict(), b.to_dict()
-    for key in da_:
-        if key == "at":
-            for lv in da_["at"]:
-                for f, v in da_["at"][lv].items():
-                    assert v == pytest.approx(db["at"][lv][f], rel=1e-12, abs=1e-12), f
-        else:
-            assert da_[key] == pytest.approx(db[key], rel=1e-12, abs=1e-12), key
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +46,7 @@ def test_dataframe_on_a_cluster_equals_in_memory(client, weighted):
     w = "w" if weighted else None
     got = indist_fast.dask.evaluate(ddf, label="y", score="p", weight=w)
     want = indist_fast.evaluate(Y, S, sample_weight=W if weighted else None)
-    same(got, want)
+    assert_reports_equal(got, want)
     assert got.n_rows == N
 
 
@@ -65,7 +54,7 @@ def test_arrays_on_a_cluster_equal_in_memory(client):
     y = da.from_array(Y.astype(np.int8), chunks=9_000)
     s = da.from_array(S, chunks=11_000)                 # rechunked to the labels'
     got = indist_fast.dask.evaluate((y, s), n_ranges=5)
-    same(got, indist_fast.evaluate(Y, S))
+    assert_reports_equal(got, indist_fast.evaluate(Y, S))
 
 
 def test_ranges_locally_on_both_backends(backend):
@@ -74,7 +63,7 @@ def test_ranges_locally_on_both_backends(backend):
         pieces = split_table(table, np.sort(np.asarray(splitters))[::-1])
         assert sum(len(p) for p in pieces) == len(table)
         result = sweep_ranges(pieces, with_main_level((0.4, 0.5, 0.6)), True)
-        same(Report.from_sweep(result, (0.4, 0.5, 0.6), table.n_rows, True),
+        assert_reports_equal(Report.from_sweep(result, (0.4, 0.5, 0.6), table.n_rows, True),
              indist_fast.evaluate(Y, S, sample_weight=W))
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from cases import rows
 import indist_fast
+from reports import assert_reports_equal
 from indist_fast import Accumulator, IndistFastWarning, evaluate_file
 from indist_fast.files import parse_memory
 
@@ -28,17 +29,6 @@ def quiet(fn, *a, **k):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)
         return fn(*a, **k)
-
-
-def same(a, b):
-    da, db = a.to_dict(), b.to_dict()
-    for key in da:
-        if key == "at":
-            for lv in da["at"]:
-                for f, v in da["at"][lv].items():
-                    assert v == pytest.approx(db["at"][lv][f], rel=1e-12, abs=1e-12), f
-        else:
-            assert da[key] == pytest.approx(db[key], rel=1e-12, abs=1e-12), key
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +58,7 @@ KINDS = ["npz", "npz_compressed", "npy", "parquet", "csv"]
 def test_file_equals_in_memory(files, kind, limit):
     got = quiet(evaluate_file, files[kind], label="y", score="s", memory_limit=limit,
                 progress=False)
-    same(got, quiet(indist_fast.evaluate, Y, S))
+    assert_reports_equal(got, quiet(indist_fast.evaluate, Y, S))
     assert got.n_rows == N
 
 
@@ -77,13 +67,13 @@ def test_file_equals_in_memory(files, kind, limit):
 def test_weighted_file_equals_in_memory(files, kind, limit):
     got = quiet(evaluate_file, files[kind], label="y", score="s", weight="w",
                 memory_limit=limit, progress=False)
-    same(got, quiet(indist_fast.evaluate, Y, S, sample_weight=W))
+    assert_reports_equal(got, quiet(indist_fast.evaluate, Y, S, sample_weight=W))
 
 
 def test_out_of_core_on_the_numpy_backend(files, backend):
     got = quiet(evaluate_file, files["npz"], label="y", score="s", memory_limit="600kB",
                 progress=False)
-    same(got, quiet(indist_fast.evaluate, Y, S))
+    assert_reports_equal(got, quiet(indist_fast.evaluate, Y, S))
 
 
 def test_runs_are_removed_after_success_and_failure(files, tmp_path, monkeypatch):
@@ -136,7 +126,7 @@ def test_accumulator_any_chunking_any_order(backend, case, cuts, order):
         halves[i % 2].update(*chunk)
     acc = halves[0].merge(halves[1])
     assert acc.n_rows == len(s)
-    same(quiet(acc.result), quiet(indist_fast.evaluate, y, s, sample_weight=w))
+    assert_reports_equal(quiet(acc.result), quiet(indist_fast.evaluate, y, s, sample_weight=w))
 
 
 def test_accumulator_pickles_and_reads_from_threads():
@@ -144,7 +134,7 @@ def test_accumulator_pickles_and_reads_from_threads():
     for i in range(0, N, 10_000):
         acc.update(Y[i:i + 10_000], S[i:i + 10_000])
     again = pickle.loads(pickle.dumps(acc))
-    same(quiet(again.result), quiet(indist_fast.evaluate, Y, S))
+    assert_reports_equal(quiet(again.result), quiet(indist_fast.evaluate, Y, S))
     results = []
     threads = [threading.Thread(target=lambda: results.append(acc.result(levels=(0.5,)).auc))
                for _ in range(4)]

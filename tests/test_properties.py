@@ -6,11 +6,11 @@ import pickle
 import warnings
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cases import rows
+from reports import assert_reports_equal
 import indist_fast
 from indist_fast import IndistFastWarning, ScoreTable
 
@@ -30,26 +30,6 @@ def _curves(*args, **kwargs):
         return indist_fast.curves(*args, **kwargs)
 
 
-def assert_reports_close(a, b, skip=("n_rows",)):
-    da, db = a.to_dict(), b.to_dict()
-    for key in da:
-        if key in skip:
-            continue
-        if key == "at":
-            for level in da["at"]:
-                for f, v in da["at"][level].items():
-                    np.testing.assert_allclose(np.float64(v if v is not None else np.nan),
-                                               np.float64(db["at"][level][f]
-                                                          if db["at"][level][f] is not None
-                                                          else np.nan),
-                                               rtol=1e-12, equal_nan=True, err_msg=f)
-            continue
-        va = np.nan if da[key] is None else da[key]
-        vb = np.nan if db[key] is None else db[key]
-        np.testing.assert_allclose(np.float64(va), np.float64(vb), rtol=1e-12,
-                                   equal_nan=True, err_msg=key)
-
-
 @SETTINGS
 @given(case=rows(weighted=True), exclude_self=st.booleans())
 def test_weighted_equals_repeated_rows(backend, case, exclude_self):
@@ -57,7 +37,7 @@ def test_weighted_equals_repeated_rows(backend, case, exclude_self):
     reps = w.astype(int)
     a = _report(y, s, sample_weight=w, exclude_self=exclude_self)
     b = _report(np.repeat(y, reps), np.repeat(s, reps), exclude_self=exclude_self)
-    assert_reports_close(a, b)
+    assert_reports_equal(a, b, skip=("n_rows",))
     ca = _curves(y, s, sample_weight=w, exclude_self=exclude_self)
     cb = _curves(np.repeat(y, reps), np.repeat(s, reps), exclude_self=exclude_self)
     for name in ("thresholds", "tp", "fp", "b", "b_plus", "b_minus", "f1"):
@@ -80,7 +60,7 @@ def test_merged_halves_equal_whole(backend, case, cut):
     assert merged.pos.dtype == whole.pos.dtype
     np.testing.assert_allclose(merged.pos, whole.pos, rtol=1e-12)
     np.testing.assert_allclose(merged.neg, whole.neg, rtol=1e-12)
-    assert_reports_close(_report_table(merged), _report_table(whole), skip=())
+    assert_reports_equal(_report_table(merged), _report_table(whole))
 
 
 def _report_table(table):

@@ -60,7 +60,6 @@ def rates_at(y, s, w, t):
 
 def rates_at_rate(y, s, w, q, condition):
     """(fnr, fpr) at predicted positive rate q, a tied group split at random."""
-    wt = weights(s, w)
     p1, p0 = pis(y, w, condition)
     tpr_pts, fpr_pts = [0.0], [0.0]
     for t in np.unique(s)[::-1]:
