@@ -10,6 +10,9 @@ sample_weight : array-like of shape (n_samples,), default=None
     Non-negative finite frequency weights: weight 3 acts as three copies of the row.
 pos_label : scalar, default=None
     The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+label, score, weight : str, default=None
+    Instead of arrays: a table (pandas or polars DataFrame, pyarrow Table) as the first
+    argument and its column names, ``roc_auc(df, label="y", score="p")``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import dataclasses
 from typing import Any, Iterable
 
 from . import _backend
-from ._validation import Rows, check_level, check_levels, prepare_rows
+from ._validation import Rows, check_level, check_levels, prepare_frame_or_rows
 from .report import Curves, Report, check_two_classes
 from .resampling import bootstrap_table
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
@@ -30,10 +33,11 @@ __all__ = ["evaluate", "curves", "roc_auc", "average_precision",
            "indistinguishability_threshold", "precision_at_indistinguishability"]
 
 
-def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
              pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
              exclude_self: bool = True, n_boot: int | None = None, seed: Any = None,
-             confidence: float = 0.95) -> Report:
+             confidence: float = 0.95, label: str | None = None, score: str | None = None,
+             weight: str | None = None) -> Report:
     """Evaluate scores: AUC, average precision, and C(r_b) with its operating point.
 
     One sort and one sweep; without weights no per-score table is materialised.
@@ -54,6 +58,9 @@ def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
         Seed of the bootstrap replicates.
     confidence : float, default=0.95
         Coverage of the bootstrap intervals.
+    label, score, weight : str, default=None
+        Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
+        Table): ``evaluate(df, label="y", score="p")``.
 
     Returns
     -------
@@ -73,7 +80,8 @@ def evaluate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     (0.8889, 0.35, 0.75)
     """
     lv = check_levels(levels)
-    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
+                                 weight)
     if n_boot is None:
         return _report(rows, lv, exclude_self, warn_main=True)
     # One sort serves both: the table gives the report and the bootstrap's slots.
@@ -91,8 +99,9 @@ def _report(rows: Rows, levels: tuple[float, ...], exclude_self: bool,
     return Report.from_sweep(result, levels, rows.n_rows, exclude_self, warn_main)
 
 
-def curves(y_true: Any, y_score: Any, *, sample_weight: Any = None,
-           pos_label: Any = None, exclude_self: bool = True) -> Curves:
+def curves(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
+           pos_label: Any = None, exclude_self: bool = True, label: str | None = None,
+           score: str | None = None, weight: str | None = None) -> Curves:
     """Every operating point: thresholds, TP, FP, tpr, fpr, precision, F1, B, B+, B-.
 
     Examples
@@ -102,30 +111,32 @@ def curves(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> c.thresholds.tolist(), c.tpr.tolist(), c.fpr.tolist()
     ([0.8, 0.3, 0.1], [1.0, 1.0, 1.0], [0.0, 0.5, 1.0])
     """
-    table = ScoreTable.from_arrays(y_true, y_score, sample_weight, pos_label)
-    return table.curves(exclude_self=exclude_self)
+    rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
+                                 weight)
+    return ScoreTable.from_rows(rows).curves(exclude_self=exclude_self)
 
 
 def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
-             level: float, exclude_self: bool) -> Report:
+             level: float, exclude_self: bool, columns: tuple) -> Report:
     """A report at one level; only that level warns when it is not reached."""
     with_level = (check_level(level),)
-    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
     return _report(rows, with_level, exclude_self, warn_main=False)
 
 
-def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any,
-                pos_label: Any) -> tuple[float, float]:
+def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+                columns: tuple) -> tuple[float, float]:
     """AUC and AP from a sweep without levels to report (no Report, no warnings)."""
-    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
     result = _backend.engine().summarize(
         rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value, with_main_level(()), True)
     check_two_classes(result.weight_pos, result.weight_neg)
     return float(result.auc), float(result.average_precision)
 
 
-def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None,
-            pos_label: Any = None) -> float:
+def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
+            pos_label: Any = None, label: str | None = None, score: str | None = None,
+            weight: str | None = None) -> float:
     """Area under the ROC curve, ties counted one half (equals scikit-learn's).
 
     Examples
@@ -134,11 +145,12 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> indist_fast.roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
     """
-    return _auc_and_ap(y_true, y_score, sample_weight, pos_label)[0]
+    return _auc_and_ap(y_true, y_score, sample_weight, pos_label, (label, score, weight))[0]
 
 
-def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
-                      pos_label: Any = None) -> float:
+def average_precision(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
+                      pos_label: Any = None, label: str | None = None,
+                      score: str | None = None, weight: str | None = None) -> float:
     """Step-sum average precision (equals scikit-learn's ``average_precision_score``).
 
     Examples
@@ -147,12 +159,14 @@ def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> round(indist_fast.average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
     0.8333
     """
-    return _auc_and_ap(y_true, y_score, sample_weight, pos_label)[1]
+    return _auc_and_ap(y_true, y_score, sample_weight, pos_label, (label, score, weight))[1]
 
 
-def indistinguishability_threshold(y_true: Any, y_score: Any, *, sample_weight: Any = None,
-                                   pos_label: Any = None, level: float = 0.5,
-                                   exclude_self: bool = True) -> float:
+def indistinguishability_threshold(y_true: Any, y_score: Any = None, *,
+                                   sample_weight: Any = None, pos_label: Any = None,
+                                   level: float = 0.5, exclude_self: bool = True,
+                                   label: str | None = None, score: str | None = None,
+                                   weight: str | None = None) -> float:
     """r at ``level``: the highest threshold whose ``B >= level`` (NaN, with a warning,
     when none reaches it).
 
@@ -163,13 +177,16 @@ def indistinguishability_threshold(y_true: Any, y_score: Any, *, sample_weight: 
     ...                                            [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     0.35
     """
-    report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self)
+    report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self,
+                      (label, score, weight))
     return report.at[check_level(level)].threshold
 
 
-def precision_at_indistinguishability(y_true: Any, y_score: Any, *,
+def precision_at_indistinguishability(y_true: Any, y_score: Any = None, *,
                                       sample_weight: Any = None, pos_label: Any = None,
-                                      level: float = 0.5, exclude_self: bool = True) -> float:
+                                      level: float = 0.5, exclude_self: bool = True,
+                                      label: str | None = None, score: str | None = None,
+                                      weight: str | None = None) -> float:
     """C(r_b): precision at the indistinguishability threshold of ``level``.
 
     Examples
@@ -179,5 +196,6 @@ def precision_at_indistinguishability(y_true: Any, y_score: Any, *,
     ...                                               [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     0.75
     """
-    report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self)
+    report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self,
+                      (label, score, weight))
     return report.at[check_level(level)].precision
