@@ -34,6 +34,10 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"\nColumn {column}: adding easy negatives (100 -> 10000) moves AUC from "
               f"{first.auc:.3f} to {last.auc:.3f}, C(r_b) from {first.precision:.3f} to "
               f"{last.precision:.3f}.", end="")
+    if args.plot:
+        from .plot import nine_panels
+        nine_panels(sets).savefig(args.plot, dpi=70)
+        print(f"\nfigure: {args.plot}")
     print("\nAUC rewards easy negatives that no threshold would ever confuse with positives; "
           "the precision at the indistinguishability threshold, C(r_b), barely moves, "
           "because it only looks at the rows that compete with the positives.")
@@ -63,6 +67,12 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(f"{args.file}: label {args.label!r}, score {args.score!r}"
               + (f", weight {args.weight!r}" if args.weight else ""))
         print(report)
+    if args.plot:
+        from .plot import report_sheet
+        y, s, w = read_columns(args.file, label=args.label, score=args.score,
+                               weight=args.weight)
+        report_sheet(y, s, sample_weight=w, title=str(args.file)).savefig(args.plot, dpi=70)
+        print(f"figure: {args.plot}", file=sys.stderr)
     return 0
 
 
@@ -111,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="evaluate the nine example data sets of the paper")
     demo.add_argument("--seed", type=int, default=0, help="seed of the example data (0)")
+    demo.add_argument("--plot", default=None, metavar="PNG",
+                      help="also draw the nine panels of the paper to this file")
     demo.set_defaults(run=_demo)
     ev = sub.add_parser("evaluate", help="evaluate label and score columns of a file")
     _add_columns(ev)
@@ -123,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="working memory, like 1GB (default: half the RAM); larger data are "
                          "sorted into runs on disk")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ev.add_argument("--plot", default=None, metavar="PNG",
+                    help="also draw a report sheet to this file (reads the rows into memory)")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
     ev.set_defaults(run=_evaluate)
     lo = sub.add_parser("losses", help="expected loss of every threshold choice method")
