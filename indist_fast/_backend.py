@@ -11,7 +11,11 @@ import contextlib
 import os
 import warnings
 from types import ModuleType
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, cast
+
+if TYPE_CHECKING:
+    import numpy as np
+    from ._result import SweepResult
 
 __all__ = ["backend", "engine", "use_backend"]
 
@@ -43,15 +47,51 @@ def _requested() -> str | None:
     return name
 
 
+class Engine(Protocol):
+    """What ``indist_fast._fast`` and ``indist_fast._reference`` both provide."""
+
+    def build_table(self, y: Any, s: Any, w: Any, pos_value: float,
+                    neg_value: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+    def summarize(self, y: Any, s: Any, w: Any, pos_value: float, neg_value: float,
+                  levels: np.ndarray, exclude_self: bool, costs: Any = ...,
+                  release: Callable[[int, int], None] | None = ...) -> SweepResult: ...
+
+    def sweep_table(self, scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
+                    levels: np.ndarray, exclude_self: bool, costs: Any = ...) -> SweepResult: ...
+
+    def merge_tables(self, s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray, s2: np.ndarray,
+                     tp2: np.ndarray, fp2: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+    def replicate_counts(self, bit_generator: np.random.BitGenerator, pos_group: np.ndarray,
+                         pos_weight: np.ndarray | None, neg_group: np.ndarray,
+                         neg_weight: np.ndarray | None, n_groups: int, stratified: bool
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+
+    def replicate_sweeps(self, bit_generators: list[np.random.BitGenerator],
+                         pos_group: np.ndarray, pos_weight: np.ndarray | None,
+                         neg_group: np.ndarray, neg_weight: np.ndarray | None,
+                         scores: np.ndarray, stratified: bool, levels: np.ndarray,
+                         exclude_self: bool) -> np.ndarray: ...
+
+    def delong_sums(self, tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]: ...
+
+    def sweep_range(self, scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
+                    levels: np.ndarray, exclude_self: bool, weight_pos: float,
+                    weight_neg: float, tp_above: float, fp_above: float,
+                    b_above: float) -> tuple[SweepResult, float]: ...
+
+
 _active: tuple[str, ModuleType] | None = None
 
 
-def engine() -> ModuleType:
-    """The module whose ``build_table``/``summarize``/``sweep_table``/``merge_tables`` run."""
+def engine() -> Engine:
+    """The engine module that runs: ``indist_fast._fast`` or ``indist_fast._reference``."""
     global _active
     if _active is None:
         _active = _load(_requested())
-    return _active[1]
+    return cast(Engine, _active[1])
 
 
 def backend() -> str:

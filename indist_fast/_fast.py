@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _kernels, _resample
 from ._result import CostSums, SweepResult
@@ -27,6 +28,10 @@ PARALLEL_MIN_ROWS = 50_000
 _PIVOT_SAMPLE = 1023
 
 _T = TypeVar("_T")
+Array = NDArray[Any]
+Pieces = tuple[Array, Array, Array, Array]
+Costs = tuple[float, float, float] | None
+Release = Callable[[int, int], None] | None
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
@@ -82,13 +87,15 @@ def _sort_in_place(lo: list[np.ndarray], hi: list[np.ndarray]) -> None:
         _on_two_threads([lambda: sort_all(hi), lambda: sort_all(lo)])
 
 
-def _count(y, s, w, pos_value, neg_value, pivot, blocks):
+def _count(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: float,
+           pivot: float, blocks: list[tuple[int, int]]) -> list[tuple[Any, ...]]:
     """Per-block counts; raises on the first bad row of the whole input."""
-    counts = _on_two_threads([
-        (lambda b=b: _kernels.count_rows(y, s, w, pos_value, neg_value, pivot, *b))
-        for b in blocks])
-    first = [min((c[k] for c in counts if c[k] >= 0), default=-1) for k in (6, 7, 8)]
-    raise_row_errors(*first, y, s, w)
+    def job(b: tuple[int, int]) -> Callable[[], tuple[Any, ...]]:
+        return lambda: _kernels.count_rows(y, s, w, pos_value, neg_value, pivot, *b)
+    counts = _on_two_threads([job(b) for b in blocks])
+    bad_label, nan_row, bad_weight = (
+        int(min((c[k] for c in counts if c[k] >= 0), default=-1)) for k in (6, 7, 8))
+    raise_row_errors(bad_label, nan_row, bad_weight, y, s, w)
     return counts
 
 
@@ -124,7 +131,8 @@ def _passes(n: int, release: Callable[[int, int], None] | None) -> list[list[tup
             ((a, min(n, a + RELEASE_BLOCK_ROWS)) for a in range(0, n, RELEASE_BLOCK_ROWS))]
 
 
-def _sorted_pieces(y, s, pos_value, neg_value, release=None):
+def _sorted_pieces(y: Array, s: Array, pos_value: float, neg_value: float,
+                   release: Release = None) -> Pieces:
     pivot, groups = _pivot(s), _passes(len(s), release)
     counts = []
     for group in groups:
@@ -135,12 +143,13 @@ def _sorted_pieces(y, s, pos_value, neg_value, release=None):
     neg_starts, (n_neg_lo, n_neg_hi) = _cursors([list(c[2:4]) for c in counts])
     pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)
     neg = np.empty(n_neg_lo + n_neg_hi, dtype=s.dtype)
+    def scatter(b: tuple[int, int], ps: list[int], ns: list[int]) -> Callable[[], None]:
+        return lambda: _kernels.scatter_scores(y, s, pos_value, pivot, b[0], b[1], pos, neg,
+                                               ps[0], ps[1], ns[0], ns[1])
     i = 0
     for group in groups:
-        _on_two_threads([
-            (lambda b=b, ps=pos_starts[i + j], ns=neg_starts[i + j]: _kernels.scatter_scores(
-                y, s, pos_value, pivot, *b, pos, neg, *ps, *ns))
-            for j, b in enumerate(group)])
+        _on_two_threads([scatter(b, pos_starts[i + j], neg_starts[i + j])
+                         for j, b in enumerate(group)])
         i += len(group)
         if release is not None:
             release(group[0][0], group[-1][1])
@@ -150,33 +159,37 @@ def _sorted_pieces(y, s, pos_value, neg_value, release=None):
     return pos_hi, neg_hi, pos_lo, neg_lo
 
 
-def _sorted_keys(y, s, w, pos_value, neg_value):
+def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
+                 ) -> tuple[Array, Array, Array, int, float, float]:
     pivot, blocks = _pivot(s), _blocks(len(s))
     counts = _count(y, s, w, pos_value, neg_value, pivot, blocks)
     starts, (n_lo, n_hi) = _cursors([[c[0] + c[2], c[1] + c[3]] for c in counts])
     index_bits = _kernels.index_bits_for(len(s))
     keys = np.empty(n_lo + n_hi, dtype=np.uint64)
     rows = np.empty((len(s), 2), dtype=np.float64)
-    _on_two_threads([
-        (lambda b=b, st=st: _kernels.scatter_keys(
-            y, s, w, pos_value, pivot, *b, index_bits, keys, rows, *st))
-        for b, st in zip(blocks, starts)])
+    def scatter(b: tuple[int, int], st: list[int]) -> Callable[[], None]:
+        return lambda: _kernels.scatter_keys(y, s, w, pos_value, pivot, b[0], b[1],
+                                             index_bits, keys, rows, st[0], st[1])
+    _on_two_threads([scatter(b, st) for b, st in zip(blocks, starts)])
     keys_lo, keys_hi = keys[:n_lo], keys[n_lo:]
     _sort_in_place([keys_lo], [keys_hi])
-    weight_pos = sum(c[4] for c in counts)
-    weight_neg = sum(c[5] for c in counts)
+    weight_pos = float(sum(c[4] for c in counts))
+    weight_neg = float(sum(c[5] for c in counts))
     return keys_hi, keys_lo, rows, index_bits, weight_pos, weight_neg
 
 
-def build_table(y, s, w, pos_value, neg_value):
+def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
+                neg_value: float) -> tuple[Array, Array, Array]:
     """Distinct scores (descending) with positive and negative weight at each."""
     if w is not None:
-        return _kernels.table_from_keys(*_sorted_keys(y, s, w, pos_value, neg_value)[:4])
+        keys_hi, keys_lo, rows, index_bits, _, _ = _sorted_keys(y, s, w, pos_value, neg_value)
+        return _kernels.table_from_keys(keys_hi, keys_lo, rows, index_bits)
     return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
 
-def summarize(y, s, w, pos_value, neg_value, levels, exclude_self, costs=None,
-              release=None):
+def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: float,
+              levels: Array, exclude_self: bool, costs: Costs = None,
+              release: Release = None) -> SweepResult:
     """Sweep result of raw rows, read while merging: no table is materialised.
 
     ``release(start, stop)``, when given, is called once the unweighted passes are
@@ -191,52 +204,60 @@ def summarize(y, s, w, pos_value, neg_value, levels, exclude_self, costs=None,
     return _as_result(result)
 
 
-def _as_result(result: tuple) -> SweepResult:
+def _as_result(result: tuple[Any, ...]) -> SweepResult:
+    """The kernels' plain tuple (costs last) as a SweepResult."""
     sums = result[-1]
-    return SweepResult(*result[:-1], None if sums is None else CostSums(*sums))
+    return SweepResult(result[0], result[1], result[2], result[3], result[4], result[5],
+                       result[6], result[7], None if sums is None else CostSums(*sums))
 
 
-def sweep_table(scores, tp, fp, levels, exclude_self, costs=None):
+def sweep_table(scores: Array, tp: Array, fp: Array, levels: Array, exclude_self: bool,
+                costs: Costs = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table."""
     return _as_result(_kernels.sweep_table(scores, tp, fp, levels, exclude_self, costs))
 
 
-def merge_tables(s1, tp1, fp1, s2, tp2, fp2):
+def merge_tables(s1: Array, tp1: Array, fp1: Array, s2: Array, tp2: Array,
+                 fp2: Array) -> tuple[Array, Array, Array]:
     """Merge two descending score tables, adding the weights of equal scores."""
     return _kernels.merge_tables(s1, tp1, fp1, s2, tp2, fp2)
 
 
-def sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg, tp_above,
-                fp_above, b_above):
+def sweep_range(scores: Array, tp: Array, fp: Array, levels: Array, exclude_self: bool,
+                weight_pos: float, weight_neg: float, tp_above: float, fp_above: float,
+                b_above: float) -> tuple[SweepResult, float]:
     """One score range swept from the state of the ranges above: (result, final Num)."""
     out = _kernels.sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg,
                                tp_above, fp_above, b_above)
-    return _as_result(out[:-1]), out[-1]
+    return _as_result(out[:-1]), float(out[-1])
 
 
-def delong_sums(tp, fp):
+def delong_sums(tp: Array, fp: Array) -> tuple[float, float, float]:
     """DeLong's AUC and summed squared structural components of a score table."""
     return _kernels.delong_sums(tp, fp)
 
 
-def replicate_counts(bit_generator, pos_group, pos_weight, neg_group, neg_weight,
-                     n_groups, stratified):
+def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: Array,
+                     pos_weight: Array | None, neg_group: Array, neg_weight: Array | None,
+                     n_groups: int, stratified: bool) -> tuple[Array, Array, Array, Array]:
     """One replicate: ``(tp, fp, pos_counts, neg_counts)``."""
     return _resample.replicate_counts(bit_generator, pos_group, pos_weight, neg_group,
                                       neg_weight, n_groups, stratified)
 
 
-def replicate_sweeps(bit_generators, pos_group, pos_weight, neg_group, neg_weight,
-                     scores, stratified, levels, exclude_self):
+def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Array,
+                     pos_weight: Array | None, neg_group: Array, neg_weight: Array | None,
+                     scores: Array, stratified: bool, levels: Array,
+                     exclude_self: bool) -> Array:
     """One sweep per replicate, the replicates split over two threads. Replicate ``k``
     draws from ``bit_generators[k]`` alone, so the split does not change results."""
     out = np.empty((len(bit_generators), 4 + 4 * len(levels)))
     work = len(bit_generators) * (len(pos_group) + len(neg_group) + len(scores))
     n_jobs = 2 if work >= PARALLEL_MIN_ROWS and len(bit_generators) > 1 else 1
     bounds = np.linspace(0, len(bit_generators), n_jobs + 1).astype(int)
-    _on_two_threads([
-        (lambda a=a, b=b: _resample.replicate_sweeps(
+    def job(a: int, b: int) -> Callable[[], None]:
+        return lambda: _resample.replicate_sweeps(
             bit_generators[a:b], pos_group, pos_weight, neg_group, neg_weight, scores,
-            stratified, levels, exclude_self, out[a:b]))
-        for a, b in zip(bounds[:-1], bounds[1:])])
+            stratified, levels, exclude_self, out[a:b])
+    _on_two_threads([job(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])])
     return out

@@ -1,10 +1,14 @@
 # Stubs for the compiled module indist_fast._kernels (src/_kernels.pyx).
-# Fused label/score/count types appear as ndarray; see the .pyx for the dtypes.
+# Fused label/score/count types appear as ndarray; the Cython signatures are quoted.
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
-SweepResult = tuple[int, int, float, float, float, float, float, NDArray[np.float64]]
-Table = tuple[NDArray[np.float64], np.ndarray, np.ndarray]
+# (n_groups, n_undefined, weight_pos, weight_neg, auc, ap, b_last, crossings, costs)
+_SweepTuple = tuple[Any, ...]
+_Table = tuple[NDArray[np.float64], np.ndarray, np.ndarray]
+_Costs = tuple[float, float, float] | None
 
 # def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
 #                double pos_value, double neg_value, double pivot,
@@ -23,15 +27,15 @@ def scatter_scores(y: np.ndarray, s: np.ndarray, pos_value: float, pivot: float,
 
 # def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
 #                      const score_t[::1] pos_lo, const score_t[::1] neg_lo,
-#                      const double[::1] levels, bint exclude_self)
+#                      const double[::1] levels, bint exclude_self, object costs=None)
 def summarize_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
-                     neg_lo: np.ndarray, levels: NDArray[np.float64],
-                     exclude_self: bool) -> SweepResult: ...
+                     neg_lo: np.ndarray, levels: NDArray[np.float64], exclude_self: bool,
+                     costs: _Costs = ...) -> _SweepTuple: ...
 
 # def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
 #                       const score_t[::1] pos_lo, const score_t[::1] neg_lo)
 def table_from_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
-                      neg_lo: np.ndarray) -> Table: ...
+                      neg_lo: np.ndarray) -> _Table: ...
 
 # def index_bits_for(Py_ssize_t n)
 def index_bits_for(n: int) -> int: ...
@@ -47,23 +51,48 @@ def scatter_keys(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64], pos_value
 
 # def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 #                    const double[:, ::1] rows, int index_bits, double weight_pos,
-#                    double weight_neg, const double[::1] levels, bint exclude_self)
+#                    double weight_neg, const double[::1] levels, bint exclude_self,
+#                    object costs=None)
 def summarize_keys(keys_hi: NDArray[np.uint64], keys_lo: NDArray[np.uint64],
                    rows: NDArray[np.float64], index_bits: int, weight_pos: float,
-                   weight_neg: float, levels: NDArray[np.float64],
-                   exclude_self: bool) -> SweepResult: ...
+                   weight_neg: float, levels: NDArray[np.float64], exclude_self: bool,
+                   costs: _Costs = ...) -> _SweepTuple: ...
 
 # def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 #                     const double[:, ::1] rows, int index_bits)
 def table_from_keys(keys_hi: NDArray[np.uint64], keys_lo: NDArray[np.uint64],
-                    rows: NDArray[np.float64], index_bits: int) -> Table: ...
+                    rows: NDArray[np.float64], index_bits: int) -> _Table: ...
 
 # def sweep_table(const double[::1] scores, const count_t[::1] tp,
-#                 const count_t[::1] fp, const double[::1] levels, bint exclude_self)
+#                 const count_t[::1] fp, const double[::1] levels, bint exclude_self,
+#                 object costs=None)
 def sweep_table(scores: NDArray[np.float64], tp: np.ndarray, fp: np.ndarray,
-                levels: NDArray[np.float64], exclude_self: bool) -> SweepResult: ...
+                levels: NDArray[np.float64], exclude_self: bool,
+                costs: _Costs = ...) -> _SweepTuple: ...
+
+# def resolve_costs(costs, double weight_pos, double weight_neg)
+def resolve_costs(costs: tuple[float, float, float], weight_pos: float,
+                  weight_neg: float) -> tuple[float, float, float]: ...
 
 # def merge_tables(const double[::1] s1, const count_t[::1] tp1, const count_t[::1] fp1,
 #                  const double[::1] s2, const count_t[::1] tp2, const count_t[::1] fp2)
 def merge_tables(s1: NDArray[np.float64], tp1: np.ndarray, fp1: np.ndarray,
-                 s2: NDArray[np.float64], tp2: np.ndarray, fp2: np.ndarray) -> Table: ...
+                 s2: NDArray[np.float64], tp2: np.ndarray, fp2: np.ndarray) -> _Table: ...
+
+# def delong_sums(const count_t[::1] tp, const count_t[::1] fp)
+def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]: ...
+
+# def summarize_runs(list runs, const double[::1] levels, bint exclude_self,
+#                    object costs=None)
+def summarize_runs(runs: list[tuple[np.ndarray, bool]], levels: NDArray[np.float64],
+                   exclude_self: bool, costs: _Costs = ...) -> _SweepTuple: ...
+
+# def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[::1] fp,
+#                 const double[::1] levels, bint exclude_self, double weight_pos,
+#                 double weight_neg, double tp_above, double fp_above, double b_above)
+def sweep_range(scores: NDArray[np.float64], tp: np.ndarray, fp: np.ndarray,
+                levels: NDArray[np.float64], exclude_self: bool, weight_pos: float,
+                weight_neg: float, tp_above: float, fp_above: float,
+                b_above: float) -> _SweepTuple: ...
+
+__test__: dict[str, str]

@@ -53,7 +53,7 @@ def curve_columns(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
 
 def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
                 levels: np.ndarray, exclude_self: bool,
-                costs: tuple[float, float] | None = None) -> SweepResult:
+                costs: tuple[float, float, float] | None = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table (and, given ``costs =
     (t_fixed, q_fixed, rate_pi_pos)``, the threshold-choice sums)."""
     cols = curve_columns(scores, tp, fp, exclude_self)
@@ -125,13 +125,15 @@ def upper_hull(fp: np.ndarray, tp: np.ndarray, thresholds: np.ndarray) -> np.nda
     for x, y, t in zip(fp.tolist(), tp.tolist(), thresholds.tolist()):
         while len(hx) >= 2 and ((hx[-1] - hx[-2]) * (y - hy[-2])
                                 - (hy[-1] - hy[-2]) * (x - hx[-2])) >= 0:
-            hx.pop(), hy.pop(), ht.pop()
-        hx.append(x), hy.append(y), ht.append(t)
+            del hx[-1], hy[-1], ht[-1]
+        hx.append(x)
+        hy.append(y)
+        ht.append(t)
     return np.array([hx, hy, ht])
 
 
 def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-                pos_value: float, neg_value: float) -> tuple:
+                pos_value: float, neg_value: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct scores (descending) with positive and negative weight at each.
 
     Counts are int64 without weights and float64 with them; zero-weight rows are
@@ -160,14 +162,15 @@ def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
 
 def summarize(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, pos_value: float,
               neg_value: float, levels: np.ndarray, exclude_self: bool,
-              costs: tuple[float, float] | None = None) -> SweepResult:
+              costs: tuple[float, float, float] | None = None) -> SweepResult:
     """Sweep result of raw rows: ``sweep_table(*build_table(...))``."""
     return sweep_table(*build_table(y, s, w, pos_value, neg_value), levels, exclude_self,
                        costs)
 
 
 def merge_tables(s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray,
-                 s2: np.ndarray, tp2: np.ndarray, fp2: np.ndarray) -> tuple:
+                 s2: np.ndarray, tp2: np.ndarray, fp2: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Merge two descending score tables, adding the weights of equal scores."""
     scores, inverse = np.unique(np.concatenate((s1, s2)), return_inverse=True)
     m = len(scores)
@@ -184,7 +187,7 @@ def _first(rows: np.ndarray) -> int:
 
 # --- resampling (twin of src/_resample.pyx) -------------------------------------------
 
-def _draw_indices(bit_generator, n: int, count: int) -> np.ndarray:
+def _draw_indices(bit_generator: np.random.BitGenerator, n: int, count: int) -> np.ndarray:
     """``count`` uniform indices below ``n``, consumed from the raw stream exactly as
     the kernel consumes it: two 32-bit candidates per raw draw (low half first), kept
     by Lemire's rule, and a fresh raw draw for every call."""
@@ -206,9 +209,10 @@ def _draw_indices(bit_generator, n: int, count: int) -> np.ndarray:
     return np.concatenate(kept)
 
 
-def replicate_counts(bit_generator, pos_group: np.ndarray, pos_weight: np.ndarray | None,
-                     neg_group: np.ndarray, neg_weight: np.ndarray | None, n_groups: int,
-                     stratified: bool) -> tuple:
+def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: np.ndarray,
+                     pos_weight: np.ndarray | None, neg_group: np.ndarray,
+                     neg_weight: np.ndarray | None, n_groups: int, stratified: bool
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One replicate: ``(tp, fp, pos_counts, neg_counts)``, as the kernel draws it."""
     n_pos, n_neg = len(pos_group), len(neg_group)
     if stratified:
@@ -226,7 +230,7 @@ def replicate_counts(bit_generator, pos_group: np.ndarray, pos_weight: np.ndarra
     return tp, fp, pos_counts, neg_counts
 
 
-def replicate_sweeps(bit_generators: list, pos_group: np.ndarray,
+def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: np.ndarray,
                      pos_weight: np.ndarray | None, neg_group: np.ndarray,
                      neg_weight: np.ndarray | None, scores: np.ndarray, stratified: bool,
                      levels: np.ndarray, exclude_self: bool) -> np.ndarray:

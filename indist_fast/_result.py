@@ -24,7 +24,7 @@ class SweepResult(NamedTuple):
     average_precision: float
     b_last: float
     crossings: np.ndarray
-    costs: tuple | None = None
+    costs: CostSums | None = None
 
 
 class CostSums(NamedTuple):

@@ -148,7 +148,7 @@ def frame_columns(data: Any, label: str, score: str, weight: str | None
     if not names:
         raise TypeError("label=/score= need a DataFrame (pandas, polars) or a pyarrow "
                         f"Table as the first argument, got {type(data).__name__}.")
-    out = []
+    out: list[Any] = []
     for role, name in (("label", label), ("score", score), ("weight", weight)):
         if name is None:
             out.append(None)
@@ -216,7 +216,7 @@ def check_level(level: Any, name: str = "level") -> float:
     level = float(level)
     if not 0.0 < level < 1.0:
         raise ValueError(f"{name} must lie strictly between 0 and 1, got {level!r}.")
-    return level
+    return float(level)
 
 
 def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:

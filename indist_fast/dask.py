@@ -26,7 +26,7 @@ from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
 __all__ = ["evaluate"]
 
 
-def _dask():
+def _dask() -> Any:
     try:
         import dask
     except ImportError:
@@ -49,10 +49,11 @@ def _frame_partition(df: Any, label: str, score: str, weight: str | None, pos_la
 
 
 def _sample(s: Any, k: int) -> np.ndarray:
-    s = np.asarray(s, dtype=np.float64)
-    if len(s) <= k:
-        return s
-    return s[np.linspace(0, len(s) - 1, k).astype(np.int64)]
+    values: np.ndarray = np.asarray(s, dtype=np.float64)
+    if len(values) <= k:
+        return values
+    picked: np.ndarray = values[np.linspace(0, len(values) - 1, k).astype(np.int64)]
+    return picked
 
 
 def _splitters(samples: list[np.ndarray], n_ranges: int) -> np.ndarray:
@@ -92,7 +93,7 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     Report
     """
     dask = _dask()
-    from dask import delayed
+    delayed = dask.delayed
 
     lv = check_levels(levels)
     if isinstance(collection, tuple):
@@ -106,7 +107,9 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
               else [None] * len(ys))
         parts = list(zip(ys, ss, ws))
         samples = [delayed(_sample)(sp, sample_per_partition) for _, sp, _ in parts]
-        make = lambda p, spl: delayed(_partition_table)(p[0], p[1], p[2], pos_label, spl)  # noqa
+
+        def make(p: Any, spl: np.ndarray) -> Any:
+            return delayed(_partition_table)(p[0], p[1], p[2], pos_label, spl)
     else:
         if label is None or score is None:
             raise ValueError("a dask DataFrame needs the label and score column names.")
@@ -117,8 +120,8 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
         parts = list(collection.to_delayed())
         samples = [delayed(lambda df: _sample(df[score].to_numpy(), sample_per_partition))(p)
                    for p in parts]
-        make = lambda p, spl: delayed(_frame_partition)(p, label, score, weight,  # noqa
-                                                         pos_label, spl)
+        def make(p: Any, spl: np.ndarray) -> Any:
+            return delayed(_frame_partition)(p, label, score, weight, pos_label, spl)
     n_ranges = n_ranges or max(1, len(parts))
     splitters = _splitters(list(dask.compute(*samples)), n_ranges)
     pieces = [make(p, splitters) for p in parts]

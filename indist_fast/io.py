@@ -33,8 +33,8 @@ def _pick(available: list[str], wanted: dict[str, str | None], path: str) -> Non
 class _Source:
     n_rows: int | None                      # None when unknown before reading (CSV)
     bytes_per_row: int
-    chunks: Callable[[int], Iterator[tuple[Any, Any, Any]]]
-    whole: Callable[[], tuple[Any, Any, Any]] | None = None   # zero-copy columns
+    chunks: Callable[[int], Iterator[tuple[Any, ...]]]
+    whole: Callable[[], tuple[Any, ...]] | None = None        # zero-copy columns
     release: Callable[[int, int], None] | None = None        # drop mapped rows' pages
 
 
@@ -49,7 +49,7 @@ def _npy_source(path: str, cols: dict[str, str | None]) -> _Source:
             raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
                              f"{', '.join(map(repr, names)) or 'none (a plain array)'}.")
 
-    def chunks(rows: int) -> Iterator[tuple[Any, Any, Any]]:
+    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
         for start in range(0, len(arr), rows):
             part = arr[start:start + rows]
             yield tuple(None if n is None else np.ascontiguousarray(part[n])
@@ -104,7 +104,7 @@ def _npz_source(path: str, cols: dict[str, str | None]) -> _Source:
         raise ValueError(f"{path}: the columns differ in length: {sorted(lengths)}.")
     n = lengths.pop()
 
-    def chunks(rows: int) -> Iterator[tuple[Any, Any, Any]]:
+    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
         for start in range(0, n, rows):
             yield tuple(None if a is None else a[start:start + rows] for a in arrays.values())
 
@@ -114,7 +114,7 @@ def _npz_source(path: str, cols: dict[str, str | None]) -> _Source:
 
 
 def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None]
-                  ) -> Iterator[tuple[Any, Any, Any]]:
+                  ) -> Iterator[tuple[Any, ...]]:
     for batch in batches:
         yield tuple(None if name is None else
                     batch.column(batch.schema.get_field_index(name)).to_numpy(zero_copy_only=False)
@@ -150,7 +150,7 @@ def _csv_source(path: str, cols: dict[str, str | None]) -> _Source:
         y, s, w = data["label"], data["score"], data["weight"]
         return _Source(len(s), 24, lambda rows: iter([(y, s, w)]))
 
-    def chunks(rows: int) -> Iterator[tuple[Any, Any, Any]]:
+    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
         reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(
             block_size=max(1 << 20, min(rows * 24, 1 << 30))))
         names = reader.schema.names
@@ -257,4 +257,5 @@ def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
     if not parts:
         raise ValueError(f"{path} holds no rows.")
     y, s, w = (None if c[0] is None else np.concatenate(c) for c in zip(*parts))
+    assert y is not None and s is not None
     return y, s, w

@@ -117,7 +117,7 @@ def curves(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
 
 
 def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
-             level: float, exclude_self: bool, columns: tuple) -> Report:
+             level: float, exclude_self: bool, columns: tuple[Any, ...]) -> Report:
     """A report at one level; only that level warns when it is not reached."""
     with_level = (check_level(level),)
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
@@ -125,7 +125,7 @@ def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
 
 
 def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
-                columns: tuple) -> tuple[float, float]:
+                columns: tuple[Any, ...]) -> tuple[float, float]:
     """AUC and AP from a sweep without levels to report (no Report, no warnings)."""
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
     result = _backend.engine().summarize(

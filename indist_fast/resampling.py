@@ -136,6 +136,13 @@ class BootstrapResult:
         return "\n".join(lines)
 
 
+def _entropy(seed: np.random.SeedSequence) -> int:
+    entropy = seed.entropy
+    if isinstance(entropy, (int, np.integer)):
+        return int(entropy)
+    raise ValueError("the bootstrap seed must come from an int or None.")
+
+
 def _derived(sweeps: np.ndarray, column: int = 0) -> dict[str, np.ndarray]:
     """Every built-in metric from rows of sweep output (see ``replicate_sweeps``)."""
     wp, wn, auc, ap = sweeps[:, 0], sweeps[:, 1], sweeps[:, 2], sweeps[:, 3]
@@ -212,7 +219,7 @@ class Resampler:
         _, _, pos_counts, neg_counts = self._replicate(k)
         return pos_counts, neg_counts
 
-    def _replicate(self, k: int) -> tuple:
+    def _replicate(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return _backend.engine().replicate_counts(
             self.bit_generator(k), self.pos_group, self.pos_weight, self.neg_group,
             self.neg_weight, len(self.table), self.stratified)
@@ -305,7 +312,7 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
                             dtype=np.float64)
         intervals[name] = Interval.from_replicates(name, estimate, reps, confidence)
     return BootstrapResult(MappingProxyType(intervals), n_boot, bool(stratified), confidence,
-                           level, int(resampler.seed.entropy))
+                           level, _entropy(resampler.seed))
 
 
 def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,

@@ -38,7 +38,7 @@ TableMetric = Callable[[ScoreTable], float]
 MetricSpec = Union[str, TableMetric]
 
 
-def _stats():
+def _stats() -> tuple[Any, Any, Any]:
     try:
         from scipy import integrate, optimize, stats
     except ImportError:
@@ -151,10 +151,12 @@ class Binormal:
     def average_precision(self, prevalence: float) -> float:
         """Population AUPRC: precision integrated over recall, ``int C(r) f_P(r) dr``."""
         integrate, _, _ = _stats()
-        f_pos = lambda r: _norm_pdf((r - self.mu) / self.sigma) / self.sigma  # noqa: E731
+
+        def integrand(r: float) -> float:    # C(r) times the positive density
+            return self.precision(r, prevalence) * _norm_pdf((r - self.mu) / self.sigma) / self.sigma
+
         lo, hi = self.mu - 12 * self.sigma, self.mu + 12 * self.sigma
-        val, _ = integrate.quad(lambda r: self.precision(r, prevalence) * f_pos(r), lo, hi,
-                                epsabs=1e-12, epsrel=1e-10, limit=400)
+        val, _ = integrate.quad(integrand, lo, hi, epsabs=1e-12, epsrel=1e-10, limit=400)
         return float(val)
 
     def population(self, metric: str, prevalence: float) -> float:
@@ -324,7 +326,7 @@ class Empirical:
 def indist_auc(y: np.ndarray, s: np.ndarray) -> float:
     r = _backend.engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
                                     np.array([0.5]), True)
-    return r.auc
+    return float(r.auc)
 
 
 # --- signal, noise, resolution ----------------------------------------------------------------------
@@ -395,7 +397,8 @@ class SignalCurve:
     def to_auc(self, metric: str, value: Any) -> np.ndarray:
         """Map metric values onto the AUROC scale (monotone interpolation)."""
         m = np.maximum.accumulate(self.values[metric])   # guard tiny non-monotone noise
-        return np.interp(value, m, self.auc)
+        mapped: np.ndarray = np.asarray(np.interp(value, m, self.auc))
+        return mapped
 
     def slope(self, metric: str, at_auc: float) -> float:
         """d metric / d AUROC at ``at_auc`` (differences on the grid, interpolated)."""

@@ -67,7 +67,8 @@ def _estimate(wins: np.ndarray) -> PairEstimate:
 
 
 def _wins(s_pos: np.ndarray, s_other: np.ndarray) -> np.ndarray:
-    return (s_pos > s_other) + 0.5 * (s_pos == s_other)
+    wins: np.ndarray = (s_pos > s_other) + 0.5 * (s_pos == s_other)
+    return wins
 
 
 class _Rows:

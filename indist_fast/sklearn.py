@@ -149,7 +149,8 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the score reaches ``threshold_``, else ``classes_[0]``."""
         check_is_fitted(self, "estimator_")
-        return self.classes_[(self._scores(X) >= self.threshold_).astype(int)]
+        labels: np.ndarray = self.classes_[(self._scores(X) >= self.threshold_).astype(int)]
+        return labels
 
     def decision_function(self, X: Any) -> np.ndarray:
         """The score minus ``threshold_``: positive rows are predicted positive.

@@ -63,7 +63,7 @@ class ScoreTable:
         for arr in (self.scores, self.pos, self.neg):
             arr.setflags(write=False)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Rebuild through __init__ so unpickled arrays are read-only again.
         return (type(self), (self.scores, self.pos, self.neg, self.n_rows))
 

@@ -134,7 +134,8 @@ class LossCurve:
         c = np.asarray(c, dtype=np.float64)
         i = np.clip(np.searchsorted(self.breaks, c, side="right") - 1, 0, len(self.coef) - 1)
         k = self.coef[i]
-        return k[..., 0] + c * (k[..., 1] + c * k[..., 2])
+        values: np.ndarray = k[..., 0] + c * (k[..., 1] + c * k[..., 2])
+        return values
 
     def expected(self, distribution: CostDistribution) -> float:
         """``E[Q(c)]``, integrated exactly piece by piece."""
@@ -327,7 +328,7 @@ def _rate_uniform_rates(ctx: _Context) -> tuple[float, float]:
 def _check_method(method: Any) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}.")
-    return method
+    return str(method)
 
 
 def _check_t(t: Any, required: bool) -> float:
@@ -675,7 +676,9 @@ class CostCurves:
     def __call__(self, c: Any) -> np.ndarray:
         """Every line at ``c``: shape ``(m + 1,) + c.shape``."""
         c = np.asarray(c, dtype=np.float64)
-        return self.intercept[(...,) + (None,) * c.ndim] + np.multiply.outer(self.slope, c)
+        lines: np.ndarray = (self.intercept[(...,) + (None,) * c.ndim]
+                             + np.multiply.outer(self.slope, c))
+        return lines
 
 
 def cost_curves(y_true: Any, y_score: Any, *, condition: str = "cost",
