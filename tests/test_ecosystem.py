@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import indist_fast
-from indist_fast import IndistFastWarning
 
 rng = np.random.default_rng(10)
 N = 2000
