@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 import warnings
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import __version__
 from .datasets import NINE_LAYOUT, nine_datasets
@@ -61,12 +61,7 @@ def _evaluate(args: argparse.Namespace) -> int:
                               seed=args.seed)
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(report.to_dict(), indent=2))
-    else:
-        print(f"{args.file}: label {args.label!r}, score {args.score!r}"
-              + (f", weight {args.weight!r}" if args.weight else ""))
-        print(report)
+    _show(args, report)
     if args.plot:
         from .plot import report_sheet
         y, s, w = read_columns(args.file, label=args.label, score=args.score,
@@ -82,11 +77,17 @@ def _losses(args: argparse.Namespace) -> int:
     dist = None if args.beta is None else tuple(args.beta)
     table = compare_methods(y, s, t=args.t, q=args.q, condition=args.condition,
                             cost_distribution=dist, sample_weight=w, pos_label=args.pos_label)
+    return _show(args, table)
+
+
+def _show(args: argparse.Namespace, result: Any) -> int:
+    """Print a result as JSON or as its table, under the file and columns it came from."""
     if args.json:
-        print(json.dumps(table.to_dict(), indent=2))
+        print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"{args.file}: label {args.label!r}, score {args.score!r}")
-        print(table)
+        print(f"{args.file}: label {args.label!r}, score {args.score!r}"
+              + (f", weight {args.weight!r}" if getattr(args, "weight", None) else ""))
+        print(result)
     return 0
 
 
@@ -95,12 +96,7 @@ def _resolving_power(args: argparse.Namespace) -> int:
     y, s, _ = read_columns(args.file, label=args.label, score=args.score)
     table = compare(Empirical(y, s, pos_label=args.pos_label), n_rep=args.n_rep,
                     seed=args.seed)
-    if args.json:
-        print(json.dumps(table.to_dict(), indent=2))
-    else:
-        print(f"{args.file}: label {args.label!r}, score {args.score!r}")
-        print(table)
-    return 0
+    return _show(args, table)
 
 
 def _pos_label(text: str) -> object:

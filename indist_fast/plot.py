@@ -42,6 +42,13 @@ def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
 
 
+def _curve_axes(y_true: Any, y_score: Any, sample_weight: Any, ax: Any,
+                max_points: int) -> tuple[Any, Any, np.ndarray]:
+    """The axes, the curves, and the indices of the points worth drawing."""
+    c = _quiet(_curves, y_true, y_score, sample_weight=sample_weight)
+    return _ax(ax), c, _thin(len(c), max_points)
+
+
 def scores_by_class(y_true: Any, y_score: Any, *, ax: Any = None, bins: int = 60,
                     sample_weight: Any = None, pos_label: Any = None) -> Any:
     """Score histograms of positives and negatives with the r_b line."""
@@ -69,10 +76,8 @@ def scores_by_class(y_true: Any, y_score: Any, *, ax: Any = None, bins: int = 60
 def roc(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
         max_points: int = 2000) -> Any:
     """The ROC curve with its AUC and the operating point at r_b."""
-    ax = _ax(ax)
-    c = _quiet(_curves, y_true, y_score, sample_weight=sample_weight)
+    ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     report = _quiet(evaluate, y_true, y_score, sample_weight=sample_weight, levels=(0.5,))
-    i = _thin(len(c), max_points)
     ax.plot(np.r_[0, c.fpr[i]], np.r_[0, c.tpr[i]], color="tab:purple",
             label=f"AUC = {report.auc:.4f}")
     ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
@@ -87,9 +92,7 @@ def roc(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
 def b_curve(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
             max_points: int = 2000) -> Any:
     """B(r) against the threshold, with the 1/2 line and the 0.4-0.6 band."""
-    ax = _ax(ax)
-    c = _quiet(_curves, y_true, y_score, sample_weight=sample_weight)
-    i = _thin(len(c), max_points)
+    ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     ax.axhspan(0.4, 0.6, color="gold", alpha=0.25, label="0.4 - 0.6")
     ax.axhline(0.5, color="k", lw=0.8)
     ax.plot(c.thresholds[i], c.b[i], color="tab:green", label="B(r)")
@@ -102,9 +105,7 @@ def b_curve(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = N
 def c_tpr_fpr_vs_b(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
                    max_points: int = 2000) -> Any:
     """Precision C, tpr and fpr against B (read C(r_b) at B = 1/2)."""
-    ax = _ax(ax)
-    c = _quiet(_curves, y_true, y_score, sample_weight=sample_weight)
-    i = _thin(len(c), max_points)
+    ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     for values, name in ((c.precision, "C (precision)"), (c.tpr, "tpr"), (c.fpr, "fpr")):
         ax.plot(c.b[i], values[i], label=name)
     ax.axvline(0.5, color="k", lw=0.8)
@@ -116,9 +117,7 @@ def c_tpr_fpr_vs_b(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: 
 def b_split(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
             max_points: int = 2000) -> Any:
     """B+ (labelled copy positive) and B- against the threshold, with F1."""
-    ax = _ax(ax)
-    c = _quiet(_curves, y_true, y_score, sample_weight=sample_weight)
-    i = _thin(len(c), max_points)
+    ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     ax.plot(c.thresholds[i], c.b_plus[i], label="B+")
     ax.plot(c.thresholds[i], c.b_minus[i], label="B-")
     ax.plot(c.thresholds[i], c.f1[i], ls="--", label="F1")
