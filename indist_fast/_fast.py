@@ -160,7 +160,7 @@ def _sorted_pieces(y: Array, s: Array, pos_value: float, neg_value: float,
 
 
 def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
-                 ) -> tuple[Array, Array, Array, int, float, float]:
+                 ) -> tuple[Array, Array, Array, int, float, float, float, float]:
     pivot, blocks = _pivot(s), _blocks(len(s))
     counts = _count(y, s, w, pos_value, neg_value, pivot, blocks)
     starts, (n_lo, n_hi) = _cursors([[c[0] + c[2], c[1] + c[3]] for c in counts])
@@ -175,14 +175,17 @@ def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: floa
     _sort_in_place([keys_lo], [keys_hi])
     weight_pos = float(sum(c[4] for c in counts))
     weight_neg = float(sum(c[5] for c in counts))
-    return keys_hi, keys_lo, rows, index_bits, weight_pos, weight_neg
+    weight_pos_lo = float(sum(c[9] for c in counts))
+    weight_neg_lo = float(sum(c[10] for c in counts))
+    return (keys_hi, keys_lo, rows, index_bits, weight_pos, weight_neg, weight_pos_lo,
+            weight_neg_lo)
 
 
 def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
                 neg_value: float) -> tuple[Array, Array, Array]:
     """Distinct scores (descending) with positive and negative weight at each."""
     if w is not None:
-        keys_hi, keys_lo, rows, index_bits, _, _ = _sorted_keys(y, s, w, pos_value, neg_value)
+        keys_hi, keys_lo, rows, index_bits, *_ = _sorted_keys(y, s, w, pos_value, neg_value)
         return _kernels.table_from_keys(keys_hi, keys_lo, rows, index_bits)
     return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
@@ -196,12 +199,56 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
     done with rows ``start:stop`` (memory-mapped input can drop those pages).
     """
     if w is not None:
-        result = _kernels.summarize_keys(*_sorted_keys(y, s, w, pos_value, neg_value),
-                                         levels, exclude_self, costs)
+        keys_hi, keys_lo, rows, bits, wp, wn, wp_lo, wn_lo = _sorted_keys(
+            y, s, w, pos_value, neg_value)
+        if costs is None and len(keys_lo) and len(keys_hi):
+            return _two_piece_keys(keys_hi, keys_lo, rows, bits, wp, wn, wp_lo, wn_lo,
+                                   levels, exclude_self)
+        result = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels,
+                                         exclude_self, costs)
     else:
         result = _kernels.summarize_sorted(
             *_sorted_pieces(y, s, pos_value, neg_value, release), levels, exclude_self, costs)
     return _as_result(result)
+
+
+def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: float,
+                    wn: float, wp_lo: float, wn_lo: float, levels: Array,
+                    exclude_self: bool) -> SweepResult:
+    """Sweep the pivot's two key pieces on two threads (they gather rows at random, so
+    a second core doubles the memory-level parallelism).
+
+    The lower piece starts from the upper piece's class totals; its B numerator
+    offset (the upper piece's final Num) is only known afterwards, so when a level is
+    not reached in the upper piece the lower piece is swept once more for crossings.
+    """
+    tp_hi, fp_hi = wp - wp_lo, wn - wn_lo
+    no_levels = np.empty(0)
+
+    def upper() -> tuple[Any, ...]:
+        return _kernels.summarize_keys_from(keys_hi, rows, bits, wp, wn, levels,
+                                            exclude_self, 0.0, 0.0, 0.0)
+
+    def lower() -> tuple[Any, ...]:
+        return _kernels.summarize_keys_from(keys_lo, rows, bits, wp, wn, no_levels,
+                                            exclude_self, tp_hi, fp_hi, 0.0)
+
+    hi_out, lo_out = _on_two_threads([upper, lower])
+    hi, b_hi = _as_result(hi_out[:-1]), float(hi_out[-1])
+    lo, b_lo = _as_result(lo_out[:-1]), float(lo_out[-1])
+    crossings = hi.crossings.copy()
+    if np.isnan(crossings[:, 0]).any():
+        again = _as_result(_kernels.summarize_keys_from(
+            keys_lo, rows, bits, wp, wn, levels, exclude_self, tp_hi, fp_hi, b_hi)[:-1])
+        for k in np.flatnonzero(np.isnan(crossings[:, 0])):
+            if not np.isnan(again.crossings[k, 0]):
+                crossings[k] = again.crossings[k]
+                crossings[k, 0] += hi.n_groups
+    self_pairs = 1.0 if exclude_self else 0.0
+    den = wp * (wp + wn) - wp * self_pairs
+    return SweepResult(hi.n_groups + lo.n_groups, hi.n_undefined + lo.n_undefined, wp, wn,
+                       hi.auc + lo.auc, hi.average_precision + lo.average_precision,
+                       (b_hi + b_lo) / den if den > 0 else float("nan"), crossings)
 
 
 def _as_result(result: tuple[Any, ...]) -> SweepResult:

@@ -116,10 +116,12 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
         (pos & lo).sum(), (pos & ~lo).sum(), (neg & lo).sum(), (neg & ~lo).sum()
 
     Returns ``(pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg, bad_label,
-    nan_row, bad_weight)``; the bad-row fields are the first such row or -1. The
-    weight sums are 0 without weights. ``w`` may be None.
+    nan_row, bad_weight, weight_pos_lo, weight_neg_lo)``; the bad-row fields are the
+    first such row or -1; the ``_lo`` sums cover the rows below the pivot. The weight
+    sums are 0 without weights. ``w`` may be None.
     """
     cdef Py_ssize_t i, n_bad = 0
+    cdef double weight_pos_lo = 0.0, weight_neg_lo = 0.0
     cdef Py_ssize_t pos_lo = 0, pos_hi = 0, neg_lo = 0, neg_hi = 0
     cdef Py_ssize_t is_pos, is_neg, down, keep
     cdef double x, wi, weight_pos = 0.0, weight_neg = 0.0
@@ -148,6 +150,8 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
                 # row through a store and a reload.
                 weight_pos += wi if is_pos else 0.0
                 weight_neg += wi if is_neg else 0.0
+                weight_pos_lo += wi if is_pos & down else 0.0
+                weight_neg_lo += wi if is_neg & down else 0.0
         else:
             for i in range(start, stop):
                 x = <double>s[i]
@@ -164,7 +168,7 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
         bad_label, nan_row, bad_weight = _first_bad_rows(y, s, w, pos_label, neg_label,
                                                          has_neg, start, stop)
     return (pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg,
-            bad_label, nan_row, bad_weight)
+            bad_label, nan_row, bad_weight, weight_pos_lo, weight_neg_lo)
 
 
 cdef tuple _first_bad_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
@@ -553,6 +557,30 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
         else:
             _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <PlainMode>0)
     return _close_sweep(&sink)
+
+
+def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
+                        int index_bits, double weight_pos, double weight_neg,
+                        const double[::1] levels, bint exclude_self, double tp_above,
+                        double fp_above, double b_above):
+    """Sweep one sorted key piece from the state of the pieces above it.
+
+    Like ``sweep_range`` for keys: AUC and AP come back as this piece's additive
+    shares, and the last field is its final Num (SPEC §3). Lets the two pivot pieces
+    of ``scatter_keys`` be swept on two threads.
+    """
+    cdef Sink sink
+    cdef Hull hull
+    cdef vector[pair[double, uint64_t]] scratch
+    _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
+    sink.sweep.tp = tp_above
+    sink.sweep.fp = fp_above
+    sink.sweep.b_num = b_above
+    cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
+    with nogil:
+        _emit_keys(keys, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
+        _flush(&sink, <PlainMode>0)
+    return _close_sweep(&sink) + (sink.sweep.b_num,)
 
 
 def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
