@@ -133,3 +133,19 @@ def test_cost_sums_match_reference(case, t, q, rate_pi):
                                (t, q, rate_pi))
     for name, a, b in zip(fast.costs._fields, fast.costs, ref.costs):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("informative", [True, False])
+def test_weighted_two_piece_sweep_matches_reference(informative):
+    """Levels reached above the pivot, and levels only reached below it (the lower
+    piece is swept again from the upper piece's B numerator)."""
+    rng = np.random.default_rng(21)
+    n = _fast.PARALLEL_MIN_ROWS * 3
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=n) + (1.5 * y if informative else 0.0), 3)
+    w = rng.integers(1, 5, n).astype(float)
+    r = prepare_rows(y, s, w)
+    lv = np.array([0.2, 0.45, 0.55, 0.8])
+    assert_sweeps_equal(
+        _fast.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, True),
+        _reference.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, True), tol=1e-10)
