@@ -67,6 +67,19 @@ cdef inline uint32_t _reject_below(Py_ssize_t n) noexcept nogil:
     return <uint32_t>((<uint64_t>1 << 32) - <uint64_t>n) % <uint32_t>n if n > 0 else 0
 
 
+cdef inline void _draw_class(Draws* d, bitgen_t* rng, Py_ssize_t n, uint32_t reject,
+                             const int64_t* group, const double* w, double* out,
+                             int64_t* counts) noexcept nogil:
+    """``n`` draws among a class's ``n`` slots, adding their weights to their groups."""
+    cdef Py_ssize_t j, i
+    _draws_start(d, rng)
+    for j in range(n):
+        i = _below(d, <uint32_t>n, reject)
+        out[group[i]] += w[i] if w != NULL else 1.0
+        if counts != NULL:
+            counts[i] += 1
+
+
 cdef void _replicate_groups(bitgen_t* rng, const int64_t* pos_group, const double* pos_w,
                             Py_ssize_t n_pos, const int64_t* neg_group,
                             const double* neg_w, Py_ssize_t n_neg, bint stratified,
@@ -80,18 +93,8 @@ cdef void _replicate_groups(bitgen_t* rng, const int64_t* pos_group, const doubl
     memset(tp, 0, m * sizeof(double))
     memset(fp, 0, m * sizeof(double))
     if stratified:
-        _draws_start(&d, rng)
-        for j in range(n_pos):
-            i = _below(&d, <uint32_t>n_pos, reject_pos)
-            tp[pos_group[i]] += pos_w[i] if pos_w != NULL else 1.0
-            if pos_counts != NULL:
-                pos_counts[i] += 1
-        _draws_start(&d, rng)
-        for j in range(n_neg):
-            i = _below(&d, <uint32_t>n_neg, reject_neg)
-            fp[neg_group[i]] += neg_w[i] if neg_w != NULL else 1.0
-            if neg_counts != NULL:
-                neg_counts[i] += 1
+        _draw_class(&d, rng, n_pos, reject_pos, pos_group, pos_w, tp, pos_counts)
+        _draw_class(&d, rng, n_neg, reject_neg, neg_group, neg_w, fp, neg_counts)
     else:
         _draws_start(&d, rng)
         for j in range(n):
