@@ -1,8 +1,10 @@
 """The paper's figures for your scores (matplotlib, an optional dependency).
 
 Every function draws on ``ax`` (a new figure when None) and returns the ``Axes``;
-``report_sheet`` and ``nine_panels`` return the ``Figure``. Long curves are thinned to
-at most ``max_points`` points for drawing; the numbers behind them stay exact.
+``report_sheet`` and ``nine_panels`` return the ``Figure``. Each takes labels and
+scores, or a ``ScoreTable`` in their place (``y_score=None``), which is how the sheet
+sorts once for all its panels. Long curves are thinned to at most ``max_points``
+points for drawing; the numbers behind them stay exact.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from typing import Any
 import numpy as np
 
 from .errors import IndistFastWarning
-from .metrics import curves as _curves
-from .metrics import evaluate
+from .table import ScoreTable
 
 __all__ = ["scores_by_class", "roc", "b_curve", "c_tpr_fpr_vs_b", "b_split", "cost_curves",
            "signal_curves", "report_sheet", "nine_panels"]
@@ -42,42 +43,53 @@ def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
 
 
+def _table(y_true: Any, y_score: Any, sample_weight: Any) -> ScoreTable:
+    """The one sort every panel reads (or the table the caller already has)."""
+    if isinstance(y_true, ScoreTable):
+        return y_true
+    return ScoreTable.from_arrays(y_true, y_score, sample_weight)
+
+
 def _curve_axes(y_true: Any, y_score: Any, sample_weight: Any, ax: Any,
                 max_points: int) -> tuple[Any, Any, np.ndarray]:
     """The axes, the curves, and the indices of the points worth drawing."""
-    c = _quiet(_curves, y_true, y_score, sample_weight=sample_weight)
+    c = _quiet(_table(y_true, y_score, sample_weight).curves)
     return _ax(ax), c, _thin(len(c), max_points)
 
 
-def scores_by_class(y_true: Any, y_score: Any, *, ax: Any = None, bins: int = 60,
-                    sample_weight: Any = None, pos_label: Any = None) -> Any:
+def _report(y_true: Any, y_score: Any, sample_weight: Any) -> Any:
+    return _quiet(_table(y_true, y_score, sample_weight).evaluate, (0.5,))
+
+
+def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: int = 60,
+                    sample_weight: Any = None) -> Any:
     """Score histograms of positives and negatives with the r_b line."""
-    from ._validation import prepare_rows
     ax = _ax(ax)
-    rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    is_pos = rows.y == rows.pos_value
-    w = np.ones(len(rows.s)) if rows.w is None else rows.w
-    s = rows.s.astype(np.float64)
+    table = _table(y_true, y_score, sample_weight)
+    s = table.scores
     finite = np.isfinite(s)
     edges = np.histogram_bin_edges(s[finite], bins=bins)
-    for mask, name, color in ((~is_pos, "negatives", "tab:blue"), (is_pos, "positives", "tab:red")):
-        ax.hist(s[mask & finite], bins=edges, weights=w[mask & finite], alpha=0.55,
-                color=color, label=name)
-    report = _quiet(evaluate, rows.y, rows.s, sample_weight=rows.w, levels=(0.5,))
+    # the table's weights per distinct score are the histogram's weights
+    for counts, name, color in ((table.neg, "negatives", "tab:blue"),
+                                (table.pos, "positives", "tab:red")):
+        ax.hist(s[finite], bins=edges, weights=counts[finite], alpha=0.55, color=color,
+                label=name)
+    report = _report(table, None, None)
     if report.reached:
         ax.axvline(report.threshold, color="k", lw=1.5,
                    label=f"r_b = {report.threshold:.3g} (C = {report.precision:.3f})")
     ax.set_xlabel("score")
-    ax.set_ylabel("weight" if rows.w is not None else "rows")
+    ax.set_ylabel("weight" if table.pos.dtype.kind == "f" else "rows")
     ax.legend(fontsize=8)
     return ax
 
 
-def roc(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
+def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
         max_points: int = 2000) -> Any:
     """The ROC curve with its AUC and the operating point at r_b."""
-    ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
-    report = _quiet(evaluate, y_true, y_score, sample_weight=sample_weight, levels=(0.5,))
+    table = _table(y_true, y_score, sample_weight)
+    ax, c, i = _curve_axes(table, None, None, ax, max_points)
+    report = _report(table, None, None)
     ax.plot(np.r_[0, c.fpr[i]], np.r_[0, c.tpr[i]], color="tab:purple",
             label=f"AUC = {report.auc:.4f}")
     ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
@@ -89,7 +101,7 @@ def roc(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
     return ax
 
 
-def b_curve(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
+def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
             max_points: int = 2000) -> Any:
     """B(r) against the threshold, with the 1/2 line and the 0.4-0.6 band."""
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
@@ -102,7 +114,7 @@ def b_curve(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = N
     return ax
 
 
-def c_tpr_fpr_vs_b(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
+def c_tpr_fpr_vs_b(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
                    max_points: int = 2000) -> Any:
     """Precision C, tpr and fpr against B (read C(r_b) at B = 1/2)."""
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
@@ -114,7 +126,7 @@ def c_tpr_fpr_vs_b(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: 
     return ax
 
 
-def b_split(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
+def b_split(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
             max_points: int = 2000) -> Any:
     """B+ (labelled copy positive) and B- against the threshold, with F1."""
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
@@ -166,13 +178,13 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     """Six panels for one model: scores, ROC, B(r), C/tpr/fpr vs B, B split, costs."""
     plt = _plt()
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
-    kw = {"sample_weight": sample_weight}
-    scores_by_class(y_true, y_score, ax=axes[0, 0], **kw)
-    roc(y_true, y_score, ax=axes[0, 1], **kw)
-    b_curve(y_true, y_score, ax=axes[0, 2], **kw)
-    c_tpr_fpr_vs_b(y_true, y_score, ax=axes[1, 0], **kw)
-    b_split(y_true, y_score, ax=axes[1, 1], **kw)
-    cost_curves(y_true, y_score, ax=axes[1, 2], **kw)
+    table = _table(y_true, y_score, sample_weight)      # one sort for five panels
+    scores_by_class(table, ax=axes[0, 0])
+    roc(table, ax=axes[0, 1])
+    b_curve(table, ax=axes[0, 2])
+    c_tpr_fpr_vs_b(table, ax=axes[1, 0])
+    b_split(table, ax=axes[1, 1])
+    cost_curves(y_true, y_score, ax=axes[1, 2], sample_weight=sample_weight)
     if title:
         fig.suptitle(title)
     fig.tight_layout()
@@ -184,8 +196,9 @@ def nine_panels(sets: dict[str, tuple[Any, Any]]) -> Any:
     plt = _plt()
     fig, axes = plt.subplots(3, 3, figsize=(12, 10), sharex=True)
     for ax, (name, (y, s)) in zip(axes.ravel(), sets.items()):
-        scores_by_class(y, s, ax=ax, bins=50)
-        r = _quiet(evaluate, y, s, levels=(0.5,))
+        table = ScoreTable.from_arrays(y, s)
+        scores_by_class(table, ax=ax, bins=50)
+        r = _report(table, None, None)
         ax.set_title(f"({name}) AUC {r.auc:.3f}, C(r_b) {r.precision:.3f}", fontsize=10)
         ax.set_xlabel("")
         ax.set_ylabel("")
