@@ -212,6 +212,21 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
     return _as_result(result)
 
 
+def _prefix_split(keys: Array, bits: int) -> int:
+    """A key index near the middle where the truncated score changes (-1 if none
+    nearby): keys on either side then hold different scores."""
+    n = len(keys)
+    if n < 2:
+        return -1
+    shift = np.uint64(bits + 1)
+    lo, hi = max(1, n // 2 - 4096), min(n, n // 2 + 4096)
+    prefix = keys[lo - 1:hi] >> shift
+    change = np.flatnonzero(prefix[1:] != prefix[:-1])
+    if len(change) == 0:
+        return -1
+    return int(lo + change[np.argmin(np.abs(lo + change - n // 2))])
+
+
 def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: float,
                     wn: float, wp_lo: float, wn_lo: float, levels: Array,
                     exclude_self: bool) -> SweepResult:
@@ -219,31 +234,39 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
     a second core doubles the memory-level parallelism).
 
     The lower piece starts from the upper piece's class totals; its B numerator
-    offset (the upper piece's final Num) is only known afterwards, so when a level is
-    not reached in the upper piece the lower piece is swept once more for crossings.
+    offset (the upper piece's final Num) is only known afterwards. When a level is
+    not reached above the pivot, the lower piece is swept again for crossings, in two
+    halves on two threads from the checkpoint its first sweep recorded.
     """
     tp_hi, fp_hi = wp - wp_lo, wn - wn_lo
-    no_levels = np.empty(0)
+    split = _prefix_split(keys_lo, bits)
 
-    def upper() -> tuple[Any, ...]:
-        return _kernels.summarize_keys_from(keys_hi, rows, bits, wp, wn, levels,
-                                            exclude_self, 0.0, 0.0, 0.0)
+    def sweep(keys: Array, lv: Array, tp: float, fp: float, b: float,
+              at: int = -1) -> Callable[[], tuple[Any, ...]]:
+        return lambda: _kernels.summarize_keys_from(keys, rows, bits, wp, wn, lv,
+                                                    exclude_self, tp, fp, b, at)
 
-    def lower() -> tuple[Any, ...]:
-        return _kernels.summarize_keys_from(keys_lo, rows, bits, wp, wn, no_levels,
-                                            exclude_self, tp_hi, fp_hi, 0.0)
-
-    hi_out, lo_out = _on_two_threads([upper, lower])
-    hi, b_hi = _as_result(hi_out[:-1]), float(hi_out[-1])
-    lo, b_lo = _as_result(lo_out[:-1]), float(lo_out[-1])
+    hi_out, lo_out = _on_two_threads([sweep(keys_hi, levels, 0.0, 0.0, 0.0),
+                                      sweep(keys_lo, np.empty(0), tp_hi, fp_hi, 0.0, split)])
+    hi, b_hi = _as_result(hi_out[:-2]), float(hi_out[-2])
+    lo, b_lo, checkpoint = _as_result(lo_out[:-2]), float(lo_out[-2]), lo_out[-1]
     crossings = hi.crossings.copy()
-    if np.isnan(crossings[:, 0]).any():
-        again = _as_result(_kernels.summarize_keys_from(
-            keys_lo, rows, bits, wp, wn, levels, exclude_self, tp_hi, fp_hi, b_hi)[:-1])
-        for k in np.flatnonzero(np.isnan(crossings[:, 0])):
-            if not np.isnan(again.crossings[k, 0]):
-                crossings[k] = again.crossings[k]
-                crossings[k, 0] += hi.n_groups
+    missing = np.isnan(crossings[:, 0])
+    if missing.any():
+        if checkpoint is None:
+            parts = [(_as_result(sweep(keys_lo, levels, tp_hi, fp_hi, b_hi)()[:-2]), 0)]
+        else:
+            cp_tp, cp_fp, cp_b, cp_groups = checkpoint
+            outs = _on_two_threads([
+                sweep(keys_lo[split:], levels, tp_hi, fp_hi, b_hi),
+                sweep(keys_lo[:split], levels, cp_tp, cp_fp, b_hi + cp_b)])
+            parts = [(_as_result(outs[0][:-2]), 0), (_as_result(outs[1][:-2]), cp_groups)]
+        for k in np.flatnonzero(missing):
+            for part, groups_above in parts:
+                if not np.isnan(part.crossings[k, 0]):
+                    crossings[k] = part.crossings[k]
+                    crossings[k, 0] += hi.n_groups + groups_above
+                    break
     self_pairs = 1.0 if exclude_self else 0.0
     den = wp * (wp + wn) - wp * self_pairs
     return SweepResult(hi.n_groups + lo.n_groups, hi.n_undefined + lo.n_undefined, wp, wn,

@@ -562,25 +562,47 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
                         int index_bits, double weight_pos, double weight_neg,
                         const double[::1] levels, bint exclude_self, double tp_above,
-                        double fp_above, double b_above):
+                        double fp_above, double b_above, Py_ssize_t split=-1):
     """Sweep one sorted key piece from the state of the pieces above it.
 
     Like ``sweep_range`` for keys: AUC and AP come back as this piece's additive
-    shares, and the last field is its final Num (SPEC §3). Lets the two pivot pieces
-    of ``scatter_keys`` be swept on two threads.
+    shares; the last two fields are the final Num (SPEC §3) and, when ``split`` (a key
+    index where the truncated score changes) is given, the state ``(TP, FP, Num,
+    groups)`` after the keys at and above it, else None. Lets the two pivot pieces of
+    ``scatter_keys`` be swept on two threads, and a piece be swept again in halves.
     """
     cdef Sink sink
     cdef Hull hull
     cdef vector[pair[double, uint64_t]] scratch
+    cdef Py_ssize_t n = keys.shape[0]
+    if split > n:
+        raise ValueError("split lies beyond the keys")
+    cdef const uint64_t[::1] upper
+    cdef const uint64_t[::1] lower
+    # (plain assignments: a memoryview in a conditional expression miscounts its
+    # acquisitions in this Cython)
+    if split >= 0:
+        upper = keys[split:]
+        lower = keys[:split]
+    else:
+        upper = keys
+        lower = keys[n:]
     _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
     sink.sweep.tp = tp_above
     sink.sweep.fp = fp_above
     sink.sweep.b_num = b_above
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
+    cdef double cp_tp = 0.0, cp_fp = 0.0, cp_b = 0.0
+    cdef Py_ssize_t cp_groups = 0
     with nogil:
-        _emit_keys(keys, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
+        _emit_keys(upper, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
+        _flush(&sink, <PlainMode>0)     # the split falls between distinct scores
+        cp_tp, cp_fp = sink.sweep.tp, sink.sweep.fp
+        cp_b, cp_groups = sink.sweep.b_num, sink.sweep.n_groups
+        _emit_keys(lower, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
         _flush(&sink, <PlainMode>0)
-    return _close_sweep(&sink) + (sink.sweep.b_num,)
+    checkpoint = (cp_tp, cp_fp, cp_b, cp_groups) if split >= 0 else None
+    return _close_sweep(&sink) + (sink.sweep.b_num, checkpoint)
 
 
 def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
