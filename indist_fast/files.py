@@ -17,11 +17,12 @@ Scaling path and memory model (bytes per row; s = bytes of a score, 4 or 8):
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
 import tempfile
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
@@ -145,11 +146,42 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     rows_per_chunk = max(10_000, limit // _CHUNK_BYTES_PER_ROW)
     bar = _Progress(progress, src.n_rows)
     try:
+        buffered, rest = _read_while_it_fits(src.chunks(rows_per_chunk), limit // 4, bar)
+        if rest is None:                     # the whole file fitted: evaluate in memory
+            if not buffered:
+                raise ValueError("the file holds no rows.")
+            y, s, w = (None if c[0] is None else np.concatenate(c) for c in zip(*buffered))
+            return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
+                            exclude_self=exclude_self)
+        chunks = itertools.chain(_drain(buffered), rest)
         if weight is not None:
-            return _accumulate(src, rows_per_chunk, pos_label, lv, exclude_self, bar)
-        return _out_of_core(src, rows_per_chunk, pos_label, lv, exclude_self, bar, tmp_dir)
+            return _accumulate(chunks, pos_label, lv, exclude_self, bar)
+        return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, tmp_dir)
     finally:
         bar.close()
+
+
+def _drain(items: list[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+    """Yield and forget: a buffered chunk is freed once it has been used."""
+    items.reverse()
+    while items:
+        yield items.pop()
+
+
+def _read_while_it_fits(chunks: Iterator[tuple[Any, ...]], budget: int, bar: _Progress
+                        ) -> tuple[list[tuple[Any, ...]], Iterator[tuple[Any, ...]] | None]:
+    """Chunks read until their bytes pass ``budget``: ``(read, rest)``, ``rest`` None
+    when the stream ended first (sizes are not always known up front: CSV)."""
+    read: list[tuple[Any, ...]] = []
+    size = 0
+    for chunk in chunks:
+        read.append(chunk)
+        size += sum(np.asarray(a).nbytes for a in chunk if a is not None)
+        if size > budget:
+            return read, chunks
+    for chunk in read:
+        bar.update(len(chunk[1]))
+    return read, None
 
 
 def _mapped(y: np.ndarray, s: np.ndarray, pos_label: Any, levels: tuple[float, ...],
@@ -163,10 +195,10 @@ def _mapped(y: np.ndarray, s: np.ndarray, pos_label: Any, levels: tuple[float, .
     return Report.from_sweep(result, levels, rows.n_rows, exclude_self)
 
 
-def _accumulate(src: _Source, rows: int, pos_label: Any, levels: tuple[float, ...],
-                exclude_self: bool, bar: _Progress) -> Report:
+def _accumulate(chunks: Iterable[tuple[Any, ...]], pos_label: Any,
+                levels: tuple[float, ...], exclude_self: bool, bar: _Progress) -> Report:
     acc = Accumulator(pos_label=pos_label)
-    for y, s, w in src.chunks(rows):
+    for y, s, w in chunks:
         acc.update(y, s, w)
         bar.update(len(s))
     if acc.n_rows == 0:
@@ -174,18 +206,18 @@ def _accumulate(src: _Source, rows: int, pos_label: Any, levels: tuple[float, ..
     return acc.result(levels, exclude_self=exclude_self)
 
 
-def _out_of_core(src: _Source, rows: int, pos_label: Any, levels: tuple[float, ...],
-                 exclude_self: bool, bar: _Progress, tmp_dir: str | None) -> Report:
+def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any,
+                 levels: tuple[float, ...], exclude_self: bool, bar: _Progress,
+                 tmp_dir: str | None) -> Report:
     from . import _fast, _kernels   # runs are the compiled engine's sorted pieces
     if _backend.backend() != "cython":
-        y, s, w = (np.concatenate(c) if c[0] is not None else None
-                   for c in zip(*src.chunks(rows)))
+        y, s, w = (np.concatenate(c) if c[0] is not None else None for c in zip(*chunks))
         return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=levels,
                         exclude_self=exclude_self)
     n_rows = 0
     with tempfile.TemporaryDirectory(prefix="indist_fast_", dir=tmp_dir) as directory:
         runs: list[tuple[str, bool]] = []
-        for k, (y, s, _) in enumerate(src.chunks(rows)):
+        for k, (y, s, _) in enumerate(chunks):
             chunk = prepare_rows(y, s, None, pos_label)
             pos_hi, neg_hi, pos_lo, neg_lo = _fast._sorted_pieces(
                 chunk.y, chunk.s, chunk.pos_value, chunk.neg_value)

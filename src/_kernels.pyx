@@ -353,7 +353,7 @@ cdef tuple _close_sweep(Sink* sink):
     cdef Costs* c = &sink.costs
     if not sink.sweep_costs:
         return _sweep_result(&sink.sweep) + (None,)
-    costs_finish(c)
+    costs_finish(c, sink.sweep.tp, sink.sweep.fp)
     try:
         if c.hull.failed:
             raise MemoryError("out of memory growing the ROC convex hull")

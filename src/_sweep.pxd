@@ -222,8 +222,13 @@ cdef inline bint _hull_grow(Hull* h) noexcept nogil:
     return True
 
 
-cdef inline void costs_finish(Costs* c) noexcept nogil:
-    """Close the hull with the last ROC point (everything labelled)."""
+cdef inline void costs_finish(Costs* c, double tp_total, double fp_total) noexcept nogil:
+    """Close the hull with the last ROC point (everything labelled); a fixed rate the
+    rounded cumulative rates never reached (q = 1) is the last point."""
+    if not c.q_found:
+        c.q_tp = tp_total
+        c.q_fp = fp_total
+        c.q_found = True
     if c.pending:
         _hull_add(c.hull, c.pend_fp, c.pend_tp, c.pend_t)
         c.pending = False

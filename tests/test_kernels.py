@@ -149,3 +149,16 @@ def test_weighted_two_piece_sweep_matches_reference(informative):
     assert_sweeps_equal(
         _fast.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, True),
         _reference.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, True), tol=1e-10)
+
+
+def test_fixed_rate_one_is_the_last_operating_point():
+    """q = 1 must land on the last point even when rounded cumulative rates stop just
+    short of 1 (found by hypothesis in CI)."""
+    y = np.array([True] + [False] * 21 + [True, True])
+    s = np.zeros(24)
+    s[21] = 1.0
+    r = prepare_rows(y, s)
+    for engine in (_fast, _reference):
+        costs = engine.summarize(r.y, r.s, None, r.pos_value, r.neg_value, np.array([0.5]),
+                                 True, (0.0, 1.0, float("nan"))).costs
+        assert (costs.q_tp, costs.q_fp) == (3.0, 21.0)
