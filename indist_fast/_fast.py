@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 from . import _kernels, _resample
 from ._result import CostSums, SweepResult
+from .ranges import first_crossings
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
@@ -133,6 +134,18 @@ def _passes(n: int, release: Callable[[int, int], None] | None) -> list[list[tup
 
 def _sorted_pieces(y: Array, s: Array, pos_value: float, neg_value: float,
                    release: Release = None) -> Pieces:
+    """Per class, the scores below and above the pivot, each sorted (hi, then lo)."""
+    pos, neg, n_pos_lo, n_neg_lo = sorted_classes(y, s, pos_value, neg_value, release)
+    return pos[n_pos_lo:], neg[n_neg_lo:], pos[:n_pos_lo], neg[:n_neg_lo]
+
+
+def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,
+                   release: Release = None) -> tuple[Array, Array, int, int]:
+    """Each class's scores, sorted ascending, and where its below-pivot part ends.
+
+    The two parts of a class are sorted on different threads, but everything below the
+    pivot lies below everything above it, so each class buffer is sorted as a whole.
+    """
     pivot, groups = _pivot(s), _passes(len(s), release)
     counts = []
     for group in groups:
@@ -153,10 +166,8 @@ def _sorted_pieces(y: Array, s: Array, pos_value: float, neg_value: float,
         i += len(group)
         if release is not None:
             release(group[0][0], group[-1][1])
-    pos_lo, pos_hi = pos[:n_pos_lo], pos[n_pos_lo:]
-    neg_lo, neg_hi = neg[:n_neg_lo], neg[n_neg_lo:]
-    _sort_in_place([neg_lo, pos_lo], [neg_hi, pos_hi])
-    return pos_hi, neg_hi, pos_lo, neg_lo
+    _sort_in_place([neg[:n_neg_lo], pos[:n_pos_lo]], [neg[n_neg_lo:], pos[n_pos_lo:]])
+    return pos, neg, n_pos_lo, n_neg_lo
 
 
 def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
@@ -250,23 +261,19 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
                                       sweep(keys_lo, np.empty(0), tp_hi, fp_hi, 0.0, split)])
     hi, b_hi = _as_result(hi_out[:-2]), float(hi_out[-2])
     lo, b_lo, checkpoint = _as_result(lo_out[:-2]), float(lo_out[-2]), lo_out[-1]
-    crossings = hi.crossings.copy()
-    missing = np.isnan(crossings[:, 0])
-    if missing.any():
+    pieces = [(hi.crossings, 0)]
+    if np.isnan(hi.crossings[:, 0]).any():
         if checkpoint is None:
-            parts = [(_as_result(sweep(keys_lo, levels, tp_hi, fp_hi, b_hi)()[:-2]), 0)]
+            outs = [sweep(keys_lo, levels, tp_hi, fp_hi, b_hi)()]
+            above = [hi.n_groups]
         else:
             cp_tp, cp_fp, cp_b, cp_groups = checkpoint
             outs = _on_two_threads([
                 sweep(keys_lo[split:], levels, tp_hi, fp_hi, b_hi),
                 sweep(keys_lo[:split], levels, cp_tp, cp_fp, b_hi + cp_b)])
-            parts = [(_as_result(outs[0][:-2]), 0), (_as_result(outs[1][:-2]), cp_groups)]
-        for k in np.flatnonzero(missing):
-            for part, groups_above in parts:
-                if not np.isnan(part.crossings[k, 0]):
-                    crossings[k] = part.crossings[k]
-                    crossings[k, 0] += hi.n_groups + groups_above
-                    break
+            above = [hi.n_groups, hi.n_groups + cp_groups]
+        pieces += [(_as_result(out[:-2]).crossings, a) for out, a in zip(outs, above)]
+    crossings = first_crossings(pieces, len(levels))
     self_pairs = 1.0 if exclude_self else 0.0
     den = wp * (wp + wn) - wp * self_pairs
     return SweepResult(hi.n_groups + lo.n_groups, hi.n_undefined + lo.n_undefined, wp, wn,

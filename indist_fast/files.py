@@ -219,11 +219,9 @@ def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any
         runs: list[tuple[str, bool]] = []
         for k, (y, s, _) in enumerate(chunks):
             chunk = prepare_rows(y, s, None, pos_label)
-            pos_hi, neg_hi, pos_lo, neg_lo = _fast._sorted_pieces(
-                chunk.y, chunk.s, chunk.pos_value, chunk.neg_value)
-            # lo pieces lie below the pivot and hi above: together each class is sorted
-            runs += _write_run(directory, k, ((np.concatenate((pos_lo, pos_hi)), True),
-                                              (np.concatenate((neg_lo, neg_hi)), False)))
+            pos, neg, _, _ = _fast.sorted_classes(chunk.y, chunk.s, chunk.pos_value,
+                                                  chunk.neg_value)
+            runs += _write_run(directory, k, ((pos, True), (neg, False)))
             if src.release is not None:           # this chunk's input pages are done
                 src.release(n_rows, n_rows + chunk.n_rows)
             n_rows += chunk.n_rows

@@ -150,11 +150,8 @@ def cost_curves(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any
         ax.plot([0, 1], [cc.intercept[j], cc.intercept[j] + cc.slope[j]], color="lightgrey",
                 lw=0.6)
     ax.plot(cc.envelope_c, cc.envelope_loss, color="k", lw=1.8, label="lower envelope")
-    try:
-        brier = tc.brier_curve(y_true, y_score, sample_weight=sample_weight)
-        ax.plot(grid, brier(grid), color="tab:orange", label="Brier curve")
-    except ValueError:
-        pass                                  # scores are not probabilities
+    if cc.brier is not None:                  # scores are probabilities
+        ax.plot(grid, cc.brier(grid), color="tab:orange", label="Brier curve")
     ax.set_xlabel("cost proportion c")
     ax.set_ylabel("loss Q(c)")
     ax.set_ylim(0, 1)

@@ -63,18 +63,26 @@ def range_crossings(table: ScoreTable, weight_pos: float, weight_neg: float,
     return result
 
 
+def first_crossings(pieces: Sequence[tuple[np.ndarray, int]], n_levels: int) -> np.ndarray:
+    """Per level, the first crossing over pieces taken highest first; each piece is its
+    ``crossings`` array and the number of operating points above it (added to the
+    index)."""
+    out = np.full((n_levels, 5), np.nan)
+    for crossings, groups_above in pieces:
+        for k in range(n_levels):
+            if np.isnan(out[k, 0]) and not np.isnan(crossings[k, 0]):
+                out[k] = crossings[k]
+                out[k, 0] += groups_above
+    return out
+
+
 def combine_ranges(totals: Sequence[RangeTotals], shares: Sequence[tuple[SweepResult, float]],
                    crossings: Sequence[SweepResult], n_levels: int) -> SweepResult:
     """The whole table's sweep result from the per-range pieces (highest range first)."""
     _, _, wp, wn = _offsets(totals)
-    out = np.full((n_levels, 5), np.nan)
-    groups_above = 0
-    for t, c in zip(totals, crossings):
-        for k in range(n_levels):
-            if np.isnan(out[k, 0]) and not np.isnan(c.crossings[k, 0]):
-                out[k] = c.crossings[k]
-                out[k, 0] += groups_above
-        groups_above += t.n_groups
+    above = np.concatenate(([0], np.cumsum([t.n_groups for t in totals])[:-1]))
+    out = first_crossings([(c.crossings, int(a)) for c, a in zip(crossings, above)],
+                          n_levels)
     last = [c for t, c in zip(totals, crossings) if t.n_groups]
     return SweepResult(
         sum(t.n_groups for t in totals), sum(s.n_undefined for s, _ in shares), wp, wn,

@@ -210,11 +210,16 @@ def _check_scores_in_unit_interval(ctx: _Context, method: str) -> None:
                          "use a rate-based method.")
 
 
+def _point_rates(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """FNR and FPR of every operating point, the first labelling nothing."""
+    cols = curve_columns(table.scores, table.pos, table.neg, True)
+    return (np.concatenate(([1.0], 1.0 - cols.tp / table.weight_pos)),
+            np.concatenate(([0.0], cols.fp / table.weight_neg)))
+
+
 def _score_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
     """``t = 1 - c``: the operating point changes at ``c = 1 - score``."""
-    cols = curve_columns(table.scores, table.pos, table.neg, True)
-    fnr = np.concatenate(([1.0], 1.0 - cols.tp / table.weight_pos))
-    fpr = np.concatenate(([0.0], cols.fp / table.weight_neg))
+    fnr, fpr = _point_rates(table)
     # point j (j groups labelled) is in force for c in [1 - s_j, 1 - s_{j+1})
     breaks = np.concatenate(([0.0], 1.0 - table.scores, [1.0]))
     return _lines(breaks, fnr, fpr, pi1)
@@ -665,6 +670,8 @@ class CostCurves:
     thresholds, intercept, slope : ndarray of shape (m + 1,)
     envelope_c, envelope_loss : ndarray
         Corners of the lower envelope (piecewise linear in c) from c = 0 to 1.
+    brier : LossCurve or None
+        The Brier curve from the same table (None when scores leave [0, 1]).
     """
 
     thresholds: np.ndarray
@@ -672,6 +679,7 @@ class CostCurves:
     slope: np.ndarray
     envelope_c: np.ndarray
     envelope_loss: np.ndarray
+    brier: LossCurve | None = None
 
     def __call__(self, c: Any) -> np.ndarray:
         """Every line at ``c``: shape ``(m + 1,) + c.shape``."""
@@ -688,14 +696,14 @@ def cost_curves(y_true: Any, y_score: Any, *, condition: str = "cost",
     ctx = _context(rows, t=math.nan, q=math.nan, condition=condition, need_table=True)
     table = ctx.table
     assert table is not None
-    cols = curve_columns(table.scores, table.pos, table.neg, True)
-    fnr = np.concatenate(([1.0], 1.0 - cols.tp / table.weight_pos))
-    fpr = np.concatenate(([0.0], cols.fp / table.weight_neg))
+    fnr, fpr = _point_rates(table)
     lines = _lines(np.zeros(len(fnr) + 1), fnr, fpr, ctx.pi1)
     envelope = _optimal_curve(ctx)
     corners = np.unique(envelope.breaks)
+    probabilities = 0.0 <= ctx.sums.min_score and ctx.sums.max_score <= 1.0
     return CostCurves(np.concatenate(([np.inf], table.scores)), lines.coef[:, 0],
-                      lines.coef[:, 1], corners, envelope(corners))
+                      lines.coef[:, 1], corners, envelope(corners),
+                      _score_driven_curve(table, ctx.pi1) if probabilities else None)
 
 
 def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None,

@@ -320,3 +320,13 @@ def test_cli_losses(tmp_path, capsys):
     assert main(["losses", str(tmp_path / "d.npz"), "--label", "y", "--score", "p",
                  "--beta", "2", "3", "--json"]) == 0
     assert '"b": 3.0' in capsys.readouterr().out
+
+
+def test_cost_curves_carry_the_brier_curve(backend):
+    g = np.random.default_rng(12)
+    y = g.random(400) < 0.4
+    p = np.clip(0.4 * y + 0.6 * g.random(400), 0, 1)
+    cc = tc.cost_curves(y, p)
+    grid = np.linspace(0, 1, 51)
+    np.testing.assert_allclose(cc.brier(grid), tc.brier_curve(y, p)(grid), atol=1e-12)
+    assert tc.cost_curves(y, p * 3).brier is None
