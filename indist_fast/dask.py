@@ -55,7 +55,12 @@ def _frame_partition(df: Any, label: str, score: str, weight: str | None, pos_la
 
 
 def _sample(s: Any, k: int) -> np.ndarray:
-    values: np.ndarray = np.asarray(s, dtype=np.float64)
+    try:
+        values: np.ndarray = np.asarray(s, dtype=np.float64)
+    except (TypeError, ValueError):
+        # Scores that are not numbers: no sample here; validating the partition
+        # raises the error that names y_score.
+        return np.empty(0)
     if len(values) <= k:
         return values
     picked: np.ndarray = values[np.linspace(0, len(values) - 1, k).astype(np.int64)]
@@ -67,7 +72,10 @@ def _splitters(samples: list[np.ndarray], n_ranges: int) -> np.ndarray:
     pooled = pooled[~np.isnan(pooled)]
     if len(pooled) == 0 or n_ranges <= 1:
         return np.empty(0)
-    cuts = np.quantile(pooled, 1.0 - np.arange(1, n_ranges) / n_ranges)
+    # Cuts are sampled scores, never interpolated: between -inf and inf (or inf and
+    # inf) interpolation gives NaN, and a NaN cut made ranges overlap (rows counted twice).
+    cuts = np.quantile(pooled, 1.0 - np.arange(1, n_ranges) / n_ranges,
+                       method="inverted_cdf")
     return np.unique(cuts)[::-1]          # descending, no empty duplicate ranges
 
 

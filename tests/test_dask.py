@@ -162,3 +162,25 @@ def test_arrays_of_unknown_length():
     unknown = y[y >= 0]                             # boolean indexing loses the chunk sizes
     with pytest.raises(ValueError, match="collection: .* unknown chunk sizes"):
         indist_fast.dask.evaluate((unknown, unknown.astype(float)))
+
+
+@pytest.mark.parametrize("n_ranges", [2, 5, 8])
+def test_infinite_scores_do_not_make_ranges_overlap(backend, n_ranges):
+    # Interpolated splitters between inf and -inf were NaN; the NaN cut made ranges
+    # overlap and counted rows twice.
+    y = np.arange(40) % 3 == 0
+    s = np.round(rng.normal(size=40), 2)
+    s[:20], s[20:30] = np.inf, -np.inf
+    ddf = dd.from_pandas(pd.DataFrame({"y": y, "p": s}), npartitions=8)
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", indist_fast.IndistFastWarning)
+        got = indist_fast.dask.evaluate(ddf, label="y", score="p", n_ranges=n_ranges)
+        want = indist_fast.evaluate(y, s)
+    assert_reports_equal(got, want)
+
+
+def test_text_scores_name_y_score(backend):
+    ddf = dd.from_pandas(pd.DataFrame({"y": [0, 1, 0, 1], "p": list("abcd")}), npartitions=2)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(TypeError, match="y_score must hold real numbers"):
+            indist_fast.dask.evaluate(ddf, label="y", score="p")
