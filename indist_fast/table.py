@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _backend
 from ._reference import curve_columns
-from ._validation import LabelCoding, Rows, check_levels, combine_codings, prepare_rows
+from ._validation import (LabelCoding, Rows, _as_1d, check_levels, combine_codings,
+                          prepare_rows)
 from .report import Curves, Report, check_two_classes, warn_undefined_b
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
@@ -246,12 +247,7 @@ def _field(value: Any, name: str, dtype: Any = None) -> np.ndarray:
     """One array field of a table as a read-only-safe, contiguous 1d array: float64
     (scores, real weights) or int64 (integer counts); the caller's array is copied
     unless it is already read-only in that form."""
-    try:
-        arr = np.asarray(value)
-    except ValueError:
-        raise ValueError(f"{name} should be a 1d array, got a ragged nested sequence.") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} should be a 1d array, got an array of shape {arr.shape}.")
+    arr = _as_1d(value, name)
     kind = arr.dtype.kind
     if dtype is None:
         dtype = np.int64 if kind in "iub" else np.float64
