@@ -142,6 +142,9 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
 
     lv = check_levels(levels)
     if isinstance(collection, tuple):
+        if label is not None or score is not None or weight is not None:
+            raise TypeError("label=, score= and weight= name DataFrame columns; with a tuple "
+                            "of dask arrays pass the weights as its third item.")
         arrays = _check_arrays(collection)
         y = arrays[0]
         ys = list(y.to_delayed().ravel())

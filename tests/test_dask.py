@@ -153,8 +153,16 @@ def test_empty_partitions_hold_no_rows(backend):
     ((da.zeros((4, 2)), da.zeros(4)), ValueError, r"y_true should be a 1d array.*\(4, 2\)"),
 ])
 def test_collection_of_the_wrong_kind(collection, error, message):
+    columns = {} if isinstance(collection, tuple) else {"label": "y", "score": "p"}
     with pytest.raises(error, match=message):
-        indist_fast.dask.evaluate(collection, label="y", score="p")
+        indist_fast.dask.evaluate(collection, **columns)
+
+
+@pytest.mark.parametrize("column", ["label", "score", "weight"])
+def test_column_names_with_arrays_are_refused(column):
+    arrays = (da.from_array(np.array([0, 1])), da.from_array(np.array([0.2, 0.4])))
+    with pytest.raises(TypeError, match="weight= name DataFrame columns"):
+        indist_fast.dask.evaluate(arrays, **{column: "w"})
 
 
 def test_arrays_of_unknown_length():
