@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import indist_fast
 from reports import assert_reports_equal
@@ -141,6 +143,38 @@ def test_accumulator_merge_of_agreeing_codings_is_exact(backend):
     assert a.coding == LabelCoding(1.0, -1.0)
     want = indist_fast.evaluate([1, 1, 1, 0, 1, 0], [0.3, 0.2, 0.9, 0.1, 0.5, 0.4])
     assert_reports_equal(quiet(a.result), want)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(chunks=st.lists(st.lists(st.sampled_from([-1, 0, 1]), min_size=1, max_size=6),
+                       min_size=1, max_size=5),
+       merge_at=st.integers(0, 5))
+def test_any_chunking_is_refused_exactly_when_the_labels_are_not_binary(
+        backend, chunks, merge_at):
+    # Oracle: without pos_label the chunks are one coding exactly when all of them
+    # together hold labels of {0, 1} or of {-1, 1}; then the result is evaluate on
+    # the concatenation.
+    chunk_scores = [np.round(rng.normal(size=len(c)), 1) for c in chunks]
+    accs = [Accumulator(), Accumulator()]        # split in two, merged at the end
+    values = set(sum(chunks, []))
+    one_coding = values <= {0, 1} or values <= {-1, 1}
+    try:
+        for k, (labels, s) in enumerate(zip(chunks, chunk_scores)):
+            accs[k >= merge_at].update(np.array(labels, np.int8), s)
+        acc = accs[0].merge(pickle.loads(pickle.dumps(accs[1])))
+    except ValueError as exc:
+        assert not one_coding, str(exc)
+        assert str(exc).startswith("y_true")
+        return
+    assert one_coding
+    if len(values) < 2:
+        with pytest.raises(ValueError, match="single class"):
+            acc.result()
+        return
+    assert_reports_equal(quiet(acc.result), quiet(indist_fast.evaluate,
+                                                  np.concatenate(chunks) == 1,
+                                                  np.concatenate(chunk_scores)))
 
 
 # --- ScoreTable ------------------------------------------------------------------------
