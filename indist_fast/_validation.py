@@ -311,5 +311,5 @@ def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
 
 
 def _show(values: np.ndarray, limit: int = 5) -> str:
-    shown = ", ".join(repr(v) for v in values[:limit])
+    shown = ", ".join(repr(_plain_label(v)) for v in values[:limit])
     return f"[{shown}{', ...' if len(values) > limit else ''}]"

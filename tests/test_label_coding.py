@@ -145,35 +145,42 @@ def test_accumulator_merge_of_agreeing_codings_is_exact(backend):
     assert_reports_equal(quiet(a.result), want)
 
 
-@settings(max_examples=60, deadline=None,
+# (labels drawn from, pos_label, the positive, one coding?) for the property test below:
+# without pos_label the chunks are one coding exactly when all of them together hold
+# labels of {0, 1} or of {-1, 1}; with pos_label "b", when they hold at most one other.
+CODINGS = {
+    "numeric": ([-1, 0, 1], None, 1, lambda v: v <= {0, 1} or v <= {-1, 1}),
+    "text": (["a", "b", "c"], "b", "b", lambda v: len(v - {"b"}) <= 1),
+}
+
+
+@pytest.mark.parametrize("kind", CODINGS)
+@settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(chunks=st.lists(st.lists(st.sampled_from([-1, 0, 1]), min_size=1, max_size=6),
-                       min_size=1, max_size=5),
-       merge_at=st.integers(0, 5))
-def test_any_chunking_is_refused_exactly_when_the_labels_are_not_binary(
-        backend, chunks, merge_at):
-    # Oracle: without pos_label the chunks are one coding exactly when all of them
-    # together hold labels of {0, 1} or of {-1, 1}; then the result is evaluate on
-    # the concatenation.
+@given(data=st.data(), merge_at=st.integers(0, 5))
+def test_any_chunking_is_refused_exactly_when_the_labels_are_not_one_coding(
+        backend, kind, data, merge_at):
+    alphabet, pos_label, positive, one_coding = CODINGS[kind]
+    chunks = data.draw(st.lists(st.lists(st.sampled_from(alphabet), min_size=1, max_size=6),
+                                min_size=1, max_size=5))
     chunk_scores = [np.round(rng.normal(size=len(c)), 1) for c in chunks]
-    accs = [Accumulator(), Accumulator()]        # split in two, merged at the end
     values = set(sum(chunks, []))
-    one_coding = values <= {0, 1} or values <= {-1, 1}
+    accs = [Accumulator(pos_label=pos_label), Accumulator(pos_label=pos_label)]
     try:
         for k, (labels, s) in enumerate(zip(chunks, chunk_scores)):
-            accs[k >= merge_at].update(np.array(labels, np.int8), s)
-        acc = accs[0].merge(pickle.loads(pickle.dumps(accs[1])))
+            accs[k >= merge_at].update(np.array(labels), s)
+        acc = accs[0].merge(pickle.loads(pickle.dumps(accs[1])))   # split, then merged
     except ValueError as exc:
-        assert not one_coding, str(exc)
-        assert str(exc).startswith("y_true")
+        assert not one_coding(values), str(exc)
+        assert "y_true" in str(exc)
         return
-    assert one_coding
-    if len(values) < 2:
+    assert one_coding(values)
+    y = np.concatenate([np.array(c, dtype=object) for c in chunks]) == positive
+    if y.all() or not y.any():
         with pytest.raises(ValueError, match="single class"):
             acc.result()
         return
-    assert_reports_equal(quiet(acc.result), quiet(indist_fast.evaluate,
-                                                  np.concatenate(chunks) == 1,
+    assert_reports_equal(quiet(acc.result), quiet(indist_fast.evaluate, y,
                                                   np.concatenate(chunk_scores)))
 
 
