@@ -13,6 +13,7 @@ from indist_fast.ranges import split_table, sweep_ranges
 from indist_fast.report import Report
 from indist_fast.table import ScoreTable, with_main_level
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
@@ -76,9 +77,6 @@ def test_dataframe_needs_columns():
 
 
 # --- label coding across partitions, collection types (issue 10, items 2 and 9) -----------
-
-import dask  # noqa: E402
-
 
 def _frame(labels, npartitions):
     n = len(labels)
