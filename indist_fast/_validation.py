@@ -14,11 +14,79 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["Rows", "prepare_rows", "check_levels", "check_level", "raise_row_errors"]
+__all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
+           "check_level", "raise_row_errors"]
 
 _LABEL_DTYPES = {np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64,
                                        np.uint16, np.uint32, np.uint64,
                                        np.float32, np.float64)}
+
+
+@dataclass(frozen=True)
+class LabelCoding:
+    """Which raw labels mean positive and negative in one set of rows.
+
+    Chunks, files, partitions and merged tables are checked against each other with
+    ``combine``: without it, ``{0, 1}`` in one chunk and ``{-1, 1}`` in the next, or
+    ``pos_label="b"`` with ``["a", "b"]`` then ``["c", "c"]``, would each pass the
+    per-chunk checks and be counted silently.
+
+    Attributes
+    ----------
+    positive : object
+        The positive label: ``pos_label``, else 1 (or True for boolean labels).
+    negative : object or None
+        The negative label, None while no negative row has been seen (a chunk of
+        positives only leaves it open). Numeric labels are held as float, so
+        ``True == 1 == 1.0`` codes alike across chunks of different dtypes.
+    """
+
+    positive: Any
+    negative: Any = None
+
+    def combine(self, later: "LabelCoding") -> "LabelCoding":
+        """The coding of these rows and ``later``'s; ValueError if they disagree."""
+        negative = self.negative if later.negative is None else later.negative
+        if not _same_label(self.positive, later.positive) or (
+                self.negative is not None and not _same_label(self.negative, negative)):
+            raise ValueError(f"y_true: this chunk codes labels {later} but earlier chunks "
+                             f"coded them {self}; use one label coding (and one pos_label) "
+                             "for every chunk, file and partition.")
+        return self if negative is self.negative else LabelCoding(self.positive, negative)
+
+    def __str__(self) -> str:
+        shown = ([] if self.negative is None else [_show_label(self.negative)])
+        return (f"{{{', '.join(shown + [_show_label(self.positive)])}}} (positive "
+                f"{_show_label(self.positive)})")
+
+
+def combine_codings(earlier: LabelCoding | None, later: LabelCoding | None
+                    ) -> LabelCoding | None:
+    """``earlier.combine(later)``, where None (no rows, or a table built from bare
+    counts) carries no coding and agrees with any."""
+    if earlier is None:
+        return later
+    if later is None:
+        return earlier
+    return earlier.combine(later)
+
+
+def _same_label(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _show_label(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
+
+
+def _plain_label(value: Any) -> Any:
+    """A NumPy scalar as the Python value it stands for (hashable, comparable)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 @dataclass(frozen=True)
@@ -31,6 +99,7 @@ class Rows:
     w: np.ndarray | None     # float64 weights, contiguous, or None
     pos_value: float
     neg_value: float         # NaN when the rows hold no negative label at all
+    coding: LabelCoding | None = None   # the raw labels, to check other chunks against
 
     @property
     def n_rows(self) -> int:
@@ -38,7 +107,12 @@ class Rows:
 
 
 def _as_1d(x: Any, name: str) -> np.ndarray:
-    arr = np.asarray(x)
+    try:
+        arr = np.asarray(x)
+    except ValueError:
+        # NumPy's own message ("inhomogeneous shape after 1 dimensions") names no argument.
+        raise ValueError(f"{name} should be a 1d array, got a ragged nested sequence "
+                         "(rows of different lengths).") from None
     if arr.ndim != 1:
         raise ValueError(f"{name} should be a 1d array, got an array of shape "
                          f"{arr.shape} instead.")
@@ -69,8 +143,9 @@ def _scores(y_score: Any) -> np.ndarray:
     raise TypeError(f"y_score must hold real numbers, got an array of dtype {s.dtype}.")
 
 
-def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float]:
-    """Labels as a numeric array plus the values that mean positive and negative."""
+def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, LabelCoding]:
+    """Labels as a numeric array, the values that mean positive and negative there,
+    and the raw coding (to hold other chunks to)."""
     y = _as_1d(y_true, "y_true")
     kind = y.dtype.kind
     if kind == "b":
@@ -78,14 +153,16 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float]:
                                           or pos_label in (0, 1)):
             raise ValueError(f"pos_label={pos_label!r} does not match boolean y_true; "
                              "use True or False.")
-        pos = 1.0 if pos_label is None else float(bool(pos_label))
-        return _native_contiguous(y).view(np.uint8), pos, 1.0 - pos
+        positive = True if pos_label is None else bool(pos_label)
+        # Both values of a boolean column are known: the negative is fixed up front.
+        return (_native_contiguous(y).view(np.uint8), float(positive), float(not positive),
+                LabelCoding(positive, not positive))
     if kind in "iuf":
         if y.dtype not in _LABEL_DTYPES and y.dtype.newbyteorder("=") not in _LABEL_DTYPES:
             y = y.astype(np.float64)      # float16, long double
         y = _native_contiguous(y)
         if len(y) == 0:
-            return y, 1.0, 0.0
+            return y, 1.0, 0.0, LabelCoding(1.0)
         lo, hi = y.min(), y.max()
         if np.isnan(lo) or np.isnan(hi):
             raise ValueError("y_true contains NaN.")
@@ -95,18 +172,20 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float]:
                 raise ValueError(
                     f"y_true must be coded {{0, 1}} or {{-1, 1}} without pos_label; found "
                     f"values from {lo:g} to {hi:g}. Pass pos_label to name the positive class.")
-            return y, 1.0, (lo if lo != 1.0 else 0.0)
+            negative = lo if lo != 1.0 else None
+            return y, 1.0, (0.0 if negative is None else negative), LabelCoding(1.0, negative)
         if not isinstance(pos_label, (Real, np.number)):
             raise TypeError(f"pos_label={pos_label!r} does not match numeric y_true.")
         pos = float(pos_label)
         if lo == hi:
-            return y, pos, (lo if lo != pos else np.nan)
-        if pos == hi:
-            return y, pos, lo
-        if pos == lo:
-            return y, pos, hi
-        raise ValueError(f"pos_label={pos_label!r} is not a value of y_true "
-                         f"(smallest {lo:g}, largest {hi:g}).")
+            negative = lo if lo != pos else None
+        elif pos in (lo, hi):
+            negative = lo if pos == hi else hi
+        else:
+            raise ValueError(f"pos_label={pos_label!r} is not a value of y_true "
+                             f"(smallest {lo:g}, largest {hi:g}).")
+        return (y, pos, (np.nan if negative is None else negative),
+                LabelCoding(pos, negative))
     if kind in "OUS":
         try:
             values = np.unique(y)
@@ -123,7 +202,9 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float]:
         if len(values) == 2 and pos_label not in list(values):
             raise ValueError(f"pos_label={pos_label!r} is not one of the labels "
                              f"{_show(values)} in y_true.")
-        return np.ascontiguousarray(y == pos_label).view(np.uint8), 1.0, 0.0
+        others = [_plain_label(v) for v in values if not _same_label(v, pos_label)]
+        coding = LabelCoding(_plain_label(pos_label), others[0] if others else None)
+        return np.ascontiguousarray(y == pos_label).view(np.uint8), 1.0, 0.0, coding
     raise TypeError(f"y_true must hold binary labels, got an array of dtype {y.dtype}.")
 
 
@@ -183,7 +264,7 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
                  pos_label: Any = None) -> Rows:
     """Validate and convert the three row arrays; raise on anything the kernels can't take."""
     s = _scores(y_score)
-    y, pos_value, neg_value = _labels(y_true, pos_label)
+    y, pos_value, neg_value, coding = _labels(y_true, pos_label)
     w = _weights(sample_weight)
     lengths = [len(y), len(s)] + ([] if w is None else [len(w)])
     if len(set(lengths)) > 1:
@@ -191,7 +272,7 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
                          f"{lengths} (y_true, y_score{', sample_weight' if w is not None else ''}).")
     if len(s) == 0:
         raise ValueError("y_true and y_score are empty: need at least one row.")
-    return Rows(y, s, w, pos_value, neg_value)
+    return Rows(y, s, w, pos_value, neg_value, coding)
 
 
 def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarray,
@@ -230,5 +311,5 @@ def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
 
 
 def _show(values: np.ndarray, limit: int = 5) -> str:
-    shown = ", ".join(repr(v) for v in values[:limit])
+    shown = ", ".join(repr(_plain_label(v)) for v in values[:limit])
     return f"[{shown}{', ...' if len(values) > limit else ''}]"

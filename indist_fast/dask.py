@@ -36,9 +36,15 @@ def _dask() -> Any:
 
 def _partition_table(y: Any, s: Any, w: Any, pos_label: Any, splitters: np.ndarray
                      ) -> list[ScoreTable]:
-    table = ScoreTable.from_arrays(np.asarray(y), np.asarray(s),
-                                   None if w is None else np.asarray(w), pos_label)
-    return ranges.split_table(table, splitters)
+    y, s, w = np.asarray(y), np.asarray(s), None if w is None else np.asarray(w)
+    if len(y) == len(s) == 0 and (w is None or len(w) == 0):
+        # A filtered frame leaves empty partitions: they hold no rows, not bad rows.
+        return [ScoreTable.empty()] * (len(splitters) + 1)
+    table = ScoreTable.from_arrays(y, s, w, pos_label)
+    # Every piece carries the partition's label coding, so the range merges on the
+    # workers hold all partitions to one coding (each range gets a piece of each).
+    return [piece._with_coding(table.coding)
+            for piece in ranges.split_table(table, splitters)]
 
 
 def _frame_partition(df: Any, label: str, score: str, weight: str | None, pos_label: Any,
@@ -49,7 +55,12 @@ def _frame_partition(df: Any, label: str, score: str, weight: str | None, pos_la
 
 
 def _sample(s: Any, k: int) -> np.ndarray:
-    values: np.ndarray = np.asarray(s, dtype=np.float64)
+    try:
+        values: np.ndarray = np.asarray(s, dtype=np.float64)
+    except (TypeError, ValueError):
+        # Scores that are not numbers: no sample here; validating the partition
+        # raises the error that names y_score.
+        return np.empty(0)
     if len(values) <= k:
         return values
     picked: np.ndarray = values[np.linspace(0, len(values) - 1, k).astype(np.int64)]
@@ -61,8 +72,40 @@ def _splitters(samples: list[np.ndarray], n_ranges: int) -> np.ndarray:
     pooled = pooled[~np.isnan(pooled)]
     if len(pooled) == 0 or n_ranges <= 1:
         return np.empty(0)
-    cuts = np.quantile(pooled, 1.0 - np.arange(1, n_ranges) / n_ranges)
+    # Cuts are sampled scores, never interpolated: between -inf and inf (or inf and
+    # inf) interpolation gives NaN, and a NaN cut made ranges overlap (rows counted twice).
+    cuts = np.quantile(pooled, 1.0 - np.arange(1, n_ranges) / n_ranges,
+                       method="inverted_cdf")
     return np.unique(cuts)[::-1]          # descending, no empty duplicate ranges
+
+
+def _is_dask_frame(collection: Any) -> bool:
+    import dask.dataframe as dd
+    return isinstance(collection, dd.DataFrame)
+
+
+def _check_arrays(collection: tuple[Any, ...]) -> list[Any]:
+    """The dask arrays of ``(y, score[, weight])``: 1d, of one known length."""
+    import dask.array as da
+    names = ("y_true", "y_score", "sample_weight")
+    if len(collection) not in (2, 3):
+        raise ValueError("collection: pass dask arrays as (y, score) or (y, score, weight), "
+                         f"got a tuple of {len(collection)}.")
+    for name, arr in zip(names, collection):
+        if not isinstance(arr, da.Array):
+            raise TypeError(f"collection: {name} must be a dask array, got "
+                            f"{type(arr).__name__}.")
+        if arr.ndim != 1:
+            raise ValueError(f"{name} should be a 1d array, got a dask array of shape "
+                             f"{arr.shape}.")
+    lengths = [arr.shape[0] for arr in collection]
+    if any(np.isnan(n) for n in lengths):
+        raise ValueError("collection: the dask arrays have unknown chunk sizes; call "
+                         "compute_chunk_sizes() on them first.")
+    if len(set(lengths)) > 1:
+        raise ValueError("Found input variables with inconsistent numbers of samples: "
+                         f"{lengths} ({', '.join(names[:len(lengths)])}).")
+    return list(collection)
 
 
 def _merge(pieces: list[ScoreTable]) -> ScoreTable:
@@ -78,7 +121,9 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     Parameters
     ----------
     collection : dask DataFrame, or a tuple ``(y, score[, weight])`` of dask arrays
-        The rows. Arrays are rechunked to the labels' chunks.
+        The rows. Arrays are rechunked to the labels' chunks. The label coding of
+        the partitions must agree (one of ``{0, 1}``, ``{-1, 1}``, or ``pos_label``
+        and one other label): ValueError naming ``y_true`` otherwise.
     label, score, weight : str
         Column names (DataFrames only).
     pos_label, levels, exclude_self
@@ -97,9 +142,10 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
 
     lv = check_levels(levels)
     if isinstance(collection, tuple):
-        arrays = list(collection)
-        if len(arrays) not in (2, 3):
-            raise ValueError("pass dask arrays as (y, score) or (y, score, weight).")
+        if label is not None or score is not None or weight is not None:
+            raise TypeError("label=, score= and weight= name DataFrame columns; with a tuple "
+                            "of dask arrays pass the weights as its third item.")
+        arrays = _check_arrays(collection)
         y = arrays[0]
         ys = list(y.to_delayed().ravel())
         ss = list(arrays[1].rechunk(y.chunks).to_delayed().ravel())
@@ -111,6 +157,9 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
         def make(p: Any, spl: np.ndarray) -> Any:
             return delayed(_partition_table)(p[0], p[1], p[2], pos_label, spl)
     else:
+        if not _is_dask_frame(collection):
+            raise TypeError("collection must be a dask DataFrame or a tuple (y, score[, "
+                            f"weight]) of dask arrays, got {type(collection).__name__}.")
         if label is None or score is None:
             raise ValueError("a dask DataFrame needs the label and score column names.")
         for role, name in (("label", label), ("score", score), ("weight", weight)):

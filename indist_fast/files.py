@@ -27,7 +27,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from . import _backend
-from ._validation import check_levels, prepare_rows
+from ._validation import check_levels, combine_codings, prepare_rows
 from .io import _page_release, _Source, open_source
 from .metrics import evaluate
 from .report import Report
@@ -210,15 +210,14 @@ def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any
                  levels: tuple[float, ...], exclude_self: bool, bar: _Progress,
                  tmp_dir: str | None) -> Report:
     from . import _fast, _kernels   # runs are the compiled engine's sorted pieces
-    if _backend.backend() != "cython":
-        y, s, w = (np.concatenate(c) if c[0] is not None else None for c in zip(*chunks))
-        return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=levels,
-                        exclude_self=exclude_self)
-    n_rows = 0
+    if _backend.backend() != "cython":   # chunk by chunk too: the same label-coding checks
+        return _accumulate(chunks, pos_label, levels, exclude_self, bar)
+    n_rows, coding = 0, None
     with tempfile.TemporaryDirectory(prefix="indist_fast_", dir=tmp_dir) as directory:
         runs: list[tuple[str, bool]] = []
         for k, (y, s, _) in enumerate(chunks):
             chunk = prepare_rows(y, s, None, pos_label)
+            coding = combine_codings(coding, chunk.coding)
             pos, neg, _, _ = _fast.sorted_classes(chunk.y, chunk.s, chunk.pos_value,
                                                   chunk.neg_value)
             runs += _write_run(directory, k, ((pos, True), (neg, False)))

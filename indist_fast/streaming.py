@@ -4,6 +4,11 @@ Every chunk becomes a ``ScoreTable`` (one sort of the chunk) and tables merge
 exactly, so any chunking in any order gives the numbers of one in-memory
 ``evaluate``. Tables are kept like a binary counter (level ``i`` summarises about
 ``2**i`` chunks), so ``k`` updates cost O(total log k) merging, not O(total k).
+
+The label coding of the first chunk (``{0, 1}``, ``{-1, 1}``, or ``pos_label`` and
+the other label seen) holds for every later chunk and merged accumulator: a chunk
+coded otherwise raises ValueError at its ``update`` and leaves the accumulator as it
+was.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterable
 
+from ._validation import LabelCoding, combine_codings
 from .report import Report
 from .table import DEFAULT_LEVELS, ScoreTable
 
@@ -25,6 +31,11 @@ class Accumulator:
     pos_label : scalar, default=None
         The positive label, as in ``indist_fast.evaluate`` (needed for text labels).
 
+    Attributes
+    ----------
+    coding : LabelCoding or None
+        The labels fixed by the chunks so far (None before the first).
+
     Examples
     --------
     >>> from indist_fast import Accumulator
@@ -37,6 +48,7 @@ class Accumulator:
 
     def __init__(self, *, pos_label: Any = None) -> None:
         self.pos_label = pos_label
+        self.coding: LabelCoding | None = None
         self._levels: list[ScoreTable | None] = []
         self._lock = threading.Lock()
 
@@ -45,10 +57,15 @@ class Accumulator:
         self.add_table(ScoreTable.from_arrays(y_true, y_score, sample_weight, self.pos_label))
 
     def add_table(self, table: ScoreTable) -> None:
-        """Add the table of a chunk summarised elsewhere (another process, a file)."""
+        """Add the table of a chunk summarised elsewhere (another process, a file).
+
+        Raises ValueError when the table's label coding disagrees with the chunks
+        added before (checked here, not later at a merge, so the accumulator is
+        left unchanged)."""
         if not isinstance(table, ScoreTable):
             raise TypeError(f"table must be a ScoreTable, got {type(table).__name__}.")
         with self._lock:
+            self.coding = combine_codings(self.coding, table.coding)
             carry: ScoreTable = table
             for i, held in enumerate(self._levels):
                 if held is None:
@@ -62,7 +79,7 @@ class Accumulator:
         """Add everything ``other`` has collected (``other`` is left unchanged)."""
         if not isinstance(other, Accumulator):
             raise TypeError(f"other must be an Accumulator, got {type(other).__name__}.")
-        self.add_table(other.table)
+        self.add_table(other.table)       # the table carries other's label coding
         return self
 
     @property
@@ -85,10 +102,11 @@ class Accumulator:
         return self.table.evaluate(levels, exclude_self=exclude_self)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"pos_label": self.pos_label, "table": self.table}
+        return {"pos_label": self.pos_label, "table": self.table, "coding": self.coding}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.pos_label = state["pos_label"]
+        self.coding = state.get("coding", state["table"].coding)
         self._lock = threading.Lock()
         self._levels = [state["table"]] if state["table"].n_rows else []
 

@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _backend
 from ._reference import curve_columns
-from ._validation import Rows, check_levels, prepare_rows
+from ._validation import (LabelCoding, Rows, _as_1d, check_levels, combine_codings,
+                          prepare_rows)
 from .report import Curves, Report, check_two_classes, warn_undefined_b
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
@@ -38,6 +39,15 @@ class ScoreTable:
         weights (exact past 2**31 rows), float64 otherwise.
     n_rows : int
         Rows the table was built from, zero-weight rows included.
+    coding : LabelCoding or None
+        The raw labels the rows were coded with (None for a table built from bare
+        counts); ``merge`` refuses tables of two different codings.
+
+    The constructor checks its arguments (ValueError/TypeError naming ``scores``,
+    ``pos``, ``neg`` or ``n_rows``): scores distinct, strictly descending and not NaN
+    (±inf allowed), one finite non-negative ``pos`` and ``neg`` per score, not both
+    zero, and an int ``n_rows >= 0``. Integer counts are stored as int64, anything
+    else as float64 for both classes; the caller's arrays are copied, never frozen.
 
     Examples
     --------
@@ -53,19 +63,74 @@ class ScoreTable:
     pos: np.ndarray
     neg: np.ndarray
     n_rows: int
+    coding: LabelCoding | None = None
 
     def __post_init__(self) -> None:
-        m = len(self.scores)
-        if not (self.scores.ndim == self.pos.ndim == self.neg.ndim == 1
-                and len(self.pos) == len(self.neg) == m):
-            raise ValueError("scores, pos and neg must be 1d arrays of one length; got "
-                             f"shapes {self.scores.shape}, {self.pos.shape}, {self.neg.shape}.")
-        for arr in (self.scores, self.pos, self.neg):
+        # The public constructor takes anything array-like and checks it all: a table
+        # that is unsorted, repeats a score or holds NaN gives wrong metrics silently.
+        # Tables the library builds itself skip this through ``_trusted``.
+        scores = _field(self.scores, "scores", np.float64)
+        if np.isnan(scores).any():
+            raise ValueError(f"scores contains NaN (first at index "
+                             f"{int(np.flatnonzero(np.isnan(scores))[0])}).")
+        unsorted = np.flatnonzero(scores[1:] >= scores[:-1])
+        if len(unsorted):
+            i = int(unsorted[0])
+            raise ValueError(f"scores must be distinct and strictly descending; found "
+                             f"{scores[i].item()!r} then {scores[i + 1].item()!r} at index {i}.")
+        pos, neg = _field(self.pos, "pos"), _field(self.neg, "neg")
+        for name, arr in (("pos", pos), ("neg", neg)):
+            if len(arr) != len(scores):
+                raise ValueError(f"{name} must have one entry per score: {len(arr)} "
+                                 f"entries for {len(scores)} scores.")
+            bad = np.flatnonzero(~(np.isfinite(arr) & (arr >= 0)))
+            if len(bad):
+                raise ValueError(f"{name} must be finite and non-negative; found "
+                                 f"{arr[bad[0]].item()!r} at index {int(bad[0])}.")
+        empty = np.flatnonzero((pos == 0) & (neg == 0))
+        if len(empty):
+            raise ValueError(f"pos and neg are both 0 at index {int(empty[0])}: a score "
+                             "of no weight is no operating point, leave it out.")
+        # One count dtype for both classes (int64 only when both are integers), as the
+        # kernels take them.
+        dtype = np.result_type(pos, neg)
+        pos, neg = pos.astype(dtype, copy=False), neg.astype(dtype, copy=False)
+        if isinstance(self.n_rows, (bool, np.bool_)) or not isinstance(
+                self.n_rows, (int, np.integer)):
+            raise TypeError(f"n_rows must be an int, got {self.n_rows!r}.")
+        if self.n_rows < 0:
+            raise ValueError(f"n_rows must be >= 0, got {self.n_rows}.")
+        if self.coding is not None and not isinstance(self.coding, LabelCoding):
+            raise TypeError(f"coding must be a LabelCoding or None, got "
+                            f"{type(self.coding).__name__}.")
+        self._set(scores, pos, neg, int(self.n_rows), self.coding)
+
+    def _set(self, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows: int,
+             coding: LabelCoding | None) -> None:
+        for name, value in (("scores", scores), ("pos", pos), ("neg", neg),
+                            ("n_rows", n_rows), ("coding", coding)):
+            object.__setattr__(self, name, value)
+        for arr in (scores, pos, neg):
             arr.setflags(write=False)
 
+    @classmethod
+    def _trusted(cls, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows: int,
+                 coding: LabelCoding | None = None) -> "ScoreTable":
+        """A table from arrays the library made and owns (kernel output, merges, slices
+        of a table): contiguous float64 scores strictly descending, pos and neg of one
+        dtype (int64 or float64), no checks."""
+        table = object.__new__(cls)
+        table._set(scores, pos, neg, n_rows, coding)
+        return table
+
+    def _with_coding(self, coding: LabelCoding | None) -> "ScoreTable":
+        """The same table (arrays shared) with the label coding of its rows."""
+        return ScoreTable._trusted(self.scores, self.pos, self.neg, self.n_rows, coding)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuild through __init__ so unpickled arrays are read-only again.
-        return (type(self), (self.scores, self.pos, self.neg, self.n_rows))
+        # Rebuild without re-validating; the arrays become read-only again.
+        return (ScoreTable._trusted, (self.scores, self.pos, self.neg, self.n_rows,
+                                      self.coding))
 
     @classmethod
     def from_arrays(cls, y_true: Any, y_score: Any, sample_weight: Any = None,
@@ -94,27 +159,39 @@ class ScoreTable:
         """The table of rows already validated by ``prepare_rows``."""
         scores, pos, neg = _backend.engine().build_table(
             rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
-        return cls(scores, pos, neg, rows.n_rows)
+        return cls._trusted(scores, pos, neg, rows.n_rows, rows.coding)
 
     @classmethod
     def empty(cls) -> "ScoreTable":
         """The table of no rows: the identity of ``merge``."""
-        return cls(np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64), 0)
+        return cls._trusted(np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64), 0)
 
     def merge(self, other: "ScoreTable") -> "ScoreTable":
-        """The table of both row sets (exact; counts stay int64 when both are)."""
+        """The table of both row sets (exact; counts stay int64 when all four count
+        arrays are int64). Raises ValueError when the two were built from different
+        label codings (``{0, 1}`` and ``{-1, 1}``, or two negative labels)."""
         if not isinstance(other, ScoreTable):
             raise TypeError(f"other must be a ScoreTable, got {type(other).__name__}.")
-        dtype = np.result_type(self.pos.dtype, other.pos.dtype)
+        coding = combine_codings(self.coding, other.coding)
+        # Every count array decides: float weights in any of them make all float.
+        dtype = np.result_type(self.pos.dtype, self.neg.dtype, other.pos.dtype,
+                               other.neg.dtype)
         a = [self.scores, self.pos.astype(dtype, copy=False), self.neg.astype(dtype, copy=False)]
         b = [other.scores, other.pos.astype(dtype, copy=False), other.neg.astype(dtype, copy=False)]
         scores, pos, neg = _backend.engine().merge_tables(*a, *b)
-        return ScoreTable(scores, pos, neg, self.n_rows + other.n_rows)
+        return ScoreTable._trusted(scores, pos, neg, self.n_rows + other.n_rows, coding)
 
     @classmethod
     def concat(cls, tables: Iterable["ScoreTable"]) -> "ScoreTable":
         """Merge many tables (pairwise, so the cost stays O(total log k))."""
+        if isinstance(tables, ScoreTable) or not isinstance(tables, Iterable):
+            raise TypeError(f"tables must be an iterable of ScoreTable, got "
+                            f"{type(tables).__name__}.")
         pending = list(tables)
+        for i, table in enumerate(pending):
+            if not isinstance(table, ScoreTable):
+                raise TypeError(f"tables must hold ScoreTable objects only; item {i} is "
+                                f"{type(table).__name__}.")
         if not pending:
             return cls.empty()
         while len(pending) > 1:
@@ -164,3 +241,27 @@ class ScoreTable:
                 f1=2.0 * cols.tp / (cols.tp + cols.fp + wp),
                 b=over_den(cols.b_num), b_plus=over_den(cols.b_plus_num),
                 b_minus=over_den(cols.b_minus_num))
+
+
+def _field(value: Any, name: str, dtype: Any = None) -> np.ndarray:
+    """One array field of a table as a read-only-safe, contiguous 1d array: float64
+    (scores, real weights) or int64 (integer counts); the caller's array is copied
+    unless it is already read-only in that form."""
+    arr = _as_1d(value, name)
+    kind = arr.dtype.kind
+    if dtype is None:
+        dtype = np.int64 if kind in "iub" else np.float64
+        if kind == "u" and len(arr) and arr.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"{name} holds a count beyond the int64 range.")
+    if kind not in "iubfO":
+        raise TypeError(f"{name} must hold real numbers, got an array of dtype {arr.dtype}.")
+    if kind == "O":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold real numbers, got an array of dtype "
+                            f"{arr.dtype}.") from None
+    if arr.dtype == dtype and arr.flags.c_contiguous and not arr.flags.writeable \
+            and arr.dtype.isnative:
+        return arr
+    return np.array(arr, dtype=dtype)       # a copy: the caller's array stays writable

@@ -13,6 +13,7 @@ from indist_fast.ranges import split_table, sweep_ranges
 from indist_fast.report import Report
 from indist_fast.table import ScoreTable, with_main_level
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
@@ -73,3 +74,119 @@ def test_dataframe_needs_columns():
         indist_fast.dask.evaluate(ddf, label="y", score="q")
     with pytest.raises(ValueError, match="needs the label and score column names"):
         indist_fast.dask.evaluate(ddf)
+
+
+# --- label coding across partitions, collection types (issue 10, items 2 and 9) -----------
+
+def _frame(labels, npartitions):
+    n = len(labels)
+    frame = pd.DataFrame({"y": labels, "p": np.round(rng.normal(size=n), 1)})
+    return frame, dd.from_pandas(frame, npartitions=npartitions, sort=False)
+
+
+# Two partitions of 6 rows: the second codes its labels differently from the first.
+MIXED = [
+    ([0, 1, 0, 1, 1, 0] + [-1, 1, -1, 1, 1, -1], None,
+     r"\{-1, 1\} .* earlier chunks coded them \{0, 1\}"),
+    (["a", "b", "a", "b", "b", "a"] + ["c"] * 6, "b",
+     r"\{'c', 'b'\} .* earlier chunks coded them \{'a', 'b'\}"),
+]
+
+
+@pytest.mark.parametrize("labels, pos_label, message", MIXED)
+def test_partitions_of_two_codings_are_refused(backend, labels, pos_label, message):
+    _, ddf = _frame(labels, 2)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match=f"y_true: this chunk codes labels {message}"):
+            indist_fast.dask.evaluate(ddf, label="y", score="p", pos_label=pos_label)
+
+
+def test_arrays_of_two_codings_are_refused(backend):
+    y = da.from_array(np.array([0, 1, 1, 0, -1, 1, 1, -1]), chunks=4)
+    s = da.from_array(S[:8], chunks=4)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match=r"y_true: this chunk codes labels \{-1, 1\}"):
+            indist_fast.dask.evaluate((y, s))
+
+
+def test_partitions_of_two_codings_are_refused_on_a_cluster(client):
+    _, ddf = _frame(MIXED[0][0] * 3, 6)
+    with pytest.raises(ValueError, match=r"y_true: this chunk codes labels"):
+        indist_fast.dask.evaluate(ddf, label="y", score="p")
+
+
+def test_a_partition_of_positives_only_leaves_the_negative_open(backend):
+    labels = [1] * 6 + [-1, 1, -1, -1, 1, -1] + [1, -1] * 3
+    frame, ddf = _frame(labels, 3)
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", indist_fast.IndistFastWarning)
+        got = indist_fast.dask.evaluate(ddf, label="y", score="p")
+        want = indist_fast.evaluate(frame["y"].to_numpy(), frame["p"].to_numpy())
+    assert_reports_equal(got, want)
+
+
+def test_empty_partitions_hold_no_rows(backend):
+    frame = pd.DataFrame({"y": Y[:3000], "p": S[:3000], "w": W[:3000],
+                          "i": np.arange(3000)})
+    ddf = dd.from_pandas(frame, npartitions=6)
+    kept = ddf[ddf["i"] >= 1500]                   # the first partitions become empty
+    assert (kept.map_partitions(len).compute(scheduler="synchronous") == 0).any()
+    want = frame[frame["i"] >= 1500]
+    with dask.config.set(scheduler="synchronous"):
+        got = indist_fast.dask.evaluate(kept, label="y", score="p", weight="w")
+    assert_reports_equal(got, indist_fast.evaluate(want["y"], want["p"],
+                                                   sample_weight=want["w"]))
+
+
+@pytest.mark.parametrize("collection, error, message", [
+    (5, TypeError, "collection must be a dask DataFrame or a tuple .* got int"),
+    ([1, 2], TypeError, "collection must be a dask DataFrame .* got list"),
+    (pd.DataFrame({"y": [0, 1], "p": [0.1, 0.2]}), TypeError, "got DataFrame"),
+    ((1, 2), TypeError, "collection: y_true must be a dask array, got int"),
+    ((da.zeros(4),), ValueError, r"collection: pass dask arrays as \(y, score\)"),
+    ((da.zeros(4), np.zeros(4)), TypeError, "y_score must be a dask array, got ndarray"),
+    ((da.zeros(4), da.zeros(5)), ValueError, r"inconsistent numbers of samples: \[4, 5\]"),
+    ((da.zeros(4), da.zeros(4), da.ones(3)), ValueError, r"\[4, 4, 3\] \(y_true, y_score, "
+                                                          r"sample_weight\)"),
+    ((da.zeros((4, 2)), da.zeros(4)), ValueError, r"y_true should be a 1d array.*\(4, 2\)"),
+])
+def test_collection_of_the_wrong_kind(collection, error, message):
+    columns = {} if isinstance(collection, tuple) else {"label": "y", "score": "p"}
+    with pytest.raises(error, match=message):
+        indist_fast.dask.evaluate(collection, **columns)
+
+
+@pytest.mark.parametrize("column", ["label", "score", "weight"])
+def test_column_names_with_arrays_are_refused(column):
+    arrays = (da.from_array(np.array([0, 1])), da.from_array(np.array([0.2, 0.4])))
+    with pytest.raises(TypeError, match="weight= name DataFrame columns"):
+        indist_fast.dask.evaluate(arrays, **{column: "w"})
+
+
+def test_arrays_of_unknown_length():
+    y = da.from_array(np.array([0, 1, 1, 0]), chunks=2)
+    unknown = y[y >= 0]                             # boolean indexing loses the chunk sizes
+    with pytest.raises(ValueError, match="collection: .* unknown chunk sizes"):
+        indist_fast.dask.evaluate((unknown, unknown.astype(float)))
+
+
+@pytest.mark.parametrize("n_ranges", [2, 5, 8])
+def test_infinite_scores_do_not_make_ranges_overlap(backend, n_ranges):
+    # Interpolated splitters between inf and -inf were NaN; the NaN cut made ranges
+    # overlap and counted rows twice.
+    y = np.arange(40) % 3 == 0
+    s = np.round(rng.normal(size=40), 2)
+    s[:20], s[20:30] = np.inf, -np.inf
+    ddf = dd.from_pandas(pd.DataFrame({"y": y, "p": s}), npartitions=8)
+    with dask.config.set(scheduler="synchronous"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", indist_fast.IndistFastWarning)
+        got = indist_fast.dask.evaluate(ddf, label="y", score="p", n_ranges=n_ranges)
+        want = indist_fast.evaluate(y, s)
+    assert_reports_equal(got, want)
+
+
+def test_text_scores_name_y_score(backend):
+    ddf = dd.from_pandas(pd.DataFrame({"y": [0, 1, 0, 1], "p": list("abcd")}), npartitions=2)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(TypeError, match="y_score must hold real numbers"):
+            indist_fast.dask.evaluate(ddf, label="y", score="p")

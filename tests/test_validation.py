@@ -51,6 +51,23 @@ def test_not_1d(fn, arg):
         fn(kwargs["y_true"], kwargs["y_score"], sample_weight=kwargs["sample_weight"])
 
 
+@pytest.mark.parametrize("arg", ["y_true", "y_score", "sample_weight"])
+@pytest.mark.parametrize("ragged", [[[0, 1], [1]], [0, [1, 1], 0, 1, 0, 1, 0, 1]])
+def test_ragged_lists(fn, arg, ragged):
+    kwargs = {"y_true": Y.tolist(), "y_score": S.tolist(), "sample_weight": [1.0] * 8}
+    kwargs[arg] = ragged
+    with pytest.raises(ValueError, match=rf"^{arg} should be a 1d array, got a ragged"):
+        fn(kwargs["y_true"], kwargs["y_score"], sample_weight=kwargs["sample_weight"])
+
+
+@pytest.mark.parametrize("arg", ["y_true", "y_score", "sample_weight"])
+def test_ragged_lists_in_an_accumulator(backend, arg):
+    kwargs = {"y_true": [0, 1], "y_score": [0.2, 0.4], "sample_weight": [1.0, 2.0]}
+    kwargs[arg] = [[0, 1], [1]]
+    with pytest.raises(ValueError, match=rf"^{arg} should be a 1d array, got a ragged"):
+        indist_fast.Accumulator().update(**kwargs)
+
+
 def test_nan_score(fn):
     s = S.copy()
     s[3] = np.nan
