@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import threading
@@ -76,21 +77,39 @@ def test_out_of_core_on_the_numpy_backend(files, backend):
     assert_reports_equal(got, quiet(indist_fast.evaluate, Y, S))
 
 
+def held_files_in(folder):
+    """Files in ``folder`` this process holds open or mapped (also unnamed ones)."""
+    folder = os.path.realpath(folder)
+    held = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            held.add(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass
+    with open("/proc/self/maps") as fh:
+        held.update(line.split(None, 5)[-1].strip() for line in fh if "/" in line)
+    return sorted(h for h in held if h.startswith(folder + os.sep))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs Linux /proc")
 def test_runs_are_removed_after_success_and_failure(files, tmp_path, monkeypatch):
     quiet(evaluate_file, files["npy"], label="y", score="s", memory_limit="600kB",
           tmp_dir=str(tmp_path), progress=False)
-    assert os.listdir(tmp_path) == []
+    assert os.listdir(tmp_path) == [] and held_files_in(tmp_path) == []
     from indist_fast import _kernels
 
-    def broken(*args, **kwargs):
-        assert len(os.listdir(tmp_path)) == 1          # runs exist while merging
+    def broken(runs, *args, **kwargs):
+        assert len(runs) > 2                            # many runs, all on disk in tmp_dir,
+        assert held_files_in(tmp_path) != []           # mapped while merging
+        assert os.listdir(tmp_path) == []               # yet never named there
         raise RuntimeError("injected failure")
 
     monkeypatch.setattr(_kernels, "summarize_runs", broken)
     with pytest.raises(RuntimeError, match="injected failure"):
         evaluate_file(files["npy"], label="y", score="s", memory_limit="600kB",
                       tmp_dir=str(tmp_path), progress=False)
-    assert os.listdir(tmp_path) == []
+    gc.collect()                                        # the failing mock's frame held them
+    assert os.listdir(tmp_path) == [] and held_files_in(tmp_path) == []
 
 
 @pytest.mark.parametrize("kind", ["npz", "npy", "parquet"])
