@@ -360,6 +360,7 @@ def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any
                 src.release(n_rows, n_rows + chunk.n_rows)
             n_rows += chunk.n_rows
             bar.update(chunk.n_rows)
+            del y, s, chunk, pos, neg          # freed before the next chunk is read
         if n_rows == 0:
             raise ValueError("the file holds no rows.")
         mapped = runs.mapped()

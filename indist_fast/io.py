@@ -34,9 +34,6 @@ import numpy as np
 __all__ = ["read_columns", "open_source", "check_path"]
 
 _READ_CHUNK_ROWS = 1 << 22
-# Bytes of CSV text per row a block is sized for: a block of ``rows * 8`` bytes of
-# typical prediction logs (10-30 bytes a line) holds well under ``rows`` rows.
-_CSV_TEXT_BYTES_PER_ROW = 8
 _CSV_MIN_BLOCK = 1 << 20           # pyarrow's default; a block must hold whole lines
 
 
@@ -272,26 +269,37 @@ def _row_bytes(t: Any) -> int:
 
 
 def _to_numpy(col: Any) -> np.ndarray:
-    """A null-free Arrow array as the NumPy array ``evaluate`` takes in memory."""
+    """A null-free Arrow array as the NumPy array ``evaluate`` takes in memory.
+
+    Numbers are viewed from the Arrow buffer: pyarrow's own ``to_numpy`` imports
+    pandas on its first call (some 30 MB and half a second).
+    """
     import pyarrow as pa
     import pyarrow.compute as pc
     t = col.type
     if pa.types.is_dictionary(t):
         d = col.dictionary          # few values: text ones become one object each
-        values = (d.to_numpy(zero_copy_only=False) if _arrow_kind(d.type) == "text"
+        values = (np.array(d.to_pylist(), dtype=object) if _arrow_kind(d.type) == "text"
                   else _to_numpy(d))
-        return values[col.indices.to_numpy(zero_copy_only=False)]
+        return values[_to_numpy(col.indices)]
     if pa.types.is_decimal(t):
         # Through the exact decimal text: Arrow's direct cast is not always rounded
         # to nearest, while float(Decimal) (what the in-memory path does) is.
-        return pc.cast(pc.cast(col, pa.string()), pa.float64()).to_numpy(zero_copy_only=False)
+        return _to_numpy(pc.cast(pc.cast(col, pa.string()), pa.float64()))
     if _arrow_kind(t) == "text":
         # Each distinct label becomes one Python object shared by its rows: 8 bytes a
         # row instead of a string object per row.
         return _to_numpy(pc.dictionary_encode(col))
+    if pa.types.is_boolean(t):      # bit-packed in Arrow
+        return _to_numpy(pc.cast(col, pa.uint8())).view(np.bool_)
     if pa.types.is_null(t):
         return np.empty(0, dtype=np.float64)
-    return np.asarray(col.to_numpy(zero_copy_only=False))
+    kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else "u"
+    dtype = np.dtype(f"{kind}{t.bit_width // 8}")
+    if len(col) == 0:
+        return np.empty(0, dtype=dtype)
+    return np.frombuffer(col.buffers()[1], dtype=dtype, count=len(col),
+                         offset=col.offset * dtype.itemsize)
 
 
 def _without_null_dictionary(col: Any) -> Any:
@@ -326,7 +334,10 @@ def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str
                              f"value at row {row + first[role]} (counting data rows from 0); "
                              "drop those rows first, or pass drop_nulls=True to skip them.")
         row += batch.num_rows
-        yield tuple(None if c is None else _to_numpy(c) for c in columns.values())
+        chunk = tuple(None if c is None else _to_numpy(c) for c in columns.values())
+        del batch, columns, with_nulls        # only the caller holds this chunk
+        yield chunk
+        del chunk
 
 
 def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
@@ -343,10 +354,10 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
     per_row = sum(_row_bytes(schema.field(c).type) for c in wanted)
 
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
-        # A fresh file per pass, reading column chunks through a bounded buffer: without
-        # one, a whole row group (any size) is read into memory at once.
+        # A fresh file per pass, reading column chunks page by page through a bounded
+        # buffer: by default a whole row group (any size) is read into memory at once.
         def batches() -> Iterator[Any]:
-            with pq.ParquetFile(path, buffer_size=1 << 20) as f:
+            with pq.ParquetFile(path, buffer_size=1 << 20, pre_buffer=False) as f:
                 yield from f.iter_batches(batch_size=rows, columns=wanted)
         return _arrow_chunks(_guarded(batches, path, ".parquet"), cols, path, drop_nulls)
 
@@ -373,49 +384,104 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
         data = _csv_stdlib(path, cols, header)
         y, s, w = data["label"], data["score"], data["weight"]
         return _Source(len(s), 24, lambda rows: iter([(y, s, w)]))
-    wanted = list(dict.fromkeys(c for c in cols.values() if c))
-    # Scores and weights are read as float64 from the first block on, so a column
-    # whose first block happens to hold only integers does not fail on a later one.
-    numeric = {name: pa.float64() for role, name in cols.items()
-               if name is not None and role != "label" and name != cols["label"]}
+    read_options = {"column_names": header, "use_threads": False}
+    convert = pcsv.ConvertOptions(
+        include_columns=list(dict.fromkeys(c for c in cols.values() if c)),
+        # Scores and weights are float64 in every block, whatever the first one looks
+        # like; labels keep pyarrow's inference (bool, integers, floats, text).
+        column_types={name: pa.float64() for role, name in cols.items()
+                      if name is not None and role != "label" and name != cols["label"]})
 
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
-        block = max(_CSV_MIN_BLOCK, min(rows * _CSV_TEXT_BYTES_PER_ROW, 1 << 30))
+        # Text, parsed columns and their NumPy chunk all live at once: half the rows
+        # keep a block's peak near the chunk budget of ``rows`` rows.
+        size = max(_CSV_MIN_BLOCK, min(rows * _csv_line_bytes(path) // 2, 1 << 30))
 
         def batches() -> Iterator[Any]:
-            reader = pcsv.open_csv(
-                path, read_options=pcsv.ReadOptions(block_size=block),
-                convert_options=pcsv.ConvertOptions(include_columns=wanted,
-                                                    column_types=numeric))
-            _check_arrow_types(path, cols, reader.schema)
-            yield from reader
+            done = 0
+            with open(path, "rb") as fh:
+                fh.readline()                                   # the header
+                next_block = _csv_block_reader(fh, size)
+                while block := next_block():
+                    try:
+                        table = pcsv.read_csv(
+                            pa.py_buffer(block), convert_options=convert,
+                            read_options=pcsv.ReadOptions(block_size=len(block) + 1,
+                                                          **read_options),
+                            memory_pool=_returning_pool())
+                    except pa.ArrowInvalid as exc:
+                        raise _csv_error(exc, path, header, cols, done) from exc
+                    del block                 # text and table are not held together
+                    _check_arrow_types(path, cols, table.schema)
+                    done += table.num_rows
+                    parts = table.to_batches()
+                    del table
+                    while parts:
+                        yield parts.pop(0)
 
-        try:
-            yield from _arrow_chunks(_guarded(batches, path, ".csv"), cols, path, drop_nulls)
-        except ValueError as exc:
-            better = _csv_column_error(exc, path, cols, wanted)
-            if better is None:
-                raise
-            raise better from exc
+        return _arrow_chunks(_guarded(batches, path, ".csv"), cols, path, drop_nulls)
 
     return _Source(None, 24, chunks)
 
 
-def _csv_column_error(exc: ValueError, path: str, cols: dict[str, str | None],
-                      wanted: list[str]) -> ValueError | None:
-    """A CSV conversion error reworded to name the role of its column (None if it is
-    not about one column)."""
+def _returning_pool() -> Any:
+    """The C allocator's pool: it gives large freed blocks back to the system, where
+    pyarrow's default (mimalloc or jemalloc) keeps tens of MB of them resident."""
+    import pyarrow as pa
+    return pa.system_memory_pool()
+
+
+def _csv_line_bytes(path: str) -> int:
+    """Bytes per line in the first megabyte of a CSV file: blocks of ``rows`` times
+    as many bytes hold about ``rows`` rows."""
+    with open(path, "rb") as fh:
+        sample = fh.read(_CSV_MIN_BLOCK)
+    return max(1, -(-len(sample) // max(1, sample.count(b"\n"))))
+
+
+def _csv_block_reader(fh: BinaryIO, size: int) -> Callable[[], bytes | memoryview]:
+    """A function returning the next lines of ``fh``, about ``size`` bytes of them,
+    ending at a newline (empty at the end of the file).
+
+    pyarrow's streaming CSV reader reads ahead of its parser as fast as the disk
+    allows (the whole file, if parsing is slower), so memory would not stay bounded;
+    blocks parsed one at a time do. Like pyarrow's default (``newlines_in_values``
+    off), blocks end at a newline. The caller holds the only reference to a block.
+    """
+    rest = b""
+
+    def read() -> bytes | memoryview:
+        nonlocal rest
+        while data := fh.read(size):
+            if rest:
+                data = rest + data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:                 # a line longer than a block: read on
+                rest = data
+                continue
+            rest = data[cut:]
+            return memoryview(data)[:cut]
+        block, rest = rest, b""
+        return block
+
+    return read
+
+
+def _csv_error(exc: Exception, path: str, header: list[str], cols: dict[str, str | None],
+               done: int) -> ValueError:
+    """A pyarrow CSV error, with its row counted in the file (data rows from 0) and the
+    role of its column named where it is about one."""
     import re
-    m = re.search(r"In CSV column #(\d+): (.*)", str(exc))
-    if m is None:
-        return None
-    index = int(m.group(1))
-    name = wanted[index] if index < len(wanted) else None
-    roles = [role for role, n in cols.items() if n == name]
-    if not roles:
-        return None
-    return ValueError(f"{roles[0]}: column {name!r} of {path} could not be read: "
-                      f"{m.group(2)}")
+    text = re.sub(r"Row #(\d+)", lambda m: f"row {done + int(m.group(1)) - 1}",
+                  _one_line(exc))
+    m = re.match(r"In CSV column #(\d+): (.*)", text)
+    if m and int(m.group(1)) < len(header):
+        name = header[int(m.group(1))]
+        role = next((r for r, n in cols.items() if n == name), None)
+        if role is not None:
+            return ValueError(f"{role}: column {name!r} of {path} could not be read: "
+                              f"{m.group(2)}")
+    return ValueError(f"path: {path} could not be read as .csv: {text}")
 
 
 def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str]) -> dict[str, Any]:
