@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cases import rows
+from procfs import HAS_PROC, held_files_in
 import indist_fast
 from reports import assert_reports_equal
 from indist_fast import Accumulator, IndistFastWarning, evaluate_file
@@ -77,21 +78,7 @@ def test_out_of_core_on_the_numpy_backend(files, backend):
     assert_reports_equal(got, quiet(indist_fast.evaluate, Y, S))
 
 
-def held_files_in(folder):
-    """Files in ``folder`` this process holds open or mapped (also unnamed ones)."""
-    folder = os.path.realpath(folder)
-    held = set()
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            held.add(os.readlink(f"/proc/self/fd/{fd}"))
-        except OSError:
-            pass
-    with open("/proc/self/maps") as fh:
-        held.update(line.split(None, 5)[-1].strip() for line in fh if "/" in line)
-    return sorted(h for h in held if h.startswith(folder + os.sep))
-
-
-@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="needs Linux /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc")
 def test_runs_are_removed_after_success_and_failure(files, tmp_path, monkeypatch):
     quiet(evaluate_file, files["npy"], label="y", score="s", memory_limit="600kB",
           tmp_dir=str(tmp_path), progress=False)
