@@ -217,6 +217,10 @@ def _npz_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
                 yield tuple(None if name is None else np.frombuffer(
                     _read_exact(handles[role], k * specs[role][1].itemsize, path, name),
                     dtype=specs[role][1]) for role, name in cols.items())
+            for role, fh in handles.items():      # reading to the end checks the CRC
+                if fh.read(1):
+                    raise ValueError(f"path: {path} could not be read as .npz: member "
+                                     f"{used[role]!r} is longer than its header says.")
 
     return _Source(n_rows, per_row, lambda rows: _guarded(lambda: streamed(rows), path, ".npz"))
 
