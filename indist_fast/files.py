@@ -135,7 +135,7 @@ class _RunFile:
                 self._check_space(self.need)
             self._write(bytes(-self.size % scores.itemsize))    # aligned for its dtype
             offset = self.size
-            self._write(memoryview(np.ascontiguousarray(scores)).cast("B"))
+            self._write(np.ascontiguousarray(scores).data.cast("B"))
             self.pieces.append((offset, scores.dtype, len(scores), positive))
 
     def _write(self, data: bytes | memoryview) -> None:

@@ -27,7 +27,7 @@ import sys
 import zipfile
 import zlib
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -132,7 +132,7 @@ def _npy_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
 
 # --- .npz -----------------------------------------------------------------------------------------
 
-def _member_header(fh: BinaryIO, path: str, role: str, name: str) -> tuple[int, np.dtype]:
+def _member_header(fh: IO[bytes], path: str, role: str, name: str) -> tuple[int, np.dtype]:
     """Length and dtype of the .npy member ``name`` whose bytes ``fh`` is at."""
     try:
         version = np.lib.format.read_magic(fh)
@@ -167,7 +167,7 @@ def _npz_mapped(path: str, info: zipfile.ZipInfo, role: str, name: str) -> np.nd
     return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(n,))
 
 
-def _read_exact(fh: BinaryIO, size: int, path: str, name: str) -> bytes:
+def _read_exact(fh: IO[bytes], size: int, path: str, name: str) -> bytes:
     data = fh.read(size)
     if len(data) != size:
         raise ValueError(f"path: {path} is truncated: member {name!r} ends early.")
@@ -285,7 +285,8 @@ def _to_numpy(col: Any) -> np.ndarray:
         d = col.dictionary          # few values: text ones become one object each
         values = (np.array(d.to_pylist(), dtype=object) if _arrow_kind(d.type) == "text"
                   else _to_numpy(d))
-        return values[_to_numpy(col.indices)]
+        out: np.ndarray = values[_to_numpy(col.indices)]
+        return out
     if pa.types.is_decimal(t):
         # Through the exact decimal text: Arrow's direct cast is not always rounded
         # to nearest, while float(Decimal) (what the in-memory path does) is.
@@ -443,7 +444,7 @@ def _csv_line_bytes(path: str) -> int:
     return max(1, -(-len(sample) // max(1, sample.count(b"\n"))))
 
 
-def _csv_block_reader(fh: BinaryIO, size: int) -> Callable[[], bytes | memoryview]:
+def _csv_block_reader(fh: IO[bytes], size: int) -> Callable[[], bytes | memoryview]:
     """A function returning the next lines of ``fh``, about ``size`` bytes of them,
     ending at a newline (empty at the end of the file).
 
