@@ -283,12 +283,46 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
             y, s, w = (None if c[0] is None else np.concatenate(c) for c in zip(*buffered))
             return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
                             exclude_self=exclude_self)
-        chunks = itertools.chain(_drain(buffered), rest)
-        if weight is not None:
-            return _accumulate(chunks, pos_label, lv, exclude_self, bar)
-        return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, folder)
+        chunks = _Rows(itertools.chain(_drain(buffered), rest))
+        try:
+            if weight is not None:
+                return _accumulate(chunks, pos_label, lv, exclude_self, bar)
+            return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, folder)
+        except ValueError as exc:
+            chunks.name_file_row(exc)
+            raise
     finally:
         bar.close()
+
+
+class _Rows:
+    """Chunks that remember the file row the one being processed starts at.
+
+    A bad row found while a chunk is processed (NaN score, third label, negative
+    weight) is named by its row in the chunk; ``name_file_row`` makes it the row in
+    the file, as in memory. Errors of the readers already count file rows.
+    """
+
+    def __init__(self, chunks: Iterable[tuple[Any, ...]]) -> None:
+        self.chunks = iter(chunks)
+        self.start = self.end = 0
+        self.reading = False
+
+    def __iter__(self) -> "_Rows":
+        return self
+
+    def __next__(self) -> tuple[Any, ...]:
+        self.reading = True
+        chunk = next(self.chunks)
+        self.reading = False
+        self.start, self.end = self.end, self.end + len(chunk[1])
+        return chunk
+
+    def name_file_row(self, exc: ValueError) -> None:
+        if not self.reading and self.start and exc.args and isinstance(exc.args[0], str):
+            exc.args = (re.sub(r"\bat row (\d+)",
+                               lambda m: f"at row {self.start + int(m.group(1))}",
+                               exc.args[0]),) + exc.args[1:]
 
 
 def _no_rows(path: Any, drop_nulls: bool) -> ValueError:

@@ -160,3 +160,25 @@ def test_cli_evaluate_uses_the_file_path(files, capsys):
     import json
     got = json.loads(capsys.readouterr().out)
     assert got["auc"] == pytest.approx(quiet(indist_fast.evaluate, Y, S).auc, rel=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("limit", [None, "600kB"])
+def test_bad_rows_are_named_by_their_row_in_the_file(backend, tmp_path, limit, weighted):
+    # Out of core the rows are checked chunk by chunk; the error must still name the
+    # file's row, exactly as evaluate on the whole arrays does.
+    cases = {"nan": (Y, np.where(np.arange(N) == 77_777, np.nan, S), W),
+             "weight": (Y, S, np.where(np.arange(N) == 88_888, -1.0, W)),
+             "label": (np.where(np.arange(N) == 99_999, 0.5, Y), S, W)}
+    for name, (y, s, w) in cases.items():
+        if name == "weight" and not weighted:
+            continue
+        path = tmp_path / f"{name}.npz"
+        np.savez(path, y=y, s=s, w=w)
+        with pytest.raises(ValueError) as in_memory:
+            indist_fast.evaluate(y, s, sample_weight=w if weighted else None)
+        with pytest.raises(ValueError) as from_file:
+            evaluate_file(path, label="y", score="s", weight="w" if weighted else None,
+                          memory_limit=limit, progress=False)
+        assert str(from_file.value) == str(in_memory.value)
+        assert "at row" in str(from_file.value)
