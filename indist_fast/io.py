@@ -60,6 +60,16 @@ def _missing_columns(path: str, cols: dict[str, str | None], available: list[str
                              f"{', '.join(map(repr, available)) or plain}.")
 
 
+def _check_dtype(path: str, role: str, name: str, dtype: np.dtype) -> None:
+    """A NumPy column of a kind its role can take (labels may be text, not the rest)."""
+    kinds = "biufUS" if role == "label" else "biuf"
+    if dtype.kind not in kinds or dtype.subdtype is not None:
+        want = ("booleans, numbers or strings" if role == "label"
+                else "numbers or booleans")
+        raise TypeError(f"{role}: column {name!r} of {path} has dtype {dtype}; a {role} "
+                        f"column must hold {want}.")
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
@@ -120,6 +130,9 @@ def _npy_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
     if arr.ndim != 1:
         raise ValueError(f"path: {path} holds a structured array of shape {arr.shape}; "
                          "expected one dimension (one record per row).")
+    for role, name in cols.items():
+        if name is not None:
+            _check_dtype(path, role, name, arr.dtype[name])
 
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
         for start in range(0, len(arr), rows):
@@ -142,9 +155,10 @@ def _member_header(fh: IO[bytes], path: str, role: str, name: str) -> tuple[int,
     except (ValueError, EOFError) as exc:
         raise ValueError(f"path: {path} could not be read as .npz: member {name!r}: "
                          f"{_one_line(exc)}") from exc
-    if len(shape) != 1 or dtype.hasobject or dtype.names is not None:
-        raise ValueError(f"{role}: member {name!r} of {path} must be a 1d array of numbers "
-                         f"or strings, got shape {shape} and dtype {dtype}.")
+    if len(shape) != 1:
+        raise ValueError(f"{role}: member {name!r} of {path} must be a 1d array, got "
+                         f"shape {shape}.")
+    _check_dtype(path, role, name, dtype)
     return shape[0], dtype
 
 
@@ -529,6 +543,8 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
         raise FileNotFoundError(f"path: no such file: {path}")
     if os.path.isdir(path):
         raise ValueError(f"path: {path} is a directory, not a file.")
+    if not os.path.isfile(path):         # a pipe or a device: the readers seek and reread
+        raise ValueError(f"path: {path} is not a regular file.")
     ext = os.path.splitext(path)[1].lower()
     if ext not in _SOURCES:
         raise ValueError(f"path: cannot read {ext or 'extensionless'} files; use one of "

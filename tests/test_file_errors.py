@@ -238,3 +238,29 @@ def test_cli_process_has_no_traceback(tmp_path, defect):
     assert out.returncode == 2
     assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
     assert out.stderr.startswith("indist-fast evaluate: error: path: ")
+
+
+def test_numpy_columns_of_the_wrong_dtype(tmp_path):
+    text = np.where(Y == 1, "a", "b")
+    np.savez(tmp_path / "d.npz", y=text, s=S.astype(str), n=S, w=text)
+    with pytest.raises(TypeError, match=r"^score: column 's' of .* has dtype <U"):
+        evaluate_file(tmp_path / "d.npz", label="y", score="s", pos_label="a")
+    with pytest.raises(TypeError, match=r"^weight: column 'w' of .* has dtype <U1"):
+        read_columns(tmp_path / "d.npz", label="y", score="n", weight="w")
+    rec = np.zeros(N, dtype=[("y", "U1"), ("s", "f8"), ("when", "M8[s]")])
+    np.save(tmp_path / "d.npy", rec)
+    with pytest.raises(TypeError, match=r"^score: column 'when' of .* has dtype datetime64"):
+        evaluate_file(tmp_path / "d.npy", label="y", score="when", pos_label="a")
+    # Text labels are fine, as in memory.
+    np.savez(tmp_path / "t.npz", y=text, s=S)
+    got = quiet(evaluate_file, tmp_path / "t.npz", label="y", score="s", pos_label="a",
+                progress=False)
+    from indist_fast import evaluate
+    assert got.auc == quiet(evaluate, text, S, pos_label="a").auc
+
+
+def test_a_pipe_is_not_read(tmp_path):
+    import os
+    os.mkfifo(tmp_path / "p.csv")
+    with pytest.raises(ValueError, match=r"^path: .* is not a regular file"):
+        evaluate_file(tmp_path / "p.csv", label="y", score="s")
