@@ -252,11 +252,12 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     --------
     >>> import numpy as np, os, tempfile
     >>> from indist_fast import evaluate, evaluate_file
-    >>> folder = tempfile.mkdtemp()
-    >>> np.savez(os.path.join(folder, "log.npz"), y=[0, 1, 1, 0], p=[0.1, 0.9, 0.4, 0.5])
-    >>> r = evaluate_file(os.path.join(folder, "log.npz"), label="y", score="p",
-    ...                   levels=(0.5,), progress=False)
-    >>> r.auc == evaluate([0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5], levels=(0.5,)).auc
+    >>> y, p = [0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     np.savez(os.path.join(folder, "log.npz"), y=y, p=p)
+    ...     r = evaluate_file(os.path.join(folder, "log.npz"), label="y", score="p",
+    ...                       levels=(0.5,), progress=False)
+    >>> r.auc == evaluate(y, p, levels=(0.5,)).auc
     True
     """
     lv = check_levels(levels)
