@@ -52,10 +52,11 @@ def _evaluate(args: argparse.Namespace) -> int:
             report = evaluate_file(args.file, label=args.label, score=args.score,
                                    weight=args.weight, pos_label=args.pos_label,
                                    levels=tuple(args.levels), memory_limit=args.memory_limit,
-                                   progress=False if args.no_progress else None)
+                                   progress=False if args.no_progress else None,
+                                   tmp_dir=args.tmp_dir, drop_nulls=args.drop_nulls)
         else:        # the bootstrap resamples rows: they are read into memory
             y, s, w = read_columns(args.file, label=args.label, score=args.score,
-                                   weight=args.weight)
+                                   weight=args.weight, drop_nulls=args.drop_nulls)
             report = evaluate(y, s, sample_weight=w, pos_label=args.pos_label,
                               levels=tuple(args.levels), n_boot=args.bootstrap,
                               seed=args.seed)
@@ -65,7 +66,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.plot:
         from .plot import report_sheet
         y, s, w = read_columns(args.file, label=args.label, score=args.score,
-                               weight=args.weight)
+                               weight=args.weight, drop_nulls=args.drop_nulls)
         report_sheet(y, s, sample_weight=w, title=str(args.file)).savefig(args.plot, dpi=70)
         print(f"figure: {args.plot}", file=sys.stderr)
     return 0
@@ -73,7 +74,8 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 def _losses(args: argparse.Namespace) -> int:
     from .threshold_choice import compare_methods
-    y, s, w = read_columns(args.file, label=args.label, score=args.score, weight=args.weight)
+    y, s, w = read_columns(args.file, label=args.label, score=args.score, weight=args.weight,
+                           drop_nulls=args.drop_nulls)
     dist = None if args.beta is None else tuple(args.beta)
     table = compare_methods(y, s, t=args.t, q=args.q, condition=args.condition,
                             cost_distribution=dist, sample_weight=w, pos_label=args.pos_label)
@@ -93,7 +95,8 @@ def _show(args: argparse.Namespace, result: Any) -> int:
 
 def _resolving_power(args: argparse.Namespace) -> int:
     from .resolving_power import Empirical, compare
-    y, s, _ = read_columns(args.file, label=args.label, score=args.score)
+    y, s, _ = read_columns(args.file, label=args.label, score=args.score,
+                           drop_nulls=args.drop_nulls)
     table = compare(Empirical(y, s, pos_label=args.pos_label), n_rep=args.n_rep,
                     seed=args.seed)
     return _show(args, table)
@@ -130,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--memory-limit", default=None,
                     help="working memory, like 1GB (default: half the RAM); larger data are "
                          "sorted into runs on disk")
+    ev.add_argument("--tmp-dir", default=None, metavar="DIR",
+                    help="folder for the sorted runs of data beyond the memory limit "
+                         "(default: the system's temporary folder)")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.add_argument("--plot", default=None, metavar="PNG",
                     help="also draw a report sheet to this file (reads the rows into memory)")
@@ -152,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--score", required=True, help="score column")
     rp.add_argument("--pos-label", type=_pos_label, default=None,
                     help="label of the positive class (needed for text labels)")
+    rp.add_argument("--drop-nulls", action="store_true",
+                    help="skip rows with a missing value in a used column")
     rp.add_argument("--n-rep", type=int, default=1000, help="bootstrap replicates (1000)")
     rp.add_argument("--seed", type=int, default=0, help="seed of the replicates (0)")
     rp.add_argument("--json", action="store_true", help="print the table as JSON")
@@ -167,6 +175,8 @@ def _add_columns(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weight", default=None, help="sample-weight column")
     p.add_argument("--pos-label", type=_pos_label, default=None,
                    help="label of the positive class (needed for text labels)")
+    p.add_argument("--drop-nulls", action="store_true",
+                   help="skip rows with a missing value in a used column (default: an error)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -174,8 +184,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except (ValueError, TypeError, FileNotFoundError, ImportError) as exc:
-        print(f"indist-fast {args.command}: error: {exc}", file=sys.stderr)
+    except (ValueError, TypeError, OSError, ImportError) as exc:
+        # One line, whatever the message holds (pyarrow's span several): the error
+        # is about the input, so a traceback would only hide it.
+        print(f"indist-fast {args.command}: error: {' '.join(str(exc).split())}",
+              file=sys.stderr)
         return 2
 
 

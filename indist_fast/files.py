@@ -9,17 +9,21 @@ Scaling path and memory model (bytes per row; s = bytes of a score, 4 or 8):
   toward RSS as they are touched; when the data fit the memory limit the mapped
   columns go straight to ``evaluate``.
 - **Out of core** (the data exceed ``memory_limit``): chunks are sorted into runs on
-  disk (``s`` bytes per row, in a temporary directory removed on success and on
-  error) and one k-way merge sweeps them all; memory stays around a chunk.
+  disk (``s`` bytes per row, in one unnamed temporary file that the system frees
+  however the process ends, even on SIGKILL) and one k-way merge sweeps them all;
+  memory stays around a chunk.
 - **Chunked formats** (Parquet row groups, CSV blocks) use the same two paths.
 - **Dask** (``indist_fast.dask``): per-partition tables merged across the cluster.
 """
 
 from __future__ import annotations
 
+import errno
 import itertools
+import mmap
 import os
 import re
+import shutil
 import sys
 import tempfile
 from typing import Any, Iterable, Iterator
@@ -28,7 +32,7 @@ import numpy as np
 
 from . import _backend
 from ._validation import check_levels, combine_codings, prepare_rows
-from .io import _page_release, _Source, open_source
+from .io import _page_release, _Source, check_path, open_source
 from .metrics import evaluate
 from .report import Report
 from .streaming import Accumulator
@@ -92,23 +96,114 @@ class _Progress:
 
 # --- evaluation -----------------------------------------------------------------------------------
 
-def _write_run(directory: str, k: int, pieces: Iterable[tuple[np.ndarray, bool]]
-               ) -> list[tuple[str, bool]]:
-    out = []
-    for j, (scores, positive) in enumerate(pieces):
-        if len(scores):
-            name = os.path.join(directory, f"run{k:06d}_{j}.npy")
-            np.save(name, scores)
-            out.append((name, positive))
-    return out
+class _RunFile:
+    """The sorted runs of an out-of-core evaluation, appended to one unnamed file.
+
+    The file is made with ``tempfile.TemporaryFile`` in ``folder``: on Linux it never
+    has a name (``O_TMPFILE``), elsewhere on POSIX its name is removed at once, on
+    Windows it is deleted on close. The system frees it when the last descriptor
+    closes, so no ending -- success, error, SIGTERM or SIGKILL -- leaves it behind,
+    and one descriptor and one mapping serve any number of runs.
+    """
+
+    def __init__(self, folder: str, n_rows: int | None) -> None:
+        self.folder = folder
+        self.n_rows = n_rows             # rows to come, when known: the space needed
+        self.need: int | None = None
+        self.size = 0
+        self.pieces: list[tuple[int, np.dtype, int, bool]] = []
+        try:
+            self.file = tempfile.TemporaryFile(dir=folder, prefix=f"indist_fast_{os.getpid()}_",
+                                               buffering=0)
+        except OSError as exc:
+            raise ValueError(f"tmp_dir: cannot create a temporary file in {folder}: "
+                             f"{exc.strerror or exc}.") from exc
+
+    def __enter__(self) -> "_RunFile":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.file.close()                # open mappings keep the data until dropped
+
+    def add(self, pieces: Iterable[tuple[np.ndarray, bool]]) -> None:
+        """Append the runs ``(ascending scores, positive)``; empty ones are skipped."""
+        for scores, positive in pieces:
+            if not len(scores):
+                continue
+            if self.need is None and self.n_rows is not None:
+                self.need = self.n_rows * scores.itemsize
+                self._check_space(self.need)
+            self._write(bytes(-self.size % scores.itemsize))    # aligned for its dtype
+            offset = self.size
+            self._write(np.ascontiguousarray(scores).data.cast("B"))
+            self.pieces.append((offset, scores.dtype, len(scores), positive))
+
+    def _write(self, data: bytes | memoryview) -> None:
+        view, fd = memoryview(data), self.file.fileno()
+        while view:
+            try:
+                n = os.write(fd, view)
+            except OSError as exc:
+                raise self._write_error(exc, len(view)) from exc
+            view = view[n:]
+            self.size += n
+
+    def _check_space(self, need: int) -> None:
+        free = shutil.disk_usage(self.folder).free
+        if need > free:
+            raise ValueError(f"tmp_dir: {self.folder} has {free:,} bytes free; the sorted "
+                             f"runs need {need:,}. Pass tmp_dir= a folder with more space "
+                             "or a larger memory_limit.")
+
+    def _write_error(self, exc: OSError, left: int) -> ValueError:
+        if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+            need = (f"about {self.need:,}" if self.need is not None
+                    else f"more than {self.size + left:,}")
+            return ValueError(f"tmp_dir: no space left in {self.folder} for the sorted runs "
+                              f"({self.size:,} bytes written); they need {need} bytes. Pass "
+                              "tmp_dir= a folder with more space or a larger memory_limit.")
+        return ValueError(f"tmp_dir: writing the sorted runs to {self.folder} failed: "
+                          f"{exc.strerror or exc}.")
+
+    def mapped(self) -> list[tuple[np.ndarray, bool]]:
+        """Every run as a read-only array over one shared memory map of the file."""
+        if not self.pieces:
+            return []
+        mm = mmap.mmap(self.file.fileno(), self.size, access=mmap.ACCESS_READ)
+        return [(np.frombuffer(mm, dtype=dtype, count=n, offset=offset), positive)
+                for offset, dtype, n, positive in self.pieces]
+
+
+def _check_tmp_dir(tmp_dir: Any) -> str | None:
+    """``tmp_dir`` as a writable folder (or None), checked before any data is read."""
+    if tmp_dir is None:
+        return None
+    if not isinstance(tmp_dir, (str, bytes, os.PathLike)):
+        raise TypeError(f"tmp_dir must be a folder name (str or path-like) or None, got "
+                        f"{type(tmp_dir).__name__}.")
+    folder = os.fsdecode(os.fspath(tmp_dir))
+    if not os.path.exists(folder):
+        raise ValueError(f"tmp_dir: no such folder: {folder}")
+    if not os.path.isdir(folder):
+        raise ValueError(f"tmp_dir: {folder} is not a folder.")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"tmp_dir: {folder} is not writable.")
+    return folder
 
 
 def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
                   weight: str | None = None, pos_label: Any = None,
                   levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
                   memory_limit: Any = None, progress: bool | None = None,
-                  tmp_dir: str | None = None) -> Report:
+                  tmp_dir: str | os.PathLike[str] | None = None,
+                  drop_nulls: bool = False) -> Report:
     """``evaluate`` on columns of a file, exactly, whatever its size.
+
+    The result is the one ``indist_fast.evaluate`` gives on the same columns as
+    NumPy arrays, whether the file fits in memory or not. Parquet and CSV columns
+    may have any type pandas, polars or pyarrow write: booleans, integers, floats,
+    decimals (read as the nearest float64), strings and dictionaries (categoricals,
+    read as their values; text labels need ``pos_label``).
 
     Parameters
     ----------
@@ -122,23 +217,59 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
         Working memory the evaluation may use, like ``"1GB"``; default half the
         machine's RAM. Beyond it, unweighted data are sorted into runs on disk and
         merged in one sweep (weighted data are accumulated as score tables).
+        Every reader holds one bounded chunk of the file at a time.
     progress : bool, default=None
         A progress bar on stderr (tqdm); None shows it when stderr is a terminal.
-    tmp_dir : str, default=None
-        Where the runs go (a temporary directory inside it, removed afterwards).
+    tmp_dir : str or path-like, default=None
+        The folder for the sorted runs (default: the system's temporary folder). It
+        must exist and be writable; this is checked before any data is read. The
+        runs live in one unnamed file that the system deletes however the process
+        ends (also on SIGTERM or SIGKILL); they need ``4`` or ``8`` bytes per row
+        (float32 or float64 scores).
+    drop_nulls : bool, default=False
+        Skip the rows with a null (missing value) in a used column. By default a
+        null is an error naming the column and its first row (counting data rows
+        from 0). To drop them before writing the file instead: pandas
+        ``df.dropna(subset=[label, score])``, polars ``df.drop_nulls([label, score])``,
+        pyarrow ``table.drop_null()``. In CSV files empty fields and markers such as
+        ``NA``, ``NaN`` or ``null`` are nulls. NaN stored as a float (``.npy``,
+        ``.npz``, Parquet) is not a null: it is an error as in ``evaluate``.
 
     Returns
     -------
     Report
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at ``path``.
+    ValueError, TypeError
+        Bad arguments or contents; the message starts with the argument at fault
+        (``path``, ``label``, ``score``, ``weight``, ``tmp_dir``, ``memory_limit``...).
+        A full disk is a ``ValueError`` naming ``tmp_dir`` with the bytes needed.
+
+    Examples
+    --------
+    >>> import numpy as np, os, tempfile
+    >>> from indist_fast import evaluate, evaluate_file
+    >>> y, p = [0, 1, 1, 0], [0.1, 0.9, 0.4, 0.5]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     np.savez(os.path.join(folder, "log.npz"), y=y, p=p)
+    ...     r = evaluate_file(os.path.join(folder, "log.npz"), label="y", score="p",
+    ...                       levels=(0.5,), progress=False)
+    >>> r.auc == evaluate(y, p, levels=(0.5,)).auc
+    True
     """
-    path = os.fspath(path)
     lv = check_levels(levels)
     limit = parse_memory(memory_limit)
+    folder = _check_tmp_dir(tmp_dir)
     cols = {"label": label, "score": score, "weight": weight}
-    src = open_source(path, cols)
+    src = open_source(path, cols, drop_nulls=drop_nulls)
     if src.whole is not None and src.n_rows is not None and \
             src.n_rows * (src.bytes_per_row + 16) <= limit:
         y, s, w = src.whole()
+        if len(s) == 0:
+            raise _no_rows(path, drop_nulls)
         if w is None and _backend.backend() == "cython":
             return _mapped(y, s, pos_label, lv, exclude_self)
         return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
@@ -148,17 +279,56 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     try:
         buffered, rest = _read_while_it_fits(src.chunks(rows_per_chunk), limit // 4, bar)
         if rest is None:                     # the whole file fitted: evaluate in memory
-            if not buffered:
-                raise ValueError("the file holds no rows.")
+            if sum(len(chunk[1]) for chunk in buffered) == 0:
+                raise _no_rows(path, drop_nulls)
             y, s, w = (None if c[0] is None else np.concatenate(c) for c in zip(*buffered))
             return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
                             exclude_self=exclude_self)
-        chunks = itertools.chain(_drain(buffered), rest)
-        if weight is not None:
-            return _accumulate(chunks, pos_label, lv, exclude_self, bar)
-        return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, tmp_dir)
+        chunks = _Rows(itertools.chain(_drain(buffered), rest))
+        try:
+            if weight is not None:
+                return _accumulate(chunks, pos_label, lv, exclude_self, bar)
+            return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, folder)
+        except ValueError as exc:
+            chunks.name_file_row(exc)
+            raise
     finally:
         bar.close()
+
+
+class _Rows:
+    """Chunks that remember the file row the one being processed starts at.
+
+    A bad row found while a chunk is processed (NaN score, third label, negative
+    weight) is named by its row in the chunk; ``name_file_row`` makes it the row in
+    the file, as in memory. Errors of the readers already count file rows.
+    """
+
+    def __init__(self, chunks: Iterable[tuple[Any, ...]]) -> None:
+        self.chunks = iter(chunks)
+        self.start = self.end = 0
+        self.reading = False
+
+    def __iter__(self) -> "_Rows":
+        return self
+
+    def __next__(self) -> tuple[Any, ...]:
+        self.reading = True
+        chunk = next(self.chunks)
+        self.reading = False
+        self.start, self.end = self.end, self.end + len(chunk[1])
+        return chunk
+
+    def name_file_row(self, exc: ValueError) -> None:
+        if not self.reading and self.start and exc.args and isinstance(exc.args[0], str):
+            exc.args = (re.sub(r"\bat row (\d+)",
+                               lambda m: f"at row {self.start + int(m.group(1))}",
+                               exc.args[0]),) + exc.args[1:]
+
+
+def _no_rows(path: Any, drop_nulls: bool) -> ValueError:
+    return ValueError(f"path: {check_path(path)} holds no rows"
+                      + (" without a null." if drop_nulls else "."))
 
 
 def _drain(items: list[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
@@ -213,22 +383,24 @@ def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any
     if _backend.backend() != "cython":   # chunk by chunk too: the same label-coding checks
         return _accumulate(chunks, pos_label, levels, exclude_self, bar)
     n_rows, coding = 0, None
-    with tempfile.TemporaryDirectory(prefix="indist_fast_", dir=tmp_dir) as directory:
-        runs: list[tuple[str, bool]] = []
-        for k, (y, s, _) in enumerate(chunks):
+    with _RunFile(tmp_dir or tempfile.gettempdir(), src.n_rows) as runs:
+        for y, s, _ in chunks:
             chunk = prepare_rows(y, s, None, pos_label)
             coding = combine_codings(coding, chunk.coding)
             pos, neg, _, _ = _fast.sorted_classes(chunk.y, chunk.s, chunk.pos_value,
                                                   chunk.neg_value)
-            runs += _write_run(directory, k, ((pos, True), (neg, False)))
+            runs.add(((pos, True), (neg, False)))
             if src.release is not None:           # this chunk's input pages are done
                 src.release(n_rows, n_rows + chunk.n_rows)
             n_rows += chunk.n_rows
             bar.update(chunk.n_rows)
+            del y, s, chunk, pos, neg          # freed before the next chunk is read
         if n_rows == 0:
             raise ValueError("the file holds no rows.")
-        mapped = [(np.load(name, mmap_mode="r"), positive) for name, positive in runs]
+        mapped = runs.mapped()
+    try:
         result = _fast._as_result(_kernels.summarize_runs(
             mapped, with_main_level(levels), exclude_self))
-        del mapped
+    finally:
+        del mapped        # the runs' space is freed with their mapping, also on error
     return Report.from_sweep(result, levels, n_rows, exclude_self)

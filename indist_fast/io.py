@@ -4,29 +4,106 @@ Every format is a *source*: its columns in chunks of bounded size, and, where th
 file allows it (``.npz`` members stored without compression), the whole columns
 memory-mapped without a copy. ``read_columns`` reads them whole;
 ``indist_fast.evaluate_file`` streams them.
+
+Columns reach the evaluation as the NumPy arrays ``indist_fast.evaluate`` would get
+from the same data in memory: Arrow booleans as ``bool``, strings (also
+dictionary-encoded, i.e. categorical) as Python strings, decimals as the nearest
+``float64``. A null in a used column is an error naming the column and its first
+row, unless ``drop_nulls=True`` skips the rows holding one.
+
+Every problem with a file is a ``ValueError`` (or ``TypeError`` for a column of the
+wrong type, ``FileNotFoundError`` for a missing file) whose message starts with the
+argument at fault: ``path``, or the role of a column (``label``, ``score``,
+``weight``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import mmap
 import os
+import sys
 import zipfile
+import zlib
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-__all__ = ["read_columns", "open_source"]
+__all__ = ["read_columns", "open_source", "check_path"]
 
 _READ_CHUNK_ROWS = 1 << 22
+_CSV_MIN_BLOCK = 1 << 20           # pyarrow's default; a block must hold whole lines
 
 
-def _pick(available: list[str], wanted: dict[str, str | None], path: str) -> None:
-    for role, name in wanted.items():
+def check_path(path: Any) -> str:
+    """``path`` as a ``str``; a ``TypeError`` naming ``path`` for anything else."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return os.fsdecode(os.fspath(path))
+    raise TypeError(f"path must be a file name (str or path-like), got {type(path).__name__}.")
+
+
+def _check_names(cols: dict[str, str | None]) -> None:
+    for role, name in cols.items():
+        if not (isinstance(name, str) or (name is None and role == "weight")):
+            raise TypeError(f"{role} must be a column name (str)"
+                            + (" or None" if role == "weight" else "")
+                            + f", got {name!r}.")
+
+
+def _missing_columns(path: str, cols: dict[str, str | None], available: list[str],
+                     plain: str = "none") -> None:
+    for role, name in cols.items():
         if name is not None and name not in available:
             raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
-                             f"{', '.join(map(repr, available)) or 'none'}.")
+                             f"{', '.join(map(repr, available)) or plain}.")
+
+
+def _check_dtype(path: str, role: str, name: str, dtype: np.dtype) -> None:
+    """A NumPy column of a kind its role can take (labels may be text, not the rest)."""
+    kinds = "biufUS" if role == "label" else "biuf"
+    if dtype.kind not in kinds or dtype.subdtype is not None:
+        want = ("booleans, numbers or strings" if role == "label"
+                else "numbers or booleans")
+        raise TypeError(f"{role}: column {name!r} of {path} has dtype {dtype}; a {role} "
+                        f"column must hold {want}.")
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _read_errors() -> tuple[type[BaseException], ...]:
+    """What the readers raise for bad bytes (pyarrow's types only if it is loaded)."""
+    errors: list[type[BaseException]] = [OSError, EOFError, zipfile.BadZipFile, zlib.error,
+                                         UnicodeDecodeError, csv.Error]
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        errors.append(pa.ArrowException)
+    return tuple(errors)
+
+
+@contextlib.contextmanager
+def _reading(path: str, kind: str) -> Iterator[None]:
+    """Turn a reader's own error for bad bytes into a ``ValueError`` naming ``path``."""
+    try:
+        yield
+    except _read_errors() as exc:
+        raise ValueError(f"path: {path} could not be read as {kind}: {_one_line(exc)}") from exc
+
+
+def _guarded(make: Callable[[], Iterable[Any]], path: str, kind: str) -> Iterator[Any]:
+    """The items of ``make()``, with every read done under ``_reading``."""
+    with _reading(path, kind):
+        items = iter(make())
+    while True:
+        with _reading(path, kind):
+            try:
+                item = next(items)
+            except StopIteration:
+                return
+        yield item
 
 
 @dataclass
@@ -38,16 +115,24 @@ class _Source:
     release: Callable[[int, int], None] | None = None        # drop mapped rows' pages
 
 
-def _npy_source(path: str, cols: dict[str, str | None]) -> _Source:
+# --- .npy -----------------------------------------------------------------------------------------
+
+def _npy_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
     try:
         arr = np.load(path, mmap_mode="r", allow_pickle=False)
-    except ValueError as exc:
-        raise ValueError(f"{path} could not be read as .npy: {exc}") from exc
+    except (ValueError, EOFError, OSError) as exc:
+        raise ValueError(f"path: {path} could not be read as .npy: {_one_line(exc)}") from exc
+    if not isinstance(arr, np.ndarray):          # np.load opened a zip (an .npz)
+        arr.close()
+        raise ValueError(f"path: {path} could not be read as .npy: it is an .npz archive.")
     names = list(arr.dtype.names or [])
+    _missing_columns(path, cols, names, "none (a plain array)")
+    if arr.ndim != 1:
+        raise ValueError(f"path: {path} holds a structured array of shape {arr.shape}; "
+                         "expected one dimension (one record per row).")
     for role, name in cols.items():
-        if name is not None and name not in names:
-            raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
-                             f"{', '.join(map(repr, names)) or 'none (a plain array)'}.")
+        if name is not None:
+            _check_dtype(path, role, name, arr.dtype[name])
 
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
         for start in range(0, len(arr), rows):
@@ -58,124 +143,418 @@ def _npy_source(path: str, cols: dict[str, str | None]) -> _Source:
     return _Source(len(arr), arr.dtype.itemsize, chunks, release=_page_release(arr))
 
 
-def _npz_member(path: str, zf: zipfile.ZipFile, name: str) -> np.ndarray:
-    """A member array: memory-mapped when stored uncompressed, else read."""
-    info = zf.getinfo(name + ".npy")
-    if info.compress_type != zipfile.ZIP_STORED:
-        with zf.open(info) as fh:
-            return np.lib.format.read_array(fh, allow_pickle=False)
+# --- .npz -----------------------------------------------------------------------------------------
+
+def _member_header(fh: IO[bytes], path: str, role: str, name: str) -> tuple[int, np.dtype]:
+    """Length and dtype of the .npy member ``name`` whose bytes ``fh`` is at."""
+    try:
+        version = np.lib.format.read_magic(fh)
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        shape, _, dtype = read_header(fh)
+    except (ValueError, EOFError) as exc:
+        raise ValueError(f"path: {path} could not be read as .npz: member {name!r}: "
+                         f"{_one_line(exc)}") from exc
+    if len(shape) != 1:
+        raise ValueError(f"{role}: member {name!r} of {path} must be a 1d array, got "
+                         f"shape {shape}.")
+    _check_dtype(path, role, name, dtype)
+    return shape[0], dtype
+
+
+def _npz_mapped(path: str, info: zipfile.ZipInfo, role: str, name: str) -> np.ndarray:
+    """An uncompressed member, memory-mapped in place."""
     with open(path, "rb") as fh:
         fh.seek(info.header_offset)
         local = fh.read(30)
         if local[:4] != b"PK\x03\x04":
-            raise ValueError(f"{path}: member {name!r} has a corrupt local header.")
-        name_len = int.from_bytes(local[26:28], "little")
-        extra_len = int.from_bytes(local[28:30], "little")
-        start = info.header_offset + 30 + name_len + extra_len
+            raise ValueError(f"path: {path} could not be read as .npz: member {name!r} has "
+                             "a corrupt local header.")
+        start = (info.header_offset + 30 + int.from_bytes(local[26:28], "little")
+                 + int.from_bytes(local[28:30], "little"))
         fh.seek(start)
-        version = np.lib.format.read_magic(fh)
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, fortran, dtype = read_header(fh)
+        n, dtype = _member_header(fh, path, role, name)
         offset = fh.tell()
-    if dtype.hasobject or fortran or len(shape) != 1:
-        raise ValueError(f"{path}: member {name!r} must be a 1d numeric array.")
-    if offset + dtype.itemsize * shape[0] > os.path.getsize(path):
-        raise ValueError(f"{path} is truncated: member {name!r} needs more bytes than the "
-                         "file holds.")
-    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+    if offset + dtype.itemsize * n > os.path.getsize(path):
+        raise ValueError(f"path: {path} is truncated: member {name!r} needs more bytes than "
+                         "the file holds.")
+    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(n,))
 
 
-def _npz_source(path: str, cols: dict[str, str | None]) -> _Source:
-    try:
-        zf = zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
-        raise ValueError(f"{path} could not be read as .npz: {exc}") from exc
-    with zf:
-        names = [n[:-4] for n in zf.namelist() if n.endswith(".npy")]
-        for role, name in cols.items():
-            if name is not None and name not in names:
-                raise ValueError(f"{role}: column {name!r} is not in {path}; available "
-                                 f"columns: {', '.join(map(repr, names)) or 'none'}.")
-        arrays = {role: (None if name is None else _npz_member(path, zf, name))
-                  for role, name in cols.items()}
-    lengths = {len(a) for a in arrays.values() if a is not None}
+def _read_exact(fh: IO[bytes], size: int, path: str, name: str) -> bytes:
+    data = fh.read(size)
+    if len(data) != size:
+        raise ValueError(f"path: {path} is truncated: member {name!r} ends early.")
+    return data
+
+
+def _npz_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+    with _reading(path, ".npz"), zipfile.ZipFile(path) as zf:
+        members = {n[:-4]: zf.getinfo(n) for n in zf.namelist() if n.endswith(".npy")}
+        _missing_columns(path, cols, list(members))
+        used = {role: name for role, name in cols.items() if name is not None}
+        compressed = any(members[n].compress_type != zipfile.ZIP_STORED for n in used.values())
+        if not compressed:
+            mapped = {role: _npz_mapped(path, members[name], role, name)
+                      for role, name in used.items()}
+            specs = {role: (len(a), a.dtype) for role, a in mapped.items()}
+        else:
+            specs = {}
+            for role, name in used.items():
+                with zf.open(members[name]) as fh:
+                    specs[role] = _member_header(fh, path, role, name)
+    lengths = {n for n, _ in specs.values()}
     if len(lengths) != 1:
-        raise ValueError(f"{path}: the columns differ in length: {sorted(lengths)}.")
-    n = lengths.pop()
+        raise ValueError(f"path: the columns of {path} differ in length: "
+                         + ", ".join(f"{role} {n}" for role, (n, _) in specs.items()) + ".")
+    n_rows = lengths.pop()
+    per_row = sum(dtype.itemsize for _, dtype in specs.values())
+    if not compressed:
+        arrays = tuple(mapped.get(role) for role in cols)
 
-    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
-        for start in range(0, n, rows):
-            yield tuple(None if a is None else a[start:start + rows] for a in arrays.values())
+        def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
+            for start in range(0, n_rows, rows):
+                yield tuple(None if a is None else a[start:start + rows] for a in arrays)
 
-    per_row = sum(a.dtype.itemsize for a in arrays.values() if a is not None)
-    return _Source(n, per_row, chunks, whole=lambda: tuple(arrays.values()),
-                   release=_page_release(*(a for a in arrays.values() if a is not None)))
+        return _Source(n_rows, per_row, chunks, whole=lambda: arrays,
+                       release=_page_release(*mapped.values()))
+
+    def streamed(rows: int) -> Iterator[tuple[Any, ...]]:
+        # Compressed members are inflated as they are read: memory stays at one chunk.
+        with zipfile.ZipFile(path) as zf, contextlib.ExitStack() as stack:
+            handles = {}
+            for role, name in used.items():
+                handles[role] = stack.enter_context(zf.open(members[name]))
+                _member_header(handles[role], path, role, name)
+            for start in range(0, n_rows, rows):
+                k = min(rows, n_rows - start)
+                yield tuple(None if name is None else np.frombuffer(
+                    _read_exact(handles[role], k * specs[role][1].itemsize, path, name),
+                    dtype=specs[role][1]) for role, name in cols.items())
+            for role, fh in handles.items():      # reading to the end checks the CRC
+                if fh.read(1):
+                    raise ValueError(f"path: {path} could not be read as .npz: member "
+                                     f"{used[role]!r} is longer than its header says.")
+
+    return _Source(n_rows, per_row, lambda rows: _guarded(lambda: streamed(rows), path, ".npz"))
 
 
-def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None]
-                  ) -> Iterator[tuple[Any, ...]]:
+# --- Arrow (Parquet, CSV) ---------------------------------------------------------------------------
+
+def _arrow_kind(t: Any) -> str | None:
+    """``"bool"``, ``"number"``, ``"text"`` or ``"null"`` for an Arrow type, else None."""
+    import pyarrow as pa
+    types = pa.types
+    if types.is_dictionary(t):
+        return _arrow_kind(t.value_type)
+    if types.is_boolean(t):
+        return "bool"
+    if types.is_integer(t) or types.is_floating(t) or types.is_decimal(t):
+        return "number"
+    if (types.is_string(t) or types.is_large_string(t) or types.is_binary(t)
+            or types.is_large_binary(t) or getattr(types, "is_string_view", bool)(t)
+            or getattr(types, "is_binary_view", bool)(t)):
+        return "text"
+    if types.is_null(t):
+        return "null"
+    return None
+
+
+def _check_arrow_types(path: str, cols: dict[str, str | None], schema: Any) -> None:
+    """Every used column of a type its role can take (labels may be text, the rest
+    must be numbers or booleans), before any row is read."""
+    for role, name in cols.items():
+        if name is None:
+            continue
+        t = schema.field(name).type
+        kind = _arrow_kind(t)
+        if kind is None or (kind == "text" and role != "label"):
+            want = ("booleans, numbers or strings" if role == "label"
+                    else "numbers (integer, floating point or decimal) or booleans")
+            raise TypeError(f"{role}: column {name!r} of {path} has Arrow type {t}; a {role} "
+                            f"column must hold {want}.")
+
+
+def _row_bytes(t: Any) -> int:
+    """NumPy bytes per row of a column of Arrow type ``t`` once converted (never
+    ``byte_width``, which variable-width and bit-packed types do not have)."""
+    import pyarrow as pa
+    if pa.types.is_boolean(t):
+        return 1
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        return int(t.bit_width) // 8
+    return 8                 # float64 (decimals), object pointers (text, categories)
+
+
+def _to_numpy(col: Any) -> np.ndarray:
+    """A null-free Arrow array as the NumPy array ``evaluate`` takes in memory.
+
+    Numbers are viewed from the Arrow buffer: pyarrow's own ``to_numpy`` imports
+    pandas on its first call (some 30 MB and half a second).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    t = col.type
+    if pa.types.is_dictionary(t):
+        d = col.dictionary          # few values: text ones become one object each
+        values = (np.array(d.to_pylist(), dtype=object) if _arrow_kind(d.type) == "text"
+                  else _to_numpy(d))
+        out: np.ndarray = values[_to_numpy(col.indices)]
+        return out
+    if pa.types.is_decimal(t):
+        # Through the exact decimal text: Arrow's direct cast is not always rounded
+        # to nearest, while float(Decimal) (what the in-memory path does) is.
+        return _to_numpy(pc.cast(pc.cast(col, pa.string()), pa.float64()))
+    if _arrow_kind(t) == "text":
+        # Each distinct label becomes one Python object shared by its rows: 8 bytes a
+        # row instead of a string object per row.
+        return _to_numpy(pc.dictionary_encode(col))
+    if pa.types.is_boolean(t):      # bit-packed in Arrow
+        return _to_numpy(pc.cast(col, pa.uint8())).view(np.bool_)
+    if pa.types.is_null(t):
+        return np.empty(0, dtype=np.float64)
+    kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else "u"
+    dtype = np.dtype(f"{kind}{t.bit_width // 8}")
+    if len(col) == 0:
+        return np.empty(0, dtype=dtype)
+    return np.frombuffer(col.buffers()[1], dtype=dtype, count=len(col),
+                         offset=col.offset * dtype.itemsize)
+
+
+def _without_null_dictionary(col: Any) -> Any:
+    """Dictionary arrays whose dictionary holds a null, decoded (so the null shows)."""
+    import pyarrow as pa
+    if pa.types.is_dictionary(col.type) and col.dictionary.null_count:
+        return col.dictionary_decode()
+    return col
+
+
+def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str,
+                  drop_nulls: bool) -> Iterator[tuple[Any, ...]]:
+    """NumPy chunks of record batches; nulls are an error naming the column and the
+    first row (counted from the file's first data row), or dropped."""
+    import pyarrow.compute as pc
+    row = 0
     for batch in batches:
-        yield tuple(None if name is None else
-                    batch.column(batch.schema.get_field_index(name)).to_numpy(zero_copy_only=False)
-                    for name in cols.values())
+        columns = {role: None if name is None else
+                   _without_null_dictionary(batch.column(batch.schema.get_field_index(name)))
+                   for role, name in cols.items()}
+        with_nulls = {role: c for role, c in columns.items() if c is not None and c.null_count}
+        if with_nulls and drop_nulls:
+            keep = None
+            for c in with_nulls.values():
+                keep = c.is_valid() if keep is None else pc.and_(keep, c.is_valid())
+            columns = {role: None if c is None else c.filter(keep)
+                       for role, c in columns.items()}
+        elif with_nulls:
+            first = {role: pc.index(c.is_null(), True).as_py() for role, c in with_nulls.items()}
+            role = min(first, key=lambda r: first[r])
+            raise ValueError(f"{role}: column {cols[role]!r} of {path} has a missing (null) "
+                             f"value at row {row + first[role]} (counting data rows from 0); "
+                             "drop those rows first, or pass drop_nulls=True to skip them.")
+        row += batch.num_rows
+        chunk = tuple(None if c is None else _to_numpy(c) for c in columns.values())
+        del batch, columns, with_nulls        # only the caller holds this chunk
+        yield chunk
+        del chunk
 
 
-def _parquet_source(path: str, cols: dict[str, str | None]) -> _Source:
+def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
     try:
         import pyarrow.parquet as pq
     except ImportError:
         raise ImportError("reading .parquet needs pyarrow: pip install 'indist-fast[io]'") from None
-    try:
-        pf = pq.ParquetFile(path)
-    except Exception as exc:   # pyarrow raises its own error types for bad files
-        raise ValueError(f"{path} could not be read as .parquet: {exc}") from exc
-    names = pf.schema_arrow.names
-    for role, name in cols.items():
-        if name is not None and name not in names:
-            raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
-                             f"{', '.join(map(repr, names))}.")
-    wanted = [c for c in cols.values() if c]
-    per_row = sum(pf.schema_arrow.field(c).type.byte_width or 8 for c in wanted)
-    return _Source(pf.metadata.num_rows, per_row,
-                   lambda rows: _arrow_chunks(pf.iter_batches(batch_size=rows, columns=wanted),
-                                              cols))
-
-
-def _csv_source(path: str, cols: dict[str, str | None]) -> _Source:
-    try:
-        import pyarrow.csv as pcsv
-    except ImportError:
-        data = _csv_stdlib(path, cols)
-        y, s, w = data["label"], data["score"], data["weight"]
-        return _Source(len(s), 24, lambda rows: iter([(y, s, w)]))
+    with _reading(path, ".parquet"), pq.ParquetFile(path) as pf:
+        schema = pf.schema_arrow
+        n_rows = pf.metadata.num_rows
+    _missing_columns(path, cols, schema.names)
+    _check_arrow_types(path, cols, schema)
+    wanted = list(dict.fromkeys(c for c in cols.values() if c))
+    per_row = sum(_row_bytes(schema.field(c).type) for c in wanted)
 
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
-        reader = pcsv.open_csv(path, read_options=pcsv.ReadOptions(
-            block_size=max(1 << 20, min(rows * 24, 1 << 30))))
-        names = reader.schema.names
-        for role, name in cols.items():
-            if name is not None and name not in names:
-                raise ValueError(f"{role}: column {name!r} is not in {path}; available "
-                                 f"columns: {', '.join(map(repr, names))}.")
-        yield from _arrow_chunks(reader, cols)
+        # A fresh file per pass, reading column chunks page by page through a bounded
+        # buffer: by default a whole row group (any size) is read into memory at once.
+        def batches() -> Iterator[Any]:
+            with pq.ParquetFile(path, buffer_size=1 << 20, pre_buffer=False) as f:
+                yield from f.iter_batches(batch_size=rows, columns=wanted)
+        return _arrow_chunks(_guarded(batches, path, ".parquet"), cols, path, drop_nulls)
+
+    return _Source(n_rows, per_row, chunks)
+
+
+def _csv_header(path: str) -> list[str]:
+    """The column names of a CSV file (its first line)."""
+    with _reading(path, ".csv"), open(path, newline="", encoding="utf-8-sig") as fh:
+        header = next(csv.reader(fh), None)
+    if not header:
+        raise ValueError(f"path: {path} is empty: expected a header row with the column "
+                         "names.")
+    return header
+
+
+def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+    header = _csv_header(path)
+    _missing_columns(path, cols, header)
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pcsv
+    except ImportError:
+        data = _csv_stdlib(path, cols, header)
+        y, s, w = data["label"], data["score"], data["weight"]
+        return _Source(len(s), 24, lambda rows: iter([(y, s, w)]))
+    read_options = {"column_names": header, "use_threads": False}
+    convert = pcsv.ConvertOptions(
+        include_columns=list(dict.fromkeys(c for c in cols.values() if c)),
+        # Scores and weights are float64 in every block, whatever the first one looks
+        # like; labels keep pyarrow's inference (bool, integers, floats, text).
+        column_types={name: pa.float64() for role, name in cols.items()
+                      if name is not None and role != "label" and name != cols["label"]})
+
+    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
+        # Text, parsed columns and their NumPy chunk all live at once: half the rows
+        # keep a block's peak near the chunk budget of ``rows`` rows.
+        size = max(_CSV_MIN_BLOCK, min(rows * _csv_line_bytes(path) // 2, 1 << 30))
+
+        def batches() -> Iterator[Any]:
+            done = 0
+            with open(path, "rb") as fh:
+                fh.readline()                                   # the header
+                next_block = _csv_block_reader(fh, size)
+                while block := next_block():
+                    try:
+                        table = pcsv.read_csv(
+                            pa.py_buffer(block), convert_options=convert,
+                            read_options=pcsv.ReadOptions(block_size=len(block) + 1,
+                                                          **read_options),
+                            memory_pool=_returning_pool())
+                    except pa.ArrowInvalid as exc:
+                        raise _csv_error(exc, path, header, cols, done) from exc
+                    del block                 # text and table are not held together
+                    _check_arrow_types(path, cols, table.schema)
+                    done += table.num_rows
+                    parts = table.to_batches()
+                    del table
+                    while parts:
+                        yield parts.pop(0)
+
+        return _arrow_chunks(_guarded(batches, path, ".csv"), cols, path, drop_nulls)
 
     return _Source(None, 24, chunks)
 
 
-_SOURCES = {".npy": _npy_source, ".npz": _npz_source, ".csv": _csv_source,
-            ".parquet": _parquet_source, ".pq": _parquet_source}
+def _returning_pool() -> Any:
+    """The C allocator's pool: it gives large freed blocks back to the system, where
+    pyarrow's default (mimalloc or jemalloc) keeps tens of MB of them resident."""
+    import pyarrow as pa
+    return pa.system_memory_pool()
 
 
-def open_source(path: str, cols: dict[str, str | None]) -> _Source:
+def _csv_line_bytes(path: str) -> int:
+    """Bytes per line in the first megabyte of a CSV file: blocks of ``rows`` times
+    as many bytes hold about ``rows`` rows."""
+    with open(path, "rb") as fh:
+        sample = fh.read(_CSV_MIN_BLOCK)
+    return max(1, -(-len(sample) // max(1, sample.count(b"\n"))))
+
+
+def _csv_block_reader(fh: IO[bytes], size: int) -> Callable[[], bytes | memoryview]:
+    """A function returning the next lines of ``fh``, about ``size`` bytes of them,
+    ending at a newline (empty at the end of the file).
+
+    pyarrow's streaming CSV reader reads ahead of its parser as fast as the disk
+    allows (the whole file, if parsing is slower), so memory would not stay bounded;
+    blocks parsed one at a time do. Like pyarrow's default (``newlines_in_values``
+    off), blocks end at a newline. The caller holds the only reference to a block.
+    """
+    rest = b""
+
+    def read() -> bytes | memoryview:
+        nonlocal rest
+        while data := fh.read(size):
+            if rest:
+                data = rest + data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:                 # a line longer than a block: read on
+                rest = data
+                continue
+            rest = data[cut:]
+            return memoryview(data)[:cut]
+        block, rest = rest, b""
+        return block
+
+    return read
+
+
+def _csv_error(exc: Exception, path: str, header: list[str], cols: dict[str, str | None],
+               done: int) -> ValueError:
+    """A pyarrow CSV error, with its row counted in the file (data rows from 0) and the
+    role of its column named where it is about one."""
+    import re
+    text = re.sub(r"Row #(\d+)", lambda m: f"row {done + int(m.group(1)) - 1}",
+                  _one_line(exc))
+    m = re.match(r"In CSV column #(\d+): (.*)", text)
+    if m and int(m.group(1)) < len(header):
+        name = header[int(m.group(1))]
+        role = next((r for r, n in cols.items() if n == name), None)
+        if role is not None:
+            return ValueError(f"{role}: column {name!r} of {path} could not be read: "
+                              f"{m.group(2)}")
+    return ValueError(f"path: {path} could not be read as .csv: {text}")
+
+
+def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str]) -> dict[str, Any]:
+    """The whole CSV with the standard library (when pyarrow is missing)."""
+    index = {role: header.index(name) for role, name in cols.items() if name}
+    values: dict[str, list[str]] = {role: [] for role in index}
+    with _reading(path, ".csv"), open(path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.reader(fh)
+        next(reader)
+        for line, row in enumerate(reader, start=2):
+            if len(row) != len(header):
+                raise ValueError(f"path: {path}, line {line}: {len(row)} fields, the header "
+                                 f"has {len(header)}.")
+            for role, i in index.items():
+                values[role].append(row[i])
+    out: dict[str, Any] = {role: None for role in cols}
+    for role, raw in values.items():
+        try:
+            out[role] = np.array(raw, dtype=np.float64)
+        except ValueError:
+            if role != "label":
+                raise ValueError(f"{role}: column {cols[role]!r} of {path} is not "
+                                 "numeric.") from None
+            out[role] = np.array(raw)
+    return out
+
+
+# --- any format ---------------------------------------------------------------------------------
+
+_SOURCES: dict[str, Callable[[str, dict[str, str | None], bool], _Source]] = {
+    ".npy": _npy_source, ".npz": _npz_source, ".csv": _csv_source,
+    ".parquet": _parquet_source, ".pq": _parquet_source}
+
+
+def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False) -> _Source:
     """The columns ``cols`` (role -> name, or None) of the file at ``path``."""
+    path = check_path(path)
+    _check_names(cols)
     if not os.path.exists(path):
-        raise FileNotFoundError(f"no such file: {path}")
+        raise FileNotFoundError(f"path: no such file: {path}")
+    if os.path.isdir(path):
+        raise ValueError(f"path: {path} is a directory, not a file.")
+    if not os.path.isfile(path):         # a pipe or a device: the readers seek and reread
+        raise ValueError(f"path: {path} is not a regular file.")
     ext = os.path.splitext(path)[1].lower()
     if ext not in _SOURCES:
         raise ValueError(f"path: cannot read {ext or 'extensionless'} files; use one of "
                          f"{', '.join(sorted(_SOURCES))}.")
-    return _SOURCES[ext](path, cols)
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"path: cannot open {path}: {exc.strerror or exc}.") from exc
+    return _SOURCES[ext](path, cols, bool(drop_nulls))
 
 
 def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
@@ -202,35 +581,9 @@ def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
     return release
 
 
-def _csv_stdlib(path: str, cols: dict[str, str | None]) -> dict[str, Any]:
-    """The whole CSV with the standard library (when pyarrow is missing)."""
-    with open(path, newline="") as fh:
-        reader = csv.reader(fh)
-        header = next(reader, None)
-        if header is None:
-            raise ValueError(f"{path} is empty: expected a header row.")
-        _pick(header, cols, path)
-        index = {role: header.index(name) for role, name in cols.items() if name}
-        values: dict[str, list[str]] = {role: [] for role in index}
-        for line, row in enumerate(reader, start=2):
-            if len(row) != len(header):
-                raise ValueError(f"{path}, line {line}: {len(row)} fields, header has "
-                                 f"{len(header)}.")
-            for role, i in index.items():
-                values[role].append(row[i])
-    out: dict[str, Any] = {role: None for role in cols}
-    for role, raw in values.items():
-        try:
-            out[role] = np.array(raw, dtype=np.float64)
-        except ValueError:
-            if role != "label":
-                raise ValueError(f"{role}: column {cols[role]!r} of {path} is not numeric.") from None
-            out[role] = np.array(raw)
-    return out
-
-
 def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
-                 weight: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+                 weight: str | None = None, drop_nulls: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Read ``(y_true, y_score, sample_weight)`` columns from a file.
 
     Parameters
@@ -242,20 +595,33 @@ def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
         Column (field, array) names of the labels and the scores.
     weight : str, default=None
         Column of sample weights, if any.
+    drop_nulls : bool, default=False
+        Skip the rows with a null (missing value) in a used column of a Parquet or
+        CSV file; by default such a row is an error naming the column and the row.
 
     Returns
     -------
     tuple of ndarray
         Labels, scores and weights (None without a weight column); memory-mapped
         where the file allows it.
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at ``path``.
+    ValueError, TypeError
+        A file that cannot be read, holds no rows, lacks a column, has a column of
+        the wrong type or a null; the message starts with ``path`` or the column role.
     """
-    src = open_source(os.fspath(path), {"label": label, "score": score, "weight": weight})
+    src = open_source(path, {"label": label, "score": score, "weight": weight},
+                      drop_nulls=drop_nulls)
     if src.whole is not None:
         y, s, w = src.whole()
-        return y, s, w
-    parts = list(src.chunks(_READ_CHUNK_ROWS))
-    if not parts:
-        raise ValueError(f"{path} holds no rows.")
-    y, s, w = (None if c[0] is None else np.concatenate(c) for c in zip(*parts))
-    assert y is not None and s is not None
+    else:
+        parts = list(src.chunks(_READ_CHUNK_ROWS))
+        y, s, w = ((None if c[0] is None else np.concatenate(c)) for c in zip(*parts)) \
+            if parts else (None, None, None)
+    if s is None or len(s) == 0:
+        raise ValueError(f"path: {check_path(path)} holds no rows.")
+    assert y is not None
     return y, s, w

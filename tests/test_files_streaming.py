@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import threading
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cases import rows
+from procfs import HAS_PROC, held_files_in
 import indist_fast
 from reports import assert_reports_equal
 from indist_fast import Accumulator, IndistFastWarning, evaluate_file
@@ -76,21 +78,25 @@ def test_out_of_core_on_the_numpy_backend(files, backend):
     assert_reports_equal(got, quiet(indist_fast.evaluate, Y, S))
 
 
+@pytest.mark.skipif(not HAS_PROC, reason="needs Linux /proc")
 def test_runs_are_removed_after_success_and_failure(files, tmp_path, monkeypatch):
     quiet(evaluate_file, files["npy"], label="y", score="s", memory_limit="600kB",
           tmp_dir=str(tmp_path), progress=False)
-    assert os.listdir(tmp_path) == []
+    assert os.listdir(tmp_path) == [] and held_files_in(tmp_path) == []
     from indist_fast import _kernels
 
-    def broken(*args, **kwargs):
-        assert len(os.listdir(tmp_path)) == 1          # runs exist while merging
+    def broken(runs, *args, **kwargs):
+        assert len(runs) > 2                            # many runs, all on disk in tmp_dir,
+        assert held_files_in(tmp_path) != []           # mapped while merging
+        assert os.listdir(tmp_path) == []               # yet never named there
         raise RuntimeError("injected failure")
 
     monkeypatch.setattr(_kernels, "summarize_runs", broken)
     with pytest.raises(RuntimeError, match="injected failure"):
         evaluate_file(files["npy"], label="y", score="s", memory_limit="600kB",
                       tmp_dir=str(tmp_path), progress=False)
-    assert os.listdir(tmp_path) == []
+    gc.collect()                                        # the failing mock's frame held them
+    assert os.listdir(tmp_path) == [] and held_files_in(tmp_path) == []
 
 
 @pytest.mark.parametrize("kind", ["npz", "npy", "parquet"])
@@ -154,3 +160,25 @@ def test_cli_evaluate_uses_the_file_path(files, capsys):
     import json
     got = json.loads(capsys.readouterr().out)
     assert got["auc"] == pytest.approx(quiet(indist_fast.evaluate, Y, S).auc, rel=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("limit", [None, "600kB"])
+def test_bad_rows_are_named_by_their_row_in_the_file(backend, tmp_path, limit, weighted):
+    # Out of core the rows are checked chunk by chunk; the error must still name the
+    # file's row, exactly as evaluate on the whole arrays does.
+    cases = {"nan": (Y, np.where(np.arange(N) == 77_777, np.nan, S), W),
+             "weight": (Y, S, np.where(np.arange(N) == 88_888, -1.0, W)),
+             "label": (np.where(np.arange(N) == 99_999, 0.5, Y), S, W)}
+    for name, (y, s, w) in cases.items():
+        if name == "weight" and not weighted:
+            continue
+        path = tmp_path / f"{name}.npz"
+        np.savez(path, y=y, s=s, w=w)
+        with pytest.raises(ValueError) as in_memory:
+            indist_fast.evaluate(y, s, sample_weight=w if weighted else None)
+        with pytest.raises(ValueError) as from_file:
+            evaluate_file(path, label="y", score="s", weight="w" if weighted else None,
+                          memory_limit=limit, progress=False)
+        assert str(from_file.value) == str(in_memory.value)
+        assert "at row" in str(from_file.value)
