@@ -123,8 +123,8 @@ class Oracle:
             keep = w > 0
             y, s, w = y[keep], s[keep], w[keep]
         self.y, self.s, self.w = y, s, w
-        self.ws = None if w is None else w / w.max()
-        self.huge = w is not None and w.max() > 1e100
+        self.ws = None if w is None else w / w.max() if len(w) else w
+        self.huge = w is not None and len(w) > 0 and w.max() > 1e100
         self.large = len(s) > 400
         # SPEC §3 counts weights as copies: with fractional weights its self-pair
         # correction can push B below 0, so B is compared with the oracle, not [0, 1].

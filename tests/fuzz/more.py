@@ -312,7 +312,7 @@ def frame_cases() -> list[Case]:
                 ("frame_empty", ("EMPTY",), {"label": "y", "score": "p"}, (Y, S))):
             def make(fn=fn, args=args, kw=kw) -> Any:
                 import pandas as pd
-                a = tuple(pandas() if x == "PD" else
+                a = tuple(pandas() if isinstance(x, str) and x == "PD" else
                           pd.DataFrame({"y": [], "p": []}) if isinstance(x, str) and
                           x == "EMPTY" else x for x in args)
                 return fn, a, kw

@@ -23,7 +23,7 @@ from .worker import ROOT
 OK = ("ok-result", "ok-error")
 BAD = ("wrong-result", "valid-input-rejected", "wrong-exception", "error-not-naming",
        "silent-acceptance", "input-mutated", "crash", "hang", "harness-error")
-TIMEOUT = 6.0          # seconds per case (both backends and the check)
+TIMEOUT = 5.0          # seconds per case (both backends and the check)
 SLOW_TIMEOUT = 30.0    # plots, CLI processes
 START_TIMEOUT = 120.0
 

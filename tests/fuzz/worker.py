@@ -45,6 +45,15 @@ def _setup() -> None:
         dask.config.set(scheduler="synchronous")
     except ImportError:
         pass
+    # Heavy optional imports up front, so that no case pays for them inside its timeout.
+    for name in ("pandas", "polars", "pyarrow", "pyarrow.parquet", "pyarrow.csv", "scipy.stats",
+                 "scipy.integrate", "sklearn.linear_model", "sklearn.model_selection",
+                 "matplotlib.pyplot", "dask.array", "dask.dataframe", "indist_fast.sklearn",
+                 "indist_fast.plot", "indist_fast.dask"):
+        try:
+            __import__(name)
+        except ImportError:
+            pass
 
 
 def _snapshot(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
@@ -62,8 +71,16 @@ def _snapshot(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
 def _content(value: Any) -> Any:
     """What a caller would call the value's content: pandas, polars and pyarrow objects
     by their values (their pickles also carry caches that reading may fill)."""
+    import dataclasses
     import numpy as np
-    if isinstance(value, (np.ndarray, list, tuple, dict, str, bytes, int, float)) or value is None:
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, [_content(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return type(value).__name__, [_content(getattr(value, f.name))
+                                      for f in dataclasses.fields(value)]
+    if type(value).__module__.startswith("dask"):    # a graph: compare what it computes
+        return "dask", _content(value.compute())
+    if isinstance(value, (np.ndarray, dict, str, bytes, int, float)) or value is None:
         return value
     for name in ("to_pylist", "to_list"):
         fn = getattr(value, name, None)
@@ -81,7 +98,7 @@ def _mutated(before: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -
     names = [f"argument {i}" for i in range(len(args))] + list(kwargs)
     for name, (b, bf), (a, af) in zip(names, before, after):
         if b is not None and a is not None and a != b:
-            return f"{name} was modified"
+            return f"{name}: its values were modified"
         if bf is not None and af is not None and bf != af:
             return f"{name}: writeable flag changed"
     return None
