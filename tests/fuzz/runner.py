@@ -51,7 +51,8 @@ class _Worker:
         self.lines.put(None)
 
     def tail(self, n: int = 400) -> str:
-        self.log.flush()
+        if not self.log.closed:
+            self.log.flush()
         try:
             with open(self.log_path, "rb") as fh:
                 fh.seek(max(0, os.path.getsize(self.log_path) - n))
@@ -72,6 +73,16 @@ class _Worker:
             self.kill()
             return {"hang": line == "HANG"}
         return json.loads(line)
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -100,9 +111,33 @@ def run(jobs: int = 2, only: Iterable[str] | None = None, tmp: str | None = None
             todo.put(cid)
         results: dict[str, dict[str, Any]] = {}
         lock = threading.Lock()
+        # A spare worker starts in the background whenever one is taken, so a crash or
+        # hang costs the timeout but not the seconds of a fresh start.
+        spares: queue.Queue[_Worker | BaseException] = queue.Queue()
+        counts = {"started": 0, "taken": 0}
+
+        def start_spare() -> None:
+            with lock:
+                counts["started"] += 1
+                log = os.path.join(tmp, f"worker{counts['started']}.log")
+
+            def boot() -> None:
+                try:
+                    spares.put(_Worker(tmp, log))
+                except BaseException as exc:      # surfaced to the slot that takes it
+                    spares.put(exc)
+            threading.Thread(target=boot, daemon=True).start()
+
+        def take() -> _Worker:
+            with lock:
+                counts["taken"] += 1
+            got = spares.get(timeout=2 * START_TIMEOUT)
+            if isinstance(got, BaseException):
+                raise got
+            start_spare()
+            return got
 
         def slot(k: int) -> None:
-            log = os.path.join(tmp, f"worker{k}.log")
             worker: _Worker | None = None
             while True:
                 try:
@@ -110,7 +145,7 @@ def run(jobs: int = 2, only: Iterable[str] | None = None, tmp: str | None = None
                 except queue.Empty:
                     break
                 if worker is None:
-                    worker = _Worker(tmp, log)
+                    worker = take()
                 case = meta[cid]
                 start = time.perf_counter()
                 res = worker.run(cid, SLOW_TIMEOUT if case.slow else TIMEOUT)
@@ -128,16 +163,19 @@ def run(jobs: int = 2, only: Iterable[str] | None = None, tmp: str | None = None
                     if progress and len(results) % 250 == 0:
                         print(f"  {len(results)}/{len(wanted)} cases", file=sys.stderr)
             if worker is not None:
-                assert worker.proc.stdin is not None
-                worker.proc.stdin.close()
-                worker.proc.wait(timeout=30)
-                worker.log.close()
+                worker.close()
 
+        for _ in range(max(1, jobs)):
+            start_spare()
         threads = [threading.Thread(target=slot, args=(k,)) for k in range(max(1, jobs))]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+        for _ in range(counts["started"] - counts["taken"]):     # the unused spares
+            got = spares.get(timeout=2 * START_TIMEOUT)
+            if isinstance(got, _Worker):
+                got.close()
         return [results[cid] for cid in wanted]
     finally:
         if own_tmp:
