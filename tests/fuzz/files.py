@@ -41,7 +41,7 @@ class FileSpec:
 VALUE_DEFECTS = {"nan_score", "neg_weight", "nan_weight", "three_labels", "one_class",
                  "nan_text", "coding_change", "bool_nulls", "null_label", "null_score",
                  "null_weight", "string_score", "mixed_score", "latin1", "list_scores",
-                 "duplicate_columns"}
+                 "duplicate_columns", "empty_rows", "header_only"}
 
 
 def _data(n: int = 12) -> dict[str, np.ndarray]:
@@ -171,7 +171,7 @@ def specs() -> list[FileSpec]:
     add(FileSpec("empty.npy", _bytes(b""), None))
     add(FileSpec("garbage.npy", _bytes(_garbage(1)), None))
     add(FileSpec("truncated.npy", _truncated(_npy(d)), None))
-    add(FileSpec("header_only.npy", _truncated(_npy(d), 0.35), None))
+    add(FileSpec("truncated_header.npy", _truncated(_npy(d), 0.35), None))
     # --- .npz
     for compressed in (False, True):
         z = "zc" if compressed else "z"
@@ -431,10 +431,10 @@ def file_cases(tmp: str) -> list[Case]:
                                          "pos_label": pos}), "report"),
             ("evaluate_file[out_of_core]", False, lambda path=path, pos=pos: (
                 evaluate_file, (path,), {"label": "y", "score": "s", "pos_label": pos,
-                                         "memory_limit": 1000}), "report"),
+                                         "memory_limit": 100}), "report"),
             ("evaluate_file[out_of_core,weight]", True, lambda path=path, pos=pos: (
                 evaluate_file, (path,), {"label": "y", "score": "s", "weight": "w",
-                                         "pos_label": pos, "memory_limit": "1KB"}), "report"),
+                                         "pos_label": pos, "memory_limit": "100B"}), "report"),
             ("cli.evaluate", True, lambda path=path, pos=pos: (
                 _run_cli, (["evaluate", path, "--label", "y", "--score", "s", "--weight", "w",
                             "--json", "--no-progress"]
@@ -478,9 +478,9 @@ def file_cases(tmp: str) -> list[Case]:
             evaluate_file, (good,), {"label": "y", "score": "s", "memory_limit": limit}),
             names=("memory_limit",), valid=False))
     for tag, kw, names in (
-            ("tmp_dir_missing", {"memory_limit": 1000, "tmp_dir": os.path.join(tmp, "nodir")},
-             ("tmp_dir",)),
-            ("tmp_dir_file", {"memory_limit": 1000, "tmp_dir": good}, ("tmp_dir",)),
+            ("tmp_dir_missing", {"memory_limit": 100, "tmp_dir": os.path.join(tmp, "nodir")},
+             ("tmp_dir", "nodir")),
+            ("tmp_dir_file", {"memory_limit": 100, "tmp_dir": good}, ("tmp_dir", "good.csv")),
             ("levels_bad", {"levels": [2]}, ("levels",)),
             ("label_none", {"label": None}, ("label",)),
             ("score_int", {"score": 3}, ("score",)),

@@ -24,7 +24,7 @@ OK = ("ok-result", "ok-error")
 BAD = ("wrong-result", "valid-input-rejected", "wrong-exception", "error-not-naming",
        "silent-acceptance", "input-mutated", "crash", "hang", "harness-error")
 TIMEOUT = 5.0          # seconds per case (both backends and the check)
-SLOW_TIMEOUT = 30.0    # plots, CLI processes
+SLOW_TIMEOUT = 20.0    # plots, CLI processes
 START_TIMEOUT = 120.0
 
 
