@@ -139,6 +139,9 @@ def _valid_inputs() -> list[Callable[[], RowInput]]:
     add(lambda: valid("scores_bool", yv()[0], yv()[1] > 0.5))
     add(lambda: valid("scores_obj_floats", yv()[0], yv()[1].astype(object)))
     add(lambda: valid("scores_python_ints", yv()[0].tolist(), [int(v * 10) for v in yv()[1]]))
+    add(lambda: valid("scores_python_bigint", yv()[0].tolist(),
+                      [10**30 * (k + 1) for k in range(12)],
+                      scores=np.array([1e30 * (k + 1) for k in range(12)])))
     add(lambda: valid("scores_u64_big", yv()[0], (np.arange(12, dtype=np.uint64) * 2**40
                                                   + np.uint64(2**62))))
     add(lambda: valid("scores_inf", yv()[0], np.where(yv()[0] == 1, np.inf, -np.inf)))
@@ -336,6 +339,10 @@ def _bad_inputs() -> list[Callable[[], RowInput]]:
     add(lambda: bad("s_ragged", yv()[0], [[0.1, 0.2], [0.3]] + [0.5] * 10, names=(S,)))
     add(lambda: bad("s_short", yv()[0], yv()[1][:-2], names=(Y, S)))
     add(lambda: bad("s_long", yv()[0], np.r_[yv()[1], 0.5], names=(Y, S)))
+    add(_s_pandas_na)
+    add(_s_polars_null)
+    add(_s_pyarrow_null)
+    add(_y_pandas_na)
     add(lambda: bad("s_void", yv()[0], np.zeros(12, dtype="V8"), names=(S,)))
     add(lambda: bad("s_structured", yv()[0], np.zeros(12, dtype=[("a", float)]), names=(S,)))
     # weights
@@ -367,6 +374,34 @@ def _bad_inputs() -> list[Callable[[], RowInput]]:
     add(lambda: bad("all_bad", np.r_[np.nan, yv()[0][1:]], np.full(12, np.nan), -np.ones(12),
                     names=(Y, S, W)))
     return out
+
+
+def _s_pandas_na() -> RowInput:
+    import pandas as pd
+    y, s = _base()
+    arr = pd.array(s, dtype="Float64")
+    arr[2] = pd.NA
+    return bad("s_pandas_na", y, pd.Series(arr), names=(S,))
+
+
+def _s_polars_null() -> RowInput:
+    import polars as pl
+    y, s = _base()
+    return bad("s_polars_null", y, pl.Series([None] + s[1:].tolist()), names=(S,))
+
+
+def _s_pyarrow_null() -> RowInput:
+    import pyarrow as pa
+    y, s = _base()
+    return bad("s_pyarrow_null", y, pa.array([None] + s[1:].tolist()), names=(S,))
+
+
+def _y_pandas_na() -> RowInput:
+    import pandas as pd
+    y, s = _base()
+    arr = pd.array(y, dtype="Int64")
+    arr[0] = pd.NA
+    return bad("y_pandas_na", pd.Series(arr), s, names=(Y,))
 
 
 VALID = _valid_inputs()

@@ -39,15 +39,19 @@ class _Worker:
                                      stdout=subprocess.PIPE, stderr=self.log, text=True,
                                      bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
         ready = self.lines.get(timeout=START_TIMEOUT)
         if ready is None or "ready" not in json.loads(ready):
             raise RuntimeError(f"fuzz worker failed to start: {self.tail()}")
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line)
+        try:
+            for line in self.proc.stdout:
+                self.lines.put(line)
+        except (ValueError, OSError):       # the pipe was closed under us
+            pass
         self.lines.put(None)
 
     def tail(self, n: int = 400) -> str:
@@ -75,19 +79,26 @@ class _Worker:
         return json.loads(line)
 
     def close(self) -> None:
-        assert self.proc.stdin is not None
+        """End the worker normally (end of input)."""
         try:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=30)
+            self._release(kill=False)
         except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
+            self._release(kill=True)
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
+        self._release(kill=True)
+
+    def _release(self, kill: bool) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        if kill and self.proc.poll() is None:
             self.proc.kill()
-        self.proc.wait()
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.wait(timeout=30)
+        self.reader.join(timeout=30)
+        self.proc.stdout.close()
         self.log.close()
 
 

@@ -97,10 +97,10 @@ def _mutated(before: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -
     after = _snapshot(args, kwargs)
     names = [f"argument {i}" for i in range(len(args))] + list(kwargs)
     for name, (b, bf), (a, af) in zip(names, before, after):
+        if bf is not None and af is not None and bf != af:
+            return f"{name}: the caller's array was made {'read-only' if bf else 'writeable'}"
         if b is not None and a is not None and a != b:
             return f"{name}: its values were modified"
-        if bf is not None and af is not None and bf != af:
-            return f"{name}: writeable flag changed"
     return None
 
 
