@@ -572,6 +572,14 @@ def _entries() -> list[Entry]:
         E("dask.evaluate[frame]", _dask_frame, lambda o, r, ri: check_report(o, r),
           only=_DASK_INPUTS, backends=False, skip=lambda ri: ri.name in ("s_complex",)),
     ]
+    from indist_fast import resampling
+    for name, fn in (("Report", ifa.evaluate), ("Curves", ifa.curves),
+                     ("BootstrapResult", lambda *a, **k: ifa.bootstrap(*a, n_boot=5, seed=0, **k)),
+                     ("DeLongResult", ifa.delong),
+                     ("MethodComparison", tc.compare_methods)):
+        out.append(E(f"{name}.to_dict", f(_as_json(fn)), _json_check,
+                     copies=name == "DeLongResult"))
+    del resampling
     for name in ("precision_at_indistinguishability", "roc_auc", "lift"):
         out.append(E(f"sklearn.SCORERS[{name}]", _scorer(name), _scorer_check(name),
                      weights=False, only=_SK_INPUTS, pos_label=False,
@@ -584,6 +592,25 @@ def _entries() -> list[Entry]:
                  slow=True, pos_label=False, only={"labels_int01", "scores_inf", "w_some_zero", "s_nan",
                                   "y_all_pos", "scores_all_tied"}))
     return out
+
+
+def _as_json(make: Callable[..., Any]) -> Callable[..., Any]:
+    """The result's ``to_dict()`` through JSON and back, and its printed form: what a
+    report writer does with it."""
+    def run(*args: Any, **kwargs: Any) -> Any:
+        import json
+        result = make(*args, **kwargs)
+        str(result)
+        return json.loads(json.dumps(result.to_dict()))
+    return run
+
+
+def _json_check(o: Oracle, data: Any, ri: RowInput) -> None:
+    import json
+    if not isinstance(data, dict):
+        raise Wrong("to_dict() did not give a mapping")
+    if "NaN" in json.dumps(data):        # to_dict promises None for NaN (±inf may stay)
+        raise Wrong("to_dict() holds NaN")
 
 
 def _empirical(y: Any, s: Any, pos_label: Any = None) -> Any:

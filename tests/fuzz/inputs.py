@@ -141,7 +141,7 @@ def _valid_inputs() -> list[Callable[[], RowInput]]:
     add(lambda: valid("scores_python_ints", yv()[0].tolist(), [int(v * 10) for v in yv()[1]]))
     add(lambda: valid("scores_python_bigint", yv()[0].tolist(),
                       [10**30 * (k + 1) for k in range(12)],
-                      scores=np.array([1e30 * (k + 1) for k in range(12)])))
+                      scores=np.array([float(10**30 * (k + 1)) for k in range(12)])))
     add(lambda: valid("scores_u64_big", yv()[0], (np.arange(12, dtype=np.uint64) * 2**40
                                                   + np.uint64(2**62))))
     add(lambda: valid("scores_inf", yv()[0], np.where(yv()[0] == 1, np.inf, -np.inf)))

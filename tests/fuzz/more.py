@@ -735,6 +735,9 @@ def plot_cases() -> list[Case]:
 
 def dataset_cases() -> list[Case]:
     out: list[Case] = []
+    out.append(_ok("backend", "name", lambda: (__import__("indist_fast").backend, (), {}),
+                   lambda v: None if v in ("cython", "numpy") else _throw(f"backend {v!r}"),
+                   backends=False))
 
     def nd() -> Any:
         from indist_fast.datasets import nine_datasets
