@@ -19,7 +19,7 @@ import numpy as np
 from . import inputs
 from .checks import (Oracle, Wrong, check_curves, check_operating_point, check_report,
                      check_table, expect_close, expect_probabilities, expect_probability)
-from .inputs import P, RowInput, S, W, Y
+from .inputs import RowInput, S, W, Y
 
 Call = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 
@@ -572,14 +572,12 @@ def _entries() -> list[Entry]:
         E("dask.evaluate[frame]", _dask_frame, lambda o, r, ri: check_report(o, r),
           only=_DASK_INPUTS, backends=False, skip=lambda ri: ri.name in ("s_complex",)),
     ]
-    from indist_fast import resampling
     for name, fn in (("Report", ifa.evaluate), ("Curves", ifa.curves),
                      ("BootstrapResult", lambda *a, **k: ifa.bootstrap(*a, n_boot=5, seed=0, **k)),
                      ("DeLongResult", ifa.delong),
                      ("MethodComparison", tc.compare_methods)):
         out.append(E(f"{name}.to_dict", f(_as_json(fn)), _json_check,
                      copies=name == "DeLongResult"))
-    del resampling
     for name in ("precision_at_indistinguishability", "roc_auc", "lift"):
         out.append(E(f"sklearn.SCORERS[{name}]", _scorer(name), _scorer_check(name),
                      weights=False, only=_SK_INPUTS, pos_label=False,

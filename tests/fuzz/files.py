@@ -8,7 +8,6 @@ names (argument, column or the path itself) an error must mention.
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys

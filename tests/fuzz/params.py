@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .cases import Case, _either, _err, _ok
-from .checks import Oracle, Wrong, check_curves, check_report, expect_close, expect_probability
+from .checks import Oracle, Wrong, check_report, expect_close, expect_probability
 from .inputs import _base, _weights
 
 NAN, INF = float("nan"), float("inf")
@@ -195,8 +195,6 @@ def param_cases() -> list[Case]:
         lambda e: expect_probability("estimate", e.estimate)))
 
     # threshold choice
-    for method in ("score-fixed", "rate-fixed", "optimal"):
-        pass
     for tag, m in (("unknown", "best"), ("none", None), ("int", 3), ("upper", "OPTIMAL"),
                    ("list", ["optimal"])):
         out.append(_err("threshold_choice.expected_loss", f"method={tag}", lambda m=m: (
