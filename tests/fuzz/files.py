@@ -350,10 +350,6 @@ def _read_check(rows: tuple[np.ndarray, ...], pos_label: Any) -> Callable[[Any],
         got_pos = np.asarray(y) == (1 if pos_label is None else pos_label)
         if len(got_pos) != len(want_y):
             raise Wrong(f"{len(got_pos)} labels read, expected {len(want_y)}")
-        if pos_label is None and np.asarray(y).dtype.kind in "iuf":
-            pass
-        elif np.asarray(y).dtype.kind == "b":
-            got_pos = np.asarray(y)
         if not np.array_equal(got_pos, want_y):
             raise Wrong("labels read differ from the file's")
         if not np.array_equal(np.asarray(s, np.float64), want_s):
