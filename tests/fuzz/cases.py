@@ -4,8 +4,8 @@ plus files written to a temporary directory, the CLI, Dask, scikit-learn, plots.
 A case is an id, an entry point, a ``make`` that builds the call afresh
 (``(function, args, kwargs)``), and the expectation: a correct result (``check``
 raises ``Wrong`` otherwise) or an error whose message names one of ``names``
-(``either``: a correct result or such an error). ``build_cases(tmp)`` gives the same
-list, in the same order, in every process.
+(``either``: a correct result or such an error). ``suite.build_cases(tmp)`` gives
+the same list, in the same order, in every process.
 """
 
 from __future__ import annotations
