@@ -38,8 +38,6 @@ def table_cases() -> list[Case]:
         lambda *a: ScoreTable(*a).evaluate(), (*good(), 7), {}),
         lambda r: check_report(oracle_of(*good()), r)))
     bad = [
-        ("lists", ([0.9, 0.5], [1, 0], [0, 1], 2), ("scores", "pos", "neg")),
-        ("tuples", ((0.9, 0.5), (1, 0), (0, 1), 2), ("scores", "pos", "neg")),
         ("mismatched", (np.array([0.9, 0.5]), np.array([1]), np.array([0, 1]), 2),
          ("scores", "pos", "neg")),
         ("2d", (np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), 4), ("scores", "pos", "neg")),
@@ -63,12 +61,34 @@ def table_cases() -> list[Case]:
         ("n_rows_6", (*good(), 6), ("n_rows",)),
         ("none", (None, None, None, 0), ("scores", "pos", "neg")),
         ("scalars", (np.float64(0.5), np.int64(1), np.int64(0), 1), ("scores", "pos", "neg")),
-        ("mixed_dtypes", (np.array([0.9, 0.5]), np.array([1, 0]), np.array([0.5, 1.0]), 2),
-         ("pos", "neg")),
     ]
     for tag, args, names in bad:
         out.append(_err("ScoreTable", tag, lambda args=args: (
             lambda *a: ScoreTable(*a).evaluate(), args, {}), *names))
+    # Converting sequences (or mixed count dtypes) would be as right as refusing them.
+    for tag, args in (("lists", ([0.9, 0.5], [1, 0], [0, 1], 2)),
+                      ("tuples", ((0.9, 0.5), (1, 0), (0, 1), 2))):
+        out.append(_either("ScoreTable", tag, lambda args=args: (
+            lambda *a: ScoreTable(*a).evaluate(), args, {}), ("scores", "pos", "neg"),
+            lambda r, args=args: check_report(oracle_of(*args[:3]), r)))
+    # layouts and dtypes the compiled kernels may not take as they are: converted or
+    # refused by name, never a crash or a wrong number
+    layouts = {
+        "strided": lambda a: np.repeat(a, 2)[::2],
+        "byteswapped": lambda a: a.astype(a.dtype.newbyteorder(">")),
+        "float32_scores": lambda a: a.astype(np.float32) if a.dtype.kind == "f" else a,
+        "int32_counts": lambda a: a.astype(np.int32) if a.dtype.kind == "i" else a,
+        "uint8_counts": lambda a: a.astype(np.uint8) if a.dtype.kind == "i" else a,
+        "readonly": lambda a: np.frombuffer(a.tobytes(), dtype=a.dtype),
+    }
+    for tag, fn in layouts.items():
+        out.append(_either("ScoreTable", f"layout_{tag}", lambda fn=fn: (
+            lambda *a: ScoreTable(*a).evaluate(), (*(fn(x) for x in good()), 7), {}),
+            ("scores", "pos", "neg"), lambda r: check_report(oracle_of(*good()), r)))
+    out.append(_either("ScoreTable", "mixed_dtypes", lambda: (
+        lambda *a: ScoreTable(*a).evaluate(), (np.array([0.9, 0.5]), np.array([1, 0]),
+                                               np.array([0.5, 1.0]), 2), {}),
+        ("pos", "neg"), lambda r: expect_close("auc", r.auc, 1.0)))
     t = lambda: ScoreTable.from_arrays(*_rows()[:2])
     for tag, tables, names in (("ints", [1, 2], ("tables",)), ("str", "ab", ("tables",)),
                                ("none", None, ("tables",)), ("with_none", "T_NONE", ("tables",)),
@@ -173,7 +193,7 @@ def accumulator_cases() -> list[Case]:
          None, (W,)),
         ("one_class_only", [([1, 1], [0.1, 0.9]), ([1], [0.3])], None, (Y,)),
         ("no_update", [], None, (Y, W, "rows", "empty")),
-        ("empty_chunk", [([], [])], None, (Y, S)),
+        ("empty_chunk", [([], [])], None, (Y, S, W, "rows", "empty")),
         ("chunk_mismatch", [([0, 1], [0.1])], None, (Y, S)),
     ]
     for tag, chunks, pos, names in bad:
@@ -306,8 +326,6 @@ def frame_cases() -> list[Case]:
                  ("y_score",)),
                 ("frame_label_int", ("PD",), {"label": 0, "score": "p"}, ("label",)),
                 ("frame_label_list", ("PD",), {"label": ["y"], "score": "p"}, ("label",)),
-                ("frame_dict", ({"y": [0, 1], "p": [0.1, 0.2]},), {"label": "y", "score": "p"},
-                 ("label", "table", "y_true")),
                 ("frame_without_columns", ("PD",), {}, ("y_score", "label", "score")),
                 ("frame_empty", ("EMPTY",), {"label": "y", "score": "p"}, (Y, S))):
             def make(fn=fn, args=args, kw=kw) -> Any:
@@ -317,6 +335,10 @@ def frame_cases() -> list[Case]:
                           x == "EMPTY" else x for x in args)
                 return fn, a, kw
             out.append(_err(fname, tag, make, *names))
+        # a dict of columns may be taken as a table or refused
+        out.append(_either(fname, "frame_dict", lambda fn=fn: (
+            fn, ({"y": [0, 1, 0, 1], "p": [0.1, 0.2, 0.3, 0.4]},), {"label": "y", "score": "p"}),
+            ("label", "table", "y_true"), None))
         # label columns of other types
         for tag, over, pos, positive in (
                 ("bool_labels", {"y": _rows()[0] == 1}, None, _rows()[0] == 1),
@@ -690,13 +712,14 @@ def plot_cases() -> list[Case]:
             out.append(_err(f"plot.{fn}", f"ax={tag}", lambda fn=fn, val=val: (
                 getattr(ip(), fn), _rows()[:2], {"ax": np.ones(2) if val == "ARR" else val}),
                 "ax", backends=False, slow=True))
-        out.append(_ok(f"plot.{fn}", "score_table", lambda fn=fn: (
+        # the module promises every plot takes a ScoreTable in place of labels and scores
+        out.append(_either(f"plot.{fn}", "score_table", lambda fn=fn: (
             getattr(ip(), fn), (__import__("indist_fast").ScoreTable.from_arrays(*_rows()[:2]),
-                                None if fn != "cost_curves" else _rows()[1]), {}),
-            axes_ok, backends=False, slow=True) if fn != "cost_curves" else
-            _err(f"plot.{fn}", "score_table", lambda fn=fn: (
+                                None), {}), (Y, S) if fn == "cost_curves" else (),
+            axes_ok, backends=False, slow=True) if fn == "cost_curves" else
+            _ok(f"plot.{fn}", "score_table", lambda fn=fn: (
                 getattr(ip(), fn), (__import__("indist_fast").ScoreTable.from_arrays(
-                    *_rows()[:2]), _rows()[1]), {}), Y, backends=False, slow=True))
+                    *_rows()[:2]), None), {}), axes_ok, backends=False, slow=True))
     for tag, bins in (("zero", 0), ("neg", -3), ("str", "x"), ("float", 2.5), ("none", None)):
         out.append(_err("plot.scores_by_class", f"bins={tag}", lambda bins=bins: (
             ip().scores_by_class, _rows()[:2], {"bins": bins}), "bins", backends=False,
