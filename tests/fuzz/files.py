@@ -347,7 +347,9 @@ def _read_check(rows: tuple[np.ndarray, ...], pos_label: Any) -> Callable[[Any],
     def check(res: Any) -> None:
         y, s, w = res
         want_y, want_s, want_w = rows
-        got_pos = np.asarray(y) == (1 if pos_label is None else pos_label)
+        y = np.asarray(y)
+        # a reader may type "true"/"false" text as booleans: True is the positive label
+        got_pos = y if y.dtype.kind == "b" else y == (1 if pos_label is None else pos_label)
         if len(got_pos) != len(want_y):
             raise Wrong(f"{len(got_pos)} labels read, expected {len(want_y)}")
         if not np.array_equal(got_pos, want_y):
