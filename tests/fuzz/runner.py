@@ -155,9 +155,16 @@ def run(jobs: int = 2, only: Iterable[str] | None = None, tmp: str | None = None
                     cid = todo.get_nowait()
                 except queue.Empty:
                     break
-                if worker is None:
-                    worker = take()
                 case = meta[cid]
+                if worker is None:
+                    try:
+                        worker = take()
+                    except Exception as exc:     # noqa: BLE001 - reported per case
+                        with lock:
+                            results[cid] = {"id": cid, "cls": "harness-error", "seconds": 0.0,
+                                            "msg": f"worker did not start: {exc}",
+                                            "entry": case.entry, "expect": case.expectation}
+                        continue
                 start = time.perf_counter()
                 res = worker.run(cid, SLOW_TIMEOUT if case.slow else TIMEOUT)
                 if res is not None and ("hang" in res):

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import pickle
-import resource
 import sys
 import time
 import traceback
@@ -35,8 +34,9 @@ def _setup() -> None:
             sys.path[:] = others + [ROOT]
     os.environ.setdefault("MPLBACKEND", "Agg")
     try:
+        import resource              # POSIX only
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    except (ValueError, OSError):
+    except (ImportError, ValueError, OSError):
         pass
     faulthandler.enable()
     warnings.simplefilter("ignore")
