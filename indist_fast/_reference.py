@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._result import CostSums, SweepResult
+from ._result import CostSums, SweepResult, clamp_probability
+from ._result import weight_scale as _weight_scale
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
@@ -23,32 +24,85 @@ __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_col
 
 
 class CurveColumns(NamedTuple):
-    """Cumulative quantities per operating point (SPEC §1, §3), in descending order."""
+    """Cumulative quantities per operating point (SPEC §1, §3), in descending order.
+
+    ``tp``, ``fp`` are TP_j, FP_j; ``b``, ``b_plus``, ``b_minus`` are B and its split
+    (clamped to [0, 1], NaN where ``defined`` is False, i.e. Den_j <= 0); ``gap`` is
+    E_j = Num_j - Den_j / 2 and ``den`` is Den_j, both in the sweep's scaled units.
+    """
 
     tp: np.ndarray
     fp: np.ndarray
-    b_num: np.ndarray
-    b_plus_num: np.ndarray
-    b_minus_num: np.ndarray
-    b_den: np.ndarray
+    b: np.ndarray
+    b_plus: np.ndarray
+    b_minus: np.ndarray
+    defined: np.ndarray
+    gap: np.ndarray
+    den: np.ndarray
+
+
+def weight_scale(total: float) -> float:
+    """Twin of ``_sweep.weight_scale`` (see ``indist_fast._result.weight_scale``)."""
+    return _weight_scale(total)
+
+
+def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: float,
+             weight_neg: float, tp_above: float = 0.0, fp_above: float = 0.0,
+             gap_above: float = 0.0) -> tuple[CurveColumns, float, np.ndarray, np.ndarray]:
+    """The sweep of ``_sweep.pxd`` over groups, vectorised with the same operations in
+    the same order (so both engines agree to the bit): ``(columns, scale, tp_g, fp_g)``
+    with the group weights scaled.
+
+    TP is ``tp_above`` plus the groups' weights summed in order, and B is
+    ``1/2 + E / Den`` with ``E = 1/2 sum_g (tp_g + fp_g) (above_g - (W_P - TP_g))``:
+    the self-pair terms cancel, and E is exactly 0 where B is 1/2 by structure (all
+    scores tied, all positive weight in the top group, mirror groups), given that
+    ``weight_pos`` is the TP the groups end at.
+    """
+    scale = weight_scale(weight_pos + weight_neg)
+    wp = weight_pos * scale
+    self_pairs = scale if exclude_self else 0.0
+    tp = tp.astype(np.float64, copy=False)
+    fp = fp.astype(np.float64, copy=False)
+    cum_tp = (tp_above + np.cumsum(tp)) * scale
+    tpg, fpg = tp * scale, fp * scale
+    cum_fp = np.cumsum(np.r_[fp_above * scale, fpg])[1:]
+    above = np.r_[tp_above * scale, cum_tp[:-1]]
+    half = tpg * 0.5
+    gap = np.cumsum(np.r_[gap_above, 0.5 * ((tpg + fpg) * (above - (wp - cum_tp)))])[1:]
+    den = wp * (cum_tp + cum_fp) - cum_tp * self_pairs
+    defined = den > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.where(defined, clamp_probability(0.5 + gap / den), np.nan)
+        b_plus = np.where(defined, clamp_probability(
+            np.cumsum(tpg * (above + half) - half * self_pairs) / den), np.nan)
+        b_minus = np.where(defined, clamp_probability(np.cumsum(fpg * (above + half)) / den),
+                           np.nan)
+    cols = CurveColumns(cum_tp / scale, cum_fp / scale, b, b_plus, b_minus, defined, gap,
+                        den)
+    return cols, scale, tpg, fpg
 
 
 def curve_columns(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
                   exclude_self: bool) -> CurveColumns:
-    """Prefix sums of a score table: TP_j, FP_j and the numerators/denominator of B_j."""
+    """Every operating point of a score table: TP_j, FP_j and B, B+, B- (SPEC §1, §3)."""
     tp = tp.astype(np.float64, copy=False)
     fp = fp.astype(np.float64, copy=False)
-    self_pairs = 1.0 if exclude_self else 0.0
-    cum_tp = np.cumsum(tp)
-    cum_fp = np.cumsum(fp)
-    above = np.concatenate(([0.0], cum_tp[:-1]))   # positive weight strictly above
-    half = tp * 0.5
-    b_plus = np.cumsum(tp * (above + half) - half * self_pairs)
-    b_minus = np.cumsum(fp * (above + half))
-    b_num = np.cumsum((tp + fp) * (above + half) - half * self_pairs)
-    weight_pos = cum_tp[-1] if len(cum_tp) else 0.0
-    b_den = weight_pos * (cum_tp + cum_fp) - cum_tp * self_pairs
-    return CurveColumns(cum_tp, cum_fp, b_num, b_plus, b_minus, b_den)
+    weight_pos = float(np.cumsum(tp)[-1]) if len(tp) else 0.0
+    weight_neg = float(np.cumsum(fp)[-1]) if len(fp) else 0.0
+    return _columns(tp, fp, exclude_self, weight_pos, weight_neg)[0]
+
+
+def _crossings(scores: np.ndarray, cols: CurveColumns, levels: np.ndarray) -> np.ndarray:
+    """Per level, ``[index, threshold, TP, FP, B]`` where B first reaches it (NaN: never);
+    "reaches" compares the very B reported."""
+    crossings = np.full((len(levels), 5), np.nan)
+    for k, level in enumerate(levels):
+        hits = np.flatnonzero(cols.defined & (cols.b >= level))
+        if len(hits):
+            j = hits[0]
+            crossings[k] = [j, scores[j], cols.tp[j], cols.fp[j], cols.b[j]]
+    return crossings
 
 
 def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
@@ -56,31 +110,36 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
                 costs: tuple[float, float, float] | None = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table (and, given ``costs =
     (t_fixed, q_fixed, rate_pi_pos)``, the threshold-choice sums)."""
-    cols = curve_columns(scores, tp, fp, exclude_self)
     tpg = tp.astype(np.float64, copy=False)
     fpg = fp.astype(np.float64, copy=False)
     m = len(scores)
-    weight_pos = float(cols.tp[-1]) if m else 0.0
-    weight_neg = float(cols.fp[-1]) if m else 0.0
-    above = cols.tp - tpg
-    auc_num = np.sum(fpg * (above + tpg * 0.5))
-    ap_num = np.sum(tpg * (cols.tp / (cols.tp + cols.fp))) if m else 0.0
-    defined = cols.b_den > 0
+    weight_pos = float(np.cumsum(tpg)[-1]) if m else 0.0
+    weight_neg = float(np.cumsum(fpg)[-1]) if m else 0.0
+    result, _ = _sweep(scores, tpg, fpg, levels, exclude_self, weight_pos, weight_neg)
+    if costs is None:
+        return result
+    return result._replace(costs=cost_sums(scores, tpg, fpg, *costs))
+
+
+def _sweep(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
+           exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float = 0.0,
+           fp_above: float = 0.0, gap_above: float = 0.0) -> tuple[SweepResult, float]:
+    """The sweep result of groups below the state given, and the final E."""
+    cols, scale, tpg, fpg = _columns(tp, fp, exclude_self, weight_pos, weight_neg,
+                                     tp_above, fp_above, gap_above)
+    wp, wn = weight_pos * scale, weight_neg * scale
+    cum_tp, cum_fp = cols.tp * scale, cols.fp * scale
+    above = np.r_[tp_above * scale, cum_tp[:-1]]
+    auc_num = float(np.sum(fpg * (above + tpg * 0.5)))
     with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, cols.b_num / cols.b_den, np.nan)
-    crossings = np.full((len(levels), 5), np.nan)
-    for k, level in enumerate(levels):
-        hits = np.flatnonzero(defined & (cols.b_num >= level * cols.b_den))
-        if len(hits):
-            j = hits[0]
-            crossings[k] = [j, scores[j], cols.tp[j], cols.fp[j], b[j]]
-    both = weight_pos > 0 and weight_neg > 0
-    return SweepResult(
-        m, int(np.count_nonzero(~defined)), weight_pos, weight_neg,
-        auc_num / (weight_pos * weight_neg) if both else np.nan,
-        ap_num / weight_pos if weight_pos > 0 else np.nan,
-        float(b[-1]) if m else np.nan, crossings,
-        None if costs is None else cost_sums(scores, tpg, fpg, *costs))
+        ap_num = float(np.sum(tpg * (cum_tp / (cum_tp + cum_fp)))) if len(tpg) else 0.0
+    m = len(scores)
+    result = SweepResult(
+        m, int(np.count_nonzero(~cols.defined)), weight_pos, weight_neg,
+        clamp_probability(auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
+        clamp_probability(ap_num / wp) if wp > 0 else np.nan,
+        float(cols.b[-1]) if m else np.nan, _crossings(scores, cols, levels))
+    return result, float(cols.gap[-1]) if m else gap_above
 
 
 def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float,
@@ -251,39 +310,22 @@ def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]:
     """DeLong's AUC and summed squared structural components (see the kernel)."""
     tp = tp.astype(np.float64, copy=False)
     fp = fp.astype(np.float64, copy=False)
+    scale = weight_scale(float(tp.sum() + fp.sum()) if len(tp) else 0.0)
+    tp, fp = tp * scale, fp * scale
     wp, wn = tp.sum(), fp.sum()
     v10 = (wn - np.cumsum(fp) + 0.5 * fp) / wn        # of a positive in each group
     v01 = (np.cumsum(tp) - tp + 0.5 * tp) / wp        # of a negative in each group
-    auc = float(np.dot(tp, v10) / wp)
-    return auc, float(np.dot(tp, (v10 - auc) ** 2)), float(np.dot(fp, (v01 - auc) ** 2))
+    auc = clamp_probability(float(np.dot(tp, v10) / wp))
+    return (auc, float(np.dot(tp, (v10 - auc) ** 2)) / scale,
+            float(np.dot(fp, (v01 - auc) ** 2)) / scale)
 
 
 def sweep_range(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
                 exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float,
                 fp_above: float, b_above: float) -> tuple[SweepResult, float]:
     """One score range of a larger table, swept from the state of the ranges above
-    (twin of the kernel; AUC and AP are this range's additive shares)."""
-    tp = tp.astype(np.float64, copy=False)
-    fp = fp.astype(np.float64, copy=False)
-    self_pairs = 1.0 if exclude_self else 0.0
-    cum_tp = np.cumsum(np.r_[tp_above, tp])[1:]
-    cum_fp = np.cumsum(np.r_[fp_above, fp])[1:]
-    above = np.r_[tp_above, cum_tp[:-1]]
-    half = tp * 0.5
-    b_num = np.cumsum(np.r_[b_above, (tp + fp) * (above + half) - half * self_pairs])[1:]
-    den = weight_pos * (cum_tp + cum_fp) - cum_tp * self_pairs
-    defined = den > 0
-    crossings = np.full((len(levels), 5), np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, b_num / den, np.nan)
-        for k, level in enumerate(levels):
-            hits = np.flatnonzero(defined & (b_num >= level * den))
-            if len(hits):
-                j = hits[0]
-                crossings[k] = [j, scores[j], cum_tp[j], cum_fp[j], b[j]]
-        ap = np.sum(tp * (cum_tp / (cum_tp + cum_fp))) if len(tp) else 0.0
-    result = SweepResult(
-        len(scores), int(np.count_nonzero(~defined)), weight_pos, weight_neg,
-        float(np.sum(fp * (above + half))) / (weight_pos * weight_neg),
-        float(ap) / weight_pos, float(b[-1]) if len(b) else np.nan, crossings)
-    return result, float(b_num[-1]) if len(b_num) else b_above
+    (twin of the kernel; AUC and AP are this range's additive shares, ``b_above`` and
+    the final value returned are E of ``_columns``)."""
+    return _sweep(scores, tp.astype(np.float64, copy=False),
+                  fp.astype(np.float64, copy=False), levels, exclude_self, weight_pos,
+                  weight_neg, tp_above, fp_above, b_above)

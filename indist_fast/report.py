@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._result import SweepResult
+from ._result import SweepResult, clamp_probability
 from .errors import LevelNotReachedWarning, UndefinedBWarning
 
 __all__ = ["OperatingPoint", "Report", "Curves"]
@@ -68,11 +68,12 @@ class OperatingPoint:
         if math.isnan(index):           # no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
-        precision = tp / (tp + fp)
+        # Probabilities are clamped once, here (B already is, by the engine).
+        precision = clamp_probability(tp / (tp + fp))
         base_rate = weight_pos / (weight_pos + weight_neg)
         return cls(level, True, threshold, b, precision, precision / base_rate,
-                   tp / weight_pos, fp / weight_neg, 2.0 * tp / (tp + fp + weight_pos),
-                   tp, fp)
+                   clamp_probability(tp / weight_pos), clamp_probability(fp / weight_neg),
+                   clamp_probability(2.0 * tp / (tp + fp + weight_pos)), tp, fp)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None)."""
@@ -244,7 +245,15 @@ class Curves:
 
 
 def check_two_classes(weight_pos: float, weight_neg: float) -> None:
-    """AUC and B need both classes with positive weight."""
+    """AUC and B need both classes with positive weight, and a total weight that
+    float64 can hold (the sweeps rescale weights by a power of two internally, so any
+    finite total works; an infinite one cannot be reported)."""
+    if not math.isfinite(weight_pos + weight_neg):
+        raise ValueError(
+            f"sample_weight sums to more than float64 holds (positives {weight_pos:g}, "
+            f"negatives {weight_neg:g}); divide the weights by a common factor: AUC, "
+            "precision and the rates do not change (B with exclude_self=True counts "
+            "weights as copies, SPEC §3).")
     if weight_pos + weight_neg <= 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
     if weight_pos <= 0 or weight_neg <= 0:
