@@ -233,7 +233,7 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
     if w is not None:
         keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _sorted_keys(
             y, s, w, pos_value, neg_value)
-        if costs is None and len(keys_lo) and len(keys_hi):
+        if costs is None and len(keys_lo) and len(keys_hi) and math.isfinite(wp):
             two_piece = _two_piece_keys(keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo,
                                         levels, exclude_self)
             if two_piece is not None:
@@ -272,7 +272,7 @@ def _summarize_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
     """
     out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels,
                                   exclude_self, costs)
-    if out[-1] != wp:
+    if out[-1] != wp and math.isfinite(wp):     # (an infinite total is refused later)
         out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, out[-1], wn, levels,
                                       exclude_self, costs)
     return _as_result(out[:-1])
@@ -285,8 +285,8 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
     a second core doubles the memory-level parallelism).
 
     The lower piece starts from the upper piece's totals as counted (TP as a
-    compensated pair); its offset of B's E (see ``_sweep.pxd``) is only known
-    afterwards. When a level is not reached above the pivot, the lower piece is swept
+    compensated pair); its offset of B's G = 2 Num - Den (see ``_sweep.pxd``) is only
+    known afterwards. When a level is not reached above the pivot, the lower piece is swept
     again for crossings, in two halves on two threads from the checkpoint its first
     sweep recorded. None when the counted totals are not exactly the TP the sweeps end
     at (rare: see ``_summarize_keys``); the caller then sweeps in one piece.

@@ -28,7 +28,7 @@ class CurveColumns(NamedTuple):
 
     ``tp``, ``fp`` are TP_j, FP_j; ``b``, ``b_plus``, ``b_minus`` are B and its split
     (clamped to [0, 1], NaN where ``defined`` is False, i.e. Den_j <= 0); ``gap`` is
-    E_j = Num_j - Den_j / 2 and ``den`` is Den_j, both in the sweep's scaled units.
+    G_j = 2 Num_j - Den_j and ``den`` is Den_j, both in the sweep's scaled units.
     """
 
     tp: np.ndarray
@@ -54,10 +54,10 @@ def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: flo
     with the group weights scaled.
 
     TP is ``tp_above`` plus the groups' weights summed in order, and B is
-    ``1/2 + E / Den`` with ``E = 1/2 sum_g (tp_g + fp_g) (above_g - (W_P - TP_g))``:
-    the self-pair terms cancel, and E is exactly 0 where B is 1/2 by structure (all
-    scores tied, all positive weight in the top group, mirror groups), given that
-    ``weight_pos`` is the TP the groups end at.
+    ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den = sum_g (tp_g + fp_g) (above_g -
+    (W_P - TP_g))``: the self-pair terms cancel, and G is exactly 0 where B is 1/2 by
+    structure (all scores tied, all positive weight in the top group, mirror groups),
+    given that ``weight_pos`` is the TP the groups end at.
     """
     scale = weight_scale(weight_pos + weight_neg)
     wp = weight_pos * scale
@@ -69,11 +69,11 @@ def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: flo
     cum_fp = np.cumsum(np.r_[fp_above * scale, fpg])[1:]
     above = np.r_[tp_above * scale, cum_tp[:-1]]
     half = tpg * 0.5
-    gap = np.cumsum(np.r_[gap_above, 0.5 * ((tpg + fpg) * (above - (wp - cum_tp)))])[1:]
+    gap = np.cumsum(np.r_[gap_above, (tpg + fpg) * (above - (wp - cum_tp))])[1:]
     den = wp * (cum_tp + cum_fp) - cum_tp * self_pairs
     defined = den > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, clamp_probability(0.5 + gap / den), np.nan)
+        b = np.where(defined, clamp_probability(0.5 + 0.5 * (gap / den)), np.nan)
         b_plus = np.where(defined, clamp_probability(
             np.cumsum(tpg * (above + half) - half * self_pairs) / den), np.nan)
         b_minus = np.where(defined, clamp_probability(np.cumsum(fpg * (above + half)) / den),
@@ -124,7 +124,7 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
 def _sweep(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
            exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float = 0.0,
            fp_above: float = 0.0, gap_above: float = 0.0) -> tuple[SweepResult, float]:
-    """The sweep result of groups below the state given, and the final E."""
+    """The sweep result of groups below the state given, and the final G."""
     cols, scale, tpg, fpg = _columns(tp, fp, exclude_self, weight_pos, weight_neg,
                                      tp_above, fp_above, gap_above)
     wp, wn = weight_pos * scale, weight_neg * scale
@@ -325,7 +325,7 @@ def sweep_range(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.n
                 fp_above: float, b_above: float) -> tuple[SweepResult, float]:
     """One score range of a larger table, swept from the state of the ranges above
     (twin of the kernel; AUC and AP are this range's additive shares, ``b_above`` and
-    the final value returned are E of ``_columns``)."""
+    the final value returned are G of ``_columns``)."""
     return _sweep(scores, tp.astype(np.float64, copy=False),
                   fp.astype(np.float64, copy=False), levels, exclude_self, weight_pos,
                   weight_neg, tp_above, fp_above, b_above)

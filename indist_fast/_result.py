@@ -14,7 +14,7 @@ class SweepResult(NamedTuple):
 
     ``crossings`` has one row per requested level, ``[index, threshold, TP, FP, B]``
     of the first operating point with ``B >= level`` (NaN when none reaches it). B
-    there is ``1/2 + E / Den`` with ``E = Num - Den / 2`` summed in the form that is
+    there is ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den`` summed in the form that is
     exactly 0 where B is 1/2 by structure, and "reaches" means this very value is
     ``>= level`` (see ``src/_sweep.pxd``), so it agrees with ``Curves.b``.
     ``b_last`` is B at the lowest threshold (every row labelled). ``costs`` holds
@@ -79,5 +79,6 @@ def weight_scale(total: float) -> float:
 
 
 def b_from_gap(gap: float, den: float) -> float:
-    """B = 1/2 + E / Den (see ``_sweep.pxd``); NaN where Den <= 0."""
-    return clamp_probability(0.5 + gap / den) if den > 0 else math.nan
+    """B = 1/2 + G / (2 Den) with G = 2 Num - Den (see ``_sweep.pxd``); NaN where
+    Den <= 0."""
+    return clamp_probability(0.5 + 0.5 * (gap / den)) if den > 0 else math.nan

@@ -151,7 +151,7 @@ class ScoreTable:
     def curves(self, *, exclude_self: bool = True) -> Curves:
         """Every operating point of the table (see ``indist_fast.curves``).
 
-        ``b`` is computed exactly as the sweeps compute it (``1/2 + E / Den``, see
+        ``b`` is computed exactly as the sweeps compute it (``1/2 + G / (2 Den)``, see
         ``indist_fast._reference._columns``), so ``evaluate`` reaches a level at the
         first point where this column is ``>= level``. Probabilities are clamped to
         [0, 1] once, here.

@@ -32,8 +32,9 @@ from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
 
-from _sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_start_at,
-                    sink_init, sink_emit, chain_add, weight_scale, clamp_probability,
+from _sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
+                    sweep_start_at,
+                    sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
                     b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
 
 cnp.import_array()
@@ -68,31 +69,45 @@ ctypedef fused mode_t:
     CostMode
 
 
-cdef inline void _emit(Sink* k, double score, double tp, double fp,
-                       mode_t mode) noexcept nogil:
+ctypedef char Plain
+ctypedef short Chained
+ctypedef fused chain_t:
+    Plain      # TP of a group is TP above plus its weight (counts, tables)
+    Chained    # TP is the sink's compensated row sum (weighted rows, see sink_emit_chained)
+
+
+cdef inline void _emit(Sink* k, double score, double tp, double fp, mode_t mode,
+                       chain_t chain) noexcept nogil:
+    cdef double unscale
     if mode_t is CostMode:       # before the sweep moves on: it needs TP, FP above
-        costs_push(&k.costs, score, k.sweep.tp / k.sweep.scale, k.sweep.fp / k.sweep.scale,
-                   tp, fp, k.sweep.weight_pos, k.sweep.weight_neg)
-    sink_emit(k, score, tp, fp)
+        unscale = k.sweep.inv_scale
+        costs_push(&k.costs, score, k.sweep.tp * unscale, k.sweep.fp * unscale,
+                   tp * unscale, fp * unscale, k.sweep.weight_pos, k.sweep.weight_neg)
+    if chain_t is Chained:
+        sink_emit_chained(k, score, tp, fp)
+    else:
+        sink_emit(k, score, tp, fp)
 
 
-cdef inline void _add(Sink* k, double score, double tp, double fp, mode_t mode) noexcept nogil:
-    """Add rows at ``score`` (no higher than any added before) to their group."""
+cdef inline void _add(Sink* k, double score, double tp, double fp, mode_t mode,
+                      chain_t chain) noexcept nogil:
+    """Add rows at ``score`` (no higher than any added before) to their group; weights
+    times the sweep's scale."""
     if score == k.cur:
         k.cur_tp += tp
         k.cur_fp += fp
     else:
         if k.cur_tp + k.cur_fp > 0.0:      # zero-weight rows never reach a sink
-            _emit(k, k.cur, k.cur_tp, k.cur_fp, mode)
+            _emit(k, k.cur, k.cur_tp, k.cur_fp, mode, chain)
         k.cur = score
         k.cur_tp = tp
         k.cur_fp = fp
 
 
-cdef inline void _flush(Sink* k, mode_t mode) noexcept nogil:
+cdef inline void _flush(Sink* k, mode_t mode, chain_t chain) noexcept nogil:
     """Emit the open group."""
     if k.cur_tp + k.cur_fp > 0.0:
-        _emit(k, k.cur, k.cur_tp, k.cur_fp, mode)
+        _emit(k, k.cur, k.cur_tp, k.cur_fp, mode, chain)
     k.cur = NAN
     k.cur_tp = 0.0
     k.cur_fp = 0.0
@@ -254,12 +269,12 @@ cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
     while i >= 0:
         p = pos[i]
         while k >= 0 and neg[k] > p:
-            _add(sink, <double>neg[k], 0.0, 1.0, mode)
+            _add(sink, <double>neg[k], 0.0, 1.0, mode, <Plain>0)
             k -= 1
-        _add(sink, <double>p, 1.0, 0.0, mode)
+        _add(sink, <double>p, 1.0, 0.0, mode, <Plain>0)
         i -= 1
     while k >= 0:
-        _add(sink, <double>neg[k], 0.0, 1.0, mode)
+        _add(sink, <double>neg[k], 0.0, 1.0, mode, <Plain>0)
         k -= 1
     out[0] = local
 
@@ -274,7 +289,7 @@ cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     # Everything in the hi pieces is above everything in the lo pieces.
     _merge_desc(_ptr(pos_hi), pos_hi.shape[0], _ptr(neg_hi), neg_hi.shape[0], sink, mode)
     _merge_desc(_ptr(pos_lo), pos_lo.shape[0], _ptr(neg_lo), neg_lo.shape[0], sink, mode)
-    _flush(sink, mode)
+    _flush(sink, mode, <Plain>0)
 
 
 cdef object _sweep_result(Sweep* st):
@@ -292,7 +307,7 @@ cdef object _sweep_result(Sweep* st):
     wp = st.weight_pos
     wn = st.weight_neg
     den = _last_den(st)
-    return (st.n_groups, st.n_undefined, wp / st.scale, wn / st.scale,
+    return (st.n_groups, st.n_undefined, wp * st.inv_scale, wn * st.inv_scale,
             clamp_probability(st.auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
             clamp_probability(st.ap_num / wp) if wp > 0 else np.nan,
             b_value(st.b_gap, den) if den > 0 else np.nan,
@@ -364,7 +379,7 @@ cdef tuple _close_sweep(Sink* sink):
     cdef Costs* c = &sink.costs
     if not sink.sweep_costs:
         return _sweep_result(&sink.sweep) + (None,)
-    costs_finish(c, sink.sweep.tp / sink.sweep.scale, sink.sweep.fp / sink.sweep.scale)
+    costs_finish(c, sink.sweep.tp * sink.sweep.inv_scale, sink.sweep.fp * sink.sweep.inv_scale)
     try:
         if c.hull.failed:
             raise MemoryError("out of memory growing the ROC convex hull")
@@ -496,17 +511,18 @@ cdef enum:
 cdef inline void _add_key(Sink* sink, const Row* rows, uint64_t key, int index_bits,
                           uint64_t row_mask, mode_t mode) noexcept nogil:
     cdef const Row* row = &rows[key & row_mask]
+    cdef double w = row.weight * sink.sweep.scale
     cdef double t, back
     if (key >> index_bits) & 1:
-        _add(sink, row.score, row.weight, 0.0, mode)
+        _add(sink, row.score, w, 0.0, mode, <Chained>0)
         # After _add: a group it closed is emitted with TP before this row. (TwoSum
         # written out: through a pointer the sums would leave registers.)
-        t = sink.chain + row.weight
+        t = sink.chain + w
         back = t - sink.chain
-        sink.chain_err += (sink.chain - (t - back)) + (row.weight - back)
+        sink.chain_err += (sink.chain - (t - back)) + (w - back)
         sink.chain = t
     else:
-        _add(sink, row.score, 0.0, row.weight, mode)
+        _add(sink, row.score, 0.0, w, mode, <Chained>0)
 
 
 cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
@@ -554,7 +570,7 @@ cdef void _emit_pieces(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     cdef vector[pair[double, uint64_t]] scratch
     _emit_keys(keys_hi, rows, index_bits, sink, scratch, mode)
     _emit_keys(keys_lo, rows, index_bits, sink, scratch, mode)
-    _flush(sink, mode)
+    _flush(sink, mode, <Chained>0)
 
 
 def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -572,14 +588,13 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     cdef Sink sink
     cdef Hull hull
     _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, costs)
-    sink.chained = True
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
     with nogil:
         if sink.sweep_costs:
             _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <CostMode>0)
         else:
             _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <PlainMode>0)
-    return _close_sweep(&sink) + (sink.chain + sink.chain_err,)
+    return _close_sweep(&sink) + ((sink.chain + sink.chain_err) * sink.sweep.inv_scale,)
 
 
 def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
@@ -591,11 +606,11 @@ def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
 
     Like ``sweep_range`` for keys: AUC and AP come back as this piece's additive
     shares. The state above is TP as a compensated pair ``tp_above + tp_above_err``
-    (unscaled), FP (unscaled) and E = Num - Den/2 of SPEC §3 (scaled, see
-    ``_sweep.pxd``). Extra fields: the final E, the final Den (scaled), the final
+    (unscaled), FP (unscaled) and G = 2 Num - Den of SPEC §3 (scaled, see
+    ``_sweep.pxd``). Extra fields: the final G, the final Den (scaled), the final
     compensated TP (unscaled, to check against ``weight_pos``) and, when ``split`` (a
     key index where the truncated score changes) is given, the state ``(tp, tp_err,
-    fp, E, groups)`` after the keys at and above it, else None. Lets the two pivot
+    fp, G, groups)`` after the keys at and above it, else None. Lets the two pivot
     pieces of ``scatter_keys`` be swept on two threads, and a piece be swept again in
     halves.
     """
@@ -616,24 +631,25 @@ def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
         upper = keys
         lower = keys[n:]
     _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
-    sink.chained = True
-    sink.chain = tp_above
-    sink.chain_err = tp_above_err
+    sink.chain = tp_above * sink.sweep.scale
+    sink.chain_err = tp_above_err * sink.sweep.scale
     sweep_start_at(&sink.sweep, tp_above + tp_above_err, fp_above, gap_above)
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
     cdef double cp_tp = 0.0, cp_err = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
     with nogil:
         _emit_keys(upper, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
-        _flush(&sink, <PlainMode>0)     # the split falls between distinct scores
-        cp_tp, cp_err = sink.chain, sink.chain_err
-        cp_fp = sink.sweep.fp / sink.sweep.scale
+        _flush(&sink, <PlainMode>0, <Chained>0)    # the split falls between scores
+        cp_tp = sink.chain * sink.sweep.inv_scale
+        cp_err = sink.chain_err * sink.sweep.inv_scale
+        cp_fp = sink.sweep.fp * sink.sweep.inv_scale
         cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
         _emit_keys(lower, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
-        _flush(&sink, <PlainMode>0)
+        _flush(&sink, <PlainMode>0, <Chained>0)
     checkpoint = (cp_tp, cp_err, cp_fp, cp_gap, cp_groups) if split >= 0 else None
     return _close_sweep(&sink) + (sink.sweep.b_gap, _last_den(&sink.sweep),
-                                  sink.chain + sink.chain_err, checkpoint)
+                                  (sink.chain + sink.chain_err) * sink.sweep.inv_scale,
+                                  checkpoint)
 
 
 def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -670,14 +686,20 @@ def sweep_table(const double[::1] scores, const count_t[::1] tp,
         wp += <double>tp[g]
         wn += <double>fp[g]
     _open_sweep(&sink, &hull, wp, wn, exclude_self, levels, costs)
+    cdef double scale = sink.sweep.scale
     with nogil:
         # Groups are distinct already: straight to the sweep.
         if sink.sweep_costs:
             for g in range(m):
-                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <CostMode>0)
+                _emit(&sink, scores[g], <double>tp[g] * scale, <double>fp[g] * scale,
+                      <CostMode>0, <Plain>0)
+        elif scale == 1.0:          # the usual case: spare the hot loop two products
+            for g in range(m):
+                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0, <Plain>0)
         else:
             for g in range(m):
-                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0)
+                _emit(&sink, scores[g], <double>tp[g] * scale, <double>fp[g] * scale,
+                      <PlainMode>0, <Plain>0)
     return _close_sweep(&sink)
 
 
@@ -852,9 +874,9 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
         while n_heap > 0:
             top = heap[0]
             if streams[top].positive:
-                _add(&sink, streams[top].head, 1.0, 0.0, <PlainMode>0)
+                _add(&sink, streams[top].head, 1.0, 0.0, <PlainMode>0, <Plain>0)
             else:
-                _add(&sink, streams[top].head, 0.0, 1.0, <PlainMode>0)
+                _add(&sink, streams[top].head, 0.0, 1.0, <PlainMode>0, <Plain>0)
             streams[top].left -= 1
             if streams[top].left > 0:
                 streams[top].head = _stream_head(&streams[top])
@@ -865,7 +887,7 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
                 heap[0] = heap[n_heap]
             if n_heap > 0:
                 _sift_down(streams.data(), heap.data(), n_heap, 0)
-        _flush(&sink, <PlainMode>0)
+        _flush(&sink, <PlainMode>0, <Plain>0)
     return _close_sweep(&sink)
 
 
@@ -875,12 +897,12 @@ def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[:
     """Sweep one score range of a larger table, starting from the ranges above it.
 
     ``weight_pos``/``weight_neg`` are the whole data's totals; ``tp_above``,
-    ``fp_above`` and ``b_above`` (E = Num - Den/2 of SPEC §3, in the sweep's scaled
+    ``fp_above`` and ``b_above`` (G = 2 Num - Den of SPEC §3, in the sweep's scaled
     units, see ``_sweep.pxd``) are the state after every higher range. TP inside the
     range is ``tp_above`` plus the range's own weights summed in order, so with
     ``tp_above`` the in-order sums of the range totals above (``ranges._offsets``) the
     last range ends exactly at ``weight_pos``. AUC and AP come back as this range's
-    additive shares; the last field is the range's final E, the next range's
+    additive shares; the last field is the range's final G, the next range's
     ``b_above``. NumPy equivalent: ``indist_fast._reference.sweep_range``.
     """
     cdef Sink sink
@@ -888,9 +910,15 @@ def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[:
     cdef Py_ssize_t g, m = scores.shape[0]
     if tp.shape[0] != m or fp.shape[0] != m:
         raise ValueError("scores, tp and fp differ in length")
+    cdef double local = 0.0, t
     _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
     sweep_start_at(&sink.sweep, tp_above, fp_above, b_above)
+    cdef double scale = sink.sweep.scale
     with nogil:
         for g in range(m):
-            _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0)
+            # TP = TP above + this range's own in-order sum: ranges then chain exactly.
+            t = <double>tp[g]
+            local += t
+            sweep_push_at(&sink.sweep, scores[g], t * scale, <double>fp[g] * scale,
+                          (tp_above + local) * scale)
     return _close_sweep(&sink) + (sink.sweep.b_gap,)

@@ -222,7 +222,7 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
                 n_present += (tp[g] + fp[g]) > 0.0
             for c in range(n_present):
                 g = present[c]
-                sweep_push(&st, scores[g], tp[g], fp[g])
+                sweep_push(&st, scores[g], tp[g] * st.scale, fp[g] * st.scale)
             out[k, 0] = wp
             out[k, 1] = wn
             # (the sweep's own scaled totals: W_P W_N must not overflow)

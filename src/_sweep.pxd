@@ -33,20 +33,19 @@ cdef struct Sweep:
     # weight_scale) so that products of totals neither overflow nor underflow;
     # probabilities are unchanged, and B keeps its unscaled value because the
     # self-pair term is scaled by the same factor (SPEC §3: Den = W_P T - TP in copies).
-    double scale
+    double scale               # callers push weights already multiplied by it
+    double inv_scale           # 1 / scale (exact), for the unscaled costs
     double weight_pos          # W_P (scaled), known before the sweep (B needs it)
     double weight_neg          # W_N (scaled)
     double self_pairs          # scale with exclude_self=True, 0.0 without
     Py_ssize_t n_groups        # operating points pushed so far
     Py_ssize_t n_undefined     # operating points with Den <= 0 (B is NaN there)
-    double tp_base             # TP (unscaled) above the first group pushed
-    double tp_local            # positive weight (unscaled) pushed since, summed in order
     double tp                  # TP_j after the last push (scaled)
     double fp                  # FP_j after the last push (scaled)
     double auc_num             # sum_g fp_g (above_g + tp_g / 2)
     double ap_num              # sum_g tp_g * precision_g
-    double b_gap               # E_j = Num_j - Den_j / 2, see sweep_push_at
-    double next_gap            # (smallest pending level - 1/2), less a slack: a cheap
+    double b_gap               # G_j = 2 Num_j - Den_j, see sweep_push_at
+    double next_gap            # 2 (smallest pending level) - 1, less a slack: a cheap
                                # test that never misses a crossing (inf: none left)
     int n_levels
     double levels[MAX_LEVELS]
@@ -105,9 +104,8 @@ cdef struct Sink:
     Costs costs                # threshold-choice sums, gathered by the CostMode
                                # specialisation of the row loops (see _kernels.pyx)
     double cur                 # score of the open group (NaN before the first row)
-    bint chained               # TP comes from the row chain below (weighted rows)
-    double chain               # positive weight of every row added so far, as the
-    double chain_err           # compensated sum chain + chain_err (see chain_add)
+    double chain               # weighted key path: positive weight (scaled) of every
+    double chain_err           # row added so far, the compensated sum chain + chain_err
     double cur_tp              # its positive and negative weight so far
     double cur_fp
     Py_ssize_t m               # groups written so far
@@ -141,8 +139,8 @@ cdef inline double clamp_probability(double x) noexcept nogil:
 
 
 cdef inline double b_value(double gap, double den) noexcept nogil:
-    """B_j = 1/2 + E_j / Den_j (the one form every path reports and compares)."""
-    return clamp_probability(0.5 + gap / den)
+    """B_j = 1/2 + G_j / (2 Den_j): the one value every path reports and compares."""
+    return clamp_probability(0.5 + 0.5 * (gap / den))
 
 
 cdef inline void _next_level(Sweep* st) noexcept nogil:
@@ -151,22 +149,21 @@ cdef inline void _next_level(Sweep* st) noexcept nogil:
     for k in range(st.n_levels):
         if not st.crossings[k].found and st.levels[k] < lowest:
             lowest = st.levels[k]
-    # B = 1/2 + E/Den >= level implies E >= (level - 1/2 - 2**-50) Den: the slack covers
-    # the rounding of the quotient and the sum, so the test below never misses.
-    st.next_gap = (lowest - 0.5) - 8.881784197001252e-16
+    # B = 1/2 + G/(2 Den) >= level implies G >= (2 level - 1 - 2**-49) Den: the slack
+    # covers the rounding of the quotient and the sum, so the test never misses.
+    st.next_gap = (2.0 * lowest - 1.0) - 1.7763568394002505e-15
 
 
 cdef inline void sweep_init(Sweep* st, double weight_pos, double weight_neg,
                             bint exclude_self, const double[::1] levels) noexcept nogil:
     cdef int k
     st.scale = weight_scale(weight_pos + weight_neg)
+    st.inv_scale = 1.0 / st.scale
     st.weight_pos = weight_pos * st.scale
     st.weight_neg = weight_neg * st.scale
     st.self_pairs = st.scale if exclude_self else 0.0
     st.n_groups = 0
     st.n_undefined = 0
-    st.tp_base = 0.0
-    st.tp_local = 0.0
     st.tp = 0.0
     st.fp = 0.0
     st.auc_num = 0.0
@@ -181,8 +178,7 @@ cdef inline void sweep_init(Sweep* st, double weight_pos, double weight_neg,
 
 cdef inline void sweep_start_at(Sweep* st, double tp_above, double fp_above,
                                 double gap_above) noexcept nogil:
-    """Continue below ranges already swept: their TP, FP (unscaled) and E (scaled)."""
-    st.tp_base = tp_above
+    """Continue below ranges already swept: their TP, FP (unscaled) and G (scaled)."""
     st.tp = tp_above * st.scale
     st.fp = fp_above * st.scale
     st.b_gap = gap_above
@@ -196,40 +192,40 @@ cdef inline void _record_crossings(Sweep* st, double threshold, double den) noex
             st.crossings[k].found = True
             st.crossings[k].index = st.n_groups
             st.crossings[k].threshold = threshold
-            st.crossings[k].tp = st.tp / st.scale
-            st.crossings[k].fp = st.fp / st.scale
+            st.crossings[k].tp = st.tp * st.inv_scale
+            st.crossings[k].fp = st.fp * st.inv_scale
             st.crossings[k].b = b
     _next_level(st)
 
 
 cdef inline void sweep_push(Sweep* st, double threshold, double tp_g,
                             double fp_g) noexcept nogil:
-    """Add the group at `threshold` (positive weight tp_g, negative fp_g, unscaled)
-    below the others; TP is the base plus the groups' weights summed in order."""
-    st.tp_local += tp_g
-    sweep_push_at(st, threshold, tp_g, fp_g, st.tp_base + st.tp_local)
+    """Add the group at `threshold` (positive weight tp_g, negative fp_g, both times
+    ``st.scale``; counts need no multiplication, their scale is 1) below the others;
+    TP is the groups' weights summed in order."""
+    sweep_push_at(st, threshold, tp_g, fp_g, st.tp + tp_g)
 
 
 cdef inline void sweep_push_at(Sweep* st, double threshold, double tp_g, double fp_g,
-                               double tp_new) noexcept nogil:
-    """``sweep_push`` with TP after the group (unscaled) given by the caller.
+                               double tp) noexcept nogil:
+    """``sweep_push`` with TP after the group given by the caller (scaled): the
+    weighted key path's compensated sum, or a range's TP above plus its own sum.
 
-    B is tracked as E_j = Num_j - Den_j / 2, where the self-pair terms cancel:
-    E_j = 1/2 sum_{g <= j} (tp_g + fp_g) (above_g - below_g), with below_g = W_P - TP_g
-    the positive weight strictly below group g. E is exactly 0 in floating point where
-    B = 1/2 by structure (all scores tied; all positive weight in the top group; mirror
-    groups, whose terms cancel), provided W_P is the sweep's own final TP; every
-    caller guarantees that. B_j = 1/2 + E_j / Den_j then is exactly 1/2 there.
+    B is tracked as G_j = 2 Num_j - Den_j, in which the self-pair terms cancel:
+    G_j = sum_{g <= j} (tp_g + fp_g) (above_g - below_g), with below_g = W_P - TP_g the
+    positive weight strictly below group g. G is exactly 0 in floating point where
+    B = 1/2 by structure (all scores tied: above = below = 0; all positive weight in
+    the top group: below = 0 from there on; mirror groups, whose terms cancel),
+    provided W_P is the sweep's own final TP; every caller guarantees that. The
+    quotient Num / Den, with its two rounding paths, is not exact there. B_j =
+    1/2 + G_j / (2 Den_j) is then exactly 1/2, and a level counts as reached where
+    this very B is >= the level, so every path agrees with ``Curves.b``.
     """
-    cdef double scale = st.scale
     cdef double above = st.tp               # positive weight strictly above this group
-    cdef double tp = tp_new * scale
-    cdef double half, den
-    tp_g = tp_g * scale
-    fp_g = fp_g * scale
-    half = tp_g * 0.5
+    cdef double half = tp_g * 0.5
+    cdef double den
     st.auc_num += fp_g * (above + half)
-    st.b_gap += 0.5 * ((tp_g + fp_g) * (above - (st.weight_pos - tp)))
+    st.b_gap += (tp_g + fp_g) * (above - (st.weight_pos - tp))
     st.tp = tp
     st.fp = st.fp + fp_g
 
@@ -354,6 +350,8 @@ cdef inline void costs_push(Costs* c, double s, double tp_above, double fp_above
 cdef inline void sink_init(Sink* k) noexcept nogil:
     memset(k, 0, sizeof(Sink))
     k.cur = NAN
+    k.sweep.scale = 1.0          # table sinks write weights as they come
+    k.sweep.inv_scale = 1.0
 
 
 cdef inline void chain_add(double* s, double* err, double x) noexcept nogil:
@@ -368,12 +366,21 @@ cdef inline void chain_add(double* s, double* err, double x) noexcept nogil:
 
 cdef inline void sink_emit(Sink* k, double threshold, double tp_g, double fp_g) noexcept nogil:
     if k.sweeping:
-        if k.chained:
-            # Rows were summed in key order, W_P in row order: both compensated, so
-            # TP of the last group rounds to the same W_P and below_g ends at 0.
-            sweep_push_at(&k.sweep, threshold, tp_g, fp_g, k.chain + k.chain_err)
-        else:
-            sweep_push(&k.sweep, threshold, tp_g, fp_g)
+        sweep_push(&k.sweep, threshold, tp_g, fp_g)
+    _sink_write(k, threshold, tp_g, fp_g)
+
+
+cdef inline void sink_emit_chained(Sink* k, double threshold, double tp_g,
+                                   double fp_g) noexcept nogil:
+    """``sink_emit`` for weighted rows: TP is the compensated sum of the rows in key
+    order. W_P is counted in row order, also compensated: both round to the same
+    total (callers check), so below_g ends at exactly 0."""
+    if k.sweeping:
+        sweep_push_at(&k.sweep, threshold, tp_g, fp_g, k.chain + k.chain_err)
+    _sink_write(k, threshold, tp_g, fp_g)
+
+
+cdef inline void _sink_write(Sink* k, double threshold, double tp_g, double fp_g) noexcept nogil:
     if k.scores != NULL:
         k.scores[k.m] = threshold
         if k.tp_count != NULL:
