@@ -113,9 +113,10 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
     tpg = tp.astype(np.float64, copy=False)
     fpg = fp.astype(np.float64, copy=False)
     m = len(scores)
-    weight_pos = float(np.cumsum(tpg)[-1]) if m else 0.0
-    weight_neg = float(np.cumsum(fpg)[-1]) if m else 0.0
-    result, _ = _sweep(scores, tpg, fpg, levels, exclude_self, weight_pos, weight_neg)
+    with np.errstate(over="ignore", invalid="ignore"):   # infinite totals: refused later
+        weight_pos = float(np.cumsum(tpg)[-1]) if m else 0.0
+        weight_neg = float(np.cumsum(fpg)[-1]) if m else 0.0
+        result, _ = _sweep(scores, tpg, fpg, levels, exclude_self, weight_pos, weight_neg)
     if costs is None:
         return result
     return result._replace(costs=cost_sums(scores, tpg, fpg, *costs))
@@ -214,8 +215,9 @@ def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
         tp = np.bincount(inverse[is_pos], minlength=m).astype(np.int64)
         fp = np.bincount(inverse[~is_pos], minlength=m).astype(np.int64)
     else:
-        tp = np.bincount(inverse[is_pos], weights=w[is_pos], minlength=m)
-        fp = np.bincount(inverse[~is_pos], weights=w[~is_pos], minlength=m)
+        # (float64 even for a class without rows: bincount of nothing gives int64)
+        tp = np.bincount(inverse[is_pos], weights=w[is_pos], minlength=m).astype(np.float64)
+        fp = np.bincount(inverse[~is_pos], weights=w[~is_pos], minlength=m).astype(np.float64)
     return scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy()
 
 
@@ -233,8 +235,9 @@ def merge_tables(s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray,
     """Merge two descending score tables, adding the weights of equal scores."""
     scores, inverse = np.unique(np.concatenate((s1, s2)), return_inverse=True)
     m = len(scores)
-    tp = np.zeros(m, dtype=np.result_type(tp1, tp2))
-    fp = np.zeros(m, dtype=tp.dtype)
+    dtype = np.result_type(tp1, tp2, fp1, fp2)     # one float column makes both float
+    tp = np.zeros(m, dtype=dtype)
+    fp = np.zeros(m, dtype=dtype)
     np.add.at(tp, inverse, np.concatenate((tp1, tp2)))
     np.add.at(fp, inverse, np.concatenate((fp1, fp2)))
     return scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy()

@@ -68,14 +68,14 @@ def weight_scale(total: float) -> float:
     """The power of two a sweep multiplies weights by (twin of ``_sweep.weight_scale``).
 
     1 for totals in [2**-256, 2**256]; otherwise ``2**-e`` with ``e`` the binary
-    exponent of the total (at most ``2**1000``), so products of totals neither overflow
-    nor underflow. Exact: probabilities are unchanged, and B keeps its value because the
+    exponent of the total clamped to [-1000, 1000] (the scale and its inverse stay
+    normal), so products of totals neither overflow nor underflow. Exact: probabilities are unchanged, and B keeps its value because the
     sweep scales the self-pair term by the same factor.
     """
     if not 0.0 < total <= sys.float_info.max:
         return 1.0
     e = math.frexp(total)[1]
-    return 1.0 if -256 <= e <= 256 else math.ldexp(1.0, -max(e, -1000))
+    return 1.0 if -256 <= e <= 256 else math.ldexp(1.0, -min(max(e, -1000), 1000))
 
 
 def b_from_gap(gap: float, den: float) -> float:

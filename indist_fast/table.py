@@ -156,7 +156,8 @@ class ScoreTable:
         first point where this column is ``>= level``. Probabilities are clamped to
         [0, 1] once, here.
         """
-        wp, wn = self.weight_pos, self.weight_neg
+        with np.errstate(over="ignore"):      # an infinite total is refused just below
+            wp, wn = self.weight_pos, self.weight_neg
         check_two_classes(wp, wn)
         cols = curve_columns(self.scores, self.pos, self.neg, exclude_self)
         warn_undefined_b(int(np.count_nonzero(~cols.defined)), wp, exclude_self)

@@ -118,15 +118,17 @@ cdef struct Sink:
 
 cdef inline double weight_scale(double total) noexcept nogil:
     """The power of two weights are multiplied by inside a sweep: 1 for totals in
-    [2**-256, 2**256], else 2**-e with e the binary exponent of the total (capped so
-    the scale stays finite). Twin: ``indist_fast._reference.weight_scale``."""
+    [2**-256, 2**256], else 2**-e with e the binary exponent of the total, clamped to
+    [-1000, 1000] so the scale and its inverse stay normal. Twin:
+    ``indist_fast._result.weight_scale``."""
     cdef int e
     if not (total > 0.0 and total <= DBL_MAX):
         return 1.0
     frexp(total, &e)
     if -256 <= e <= 256:
         return 1.0
-    return ldexp(1.0, -(e if e > -1000 else -1000))
+    e = 1000 if e > 1000 else (-1000 if e < -1000 else e)
+    return ldexp(1.0, -e)
 
 
 cdef inline double clamp_probability(double x) noexcept nogil:
