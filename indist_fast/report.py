@@ -40,7 +40,10 @@ class OperatingPoint:
         False when no operating point has ``B >= level``; every other field is NaN then.
     threshold : float
         The highest distinct score ``t_j`` with ``B_j >= level``; predict positive
-        where ``score >= threshold``.
+        where ``score >= threshold``. ``B_j`` is compared as the very value reported
+        in ``b`` and in ``Curves.b``: ``1/2 + G_j / (2 Den_j)`` with ``G_j = 2 Num_j -
+        Den_j`` summed so that it is exactly 0 where B is 1/2 by structure (see
+        ``indist_fast.evaluate``).
     b : float
         ``B`` at that operating point.
     precision, lift, tpr, fpr, f1 : float
