@@ -60,6 +60,9 @@ def clamp_probability(x: Any) -> Any:
     Rounding can carry an exact ratio an ulp past 1 (or below 0); each result path
     clamps once, after the arithmetic, so no probability reported leaves [0, 1].
     """
+    if isinstance(x, (float, int)):       # the common scalar: no NumPy call overhead
+        x = float(x)
+        return x if 0.0 <= x <= 1.0 or x != x else (0.0 if x < 0.0 else 1.0)
     out = np.clip(x, 0.0, 1.0)
     return float(out) if np.ndim(out) == 0 else out
 
