@@ -316,3 +316,21 @@ def test_total_weight_beyond_float64_is_refused(backend):
             quiet(fn, Y, S, sample_weight=w)
     with pytest.raises(ValueError, match="sample_weight"):
         quiet(ScoreTable.from_arrays(Y, S, w).evaluate)
+
+
+def test_weighted_sweep_reruns_with_its_own_total():
+    """When the counted W_P does not round like the sweep's TP (rare with compensated
+    sums; forced here), the sweep is run again with its own total, and the two-piece
+    sweep steps aside: B stays exactly 1/2 where it is by structure."""
+    y, s, w = STRUCTURAL["big_top_group"]
+    threshold, _ = _exact_point(y, s, w)
+    r = prepare_rows(y, s, w)
+    keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _fast._sorted_keys(
+        r.y, r.s, r.w, r.pos_value, r.neg_value)
+    lv = np.array([0.5])
+    off = np.nextafter(wp, np.inf)
+    assert _fast._two_piece_keys(keys_hi, keys_lo, rows, bits, off, wn, tp_hi, wn_lo, lv,
+                                 True) is None
+    result = _fast._summarize_keys(keys_hi, keys_lo, rows, bits, off, wn, lv, True, None)
+    assert result.crossings[0, 1] == threshold and result.crossings[0, 4] == 0.5
+    assert result.weight_pos == wp
