@@ -82,7 +82,8 @@ cdef inline void _emit(Sink* k, double score, double tp, double fp, mode_t mode,
     if mode_t is CostMode:       # before the sweep moves on: it needs TP, FP above
         unscale = k.sweep.inv_scale
         costs_push(&k.costs, score, k.sweep.tp * unscale, k.sweep.fp * unscale,
-                   tp * unscale, fp * unscale, k.sweep.weight_pos, k.sweep.weight_neg)
+                   tp * unscale, fp * unscale, k.sweep.weight_pos * unscale,
+                   k.sweep.weight_neg * unscale)
     if chain_t is Chained:
         sink_emit_chained(k, score, tp, fp)
     else:

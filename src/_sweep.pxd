@@ -104,10 +104,10 @@ cdef struct Sink:
     Costs costs                # threshold-choice sums, gathered by the CostMode
                                # specialisation of the row loops (see _kernels.pyx)
     double cur                 # score of the open group (NaN before the first row)
-    double chain               # weighted key path: positive weight (scaled) of every
-    double chain_err           # row added so far, the compensated sum chain + chain_err
     double cur_tp              # its positive and negative weight so far
     double cur_fp
+    double chain               # weighted key path: positive weight (scaled) of every
+    double chain_err           # row added so far, the compensated sum chain + chain_err
     Py_ssize_t m               # groups written so far
     double* scores
     int64_t* tp_count          # unweighted tables
