@@ -334,3 +334,14 @@ def test_weighted_sweep_reruns_with_its_own_total():
     result = _fast._summarize_keys(keys_hi, keys_lo, rows, bits, off, wn, lv, True, None)
     assert result.crossings[0, 1] == threshold and result.crossings[0, 4] == 0.5
     assert result.weight_pos == wp
+
+
+@pytest.mark.parametrize("name", ["big_top_group", "big_mirror"])
+def test_b_one_half_through_chunked_weighted_files(backend, name, tmp_path):
+    """Beyond the memory limit, weighted files are summed as tables chunk by chunk."""
+    y, s, w = STRUCTURAL[name]
+    threshold, _ = _exact_point(y, s, w)
+    path = tmp_path / "rows.npz"
+    np.savez(path, y=np.asarray(y), s=np.asarray(s, float), w=np.asarray(w))
+    _assert_at_half(quiet(indist_fast.evaluate_file, path, label="y", score="s", weight="w",
+                          memory_limit=200_000, progress=False), threshold)
