@@ -4,7 +4,11 @@ Same functions, arguments and return values as ``indist_fast._fast`` (which driv
 ``indist_fast._kernels``). It is the fallback when the kernels cannot be imported and
 the oracle the tests hold the kernels to. Clarity beats speed here; the arithmetic
 follows the kernels' operation order (sequential cumulative sums) so that both
-backends pick the same operating point.
+backends pick the same operating point: table sweeps agree to the bit. On weighted
+rows the compiled engine sums TP with compensation in sort order (``_sweep.pxd``,
+``chain_add``) and this twin sums the table's groups in order, so the two can differ
+in the last bits, yet each ends its TP exactly at its W_P, which is what makes B
+exactly 1/2 where it is so by structure on both.
 
 Sweeps return an ``indist_fast._result.SweepResult``.
 """
@@ -15,8 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._result import CostSums, SweepResult, clamp_probability
-from ._result import weight_scale as _weight_scale
+from ._result import CostSums, SweepResult, clamp_probability, weight_scale
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
@@ -41,17 +44,13 @@ class CurveColumns(NamedTuple):
     den: np.ndarray
 
 
-def weight_scale(total: float) -> float:
-    """Twin of ``_sweep.weight_scale`` (see ``indist_fast._result.weight_scale``)."""
-    return _weight_scale(total)
-
-
 def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: float,
              weight_neg: float, tp_above: float = 0.0, fp_above: float = 0.0,
              gap_above: float = 0.0) -> tuple[CurveColumns, float, np.ndarray, np.ndarray]:
     """The sweep of ``_sweep.pxd`` over groups, vectorised with the same operations in
-    the same order (so both engines agree to the bit): ``(columns, scale, tp_g, fp_g)``
-    with the group weights scaled.
+    the same order (``_kernels.sweep_table`` and ``sweep_range`` agree with it to the
+    bit): ``(columns, scale, tp_g, fp_g)`` with the group weights scaled (see
+    ``indist_fast._result.weight_scale``).
 
     TP is ``tp_above`` plus the groups' weights summed in order, and B is
     ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den = sum_g (tp_g + fp_g) (above_g -
