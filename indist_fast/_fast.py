@@ -8,6 +8,7 @@ enough to repay a thread hand-off.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -17,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _kernels, _resample
-from ._result import CostSums, SweepResult
+from ._result import CostSums, SweepResult, b_from_gap, clamp_probability
 from .ranges import first_crossings
 from ._validation import raise_row_errors
 
@@ -170,8 +171,27 @@ def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,
     return pos, neg, n_pos_lo, n_neg_lo
 
 
+def _two_sum(a: float, b: float) -> tuple[float, float]:
+    """``a + b`` and its rounding error (the kernels' ``chain_add``)."""
+    s = a + b
+    back = s - a
+    return s, (a - (s - back)) + (b - back)
+
+
+def _compensated(parts: list[tuple[float, float]]) -> tuple[float, float]:
+    """Compensated sums ``(s, err)`` of row blocks added into one."""
+    s, err = 0.0, 0.0
+    for part_s, part_err in parts:
+        s, e = _two_sum(s, part_s)
+        err += e + part_err
+    return (s, err) if math.isfinite(s) else (s, 0.0)   # inf: no NaN error term
+
+
 def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
-                 ) -> tuple[Array, Array, Array, int, float, float, float, float]:
+                 ) -> tuple[Array, Array, Array, int, float, float, tuple[float, float],
+                            float]:
+    """Sorted key pieces and rows of weighted input, with ``W_P``, ``W_N``, the
+    positive weight above the pivot as a compensated pair, and ``W_N`` below it."""
     pivot, blocks = _pivot(s), _blocks(len(s))
     counts = _count(y, s, w, pos_value, neg_value, pivot, blocks)
     starts, (n_lo, n_hi) = _cursors([[c[0] + c[2], c[1] + c[3]] for c in counts])
@@ -184,12 +204,13 @@ def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: floa
     _on_two_threads([scatter(b, st) for b, st in zip(blocks, starts)])
     keys_lo, keys_hi = keys[:n_lo], keys[n_lo:]
     _sort_in_place([keys_lo], [keys_hi])
-    weight_pos = float(sum(c[4] for c in counts))
+    pos_s, pos_err = _compensated([(c[4], c[11]) for c in counts])
+    lo_s, lo_err = _compensated([(c[9], c[12]) for c in counts])
+    hi_s, hi_err = _two_sum(pos_s, -lo_s)
     weight_neg = float(sum(c[5] for c in counts))
-    weight_pos_lo = float(sum(c[9] for c in counts))
     weight_neg_lo = float(sum(c[10] for c in counts))
-    return (keys_hi, keys_lo, rows, index_bits, weight_pos, weight_neg, weight_pos_lo,
-            weight_neg_lo)
+    return (keys_hi, keys_lo, rows, index_bits, pos_s + pos_err, weight_neg,
+            (hi_s, hi_err + (pos_err - lo_err)), weight_neg_lo)
 
 
 def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
@@ -210,13 +231,15 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
     done with rows ``start:stop`` (memory-mapped input can drop those pages).
     """
     if w is not None:
-        keys_hi, keys_lo, rows, bits, wp, wn, wp_lo, wn_lo = _sorted_keys(
+        keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _sorted_keys(
             y, s, w, pos_value, neg_value)
-        if costs is None and len(keys_lo) and len(keys_hi):
-            return _two_piece_keys(keys_hi, keys_lo, rows, bits, wp, wn, wp_lo, wn_lo,
-                                   levels, exclude_self)
-        result = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels,
-                                         exclude_self, costs)
+        if costs is None and len(keys_lo) and len(keys_hi) and math.isfinite(wp):
+            two_piece = _two_piece_keys(keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo,
+                                        levels, exclude_self)
+            if two_piece is not None:
+                return two_piece
+        return _summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels, exclude_self,
+                               costs)
     else:
         result = _kernels.summarize_sorted(
             *_sorted_pieces(y, s, pos_value, neg_value, release), levels, exclude_self, costs)
@@ -238,47 +261,69 @@ def _prefix_split(keys: Array, bits: int) -> int:
     return int(lo + change[np.argmin(np.abs(lo + change - n // 2))])
 
 
+def _summarize_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: float,
+                    wn: float, levels: Array, exclude_self: bool, costs: Costs
+                    ) -> SweepResult:
+    """One sweep of the key pieces, with ``W_P`` equal to the sweep's final TP.
+
+    B's comparison is exact at its structural equalities only when ``W_P`` is the total
+    the sweep's TP ends at (see ``_sweep.pxd``). Both are compensated sums, so they
+    almost always agree; when they do not, the sweep runs again with its own total.
+    """
+    out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels,
+                                  exclude_self, costs)
+    if out[-1] != wp and math.isfinite(wp):     # (an infinite total is refused later)
+        out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, out[-1], wn, levels,
+                                      exclude_self, costs)
+    return _as_result(out[:-1])
+
+
 def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: float,
-                    wn: float, wp_lo: float, wn_lo: float, levels: Array,
-                    exclude_self: bool) -> SweepResult:
+                    wn: float, tp_hi: tuple[float, float], wn_lo: float, levels: Array,
+                    exclude_self: bool) -> SweepResult | None:
     """Sweep the pivot's two key pieces on two threads (they gather rows at random, so
     a second core doubles the memory-level parallelism).
 
-    The lower piece starts from the upper piece's class totals; its B numerator
-    offset (the upper piece's final Num) is only known afterwards. When a level is
-    not reached above the pivot, the lower piece is swept again for crossings, in two
-    halves on two threads from the checkpoint its first sweep recorded.
+    The lower piece starts from the upper piece's totals as counted (TP as a
+    compensated pair); its offset of B's G = 2 Num - Den (see ``_sweep.pxd``) is only
+    known afterwards. When a level is not reached above the pivot, the lower piece is swept
+    again for crossings, in two halves on two threads from the checkpoint its first
+    sweep recorded. None when the counted totals are not exactly the TP the sweeps end
+    at (rare: see ``_summarize_keys``); the caller then sweeps in one piece.
     """
-    tp_hi, fp_hi = wp - wp_lo, wn - wn_lo
+    fp_hi = wn - wn_lo
     split = _prefix_split(keys_lo, bits)
 
-    def sweep(keys: Array, lv: Array, tp: float, fp: float, b: float,
+    def sweep(keys: Array, lv: Array, tp: tuple[float, float], fp: float, gap: float,
               at: int = -1) -> Callable[[], tuple[Any, ...]]:
         return lambda: _kernels.summarize_keys_from(keys, rows, bits, wp, wn, lv,
-                                                    exclude_self, tp, fp, b, at)
+                                                    exclude_self, tp[0], tp[1], fp, gap, at)
 
-    hi_out, lo_out = _on_two_threads([sweep(keys_hi, levels, 0.0, 0.0, 0.0),
+    hi_out, lo_out = _on_two_threads([sweep(keys_hi, levels, (0.0, 0.0), 0.0, 0.0),
                                       sweep(keys_lo, np.empty(0), tp_hi, fp_hi, 0.0, split)])
-    hi, b_hi = _as_result(hi_out[:-2]), float(hi_out[-2])
-    lo, b_lo, checkpoint = _as_result(lo_out[:-2]), float(lo_out[-2]), lo_out[-1]
+    # Each piece's TP must end where the next one starts, and the last at W_P.
+    if hi_out[-2] != tp_hi[0] + tp_hi[1] or lo_out[-2] != wp:
+        return None
+    hi, gap_hi = _as_result(hi_out[:-4]), float(hi_out[-4])
+    lo, gap_lo, den_last = _as_result(lo_out[:-4]), float(lo_out[-4]), float(lo_out[-3])
+    checkpoint = lo_out[-1]
     pieces = [(hi.crossings, 0)]
     if np.isnan(hi.crossings[:, 0]).any():
         if checkpoint is None:
-            outs = [sweep(keys_lo, levels, tp_hi, fp_hi, b_hi)()]
+            outs = [sweep(keys_lo, levels, tp_hi, fp_hi, gap_hi)()]
             above = [hi.n_groups]
         else:
-            cp_tp, cp_fp, cp_b, cp_groups = checkpoint
+            cp_tp, cp_err, cp_fp, cp_gap, cp_groups = checkpoint
             outs = _on_two_threads([
-                sweep(keys_lo[split:], levels, tp_hi, fp_hi, b_hi),
-                sweep(keys_lo[:split], levels, cp_tp, cp_fp, b_hi + cp_b)])
+                sweep(keys_lo[split:], levels, tp_hi, fp_hi, gap_hi),
+                sweep(keys_lo[:split], levels, (cp_tp, cp_err), cp_fp, gap_hi + cp_gap)])
             above = [hi.n_groups, hi.n_groups + cp_groups]
-        pieces += [(_as_result(out[:-2]).crossings, a) for out, a in zip(outs, above)]
+        pieces += [(_as_result(out[:-4]).crossings, a) for out, a in zip(outs, above)]
     crossings = first_crossings(pieces, len(levels))
-    self_pairs = 1.0 if exclude_self else 0.0
-    den = wp * (wp + wn) - wp * self_pairs
     return SweepResult(hi.n_groups + lo.n_groups, hi.n_undefined + lo.n_undefined, wp, wn,
-                       hi.auc + lo.auc, hi.average_precision + lo.average_precision,
-                       (b_hi + b_lo) / den if den > 0 else float("nan"), crossings)
+                       clamp_probability(hi.auc + lo.auc),
+                       clamp_probability(hi.average_precision + lo.average_precision),
+                       b_from_gap(gap_hi + gap_lo, den_last), crossings)
 
 
 def _as_result(result: tuple[Any, ...]) -> SweepResult:

@@ -16,7 +16,7 @@ _Costs = tuple[float, float, float] | None
 def count_rows(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64] | None,
                pos_value: float, neg_value: float, pivot: float, start: int,
                stop: int) -> tuple[int, int, int, int, float, float, int, int, int, float,
-                                   float]: ...
+                                   float, float, float]: ...
 
 # def scatter_scores(const label_t[::1] y, const score_t[::1] s, double pos_value,
 #                    double pivot, Py_ssize_t start, Py_ssize_t stop,
@@ -62,11 +62,13 @@ def summarize_keys(keys_hi: NDArray[np.uint64], keys_lo: NDArray[np.uint64],
 # def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
 #                         int index_bits, double weight_pos, double weight_neg,
 #                         const double[::1] levels, bint exclude_self, double tp_above,
-#                         double fp_above, double b_above, Py_ssize_t split=-1)
+#                         double tp_above_err, double fp_above, double gap_above,
+#                         Py_ssize_t split=-1)
 def summarize_keys_from(keys: NDArray[np.uint64], rows: NDArray[np.float64], index_bits: int,
                         weight_pos: float, weight_neg: float, levels: NDArray[np.float64],
-                        exclude_self: bool, tp_above: float, fp_above: float,
-                        b_above: float, split: int = ...) -> _SweepTuple: ...
+                        exclude_self: bool, tp_above: float, tp_above_err: float,
+                        fp_above: float, gap_above: float,
+                        split: int = ...) -> _SweepTuple: ...
 
 # def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 #                     const double[:, ::1] rows, int index_bits)

@@ -4,7 +4,11 @@ Same functions, arguments and return values as ``indist_fast._fast`` (which driv
 ``indist_fast._kernels``). It is the fallback when the kernels cannot be imported and
 the oracle the tests hold the kernels to. Clarity beats speed here; the arithmetic
 follows the kernels' operation order (sequential cumulative sums) so that both
-backends pick the same operating point.
+backends pick the same operating point: table sweeps agree to the bit. On weighted
+rows the compiled engine sums TP with compensation in sort order (``_sweep.pxd``,
+``chain_add``) and this twin sums the table's groups in order, so the two can differ
+in the last bits, yet each ends its TP exactly at its W_P, which is what makes B
+exactly 1/2 where it is so by structure on both.
 
 Sweeps return an ``indist_fast._result.SweepResult``.
 """
@@ -15,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._result import CostSums, SweepResult
+from ._result import CostSums, SweepResult, clamp_probability, weight_scale
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
@@ -23,32 +27,81 @@ __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_col
 
 
 class CurveColumns(NamedTuple):
-    """Cumulative quantities per operating point (SPEC §1, §3), in descending order."""
+    """Cumulative quantities per operating point (SPEC §1, §3), in descending order.
+
+    ``tp``, ``fp`` are TP_j, FP_j; ``b``, ``b_plus``, ``b_minus`` are B and its split
+    (clamped to [0, 1], NaN where ``defined`` is False, i.e. Den_j <= 0); ``gap`` is
+    G_j = 2 Num_j - Den_j and ``den`` is Den_j, both in the sweep's scaled units.
+    """
 
     tp: np.ndarray
     fp: np.ndarray
-    b_num: np.ndarray
-    b_plus_num: np.ndarray
-    b_minus_num: np.ndarray
-    b_den: np.ndarray
+    b: np.ndarray
+    b_plus: np.ndarray
+    b_minus: np.ndarray
+    defined: np.ndarray
+    gap: np.ndarray
+    den: np.ndarray
+
+
+def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: float,
+             weight_neg: float, tp_above: float = 0.0, fp_above: float = 0.0,
+             gap_above: float = 0.0) -> tuple[CurveColumns, float, np.ndarray, np.ndarray]:
+    """The sweep of ``_sweep.pxd`` over groups, vectorised with the same operations in
+    the same order (``_kernels.sweep_table`` and ``sweep_range`` agree with it to the
+    bit): ``(columns, scale, tp_g, fp_g)`` with the group weights scaled (see
+    ``indist_fast._result.weight_scale``).
+
+    TP is ``tp_above`` plus the groups' weights summed in order, and B is
+    ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den = sum_g (tp_g + fp_g) (above_g -
+    (W_P - TP_g))``: the self-pair terms cancel, and G is exactly 0 where B is 1/2 by
+    structure (all scores tied, all positive weight in the top group, mirror groups),
+    given that ``weight_pos`` is the TP the groups end at.
+    """
+    scale = weight_scale(weight_pos + weight_neg)
+    wp = weight_pos * scale
+    self_pairs = scale if exclude_self else 0.0
+    tp = tp.astype(np.float64, copy=False)
+    fp = fp.astype(np.float64, copy=False)
+    cum_tp = (tp_above + np.cumsum(tp)) * scale
+    tpg, fpg = tp * scale, fp * scale
+    cum_fp = np.cumsum(np.r_[fp_above * scale, fpg])[1:]
+    above = np.r_[tp_above * scale, cum_tp[:-1]]
+    half = tpg * 0.5
+    gap = np.cumsum(np.r_[gap_above, (tpg + fpg) * (above - (wp - cum_tp))])[1:]
+    den = wp * (cum_tp + cum_fp) - cum_tp * self_pairs
+    defined = den > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.where(defined, clamp_probability(0.5 + 0.5 * (gap / den)), np.nan)
+        b_plus = np.where(defined, clamp_probability(
+            np.cumsum(tpg * (above + half) - half * self_pairs) / den), np.nan)
+        b_minus = np.where(defined, clamp_probability(np.cumsum(fpg * (above + half)) / den),
+                           np.nan)
+    cols = CurveColumns(cum_tp / scale, cum_fp / scale, b, b_plus, b_minus, defined, gap,
+                        den)
+    return cols, scale, tpg, fpg
 
 
 def curve_columns(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
                   exclude_self: bool) -> CurveColumns:
-    """Prefix sums of a score table: TP_j, FP_j and the numerators/denominator of B_j."""
+    """Every operating point of a score table: TP_j, FP_j and B, B+, B- (SPEC §1, §3)."""
     tp = tp.astype(np.float64, copy=False)
     fp = fp.astype(np.float64, copy=False)
-    self_pairs = 1.0 if exclude_self else 0.0
-    cum_tp = np.cumsum(tp)
-    cum_fp = np.cumsum(fp)
-    above = np.concatenate(([0.0], cum_tp[:-1]))   # positive weight strictly above
-    half = tp * 0.5
-    b_plus = np.cumsum(tp * (above + half) - half * self_pairs)
-    b_minus = np.cumsum(fp * (above + half))
-    b_num = np.cumsum((tp + fp) * (above + half) - half * self_pairs)
-    weight_pos = cum_tp[-1] if len(cum_tp) else 0.0
-    b_den = weight_pos * (cum_tp + cum_fp) - cum_tp * self_pairs
-    return CurveColumns(cum_tp, cum_fp, b_num, b_plus, b_minus, b_den)
+    weight_pos = float(np.cumsum(tp)[-1]) if len(tp) else 0.0
+    weight_neg = float(np.cumsum(fp)[-1]) if len(fp) else 0.0
+    return _columns(tp, fp, exclude_self, weight_pos, weight_neg)[0]
+
+
+def _crossings(scores: np.ndarray, cols: CurveColumns, levels: np.ndarray) -> np.ndarray:
+    """Per level, ``[index, threshold, TP, FP, B]`` where B first reaches it (NaN: never);
+    "reaches" compares the very B reported."""
+    crossings = np.full((len(levels), 5), np.nan)
+    for k, level in enumerate(levels):
+        hits = np.flatnonzero(cols.defined & (cols.b >= level))
+        if len(hits):
+            j = hits[0]
+            crossings[k] = [j, scores[j], cols.tp[j], cols.fp[j], cols.b[j]]
+    return crossings
 
 
 def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
@@ -56,31 +109,37 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
                 costs: tuple[float, float, float] | None = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table (and, given ``costs =
     (t_fixed, q_fixed, rate_pi_pos)``, the threshold-choice sums)."""
-    cols = curve_columns(scores, tp, fp, exclude_self)
     tpg = tp.astype(np.float64, copy=False)
     fpg = fp.astype(np.float64, copy=False)
     m = len(scores)
-    weight_pos = float(cols.tp[-1]) if m else 0.0
-    weight_neg = float(cols.fp[-1]) if m else 0.0
-    above = cols.tp - tpg
-    auc_num = np.sum(fpg * (above + tpg * 0.5))
-    ap_num = np.sum(tpg * (cols.tp / (cols.tp + cols.fp))) if m else 0.0
-    defined = cols.b_den > 0
+    with np.errstate(over="ignore", invalid="ignore"):   # infinite totals: refused later
+        weight_pos = float(np.cumsum(tpg)[-1]) if m else 0.0
+        weight_neg = float(np.cumsum(fpg)[-1]) if m else 0.0
+        result, _ = _sweep(scores, tpg, fpg, levels, exclude_self, weight_pos, weight_neg)
+    if costs is None:
+        return result
+    return result._replace(costs=cost_sums(scores, tpg, fpg, *costs))
+
+
+def _sweep(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
+           exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float = 0.0,
+           fp_above: float = 0.0, gap_above: float = 0.0) -> tuple[SweepResult, float]:
+    """The sweep result of groups below the state given, and the final G."""
+    cols, scale, tpg, fpg = _columns(tp, fp, exclude_self, weight_pos, weight_neg,
+                                     tp_above, fp_above, gap_above)
+    wp, wn = weight_pos * scale, weight_neg * scale
+    cum_tp, cum_fp = cols.tp * scale, cols.fp * scale
+    above = np.r_[tp_above * scale, cum_tp[:-1]]
+    auc_num = float(np.sum(fpg * (above + tpg * 0.5)))
     with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, cols.b_num / cols.b_den, np.nan)
-    crossings = np.full((len(levels), 5), np.nan)
-    for k, level in enumerate(levels):
-        hits = np.flatnonzero(defined & (cols.b_num >= level * cols.b_den))
-        if len(hits):
-            j = hits[0]
-            crossings[k] = [j, scores[j], cols.tp[j], cols.fp[j], b[j]]
-    both = weight_pos > 0 and weight_neg > 0
-    return SweepResult(
-        m, int(np.count_nonzero(~defined)), weight_pos, weight_neg,
-        auc_num / (weight_pos * weight_neg) if both else np.nan,
-        ap_num / weight_pos if weight_pos > 0 else np.nan,
-        float(b[-1]) if m else np.nan, crossings,
-        None if costs is None else cost_sums(scores, tpg, fpg, *costs))
+        ap_num = float(np.sum(tpg * (cum_tp / (cum_tp + cum_fp)))) if len(tpg) else 0.0
+    m = len(scores)
+    result = SweepResult(
+        m, int(np.count_nonzero(~cols.defined)), weight_pos, weight_neg,
+        clamp_probability(auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
+        clamp_probability(ap_num / wp) if wp > 0 else np.nan,
+        float(cols.b[-1]) if m else np.nan, _crossings(scores, cols, levels))
+    return result, float(cols.gap[-1]) if m else gap_above
 
 
 def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float,
@@ -155,8 +214,9 @@ def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
         tp = np.bincount(inverse[is_pos], minlength=m).astype(np.int64)
         fp = np.bincount(inverse[~is_pos], minlength=m).astype(np.int64)
     else:
-        tp = np.bincount(inverse[is_pos], weights=w[is_pos], minlength=m)
-        fp = np.bincount(inverse[~is_pos], weights=w[~is_pos], minlength=m)
+        # (float64 even for a class without rows: bincount of nothing gives int64)
+        tp = np.bincount(inverse[is_pos], weights=w[is_pos], minlength=m).astype(np.float64)
+        fp = np.bincount(inverse[~is_pos], weights=w[~is_pos], minlength=m).astype(np.float64)
     return scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy()
 
 
@@ -174,8 +234,9 @@ def merge_tables(s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray,
     """Merge two descending score tables, adding the weights of equal scores."""
     scores, inverse = np.unique(np.concatenate((s1, s2)), return_inverse=True)
     m = len(scores)
-    tp = np.zeros(m, dtype=np.result_type(tp1, tp2))
-    fp = np.zeros(m, dtype=tp.dtype)
+    dtype = np.result_type(tp1, tp2, fp1, fp2)     # one float column makes both float
+    tp = np.zeros(m, dtype=dtype)
+    fp = np.zeros(m, dtype=dtype)
     np.add.at(tp, inverse, np.concatenate((tp1, tp2)))
     np.add.at(fp, inverse, np.concatenate((fp1, fp2)))
     return scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy()
@@ -251,39 +312,22 @@ def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]:
     """DeLong's AUC and summed squared structural components (see the kernel)."""
     tp = tp.astype(np.float64, copy=False)
     fp = fp.astype(np.float64, copy=False)
+    scale = weight_scale(float(tp.sum() + fp.sum()) if len(tp) else 0.0)
+    tp, fp = tp * scale, fp * scale
     wp, wn = tp.sum(), fp.sum()
     v10 = (wn - np.cumsum(fp) + 0.5 * fp) / wn        # of a positive in each group
     v01 = (np.cumsum(tp) - tp + 0.5 * tp) / wp        # of a negative in each group
-    auc = float(np.dot(tp, v10) / wp)
-    return auc, float(np.dot(tp, (v10 - auc) ** 2)), float(np.dot(fp, (v01 - auc) ** 2))
+    auc = clamp_probability(float(np.dot(tp, v10) / wp))
+    return (auc, float(np.dot(tp, (v10 - auc) ** 2)) / scale,
+            float(np.dot(fp, (v01 - auc) ** 2)) / scale)
 
 
 def sweep_range(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
                 exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float,
                 fp_above: float, b_above: float) -> tuple[SweepResult, float]:
     """One score range of a larger table, swept from the state of the ranges above
-    (twin of the kernel; AUC and AP are this range's additive shares)."""
-    tp = tp.astype(np.float64, copy=False)
-    fp = fp.astype(np.float64, copy=False)
-    self_pairs = 1.0 if exclude_self else 0.0
-    cum_tp = np.cumsum(np.r_[tp_above, tp])[1:]
-    cum_fp = np.cumsum(np.r_[fp_above, fp])[1:]
-    above = np.r_[tp_above, cum_tp[:-1]]
-    half = tp * 0.5
-    b_num = np.cumsum(np.r_[b_above, (tp + fp) * (above + half) - half * self_pairs])[1:]
-    den = weight_pos * (cum_tp + cum_fp) - cum_tp * self_pairs
-    defined = den > 0
-    crossings = np.full((len(levels), 5), np.nan)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, b_num / den, np.nan)
-        for k, level in enumerate(levels):
-            hits = np.flatnonzero(defined & (b_num >= level * den))
-            if len(hits):
-                j = hits[0]
-                crossings[k] = [j, scores[j], cum_tp[j], cum_fp[j], b[j]]
-        ap = np.sum(tp * (cum_tp / (cum_tp + cum_fp))) if len(tp) else 0.0
-    result = SweepResult(
-        len(scores), int(np.count_nonzero(~defined)), weight_pos, weight_neg,
-        float(np.sum(fp * (above + half))) / (weight_pos * weight_neg),
-        float(ap) / weight_pos, float(b[-1]) if len(b) else np.nan, crossings)
-    return result, float(b_num[-1]) if len(b_num) else b_above
+    (twin of the kernel; AUC and AP are this range's additive shares, ``b_above`` and
+    the final value returned are G of ``_columns``)."""
+    return _sweep(scores, tp.astype(np.float64, copy=False),
+                  fp.astype(np.float64, copy=False), levels, exclude_self, weight_pos,
+                  weight_neg, tp_above, fp_above, b_above)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
+import sys
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -11,7 +13,10 @@ class SweepResult(NamedTuple):
     """Everything one descending sweep over a score table reads (SPEC §2-§4).
 
     ``crossings`` has one row per requested level, ``[index, threshold, TP, FP, B]``
-    of the first operating point with ``B >= level`` (NaN when none reaches it).
+    of the first operating point with ``B >= level`` (NaN when none reaches it). B
+    there is ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den`` summed in the form that is
+    exactly 0 where B is 1/2 by structure, and "reaches" means this very value is
+    ``>= level`` (see ``src/_sweep.pxd``), so it agrees with ``Curves.b``.
     ``b_last`` is B at the lowest threshold (every row labelled). ``costs`` holds
     the threshold-choice sums (``CostSums``) when the sweep was asked for them.
     """
@@ -47,3 +52,36 @@ class CostSums(NamedTuple):
     q_tp: float
     q_fp: float
     hull: np.ndarray
+
+
+def clamp_probability(x: Any) -> Any:
+    """A probability (scalar or array) forced into [0, 1]; NaN stays NaN.
+
+    Rounding can carry an exact ratio an ulp past 1 (or below 0); each result path
+    clamps once, after the arithmetic, so no probability reported leaves [0, 1].
+    """
+    if isinstance(x, (float, int)):       # the common scalar: no NumPy call overhead
+        x = float(x)
+        return x if 0.0 <= x <= 1.0 or x != x else (0.0 if x < 0.0 else 1.0)
+    out = np.clip(x, 0.0, 1.0)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def weight_scale(total: float) -> float:
+    """The power of two a sweep multiplies weights by (twin of ``_sweep.weight_scale``).
+
+    1 for totals in [2**-256, 2**256]; otherwise ``2**-e`` with ``e`` the binary
+    exponent of the total clamped to [-1000, 1000] (the scale and its inverse stay
+    normal), so products of totals neither overflow nor underflow. Exact: probabilities are unchanged, and B keeps its value because the
+    sweep scales the self-pair term by the same factor.
+    """
+    if not 0.0 < total <= sys.float_info.max:
+        return 1.0
+    e = math.frexp(total)[1]
+    return 1.0 if -256 <= e <= 256 else math.ldexp(1.0, -min(max(e, -1000), 1000))
+
+
+def b_from_gap(gap: float, den: float) -> float:
+    """B = 1/2 + G / (2 Den) with G = 2 Num - Den (see ``_sweep.pxd``); NaN where
+    Den <= 0."""
+    return clamp_probability(0.5 + 0.5 * (gap / den)) if den > 0 else math.nan

@@ -72,6 +72,30 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     LevelNotReachedWarning
         When no operating point reaches a level (its fields are NaN).
 
+    Raises
+    ------
+    ValueError
+        When the total weight exceeds what float64 holds (about 1.8e308): divide
+        ``sample_weight`` by a common factor.
+
+    Notes
+    -----
+    B is computed as ``B_j = 1/2 + G_j / (2 Den_j)`` with ``G_j = 2 Num_j - Den_j =
+    sum_{g <= j} (tp_g + fp_g) (above_g - below_g)`` (SPEC §3; ``above_g`` and
+    ``below_g`` are the positive weight strictly above and below group ``g``). The
+    self-pair terms cancel in G, so where B is 1/2 by structure (all scores tied, all
+    positive weight in the top group, mirror-image groups) G is exactly 0 and B exactly
+    0.5, whereas ``Num / Den`` can round to 0.49999999999999994. A level counts as
+    reached where this B is ``>= level``: the same number ``curves(...).b`` shows, on
+    both backends and on every path (tables, ``Accumulator``, files, Dask, bootstrap).
+
+    Probabilities (AUC, average precision, B, precision, tpr, fpr, F1) are clamped to
+    [0, 1] after rounding. Weights are rescaled internally by a power of two when
+    their total is far from 1, so weights from 5e-324 to 1e308 give the same AUC,
+    precision and rates as weights near 1; B with ``exclude_self=True`` is computed in
+    the scaled form exactly (it counts weights as copies, so it is not scale
+    invariant).
+
     Examples
     --------
     >>> import indist_fast

@@ -4,9 +4,10 @@ When the distinct scores are split into ranges (highest range first), each range
 be swept on its own once it knows the state after the ranges above it. TP and FP
 above come from the ranges' totals; B's numerator above is additive too, but each
 range's share depends on TP above. So: (1) totals per range, (2) each range's
-additive shares (AUC, AP, Num), (3) crossings of B, each range starting from the Num
-of the ranges above. Every step is per range and can run where the range lives
-(``indist_fast.dask``); only a handful of numbers per range travel.
+additive shares (AUC, AP, and G = 2 Num - Den, the form B is compared in), (3)
+crossings of B, each range starting from the G of the ranges above. Every step is per
+range and can run where the range lives (``indist_fast.dask``); only a handful of
+numbers per range travel.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from . import _backend
-from ._result import SweepResult
+from ._result import SweepResult, clamp_probability
 from .table import ScoreTable
 
 __all__ = ["RangeTotals", "range_totals", "range_shares", "range_crossings",
@@ -32,22 +33,31 @@ class RangeTotals:
     n_rows: int        # rows counted in this piece (``split_table`` puts all in range 0)
 
 
+def _in_order(x: np.ndarray) -> float:
+    """Sum in order (np.cumsum), as a sweep adds: np.sum adds pairwise."""
+    return float(np.cumsum(x, dtype=np.float64)[-1]) if len(x) else 0.0
+
+
 def range_totals(table: ScoreTable) -> RangeTotals:
-    """Pass 1: the range's weights and size."""
-    return RangeTotals(table.weight_pos, table.weight_neg, len(table), table.n_rows)
+    """Pass 1: the range's weights (summed in order, as its sweep sums them) and size."""
+    return RangeTotals(_in_order(table.pos), _in_order(table.neg), len(table), table.n_rows)
 
 
 def _offsets(totals: Sequence[RangeTotals]) -> tuple[np.ndarray, np.ndarray, float, float]:
-    wp = np.array([t.weight_pos for t in totals])
-    wn = np.array([t.weight_neg for t in totals])
-    tp_above = np.concatenate(([0.0], np.cumsum(wp)[:-1]))
-    fp_above = np.concatenate(([0.0], np.cumsum(wn)[:-1]))
-    return tp_above, fp_above, float(wp.sum()), float(wn.sum())
+    """TP and FP above each range and the totals. A range's sweep takes TP as the TP
+    above plus its own weights in order, so with these in-order sums each range starts
+    exactly where the one above ends and the last ends exactly at W_P (which B's
+    exact comparison needs, see ``_sweep.pxd``)."""
+    wp = np.cumsum([t.weight_pos for t in totals], dtype=np.float64)
+    wn = np.cumsum([t.weight_neg for t in totals], dtype=np.float64)
+    tp_above = np.concatenate(([0.0], wp[:-1]))
+    fp_above = np.concatenate(([0.0], wn[:-1]))
+    return tp_above, fp_above, float(wp[-1]), float(wn[-1])
 
 
 def range_shares(table: ScoreTable, weight_pos: float, weight_neg: float, tp_above: float,
                  fp_above: float, exclude_self: bool) -> tuple[SweepResult, float]:
-    """Pass 2: the range's additive shares (AUC, AP, Num) given TP and FP above."""
+    """Pass 2: the range's additive shares (AUC, AP, G) given TP and FP above."""
     return _backend.engine().sweep_range(table.scores, table.pos, table.neg, np.empty(0),
                                          exclude_self, weight_pos, weight_neg, tp_above,
                                          fp_above, 0.0)
@@ -86,12 +96,14 @@ def combine_ranges(totals: Sequence[RangeTotals], shares: Sequence[tuple[SweepRe
     last = [c for t, c in zip(totals, crossings) if t.n_groups]
     return SweepResult(
         sum(t.n_groups for t in totals), sum(s.n_undefined for s, _ in shares), wp, wn,
-        sum(s.auc for s, _ in shares), sum(s.average_precision for s, _ in shares),
+        clamp_probability(sum(s.auc for s, _ in shares)),
+        clamp_probability(sum(s.average_precision for s, _ in shares)),
         last[-1].b_last if last else np.nan, out)
 
 
 def b_offsets(shares: Sequence[tuple[SweepResult, float]]) -> np.ndarray:
-    """Num of SPEC §3 above each range: the prefix sums of the ranges' shares."""
+    """G = 2 Num - Den of SPEC §3 (as ``_sweep.pxd`` sums it) above each range: the
+    prefix sums of the ranges' shares."""
     parts = np.array([b for _, b in shares])
     return np.concatenate(([0.0], np.cumsum(parts)[:-1]))
 

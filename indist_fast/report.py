@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._result import SweepResult
+from ._result import SweepResult, clamp_probability
 from .errors import LevelNotReachedWarning, UndefinedBWarning
 
 __all__ = ["OperatingPoint", "Report", "Curves"]
@@ -40,7 +40,10 @@ class OperatingPoint:
         False when no operating point has ``B >= level``; every other field is NaN then.
     threshold : float
         The highest distinct score ``t_j`` with ``B_j >= level``; predict positive
-        where ``score >= threshold``.
+        where ``score >= threshold``. ``B_j`` is compared as the very value reported
+        in ``b`` and in ``Curves.b``: ``1/2 + G_j / (2 Den_j)`` with ``G_j = 2 Num_j -
+        Den_j`` summed so that it is exactly 0 where B is 1/2 by structure (see
+        ``indist_fast.evaluate``).
     b : float
         ``B`` at that operating point.
     precision, lift, tpr, fpr, f1 : float
@@ -68,11 +71,12 @@ class OperatingPoint:
         if math.isnan(index):           # no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
-        precision = tp / (tp + fp)
+        # Probabilities are clamped once, here (B already is, by the engine).
+        precision = clamp_probability(tp / (tp + fp))
         base_rate = weight_pos / (weight_pos + weight_neg)
         return cls(level, True, threshold, b, precision, precision / base_rate,
-                   tp / weight_pos, fp / weight_neg, 2.0 * tp / (tp + fp + weight_pos),
-                   tp, fp)
+                   clamp_probability(tp / weight_pos), clamp_probability(fp / weight_neg),
+                   clamp_probability(2.0 * tp / (tp + fp + weight_pos)), tp, fp)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None)."""
@@ -244,7 +248,15 @@ class Curves:
 
 
 def check_two_classes(weight_pos: float, weight_neg: float) -> None:
-    """AUC and B need both classes with positive weight."""
+    """AUC and B need both classes with positive weight, and a total weight that
+    float64 can hold (the sweeps rescale weights by a power of two internally, so any
+    finite total works; an infinite one cannot be reported)."""
+    if not math.isfinite(weight_pos + weight_neg):
+        raise ValueError(
+            f"sample_weight sums to more than float64 holds (positives {weight_pos:g}, "
+            f"negatives {weight_neg:g}); divide the weights by a common factor: AUC, "
+            "precision and the rates do not change (B with exclude_self=True counts "
+            "weights as copies, SPEC §3).")
     if weight_pos + weight_neg <= 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
     if weight_pos <= 0 or weight_neg <= 0:

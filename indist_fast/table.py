@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _backend
 from ._reference import curve_columns
+from ._result import clamp_probability
 from ._validation import (LabelCoding, Rows, _as_1d, check_levels, combine_codings,
                           prepare_rows)
 from .report import Curves, Report, check_two_classes, warn_undefined_b
@@ -225,22 +226,26 @@ class ScoreTable:
         return Report.from_sweep(result, lv, self.n_rows, exclude_self)
 
     def curves(self, *, exclude_self: bool = True) -> Curves:
-        """Every operating point of the table (see ``indist_fast.curves``)."""
-        wp, wn = self.weight_pos, self.weight_neg
+        """Every operating point of the table (see ``indist_fast.curves``).
+
+        ``b`` is computed exactly as the sweeps compute it (``1/2 + G / (2 Den)``, see
+        ``indist_fast._reference._columns``), so ``evaluate`` reaches a level at the
+        first point where this column is ``>= level``. Probabilities are clamped to
+        [0, 1] once, here.
+        """
+        with np.errstate(over="ignore"):      # an infinite total is refused just below
+            wp, wn = self.weight_pos, self.weight_neg
         check_two_classes(wp, wn)
         cols = curve_columns(self.scores, self.pos, self.neg, exclude_self)
-        defined = cols.b_den > 0
-        warn_undefined_b(int(np.count_nonzero(~defined)), wp, exclude_self)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            def over_den(num: np.ndarray) -> np.ndarray:
-                return np.where(defined, num / cols.b_den, np.nan)
-            return Curves(
-                thresholds=self.scores.copy(), tp=cols.tp, fp=cols.fp,
-                tpr=cols.tp / wp, fpr=cols.fp / wn,
-                precision=cols.tp / (cols.tp + cols.fp),
-                f1=2.0 * cols.tp / (cols.tp + cols.fp + wp),
-                b=over_den(cols.b_num), b_plus=over_den(cols.b_plus_num),
-                b_minus=over_den(cols.b_minus_num))
+        warn_undefined_b(int(np.count_nonzero(~cols.defined)), wp, exclude_self)
+        # TP ends at the in-order total: the rates are over that same total.
+        wp, wn = float(cols.tp[-1]), float(cols.fp[-1])
+        return Curves(
+            thresholds=self.scores.copy(), tp=cols.tp, fp=cols.fp,
+            tpr=clamp_probability(cols.tp / wp), fpr=clamp_probability(cols.fp / wn),
+            precision=clamp_probability(cols.tp / (cols.tp + cols.fp)),
+            f1=clamp_probability(2.0 * cols.tp / (cols.tp + cols.fp + wp)),
+            b=cols.b, b_plus=cols.b_plus, b_minus=cols.b_minus)
 
 
 def _field(value: Any, name: str, dtype: Any = None) -> np.ndarray:

@@ -32,8 +32,10 @@ from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
 
-from _sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sink_init, sink_emit,
-                    costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
+from _sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
+                    sweep_start_at,
+                    sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
+                    b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
 
 cnp.import_array()
 
@@ -67,31 +69,46 @@ ctypedef fused mode_t:
     CostMode
 
 
-cdef inline void _emit(Sink* k, double score, double tp, double fp,
-                       mode_t mode) noexcept nogil:
+ctypedef char Plain
+ctypedef short Chained
+ctypedef fused chain_t:
+    Plain      # TP of a group is TP above plus its weight (counts, tables)
+    Chained    # TP is the sink's compensated row sum (weighted rows, see sink_emit_chained)
+
+
+cdef inline void _emit(Sink* k, double score, double tp, double fp, mode_t mode,
+                       chain_t chain) noexcept nogil:
+    cdef double unscale
     if mode_t is CostMode:       # before the sweep moves on: it needs TP, FP above
-        costs_push(&k.costs, score, k.sweep.tp, k.sweep.fp, tp, fp,
-                   k.sweep.weight_pos, k.sweep.weight_neg)
-    sink_emit(k, score, tp, fp)
+        unscale = k.sweep.inv_scale
+        costs_push(&k.costs, score, k.sweep.tp * unscale, k.sweep.fp * unscale,
+                   tp * unscale, fp * unscale, k.sweep.weight_pos * unscale,
+                   k.sweep.weight_neg * unscale)
+    if chain_t is Chained:
+        sink_emit_chained(k, score, tp, fp)
+    else:
+        sink_emit(k, score, tp, fp)
 
 
-cdef inline void _add(Sink* k, double score, double tp, double fp, mode_t mode) noexcept nogil:
-    """Add rows at ``score`` (no higher than any added before) to their group."""
+cdef inline void _add(Sink* k, double score, double tp, double fp, mode_t mode,
+                      chain_t chain) noexcept nogil:
+    """Add rows at ``score`` (no higher than any added before) to their group; weights
+    times the sweep's scale."""
     if score == k.cur:
         k.cur_tp += tp
         k.cur_fp += fp
     else:
         if k.cur_tp + k.cur_fp > 0.0:      # zero-weight rows never reach a sink
-            _emit(k, k.cur, k.cur_tp, k.cur_fp, mode)
+            _emit(k, k.cur, k.cur_tp, k.cur_fp, mode, chain)
         k.cur = score
         k.cur_tp = tp
         k.cur_fp = fp
 
 
-cdef inline void _flush(Sink* k, mode_t mode) noexcept nogil:
+cdef inline void _flush(Sink* k, mode_t mode, chain_t chain) noexcept nogil:
     """Emit the open group."""
     if k.cur_tp + k.cur_fp > 0.0:
-        _emit(k, k.cur, k.cur_tp, k.cur_fp, mode)
+        _emit(k, k.cur, k.cur_tp, k.cur_fp, mode, chain)
     k.cur = NAN
     k.cur_tp = 0.0
     k.cur_fp = 0.0
@@ -116,12 +133,16 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
         (pos & lo).sum(), (pos & ~lo).sum(), (neg & lo).sum(), (neg & ~lo).sum()
 
     Returns ``(pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg, bad_label,
-    nan_row, bad_weight, weight_pos_lo, weight_neg_lo)``; the bad-row fields are the
-    first such row or -1; the ``_lo`` sums cover the rows below the pivot. The weight
-    sums are 0 without weights. ``w`` may be None.
+    nan_row, bad_weight, weight_pos_lo, weight_neg_lo, weight_pos_err,
+    weight_pos_lo_err)``; the bad-row fields are the first such row or -1; the ``_lo``
+    sums cover the rows below the pivot. The weight sums are 0 without weights. The
+    positive sums are compensated (``weight_pos + weight_pos_err`` is their exact sum
+    to about n u^2), so they round like the sweep's own compensated TP. ``w`` may be
+    None.
     """
     cdef Py_ssize_t i, n_bad = 0
     cdef double weight_pos_lo = 0.0, weight_neg_lo = 0.0
+    cdef double weight_pos_err = 0.0, weight_pos_lo_err = 0.0
     cdef Py_ssize_t pos_lo = 0, pos_hi = 0, neg_lo = 0, neg_hi = 0
     cdef Py_ssize_t is_pos, is_neg, down, keep
     cdef double x, wi, weight_pos = 0.0, weight_neg = 0.0
@@ -148,9 +169,9 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
                 neg_hi += is_neg & (1 - down) & keep
                 # Two register sums: an array indexed by class would chain every
                 # row through a store and a reload.
-                weight_pos += wi if is_pos else 0.0
+                chain_add(&weight_pos, &weight_pos_err, wi if is_pos else 0.0)
                 weight_neg += wi if is_neg else 0.0
-                weight_pos_lo += wi if is_pos & down else 0.0
+                chain_add(&weight_pos_lo, &weight_pos_lo_err, wi if is_pos & down else 0.0)
                 weight_neg_lo += wi if is_neg & down else 0.0
         else:
             for i in range(start, stop):
@@ -168,7 +189,8 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
         bad_label, nan_row, bad_weight = _first_bad_rows(y, s, w, pos_label, neg_label,
                                                          has_neg, start, stop)
     return (pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg,
-            bad_label, nan_row, bad_weight, weight_pos_lo, weight_neg_lo)
+            bad_label, nan_row, bad_weight, weight_pos_lo, weight_neg_lo, weight_pos_err,
+            weight_pos_lo_err)
 
 
 cdef tuple _first_bad_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
@@ -248,12 +270,12 @@ cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
     while i >= 0:
         p = pos[i]
         while k >= 0 and neg[k] > p:
-            _add(sink, <double>neg[k], 0.0, 1.0, mode)
+            _add(sink, <double>neg[k], 0.0, 1.0, mode, <Plain>0)
             k -= 1
-        _add(sink, <double>p, 1.0, 0.0, mode)
+        _add(sink, <double>p, 1.0, 0.0, mode, <Plain>0)
         i -= 1
     while k >= 0:
-        _add(sink, <double>neg[k], 0.0, 1.0, mode)
+        _add(sink, <double>neg[k], 0.0, 1.0, mode, <Plain>0)
         k -= 1
     out[0] = local
 
@@ -268,7 +290,7 @@ cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     # Everything in the hi pieces is above everything in the lo pieces.
     _merge_desc(_ptr(pos_hi), pos_hi.shape[0], _ptr(neg_hi), neg_hi.shape[0], sink, mode)
     _merge_desc(_ptr(pos_lo), pos_lo.shape[0], _ptr(neg_lo), neg_lo.shape[0], sink, mode)
-    _flush(sink, mode)
+    _flush(sink, mode, <Plain>0)
 
 
 cdef object _sweep_result(Sweep* st):
@@ -284,13 +306,18 @@ cdef object _sweep_result(Sweep* st):
             c[k, 3] = st.crossings[k].fp
             c[k, 4] = st.crossings[k].b
     wp = st.weight_pos
-    weight_neg = st.weight_neg
-    den = wp * (st.tp + st.fp) - st.tp * st.self_pairs
-    return (st.n_groups, st.n_undefined, wp, weight_neg,
-            st.auc_num / (wp * weight_neg) if wp > 0 and weight_neg > 0 else np.nan,
-            st.ap_num / wp if wp > 0 else np.nan,
-            st.b_num / den if den > 0 else np.nan,
+    wn = st.weight_neg
+    den = _last_den(st)
+    return (st.n_groups, st.n_undefined, wp * st.inv_scale, wn * st.inv_scale,
+            clamp_probability(st.auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
+            clamp_probability(st.ap_num / wp) if wp > 0 else np.nan,
+            b_value(st.b_gap, den) if den > 0 else np.nan,
             crossings)
+
+
+cdef inline double _last_den(Sweep* st) noexcept nogil:
+    """Den of SPEC §3 (scaled) at the last operating point pushed."""
+    return st.weight_pos * (st.tp + st.fp) - st.tp * st.self_pairs
 
 
 cdef int _check_levels(const double[::1] levels) except -1:
@@ -353,7 +380,7 @@ cdef tuple _close_sweep(Sink* sink):
     cdef Costs* c = &sink.costs
     if not sink.sweep_costs:
         return _sweep_result(&sink.sweep) + (None,)
-    costs_finish(c, sink.sweep.tp, sink.sweep.fp)
+    costs_finish(c, sink.sweep.tp * sink.sweep.inv_scale, sink.sweep.fp * sink.sweep.inv_scale)
     try:
         if c.hull.failed:
             raise MemoryError("out of memory growing the ROC convex hull")
@@ -485,10 +512,18 @@ cdef enum:
 cdef inline void _add_key(Sink* sink, const Row* rows, uint64_t key, int index_bits,
                           uint64_t row_mask, mode_t mode) noexcept nogil:
     cdef const Row* row = &rows[key & row_mask]
+    cdef double w = row.weight * sink.sweep.scale
+    cdef double t, back
     if (key >> index_bits) & 1:
-        _add(sink, row.score, row.weight, 0.0, mode)
+        _add(sink, row.score, w, 0.0, mode, <Chained>0)
+        # After _add: a group it closed is emitted with TP before this row. (TwoSum
+        # written out: through a pointer the sums would leave registers.)
+        t = sink.chain + w
+        back = t - sink.chain
+        sink.chain_err += (sink.chain - (t - back)) + (w - back)
+        sink.chain = t
     else:
-        _add(sink, row.score, 0.0, row.weight, mode)
+        _add(sink, row.score, 0.0, w, mode, <Chained>0)
 
 
 cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
@@ -536,7 +571,7 @@ cdef void _emit_pieces(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
     cdef vector[pair[double, uint64_t]] scratch
     _emit_keys(keys_hi, rows, index_bits, sink, scratch, mode)
     _emit_keys(keys_lo, rows, index_bits, sink, scratch, mode)
-    _flush(sink, mode)
+    _flush(sink, mode, <Chained>0)
 
 
 def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -545,7 +580,11 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
                    object costs=None):
     """Sweep sorted ``scatter_keys`` pieces without building a table.
 
-    NumPy equivalent: ``sweep_table(*table_from_keys(...), levels, exclude_self, costs)``.
+    TP is the compensated sum of the positive rows in key order (``chain_add``);
+    ``weight_pos`` must be the total it ends at, which a compensated sum in any order
+    almost always is: the last field is that total (unscaled) for the caller to
+    check, and to sweep again with when it differs. NumPy equivalent:
+    ``sweep_table(*table_from_keys(...), levels, exclude_self, costs)``.
     """
     cdef Sink sink
     cdef Hull hull
@@ -556,20 +595,25 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
             _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <CostMode>0)
         else:
             _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <PlainMode>0)
-    return _close_sweep(&sink)
+    return _close_sweep(&sink) + ((sink.chain + sink.chain_err) * sink.sweep.inv_scale,)
 
 
 def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
                         int index_bits, double weight_pos, double weight_neg,
                         const double[::1] levels, bint exclude_self, double tp_above,
-                        double fp_above, double b_above, Py_ssize_t split=-1):
+                        double tp_above_err, double fp_above, double gap_above,
+                        Py_ssize_t split=-1):
     """Sweep one sorted key piece from the state of the pieces above it.
 
     Like ``sweep_range`` for keys: AUC and AP come back as this piece's additive
-    shares; the last two fields are the final Num (SPEC §3) and, when ``split`` (a key
-    index where the truncated score changes) is given, the state ``(TP, FP, Num,
-    groups)`` after the keys at and above it, else None. Lets the two pivot pieces of
-    ``scatter_keys`` be swept on two threads, and a piece be swept again in halves.
+    shares. The state above is TP as a compensated pair ``tp_above + tp_above_err``
+    (unscaled), FP (unscaled) and G = 2 Num - Den of SPEC §3 (scaled, see
+    ``_sweep.pxd``). Extra fields: the final G, the final Den (scaled), the final
+    compensated TP (unscaled, to check against ``weight_pos``) and, when ``split`` (a
+    key index where the truncated score changes) is given, the state ``(tp, tp_err,
+    fp, G, groups)`` after the keys at and above it, else None. Lets the two pivot
+    pieces of ``scatter_keys`` be swept on two threads, and a piece be swept again in
+    halves.
     """
     cdef Sink sink
     cdef Hull hull
@@ -588,21 +632,25 @@ def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
         upper = keys
         lower = keys[n:]
     _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
-    sink.sweep.tp = tp_above
-    sink.sweep.fp = fp_above
-    sink.sweep.b_num = b_above
+    sink.chain = tp_above * sink.sweep.scale
+    sink.chain_err = tp_above_err * sink.sweep.scale
+    sweep_start_at(&sink.sweep, tp_above + tp_above_err, fp_above, gap_above)
     cdef const Row* row_ptr = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
-    cdef double cp_tp = 0.0, cp_fp = 0.0, cp_b = 0.0
+    cdef double cp_tp = 0.0, cp_err = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
     with nogil:
         _emit_keys(upper, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
-        _flush(&sink, <PlainMode>0)     # the split falls between distinct scores
-        cp_tp, cp_fp = sink.sweep.tp, sink.sweep.fp
-        cp_b, cp_groups = sink.sweep.b_num, sink.sweep.n_groups
+        _flush(&sink, <PlainMode>0, <Chained>0)    # the split falls between scores
+        cp_tp = sink.chain * sink.sweep.inv_scale
+        cp_err = sink.chain_err * sink.sweep.inv_scale
+        cp_fp = sink.sweep.fp * sink.sweep.inv_scale
+        cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
         _emit_keys(lower, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
-        _flush(&sink, <PlainMode>0)
-    checkpoint = (cp_tp, cp_fp, cp_b, cp_groups) if split >= 0 else None
-    return _close_sweep(&sink) + (sink.sweep.b_num, checkpoint)
+        _flush(&sink, <PlainMode>0, <Chained>0)
+    checkpoint = (cp_tp, cp_err, cp_fp, cp_gap, cp_groups) if split >= 0 else None
+    return _close_sweep(&sink) + (sink.sweep.b_gap, _last_den(&sink.sweep),
+                                  (sink.chain + sink.chain_err) * sink.sweep.inv_scale,
+                                  checkpoint)
 
 
 def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -639,14 +687,20 @@ def sweep_table(const double[::1] scores, const count_t[::1] tp,
         wp += <double>tp[g]
         wn += <double>fp[g]
     _open_sweep(&sink, &hull, wp, wn, exclude_self, levels, costs)
+    cdef double scale = sink.sweep.scale
     with nogil:
         # Groups are distinct already: straight to the sweep.
         if sink.sweep_costs:
             for g in range(m):
-                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <CostMode>0)
+                _emit(&sink, scores[g], <double>tp[g] * scale, <double>fp[g] * scale,
+                      <CostMode>0, <Plain>0)
+        elif scale == 1.0:          # the usual case: spare the hot loop two products
+            for g in range(m):
+                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0, <Plain>0)
         else:
             for g in range(m):
-                _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0)
+                _emit(&sink, scores[g], <double>tp[g] * scale, <double>fp[g] * scale,
+                      <PlainMode>0, <Plain>0)
     return _close_sweep(&sink)
 
 
@@ -692,32 +746,37 @@ def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
     """
     cdef Py_ssize_t g, m = tp.shape[0]
     cdef double wp = 0.0, wn = 0.0, above = 0.0, below, auc_num = 0.0, auc
-    cdef double s10 = 0.0, s01 = 0.0, v, t, f
+    cdef double s10 = 0.0, s01 = 0.0, v, t, f, scale
     if fp.shape[0] != m:
         raise ValueError("tp and fp differ in length")
     with nogil:
         for g in range(m):
             wp += <double>tp[g]
             wn += <double>fp[g]
+        # Weights scaled by a power of two (see _sweep.weight_scale): W_P W_N must
+        # neither overflow nor underflow; s10, s01 are scaled back at the end.
+        scale = weight_scale(wp + wn)
+        wp = wp * scale
+        wn = wn * scale
         # Pass 2: the AUC (the mean of V10); pass 3: squared deviations from it,
         # which keeps the variance free of the cancellation of sum(V^2) - n A^2.
         below = wn
         for g in range(m):
-            f = <double>fp[g]
+            f = <double>fp[g] * scale
             below -= f
-            auc_num += <double>tp[g] * (below + 0.5 * f)
-        auc = auc_num / (wp * wn)
+            auc_num += (<double>tp[g] * scale) * (below + 0.5 * f)
+        auc = clamp_probability(auc_num / (wp * wn))
         below = wn
         for g in range(m):
-            t = <double>tp[g]
-            f = <double>fp[g]
+            t = <double>tp[g] * scale
+            f = <double>fp[g] * scale
             below -= f
             v = (below + 0.5 * f) / wn - auc
             s10 += t * v * v
             v = (above + 0.5 * t) / wp - auc
             s01 += f * v * v
             above += t
-    return auc, s10, s01
+    return auc, s10 / scale, s01 / scale
 
 
 # ---------------------------------------------------------------------------
@@ -816,9 +875,9 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
         while n_heap > 0:
             top = heap[0]
             if streams[top].positive:
-                _add(&sink, streams[top].head, 1.0, 0.0, <PlainMode>0)
+                _add(&sink, streams[top].head, 1.0, 0.0, <PlainMode>0, <Plain>0)
             else:
-                _add(&sink, streams[top].head, 0.0, 1.0, <PlainMode>0)
+                _add(&sink, streams[top].head, 0.0, 1.0, <PlainMode>0, <Plain>0)
             streams[top].left -= 1
             if streams[top].left > 0:
                 streams[top].head = _stream_head(&streams[top])
@@ -829,7 +888,7 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
                 heap[0] = heap[n_heap]
             if n_heap > 0:
                 _sift_down(streams.data(), heap.data(), n_heap, 0)
-        _flush(&sink, <PlainMode>0)
+        _flush(&sink, <PlainMode>0, <Plain>0)
     return _close_sweep(&sink)
 
 
@@ -839,21 +898,28 @@ def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[:
     """Sweep one score range of a larger table, starting from the ranges above it.
 
     ``weight_pos``/``weight_neg`` are the whole data's totals; ``tp_above``,
-    ``fp_above`` and ``b_above`` (Num of SPEC §3) are the state after every higher
-    range. AUC and AP come back as this range's additive shares; the last field is
-    the range's final Num, the next range's ``b_above``. NumPy equivalent:
-    ``indist_fast._reference.sweep_range``.
+    ``fp_above`` and ``b_above`` (G = 2 Num - Den of SPEC §3, in the sweep's scaled
+    units, see ``_sweep.pxd``) are the state after every higher range. TP inside the
+    range is ``tp_above`` plus the range's own weights summed in order, so with
+    ``tp_above`` the in-order sums of the range totals above (``ranges._offsets``) the
+    last range ends exactly at ``weight_pos``. AUC and AP come back as this range's
+    additive shares; the last field is the range's final G, the next range's
+    ``b_above``. NumPy equivalent: ``indist_fast._reference.sweep_range``.
     """
     cdef Sink sink
     cdef Hull hull
     cdef Py_ssize_t g, m = scores.shape[0]
     if tp.shape[0] != m or fp.shape[0] != m:
         raise ValueError("scores, tp and fp differ in length")
+    cdef double local = 0.0, t
     _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
-    sink.sweep.tp = tp_above
-    sink.sweep.fp = fp_above
-    sink.sweep.b_num = b_above
+    sweep_start_at(&sink.sweep, tp_above, fp_above, b_above)
+    cdef double scale = sink.sweep.scale
     with nogil:
         for g in range(m):
-            _emit(&sink, scores[g], <double>tp[g], <double>fp[g], <PlainMode>0)
-    return _close_sweep(&sink) + (sink.sweep.b_num,)
+            # TP = TP above + this range's own in-order sum: ranges then chain exactly.
+            t = <double>tp[g]
+            local += t
+            sweep_push_at(&sink.sweep, scores[g], t * scale, <double>fp[g] * scale,
+                          (tp_above + local) * scale)
+    return _close_sweep(&sink) + (sink.sweep.b_gap,)

@@ -27,7 +27,7 @@ from libc.math cimport NAN
 from libcpp.vector cimport vector
 from numpy.random cimport bitgen_t
 
-from _sweep cimport Sweep, sweep_init, sweep_push, MAX_LEVELS
+from _sweep cimport Sweep, sweep_init, sweep_push, clamp_probability, MAX_LEVELS
 
 cnp.import_array()
 
@@ -222,11 +222,13 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
                 n_present += (tp[g] + fp[g]) > 0.0
             for c in range(n_present):
                 g = present[c]
-                sweep_push(&st, scores[g], tp[g], fp[g])
+                sweep_push(&st, scores[g], tp[g] * st.scale, fp[g] * st.scale)
             out[k, 0] = wp
             out[k, 1] = wn
-            out[k, 2] = st.auc_num / (wp * wn) if wp > 0 and wn > 0 else _nan()
-            out[k, 3] = st.ap_num / wp if wp > 0 else _nan()
+            # (the sweep's own scaled totals: W_P W_N must not overflow)
+            out[k, 2] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
+                         if wp > 0 and wn > 0 else _nan())
+            out[k, 3] = clamp_probability(st.ap_num / st.weight_pos) if wp > 0 else _nan()
             for c in range(L):
                 if st.crossings[c].found:
                     out[k, 4 + 4 * c] = st.crossings[c].threshold

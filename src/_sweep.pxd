@@ -8,7 +8,8 @@ round identically and choose the same operating point.
 """
 
 from libc.stdint cimport int64_t
-from libc.math cimport INFINITY, NAN
+from libc.math cimport INFINITY, NAN, frexp, ldexp
+from libc.float cimport DBL_MAX
 from libc.string cimport memset
 from libc.stdlib cimport realloc, free
 
@@ -28,17 +29,24 @@ cdef struct Crossing:
 
 
 cdef struct Sweep:
-    double weight_pos          # W_P, known before the sweep (B's denominator needs it)
-    double weight_neg          # W_N
-    double self_pairs          # 1.0 drops self-pairs (exclude_self=True), 0.0 keeps them
+    # Weights inside the sweep are scaled by `scale` (a power of two, see
+    # weight_scale) so that products of totals neither overflow nor underflow;
+    # probabilities are unchanged, and B keeps its unscaled value because the
+    # self-pair term is scaled by the same factor (SPEC §3: Den = W_P T - TP in copies).
+    double scale               # callers push weights already multiplied by it
+    double inv_scale           # 1 / scale (exact), for the unscaled costs
+    double weight_pos          # W_P (scaled), known before the sweep (B needs it)
+    double weight_neg          # W_N (scaled)
+    double self_pairs          # scale with exclude_self=True, 0.0 without
     Py_ssize_t n_groups        # operating points pushed so far
     Py_ssize_t n_undefined     # operating points with Den <= 0 (B is NaN there)
-    double tp                  # TP_j after the last push
-    double fp                  # FP_j after the last push
+    double tp                  # TP_j after the last push (scaled)
+    double fp                  # FP_j after the last push (scaled)
     double auc_num             # sum_g fp_g (above_g + tp_g / 2)
     double ap_num              # sum_g tp_g * precision_g
-    double b_num               # Num_j of SPEC §3
-    double next_level          # smallest level not yet reached (inf when none is left)
+    double b_gap               # G_j = 2 Num_j - Den_j, see sweep_push_at
+    double next_gap            # 2 (smallest pending level) - 1, less a slack: a cheap
+                               # test that never misses a crossing (inf: none left)
     int n_levels
     double levels[MAX_LEVELS]
     Crossing crossings[MAX_LEVELS]
@@ -98,6 +106,8 @@ cdef struct Sink:
     double cur                 # score of the open group (NaN before the first row)
     double cur_tp              # its positive and negative weight so far
     double cur_fp
+    double chain               # weighted key path: positive weight (scaled) of every
+    double chain_err           # row added so far, the compensated sum chain + chain_err
     Py_ssize_t m               # groups written so far
     double* scores
     int64_t* tp_count          # unweighted tables
@@ -106,27 +116,61 @@ cdef struct Sink:
     double* fp_weight
 
 
+cdef inline double weight_scale(double total) noexcept nogil:
+    """The power of two weights are multiplied by inside a sweep: 1 for totals in
+    [2**-256, 2**256], else 2**-e with e the binary exponent of the total, clamped to
+    [-1000, 1000] so the scale and its inverse stay normal. Twin:
+    ``indist_fast._result.weight_scale``."""
+    cdef int e
+    if not (total > 0.0 and total <= DBL_MAX):
+        return 1.0
+    frexp(total, &e)
+    if -256 <= e <= 256:
+        return 1.0
+    e = 1000 if e > 1000 else (-1000 if e < -1000 else e)
+    return ldexp(1.0, -e)
+
+
+cdef inline double clamp_probability(double x) noexcept nogil:
+    """Rounding can carry a probability an ulp outside [0, 1]; NaN stays NaN."""
+    if x < 0.0:
+        return 0.0
+    if x > 1.0:
+        return 1.0
+    return x
+
+
+cdef inline double b_value(double gap, double den) noexcept nogil:
+    """B_j = 1/2 + G_j / (2 Den_j): the one value every path reports and compares."""
+    return clamp_probability(0.5 + 0.5 * (gap / den))
+
+
 cdef inline void _next_level(Sweep* st) noexcept nogil:
     cdef int k
-    st.next_level = INFINITY
+    cdef double lowest = INFINITY
     for k in range(st.n_levels):
-        if not st.crossings[k].found and st.levels[k] < st.next_level:
-            st.next_level = st.levels[k]
+        if not st.crossings[k].found and st.levels[k] < lowest:
+            lowest = st.levels[k]
+    # B = 1/2 + G/(2 Den) >= level implies G >= (2 level - 1 - 2**-49) Den: the slack
+    # covers the rounding of the quotient and the sum, so the test never misses.
+    st.next_gap = (2.0 * lowest - 1.0) - 1.7763568394002505e-15
 
 
 cdef inline void sweep_init(Sweep* st, double weight_pos, double weight_neg,
                             bint exclude_self, const double[::1] levels) noexcept nogil:
     cdef int k
-    st.weight_pos = weight_pos
-    st.weight_neg = weight_neg
-    st.self_pairs = 1.0 if exclude_self else 0.0
+    st.scale = weight_scale(weight_pos + weight_neg)
+    st.inv_scale = 1.0 / st.scale
+    st.weight_pos = weight_pos * st.scale
+    st.weight_neg = weight_neg * st.scale
+    st.self_pairs = st.scale if exclude_self else 0.0
     st.n_groups = 0
     st.n_undefined = 0
     st.tp = 0.0
     st.fp = 0.0
     st.auc_num = 0.0
     st.ap_num = 0.0
-    st.b_num = 0.0
+    st.b_gap = 0.0
     st.n_levels = <int>levels.shape[0]
     for k in range(st.n_levels):
         st.levels[k] = levels[k]
@@ -134,36 +178,64 @@ cdef inline void sweep_init(Sweep* st, double weight_pos, double weight_neg,
     _next_level(st)
 
 
+cdef inline void sweep_start_at(Sweep* st, double tp_above, double fp_above,
+                                double gap_above) noexcept nogil:
+    """Continue below ranges already swept: their TP, FP (unscaled) and G (scaled)."""
+    st.tp = tp_above * st.scale
+    st.fp = fp_above * st.scale
+    st.b_gap = gap_above
+
+
 cdef inline void _record_crossings(Sweep* st, double threshold, double den) noexcept nogil:
     cdef int k
+    cdef double b = b_value(st.b_gap, den)
     for k in range(st.n_levels):
-        # Compared as Num >= level * Den, the form the reference uses.
-        if not st.crossings[k].found and st.b_num >= st.levels[k] * den:
+        if not st.crossings[k].found and b >= st.levels[k]:
             st.crossings[k].found = True
             st.crossings[k].index = st.n_groups
             st.crossings[k].threshold = threshold
-            st.crossings[k].tp = st.tp
-            st.crossings[k].fp = st.fp
-            st.crossings[k].b = st.b_num / den
+            st.crossings[k].tp = st.tp * st.inv_scale
+            st.crossings[k].fp = st.fp * st.inv_scale
+            st.crossings[k].b = b
     _next_level(st)
 
 
 cdef inline void sweep_push(Sweep* st, double threshold, double tp_g,
                             double fp_g) noexcept nogil:
-    """Add the group at `threshold` (positive weight tp_g, negative fp_g) below the others."""
+    """Add the group at `threshold` (positive weight tp_g, negative fp_g, both times
+    ``st.scale``; counts need no multiplication, their scale is 1) below the others;
+    TP is the groups' weights summed in order."""
+    sweep_push_at(st, threshold, tp_g, fp_g, st.tp + tp_g)
+
+
+cdef inline void sweep_push_at(Sweep* st, double threshold, double tp_g, double fp_g,
+                               double tp) noexcept nogil:
+    """``sweep_push`` with TP after the group given by the caller (scaled): the
+    weighted key path's compensated sum, or a range's TP above plus its own sum.
+
+    B is tracked as G_j = 2 Num_j - Den_j, in which the self-pair terms cancel:
+    G_j = sum_{g <= j} (tp_g + fp_g) (above_g - below_g), with below_g = W_P - TP_g the
+    positive weight strictly below group g. G is exactly 0 in floating point where
+    B = 1/2 by structure (all scores tied: above = below = 0; all positive weight in
+    the top group: below = 0 from there on; mirror groups, whose terms cancel),
+    provided W_P is the sweep's own final TP; every caller guarantees that. The
+    quotient Num / Den, with its two rounding paths, is not exact there. B_j =
+    1/2 + G_j / (2 Den_j) is then exactly 1/2, and a level counts as reached where
+    this very B is >= the level, so every path agrees with ``Curves.b``.
+    """
     cdef double above = st.tp               # positive weight strictly above this group
     cdef double half = tp_g * 0.5
     cdef double den
     st.auc_num += fp_g * (above + half)
-    st.b_num += (tp_g + fp_g) * (above + half) - half * st.self_pairs
-    st.tp = above + tp_g
+    st.b_gap += (tp_g + fp_g) * (above - (st.weight_pos - tp))
+    st.tp = tp
     st.fp = st.fp + fp_g
 
-    st.ap_num += tp_g * (st.tp / (st.tp + st.fp))
-    den = st.weight_pos * (st.tp + st.fp) - st.tp * st.self_pairs
+    st.ap_num += tp_g * (tp / (tp + st.fp))
+    den = st.weight_pos * (tp + st.fp) - tp * st.self_pairs
     if den <= 0.0:
         st.n_undefined += 1
-    elif st.b_num >= st.next_level * den:   # any pending level is reached here
+    elif st.b_gap >= st.next_gap * den:   # a pending level may be reached here
         _record_crossings(st, threshold, den)
     st.n_groups += 1
 
@@ -280,11 +352,37 @@ cdef inline void costs_push(Costs* c, double s, double tp_above, double fp_above
 cdef inline void sink_init(Sink* k) noexcept nogil:
     memset(k, 0, sizeof(Sink))
     k.cur = NAN
+    k.sweep.scale = 1.0          # table sinks write weights as they come
+    k.sweep.inv_scale = 1.0
+
+
+cdef inline void chain_add(double* s, double* err, double x) noexcept nogil:
+    """Compensated running sum (TwoSum): s + err is the exact sum to about n u^2, so
+    it rounds to the correctly rounded total whatever the order of the terms, but for
+    totals within that distance of a rounding boundary (callers check the result)."""
+    cdef double t = s[0] + x
+    cdef double back = t - s[0]
+    err[0] += (s[0] - (t - back)) + (x - back)
+    s[0] = t
 
 
 cdef inline void sink_emit(Sink* k, double threshold, double tp_g, double fp_g) noexcept nogil:
     if k.sweeping:
         sweep_push(&k.sweep, threshold, tp_g, fp_g)
+    _sink_write(k, threshold, tp_g, fp_g)
+
+
+cdef inline void sink_emit_chained(Sink* k, double threshold, double tp_g,
+                                   double fp_g) noexcept nogil:
+    """``sink_emit`` for weighted rows: TP is the compensated sum of the rows in key
+    order. W_P is counted in row order, also compensated: both round to the same
+    total (callers check), so below_g ends at exactly 0."""
+    if k.sweeping:
+        sweep_push_at(&k.sweep, threshold, tp_g, fp_g, k.chain + k.chain_err)
+    _sink_write(k, threshold, tp_g, fp_g)
+
+
+cdef inline void _sink_write(Sink* k, double threshold, double tp_g, double fp_g) noexcept nogil:
     if k.scores != NULL:
         k.scores[k.m] = threshold
         if k.tp_count != NULL:

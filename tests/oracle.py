@@ -91,3 +91,48 @@ def level_point(y, s, w=None, level=0.5, exclude_self=True):
     if len(hits) == 0:
         return np.nan, -1, c
     return c["thresholds"][hits[0]], hits[0], c
+
+
+def exact_b(y, s, w=None, exclude_self=True):
+    """(thresholds, B per operating point) in exact rational arithmetic (SPEC §3's
+    group sums over the weights as the exact binary fractions they are); B is a
+    Fraction, or None where Den <= 0. Any float computation is checked against it."""
+    from fractions import Fraction
+
+    y = np.asarray(y, bool)
+    s = np.asarray(s, np.float64)
+    w = np.ones(len(s)) if w is None else np.asarray(w, np.float64)
+    keep = w > 0
+    y, s, w = y[keep], s[keep], w[keep]
+    thresholds = np.unique(s)[::-1]
+    tp_g = {t: Fraction(0) for t in thresholds.tolist()}
+    fp_g = dict(tp_g)
+    for yi, si, wi in zip(y.tolist(), s.tolist(), w.tolist()):
+        (tp_g if yi else fp_g)[si] += Fraction(wi)
+    wp = sum(tp_g.values(), Fraction(0))
+    self_pairs = 1 if exclude_self else 0
+    above = tp = fp = num = Fraction(0)
+    out = []
+    for t in thresholds.tolist():
+        a, b = tp_g[t], fp_g[t]
+        num += (a + b) * (above + a / 2) - self_pairs * a / 2
+        tp, fp = tp + a, fp + b
+        above = tp
+        den = wp * (tp + fp) - self_pairs * tp
+        out.append(num / den if den > 0 else None)
+    return thresholds, out
+
+
+def exact_auc(y, s, w=None):
+    """AUC of SPEC §2 in exact rational arithmetic."""
+    from fractions import Fraction
+
+    y = np.asarray(y, bool)
+    s = np.asarray(s, np.float64)
+    w = np.ones(len(s)) if w is None else np.asarray(w, np.float64)
+    pos = [(si, Fraction(wi)) for si, wi, yi in zip(s.tolist(), w.tolist(), y.tolist()) if yi]
+    neg = [(si, Fraction(wi)) for si, wi, yi in zip(s.tolist(), w.tolist(), y.tolist())
+           if not yi]
+    wins = sum((wp * wn * (1 if sp > sn else Fraction(1, 2) if sp == sn else 0)
+                for sp, wp in pos for sn, wn in neg), Fraction(0))
+    return wins / (sum(w for _, w in pos) * sum(w for _, w in neg))

@@ -162,3 +162,57 @@ def test_fixed_rate_one_is_the_last_operating_point():
         costs = engine.summarize(r.y, r.s, None, r.pos_value, r.neg_value, np.array([0.5]),
                                  True, (0.0, 1.0, float("nan"))).costs
         assert (costs.q_tp, costs.q_fp) == (3.0, 21.0)
+
+
+@st.composite
+def float_tables(draw):
+    """Score tables with arbitrary float weights (not integers): sums round."""
+    m = draw(st.integers(1, 25))
+    weights = st.one_of(st.just(0.0), st.floats(1e-3, 1e3))
+    tp = np.array(draw(st.lists(weights, min_size=m, max_size=m)))
+    fp = np.array(draw(st.lists(weights, min_size=m, max_size=m)))
+    keep = tp + fp > 0
+    tp, fp = np.r_[0.5, tp[keep]], np.r_[draw(weights), fp[keep]]
+    if draw(st.booleans()):      # mirror image below: B is 1/2 at the bottom (exactly)
+        tp, fp = np.r_[tp, tp[::-1]], np.r_[fp, fp[::-1]]
+    return -np.arange(len(tp), dtype=float), tp, fp
+
+
+@settings(max_examples=200, deadline=None)
+@given(table=float_tables(), levels=LEVELS, exclude_self=st.booleans())
+def test_sweeps_of_float_tables_equal_reference_bit_for_bit(table, levels, exclude_self):
+    """Twins do the same operations in the same order: crossings and B agree exactly,
+    also where B sits exactly on a level."""
+    lv = np.array(levels + [0.5])
+    fast = _fast.sweep_table(*table, lv, exclude_self)
+    ref = _reference.sweep_table(*table, lv, exclude_self)
+    np.testing.assert_array_equal(fast.crossings, ref.crossings)
+    np.testing.assert_array_equal(fast.b_last, ref.b_last)
+    assert fast.n_undefined == ref.n_undefined
+
+
+@settings(max_examples=200, deadline=None)
+@given(table=float_tables(), levels=LEVELS, exclude_self=st.booleans(),
+       above=st.tuples(st.floats(0, 50), st.floats(0, 50), st.floats(-100, 100)))
+def test_sweep_range_equals_reference_bit_for_bit(table, levels, exclude_self, above):
+    scores, tp, fp = table
+    tp_above, fp_above, gap_above = above
+    wp, wn = tp_above + float(np.cumsum(tp)[-1]), fp_above + float(np.sum(fp))
+    lv = np.array(levels)
+    fast, gap_fast = _fast.sweep_range(scores, tp, fp, lv, exclude_self, wp, wn,
+                                       tp_above, fp_above, gap_above)
+    ref, gap_ref = _reference.sweep_range(scores, tp, fp, lv, exclude_self, wp, wn,
+                                          tp_above, fp_above, gap_above)
+    np.testing.assert_array_equal(fast.crossings, ref.crossings)
+    assert gap_fast == gap_ref
+
+
+def test_mirror_table_reaches_one_half_exactly_on_both_engines():
+    """Mirror groups around a middle group of negatives: B is exactly 1/2 at the
+    bottom (the quotient Num / Den rounds below it)."""
+    tp = np.array([0.1, 0.0, 0.1]) * 3
+    fp = np.array([0.7, 0.2, 0.7])
+    scores = np.array([2.0, 1.0, 0.0])
+    for engine in (_fast, _reference):
+        r = engine.sweep_table(scores, tp, fp, np.array([0.5]), True)
+        assert r.b_last == 0.5 and r.crossings[0, 0] == 2 and r.crossings[0, 4] == 0.5

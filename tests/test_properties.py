@@ -139,3 +139,34 @@ def test_report_and_table_pickle(backend):
     t2 = pickle.loads(pickle.dumps(table))
     np.testing.assert_array_equal(t2.scores, table.scores)
     np.testing.assert_array_equal(t2.pos, table.pos)
+
+
+@SETTINGS
+@given(case=rows(), levels=st.lists(st.floats(0.05, 0.95), min_size=1, max_size=4,
+                                    unique=True), exclude_self=st.booleans())
+def test_reached_agrees_with_the_b_column(backend, case, levels, exclude_self):
+    """A level is reached at the first point where ``curves(...).b >= level``, with the
+    same B: one number, compared once (issue 10, item 3)."""
+    y, s, w = case
+    report = _report(y, s, sample_weight=w, levels=levels, exclude_self=exclude_self)
+    c = _curves(y, s, sample_weight=w, exclude_self=exclude_self)
+    for level, point in report.at.items():
+        hits = np.flatnonzero(c.b >= level)
+        assert point.reached == bool(len(hits))
+        if len(hits):
+            assert point.threshold == c.thresholds[hits[0]]
+            assert point.b == c.b[hits[0]]
+            assert point.tpr == c.tpr[hits[0]] and point.precision == c.precision[hits[0]]
+
+
+@SETTINGS
+@given(case=rows(weighted=True), factor_exp=st.sampled_from([-1060, -700, 0, 700, 990]))
+def test_scaling_weights_by_a_power_of_two_keeps_probabilities(backend, case, factor_exp):
+    """AUC, AP, precision and the rates are invariant to scaling every weight; with an
+    exact power of two and the internal rescale they stay bit for bit the same."""
+    y, s, w = case
+    a = _report(y, s, sample_weight=w, exclude_self=False)
+    b = _report(y, s, sample_weight=np.ldexp(w, factor_exp), exclude_self=False)
+    for name in ("auc", "average_precision", "threshold", "precision", "tpr", "fpr",
+                 "f1", "b"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
