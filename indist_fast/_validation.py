@@ -232,3 +232,29 @@ def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
 def _show(values: np.ndarray, limit: int = 5) -> str:
     shown = ", ".join(repr(v) for v in values[:limit])
     return f"[{shown}{', ...' if len(values) > limit else ''}]"
+
+
+def check_count(value: Any, name: str, *, minimum: int = 1, maximum: int = 10**9) -> int:
+    """A count argument (replicates, pairs, rows...) as a plain int in
+    ``[minimum, maximum]``.
+
+    Bools and floats are refused even when integral (``10.0``, ``True``): a count that
+    arrives as a float was usually computed, and silently truncating it hides the bug.
+    Every count has a ceiling so that a typo (``10**12``) fails at once instead of
+    allocating or looping until the machine gives up.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not an integer; the message names ``name``.
+    ValueError
+        ``value`` lies outside ``[minimum, maximum]``; the message names ``name``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r} "
+                        f"({type(value).__name__}).")
+    value = int(value)
+    if not minimum <= value <= maximum:
+        raise ValueError(f"{name} must be an integer from {minimum:,} to {maximum:,}, "
+                         f"got {value:,}.")
+    return value
