@@ -23,10 +23,10 @@ from typing import Any, Callable, Mapping, Union
 import numpy as np
 
 from . import _backend
-from ._validation import check_level, prepare_rows
+from ._validation import check_count, check_level, prepare_rows
 from .errors import IndistFastWarning
-from .report import _plain
-from .resampling import Resampler, _derived
+from .report import _plain, check_two_classes
+from .resampling import MAX_REPLICATES, Resampler, _derived
 from .table import ScoreTable
 
 __all__ = ["Binormal", "Empirical", "signal_curve", "noise", "resolution",
@@ -64,9 +64,9 @@ class Binormal:
     sigma: float = 1.0
 
     def __post_init__(self) -> None:
-        if not math.isfinite(self.mu):
+        if not math.isfinite(_check_real(self.mu, "mu")):
             raise ValueError(f"mu must be finite, got {self.mu!r}.")
-        if not (math.isfinite(self.sigma) and self.sigma > 0):
+        if not (math.isfinite(_check_real(self.sigma, "sigma")) and self.sigma > 0):
             raise ValueError(f"sigma must be positive and finite, got {self.sigma!r}.")
 
     @property
@@ -77,7 +77,7 @@ class Binormal:
     @classmethod
     def for_auc(cls, auc: float, sigma: float = 1.0) -> "Binormal":
         """The binormal model with the given AUROC and positive spread."""
-        if not 0.0 < auc < 1.0:
+        if not 0.0 < _check_real(auc, "auc") < 1.0:
             raise ValueError(f"auc must lie strictly between 0 and 1, got {auc!r}.")
         from statistics import NormalDist
         return cls(NormalDist().inv_cdf(auc) * math.sqrt(1.0 + sigma ** 2), sigma)
@@ -186,9 +186,20 @@ def _norm_pdf(x: float) -> float:
     return math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
 
 
+def _check_real(value: Any, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        raise TypeError(f"{name} must be a real number, got {value!r}.")
+    return float(value)
+
+
+# A binormal sample holds 9 bytes a row (score and label), and noise draws one per
+# replicate: 10**8 rows is about a gigabyte, beyond what a simulation should ask for.
+MAX_SAMPLE_SIZE = 10**8
+
+
 def _n_pos(n: int, prevalence: float) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise ValueError(f"n must be an integer of at least 2, got {n!r}.")
+    n = check_count(n, "n", minimum=2, maximum=MAX_SAMPLE_SIZE)
     prevalence = check_level(prevalence, "prevalence")
     k = int(round(n * prevalence))
     if not 1 <= k <= n - 1:
@@ -219,12 +230,14 @@ class Empirical:
     """
 
     def __init__(self, y_true: Any, y_score: Any, *, pos_label: Any = None) -> None:
-        rows = prepare_rows(y_true, y_score, None, pos_label)
-        is_pos = rows.y == rows.pos_value
-        self.pos = np.sort(rows.s[is_pos].astype(np.float64))
-        self.neg = np.sort(rows.s[~is_pos].astype(np.float64))
-        if len(self.pos) == 0 or len(self.neg) == 0:
-            raise ValueError("y_true must hold both classes.")
+        # The score table's pass checks the rows as every other entry point does (NaN
+        # scores, a third label) and its counts give each class's sorted scores.
+        table = ScoreTable.from_rows(prepare_rows(y_true, y_score, None, pos_label))
+        check_two_classes(table.weight_pos, table.weight_neg)
+        ascending = table.scores[::-1]
+        self.pos = np.repeat(ascending, table.pos[::-1])
+        self.neg = np.repeat(ascending, table.neg[::-1])
+        _check_shiftable(float(ascending[0]), float(ascending[-1]))
 
     @property
     def n_pos(self) -> int:
@@ -269,15 +282,13 @@ class Empirical:
     def gap(self, k: int) -> float:
         """The smallest increment that puts ``k`` out-of-order pairs strictly in order
         (the k-th smallest positive gap, 1-based)."""
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-            raise TypeError(f"k must be an integer, got {k!r}.")
-        if not 1 <= k <= self.n_out_of_order:
-            raise ValueError(f"k must lie in 1..{self.n_out_of_order} (the out-of-order "
-                             f"pairs), got {k}.")
+        n_out = self.n_out_of_order
+        k = check_count(k, "k", minimum=0, maximum=2**63 - 1)
+        if not 1 <= k <= n_out:
+            raise ValueError(f"k must lie in 1..{n_out} (the out-of-order pairs), got {k}.")
         # Bisection on the integer image of non-negative doubles, which keeps their
         # order: 64 counts of O(n log n), never the n_pos x n_neg gaps.
-        lo = 0
-        hi = int(np.float64(2.0 * (self.neg[-1] - self.pos[0]) + 1.0).view(np.int64))
+        lo, hi = 0, self._bound_bits()
         while lo < hi:
             mid = (lo + hi) // 2
             if self.count_wins(float(np.int64(mid).view(np.float64))) >= k:
@@ -291,9 +302,35 @@ class Empirical:
         ``(count_wins(delta) + n_tied / 2) / (n_pos n_neg)`` (``n_tied``: pairs tied
         before the shift). With distinct gaps ``count_wins(delta) == k``."""
         d = self.gap(k)
-        while self.count_ties(d):
-            d = float(np.nextafter(d, np.inf))
-        return d
+        # Jump, not step by one ulp: past a tie of a large score, an ulp of a small d
+        # moves the sum so rarely that stepping could take 2**50 rounds. Each round
+        # puts every pair tied at d in order for good (the rounded sum never falls as
+        # d grows) and nothing smaller does, so the rounds are few and finite.
+        while True:
+            shifted = self.pos + d
+            at = np.searchsorted(self.neg, shifted, side="left")
+            tied = (shifted > self.pos) & (at < self.n_neg)
+            tied[tied] = self.neg[at[tied]] == shifted[tied]
+            if not tied.any():
+                return d
+            d = float(np.max(self._smallest_shift_above(self.pos[tied], shifted[tied], d)))
+
+    def _bound_bits(self) -> int:
+        """Integer image of an increment that puts every pair in order."""
+        return int(np.float64(2.0 * (self.neg[-1] - self.pos[0]) + 1.0).view(np.int64))
+
+    def _smallest_shift_above(self, p: np.ndarray, target: np.ndarray, d: float
+                              ) -> np.ndarray:
+        """Per positive score ``p``, the smallest increment ``>= d`` whose rounded
+        sum ``p + delta`` lies above ``target`` (bisection on the integer images)."""
+        lo = np.full(len(p), np.float64(d).view(np.int64))
+        hi = np.full(len(p), self._bound_bits(), dtype=np.int64)
+        while np.any(lo < hi):
+            mid = lo + (hi - lo) // 2
+            above = p + mid.view(np.float64) > target
+            hi = np.where(above, mid, hi)
+            lo = np.where(above, lo, mid + 1)
+        return lo.view(np.float64)
 
     def increment_for_auc(self, auc: float) -> float:
         """The increment (negative: a worse model) whose shifted model has the AUROC
@@ -321,6 +358,17 @@ class Empirical:
         lo = np.searchsorted(self.pos, self.neg, side="left")
         hi = np.searchsorted(self.pos, self.neg, side="right")
         return int(np.sum(hi - lo))
+
+
+def _check_shiftable(lowest: float, highest: float) -> None:
+    """Scores a finite increment can move past each other without overflow."""
+    span = highest - lowest
+    if not math.isfinite(max(abs(lowest), abs(highest)) + 2.0 * span + 1.0):
+        raise ValueError(
+            "y_score must be finite for an Empirical model, and small enough that scores "
+            "shifted past each other stay finite: a model improves by adding a finite "
+            "increment to the positive scores, which cannot lift a positive from -inf "
+            f"or pass a negative at +inf. The scores run from {lowest!r} to {highest!r}.")
 
 
 def indist_auc(y: np.ndarray, s: np.ndarray) -> float:
