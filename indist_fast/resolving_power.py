@@ -430,7 +430,8 @@ class SignalCurve:
     auc : ndarray of shape (n_grid,)
         The reference scale (AUROC of each model).
     values : Mapping[str, ndarray]
-        Each metric on the grid (``values["auc"]`` equals ``auc``).
+        Each metric on the grid (``values["auc"]`` equals ``auc``); NaN where a model
+        leaves it undefined (population C(r_b) where B never reaches 1/2).
     grid : ndarray
         The models' parameter: mu (binormal) or the increment delta (empirical).
     """
@@ -439,33 +440,96 @@ class SignalCurve:
     values: Mapping[str, np.ndarray]
     grid: np.ndarray
 
+    def _metric(self, metric: str) -> np.ndarray:
+        if metric not in self.values:
+            raise ValueError(f"metric {metric!r} is not on the signal curve; it holds "
+                             f"{', '.join(map(repr, self.values))}.")
+        return self.values[metric]
+
+    def _defined(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """The curve where the metric is defined, made non-decreasing (a guard against
+        tiny non-monotone noise), with its AUROC values."""
+        values = self._metric(metric)
+        ok = ~np.isnan(values)
+        if not ok.any():
+            raise ValueError(f"{metric} is undefined on every model of the signal curve "
+                             f"(AUROC {self.auc[0]:.4g} to {self.auc[-1]:.4g}).")
+        return np.maximum.accumulate(values[ok]), self.auc[ok]
+
     def is_monotone(self, metric: str) -> bool:
-        return bool(np.all(np.diff(self.values[metric]) >= -1e-12))
+        """Whether the metric never falls as AUROC rises (where it is defined)."""
+        values = self._metric(metric)
+        return bool(np.all(np.diff(values[~np.isnan(values)]) >= -1e-12))
+
+    def covers(self, metric: str, value: float) -> bool:
+        """Whether ``value`` lies within the range the metric's curve reaches."""
+        if math.isnan(value):
+            return False
+        m, _ = self._defined(metric)
+        return bool(m[0] <= value <= m[-1])
 
     def to_auc(self, metric: str, value: Any) -> np.ndarray:
-        """Map metric values onto the AUROC scale (monotone interpolation)."""
-        m = np.maximum.accumulate(self.values[metric])   # guard tiny non-monotone noise
-        mapped: np.ndarray = np.asarray(np.interp(value, m, self.auc))
+        """Map metric values onto the AUROC scale (monotone interpolation).
+
+        Raises ValueError for a value the curve does not reach: interpolation would
+        return the grid's edge, and a resolution read from it would be clipped.
+        """
+        m, auc = self._defined(metric)
+        v = np.asarray(value, dtype=np.float64)
+        for x in np.atleast_1d(v).tolist():
+            if not self.covers(metric, x):
+                side = "is NaN" if math.isnan(x) else (
+                    f"lies {'below' if x < m[0] else 'above'} every value the signal "
+                    f"curve reaches ({m[0]:.6g} to {m[-1]:.6g} over AUROC {auc[0]:.4g} "
+                    f"to {auc[-1]:.4g})")
+                raise ValueError(f"{metric}: {x:.6g} {side}; mapped onto the AUROC scale "
+                                 "it would be clipped to the grid's edge.")
+        mapped: np.ndarray = np.asarray(np.interp(v, m, auc))
         return mapped
 
     def slope(self, metric: str, at_auc: float) -> float:
         """d metric / d AUROC at ``at_auc`` (differences on the grid, interpolated)."""
-        return float(np.interp(at_auc, self.auc, np.gradient(self.values[metric], self.auc)))
+        return float(np.interp(at_auc, self.auc,
+                               np.gradient(self._metric(metric), self.auc)))
+
+
+# AUROC range a signal curve may span: every model strictly between chance extremes,
+# far enough from 0 and 1 that binormal means and empirical increments stay moderate.
+_AUC_RANGE = (0.001, 0.999)
+# Each grid point is a model to measure (a numerical integration or a sweep of n rows).
+MAX_GRID = 10_000
+
+
+def _check_model(model: Any) -> None:
+    if not isinstance(model, (Binormal, Empirical)):
+        raise TypeError(f"model must be a Binormal or an Empirical model, got "
+                        f"{type(model).__name__}.")
+
+
+def _default_grid(model: Binormal | Empirical) -> np.ndarray:
+    """41 AUROC values within 0.1 of the model's."""
+    a = model.auc if isinstance(model, Binormal) else model.auc(0.0)
+    lo, hi = max(_AUC_RANGE[0], min(a, _AUC_RANGE[1]) - 0.1), min(_AUC_RANGE[1], a + 0.1)
+    return np.linspace(lo, hi, 41)
 
 
 def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
     """AUROC targets -> models (binormal: shifted mu; empirical: increments)."""
-    targets = np.asarray(grid, dtype=np.float64)
+    _check_model(model)
+    try:
+        targets = np.asarray(grid, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"grid must be a 1d sequence of AUROC values, got {grid!r}.") from None
     if targets.ndim != 1 or len(targets) < 2:
         raise ValueError("grid must be a 1d sequence of at least two AUROC values.")
-    if np.any(np.diff(targets) <= 0) or targets[0] <= 0 or targets[-1] >= 1:
+    if len(targets) > MAX_GRID:
+        raise ValueError(f"grid holds at most {MAX_GRID:,} AUROC values (each is a model "
+                         f"to measure), got {len(targets):,}.")
+    if not (np.all(np.diff(targets) > 0) and targets[0] > 0 and targets[-1] < 1):
         raise ValueError("grid must be strictly increasing AUROC values in (0, 1).")
     if isinstance(model, Binormal):
         return targets, [model.with_auc(a) for a in targets]
-    if isinstance(model, Empirical):
-        return targets, [model.increment_for_auc(a) for a in targets]
-    raise TypeError(f"model must be a Binormal or an Empirical model, got "
-                    f"{type(model).__name__}.")
+    return targets, [model.increment_for_auc(a) for a in targets]
 
 
 def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any = None, *,
@@ -479,19 +543,22 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
         take a ``ScoreTable`` (empirical models only).
-    grid : sequence of float, default=41 AUROC values around the model's
+    grid : sequence of float, default=41 AUROC values within 0.1 of the model's
         AUROC targets, strictly increasing in (0, 1).
     prevalence : float
         Binormal: prevalence of the population values (required).
+
+    Returns
+    -------
+    SignalCurve
     """
+    _check_model(model)
     specs = _metric_specs(metrics)
-    if grid is None:
-        a = model.auc if isinstance(model, Binormal) else model.auc(0.0)
-        grid = np.linspace(max(0.5, a - 0.1), min(0.999, a + 0.1), 41)
-    targets, models = _grid_for(model, grid)
+    targets, models = _grid_for(model, _default_grid(model) if grid is None else grid)
     if isinstance(model, Binormal):
         if prevalence is None:
             raise ValueError("a binormal signal curve needs the prevalence.")
+        prevalence = check_level(prevalence, "prevalence")
         vals = {}
         for name, spec in specs.items():
             if not isinstance(spec, str):
@@ -511,15 +578,28 @@ class Noise:
 
     values: Mapping[str, np.ndarray]
 
+    def _metric(self, metric: str) -> np.ndarray:
+        if metric not in self.values:
+            raise ValueError(f"metric {metric!r} was not measured; the noise holds "
+                             f"{', '.join(map(repr, self.values))}.")
+        return self.values[metric]
+
     def interval(self, metric: str, confidence: float = 0.95) -> tuple[float, float]:
-        tail = (1 - confidence) / 2
-        v = self.values[metric]
+        """The central ``confidence`` interval of the replicates (NaN ones left out)."""
+        confidence = check_level(confidence, "confidence")
+        v = self._metric(metric)
         v = v[~np.isnan(v)]
+        if len(v) == 0:
+            raise ValueError(f"{metric} is undefined (NaN) in every replicate: it has no "
+                             "noise interval.")
+        tail = (1 - confidence) / 2
         return float(np.quantile(v, tail)), float(np.quantile(v, 1 - tail))
 
     def std_error(self, metric: str) -> float:
-        v = self.values[metric]
-        return float(np.nanstd(v, ddof=1))
+        """Standard deviation of the replicates (ddof=1, NaN ones left out)."""
+        v = self._metric(metric)
+        v = v[~np.isnan(v)]
+        return float(np.std(v, ddof=1)) if len(v) > 1 else math.nan
 
 
 def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
@@ -530,9 +610,9 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
     bootstrap replicates through the sort-once kernels (``n`` and ``prevalence`` are
     the data's own).
     """
+    _check_model(model)
     specs = _metric_specs(metrics)
-    if isinstance(n_rep, bool) or not isinstance(n_rep, (int, np.integer)) or n_rep < 2:
-        raise ValueError(f"n_rep must be an integer of at least 2, got {n_rep!r}.")
+    n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
     if isinstance(model, Binormal):
         if n is None or prevalence is None:
             raise ValueError("binormal noise needs the sample size n and the prevalence.")
@@ -543,14 +623,11 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
             measured = np.array([_measure(*model.sample(n, prevalence, rng), specs)
                                  for _ in range(n_rep)])
         return Noise({name: measured[:, i] for i, name in enumerate(specs)})
-    if not isinstance(model, Empirical):
-        raise TypeError(f"model must be a Binormal or an Empirical model, got "
-                        f"{type(model).__name__}.")
     y, s = model.scores(0.0)
     rows = prepare_rows(y, s)
     table = ScoreTable.from_rows(rows)
     resampler = Resampler.from_rows(rows, table, stratified=True, seed=seed)
-    builtin = _derived(resampler.sweeps(int(n_rep), np.array([0.5])))
+    builtin = _derived(resampler.sweeps(n_rep, np.array([0.5])))
     values = {}
     for name, spec in specs.items():
         values[name] = (builtin[spec] if isinstance(spec, str) else
@@ -568,9 +645,11 @@ class Resolution:
     interval : (float, float)
         The metric's noise interval.
     auc_interval : (float, float)
-        That interval mapped through the signal curve onto the AUROC scale.
+        That interval mapped through the signal curve onto the AUROC scale; an end the
+        curve does not reach is NaN (never the grid's edge).
     delta : float
-        Its width: the resolution ``delta_M`` (smaller resolves finer).
+        Its width: the resolution ``delta_M`` (smaller resolves finer); NaN when an
+        end could not be mapped.
     resolving_power : float
         ``1 / delta``.
     relative : float
@@ -579,6 +658,8 @@ class Resolution:
     linear_delta : float
         The linear approximation: ``se_M / slope`` scaled like ``delta`` (times the
         interval's width in standard errors), slope = d metric / d AUROC.
+    note : str
+        Why ``delta`` is NaN, when it is; empty otherwise.
     """
 
     metric: str
@@ -588,6 +669,7 @@ class Resolution:
     resolving_power: float
     relative: float
     linear_delta: float
+    note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: (list(map(_plain, getattr(self, f.name)))
@@ -595,22 +677,59 @@ class Resolution:
                          else _plain(getattr(self, f.name))) for f in fields(self)}
 
 
-def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
-               confidence: float = 0.95) -> Resolution:
-    """Map ``metric``'s noise interval through the signal curve (SPEC §8 step 3)."""
-    confidence = check_level(confidence, "confidence")
-    lo, hi = noise_.interval(metric, confidence)
-    a_lo, a_hi = (float(v) for v in signal.to_auc(metric, [lo, hi]))
-    delta = a_hi - a_lo
-    ref_lo, ref_hi = noise_.interval("auc", confidence)
-    ref = float(np.diff(signal.to_auc("auc", [ref_lo, ref_hi]))[0])
+def _mapped_width(signal: SignalCurve, noise_: Noise, metric: str, confidence: float
+                  ) -> tuple[tuple[float, float], tuple[float, float], float, list[str]]:
+    """``(interval, auc_interval, delta, problems)``: each end the curve cannot map is
+    NaN, with the reason in ``problems``."""
+    try:
+        interval = noise_.interval(metric, confidence)
+    except ValueError as exc:
+        return (math.nan, math.nan), (math.nan, math.nan), math.nan, [str(exc)]
+    ends, problems = [], []
+    for value in interval:
+        try:
+            ends.append(float(signal.to_auc(metric, value)))
+        except ValueError as exc:
+            ends.append(math.nan)
+            problems.append(str(exc))
+    return interval, (ends[0], ends[1]), ends[1] - ends[0], problems
+
+
+def _resolve(signal: SignalCurve, noise_: Noise, metric: str, at_auc: float,
+             confidence: float, strict: bool) -> Resolution:
+    """One metric's resolution; an interval the curve does not cover raises when
+    ``strict``, else gives NaN with a note."""
+    interval, auc_interval, delta, problems = _mapped_width(signal, noise_, metric,
+                                                            confidence)
+    _, _, ref, ref_problems = _mapped_width(signal, noise_, "auc", confidence)
+    if strict and (problems or ref_problems):
+        raise ValueError((problems + ref_problems)[0])
     from statistics import NormalDist
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     slope = signal.slope(metric, at_auc)
     linear = 2 * z * noise_.std_error(metric) / slope if slope else math.inf
-    return Resolution(metric, (lo, hi), (a_lo, a_hi), delta,
-                      1 / delta if delta > 0 else math.inf,
-                      (delta - ref) / ref if ref > 0 else math.nan, linear)
+    note = " ".join(problems) or (
+        f"{metric}: AUROC's own noise interval is not covered, so relative is NaN."
+        if ref_problems else "")
+    return Resolution(metric, interval, auc_interval, delta,
+                      1 / delta if delta > 0 else (math.nan if math.isnan(delta) else math.inf),
+                      (delta - ref) / ref if ref > 0 else math.nan, linear, note)
+
+
+def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
+               confidence: float = 0.95) -> Resolution:
+    """Map ``metric``'s noise interval through the signal curve (SPEC §8 step 3).
+
+    Raises
+    ------
+    ValueError
+        When the signal curve does not reach an end of the metric's (or AUROC's) noise
+        interval: a resolution read at the grid's edge would be clipped, not measured.
+        Widen the grid (``compare`` does so itself).
+    """
+    confidence = check_level(confidence, "confidence")
+    at_auc = _check_real(at_auc, "at_auc")
+    return _resolve(signal, noise_, metric, at_auc, confidence, strict=True)
 
 
 def resolving_power(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
@@ -647,20 +766,86 @@ class ResolvingPowerTable:
                  f"prevalence {self.prevalence:.4g}, {self.n_rep} replicates",
                  f"{'metric':>18} {'interval':>21} {'AUROC interval':>21} {'delta':>8} "
                  f"{'power':>8} {'vs AUROC':>9} {'linear':>8}"]
+        notes = []
         for r in self.rows:
             lines.append(f"{r.metric:>18} [{r.interval[0]:8.4f}, {r.interval[1]:8.4f}] "
                          f"[{r.auc_interval[0]:8.4f}, {r.auc_interval[1]:8.4f}] "
-                         f"{r.delta:8.4f} {r.resolving_power:8.1f} {r.relative:+9.1%} "
-                         f"{r.linear_delta:8.4f}")
+                         f"{_cell(r.delta, '8.4f')} {_cell(r.resolving_power, '8.1f')} "
+                         f"{_cell(r.relative, '+9.1%')} {_cell(r.linear_delta, '8.4f')}")
+            if r.note:
+                notes.append(f"note: {r.note}")
         lines.append("delta: the metric's 95% noise interval mapped onto the AUROC scale "
                      "(smaller resolves finer); vs AUROC: (delta - delta_AUROC) / delta_AUROC.")
-        return "\n".join(lines)
+        return "\n".join(lines + notes)
+
+
+def _cell(value: float, spec: str) -> str:
+    width = int(spec.lstrip("+").split(".")[0])
+    return f"{'n/a':>{width}}" if math.isnan(value) else format(value, spec)
+
+
+def _covering_signal(model: Binormal | Empirical, specs: dict[str, MetricSpec],
+                     prevalence: float | None, spread: Noise, confidence: float
+                     ) -> SignalCurve:
+    """The signal curve on the default grid, widened (same spacing) until it reaches
+    every end of every metric's noise interval, or until the grid spans
+    ``_AUC_RANGE``: a resolution is never read at the grid's edge."""
+    targets = _default_grid(model)
+    step = targets[1] - targets[0]
+    while True:
+        signal = signal_curve(model, specs, targets, prevalence=prevalence)
+        below = above = False
+        for name in specs:
+            try:
+                ends = spread.interval(name, confidence)
+                m, _ = signal._defined(name)
+            except ValueError:          # nothing to cover: reported by _resolve
+                continue
+            below |= ends[0] < m[0]
+            above |= ends[1] > m[-1]
+        span = targets[-1] - targets[0]
+        lo = max(_AUC_RANGE[0], targets[0] - span) if below else targets[0]
+        hi = min(_AUC_RANGE[1], targets[-1] + span) if above else targets[-1]
+        if lo == targets[0] and hi == targets[-1]:
+            return signal
+        targets = np.linspace(lo, hi, int(math.ceil((hi - lo) / step)) + 1)
 
 
 def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
             prevalence: float | None = None, n_rep: int = 1000, seed: Any = None,
             grid: Any = None, confidence: float = 0.95) -> ResolvingPowerTable:
     """Resolution of each metric against AUROC for one sampling model.
+
+    Parameters
+    ----------
+    model : Binormal or Empirical
+        The sampling model.
+    metrics : names or callables
+        As in ``signal_curve``; AUROC is always measured.
+    n, prevalence : int, float
+        Binormal: sample size and prevalence of each replicate sample (required).
+    n_rep : int, default=1000
+        Replicate samples for the noise.
+    seed : int or None
+        Seed of the replicates.
+    grid : sequence of float, optional
+        AUROC grid of the signal curve. By default 41 values within 0.1 of the
+        model's AUROC, widened at the same spacing until the curve reaches every
+        metric's noise interval (up to AUROC 0.001 to 0.999).
+    confidence : float, default=0.95
+        Coverage of the noise intervals.
+
+    Returns
+    -------
+    ResolvingPowerTable
+
+    Warns
+    -----
+    IndistFastWarning
+        When the signal curve cannot reach an end of some metric's noise interval
+        (e.g. C(r_b) below its smallest population value, which is undefined for
+        worse models): that metric's ``delta`` is NaN, with the reason in its ``note``,
+        never a delta clipped to the grid's edge.
 
     Examples
     --------
@@ -669,17 +854,27 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
     >>> [r.metric for r in t.rows]
     ['auc', 'average_precision', 'precision']
     """
+    _check_model(model)
     specs = _metric_specs(metrics)
+    confidence = check_level(confidence, "confidence")
     if isinstance(model, Binormal):
         if n is None or prevalence is None:
             raise ValueError("a binormal model needs the sample size n and the prevalence.")
         at = model.auc
     else:
         n, prevalence, at = model.n_pos + model.n_neg, model.prevalence, model.auc(0.0)
-    signal = signal_curve(model, specs, grid, prevalence=prevalence)
     spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
-    rows = tuple(resolution(signal, spread, name, at_auc=at, confidence=confidence)
+    signal = (_covering_signal(model, specs, prevalence, spread, confidence) if grid is None
+              else signal_curve(model, specs, grid, prevalence=prevalence))
+    rows = tuple(_resolve(signal, spread, name, at, confidence, strict=False)
                  for name in specs)
+    unresolved = [r.metric for r in rows if math.isnan(r.delta)]
+    if unresolved:
+        warnings.warn(
+            f"compare: the signal curve (AUROC {signal.auc[0]:.4g} to {signal.auc[-1]:.4g}) "
+            f"does not reach the noise interval of {', '.join(unresolved)}; their delta is "
+            "NaN rather than clipped to the grid's edge (see each row's note).",
+            IndistFastWarning, stacklevel=2)
     label = (f"binormal(mu={model.mu:.4g}, sigma={model.sigma:g})"
              if isinstance(model, Binormal) else "empirical")
     return ResolvingPowerTable(rows, label, at, int(n), float(prevalence), int(n_rep))
