@@ -253,8 +253,8 @@ def check_count(value: Any, name: str, *, minimum: int = 1, maximum: int = 10**9
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {value!r} "
                         f"({type(value).__name__}).")
-    value = int(value)
-    if not minimum <= value <= maximum:
+    count = int(value)
+    if not minimum <= count <= maximum:
         raise ValueError(f"{name} must be an integer from {minimum:,} to {maximum:,}, "
-                         f"got {value:,}.")
-    return value
+                         f"got {count:,}.")
+    return count
