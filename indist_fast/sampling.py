@@ -138,6 +138,28 @@ def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
     return _estimate(_wins(data.s[p], data.s[q]))
 
 
+# Fewest comparisons, in share, that must pair two different rows. Discarded draws are
+# drawn again, so each comparison costs 1 / share draws on average and the loop runs
+# about log(n_pairs) / share rounds: at 1% that is 100 draws a comparison and a few
+# thousand rounds at most. Weights that concentrate the draws further (one row holding
+# nearly all the positive and the labelled weight) would make the loop run for ever.
+MIN_DISTINCT_SHARE = 0.01
+
+
+def _check_distinct_share(data: _Rows, positives: np.ndarray, labelled: np.ndarray,
+                          threshold: float) -> None:
+    """Refuse sampling weights under which almost every draw pairs a row with itself."""
+    w = np.ones(len(data.s)) if data.w is None else data.w
+    both = positives[data.s[positives] >= threshold]          # a positive, labelled too
+    same = float(np.sum((w[both] / w[positives].sum()) * (w[both] / w[labelled].sum())))
+    if 1.0 - same < MIN_DISTINCT_SHARE:
+        raise ValueError(
+            f"sample_weight concentrates the draws at threshold={threshold!r} on one row: "
+            f"only {max(1.0 - same, 0.0):.3g} of comparisons would pair two different "
+            f"rows (at least {MIN_DISTINCT_SHARE:g} needed), so discarding self-pairs "
+            "could not finish. Compute B exactly with indist_fast.curves instead.")
+
+
 def _sample_b(data: _Rows, threshold: float, n: int, replace: bool,
               rng: np.random.Generator) -> PairEstimate:
     positives = np.flatnonzero(data.is_pos)
@@ -149,6 +171,7 @@ def _sample_b(data: _Rows, threshold: float, n: int, replace: bool,
         raise ValueError(f"threshold={threshold!r}: the only comparison pairs a row with "
                          "itself, so B is undefined.")
     if replace:
+        _check_distinct_share(data, positives, labelled, threshold)
         p, r = data.draw(rng, positives, n), data.draw(rng, labelled, n)
         same = np.flatnonzero(p == r)
         while len(same):                  # a row against itself: discard, draw again

@@ -394,3 +394,27 @@ def test_resolution_names_an_unknown_metric():
         resolution(sig, spread, "f1", at_auc=0.8)
     with pytest.raises(ValueError, match="metric 'f1' was not measured"):
         spread.interval("f1")
+
+
+# --- pair sampling cannot loop for ever on concentrated weights -------------------------
+
+def weighted_b_oracle(y, s, w, t):
+    """Weights as sampling probabilities, self-pairs discarded (SPEC §6), by enumeration."""
+    y, s, w = np.asarray(y, bool), np.asarray(s, float), np.asarray(w, float)
+    pi = np.where(y, w, 0.0) / w[y].sum()
+    rho = np.where(s >= t, w, 0.0) / w[s >= t].sum()
+    joint = np.outer(pi, rho)
+    np.fill_diagonal(joint, 0.0)
+    wins = (s[:, None] > s[None, :]) + 0.5 * (s[:, None] == s[None, :])
+    return float((joint * wins).sum() / joint.sum())
+
+
+def test_sample_b_refuses_weights_that_leave_almost_only_self_pairs(backend):
+    y, s = [1, 0, 0], [0.9, 0.5, 0.1]
+    for w in ([2.0, 1e-300, 1.0], [1000.0, 1.0, 1.0]):    # distinct share ~0 and ~0.001
+        with pytest.raises(ValueError, match="sample_weight concentrates the draws"):
+            finishes(lambda: sampling.sample_b(y, s, 0.5, 100, sample_weight=w))
+    # at a 2% share the sampler still runs, and targets the enumerated estimand
+    y, s, w = [1, 0, 1, 0], [0.9, 0.5, 0.7, 0.8], [1000.0, 20.0, 1.0, 1.0]
+    e = finishes(lambda: sampling.sample_b(y, s, 0.5, 20_000, sample_weight=w, seed=3))
+    assert abs(e.estimate - weighted_b_oracle(y, s, w, 0.5)) < 4 * e.std_error
