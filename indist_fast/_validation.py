@@ -243,6 +243,19 @@ def check_count(value: Any, name: str, *, minimum: int = 1, maximum: int = 10**9
     Every count has a ceiling so that a typo (``10**12``) fails at once instead of
     allocating or looping until the machine gives up.
 
+    Parameters
+    ----------
+    value : Any
+        The argument as passed.
+    name : str
+        The argument's name, for the messages.
+    minimum, maximum : int, default=1, 10**9
+        Inclusive bounds; callers pass a ceiling justified by what one unit costs.
+
+    Returns
+    -------
+    int
+
     Raises
     ------
     TypeError

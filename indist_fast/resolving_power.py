@@ -219,6 +219,13 @@ class Empirical:
     two sorted classes (counting pairs below a gap with two pointers), never by
     building the n_pos x n_neg matrix.
 
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in ``indist_fast.evaluate`` (no weights: every row is one member of the
+        population). Rows are checked as everywhere else; scores must be finite (an
+        increment cannot move a score from or past infinity), else ValueError.
+
     Examples
     --------
     >>> from indist_fast.resolving_power import Empirical

@@ -220,6 +220,13 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     Returns
     -------
     PairEstimate
+
+    Raises
+    ------
+    ValueError
+        Besides bad rows: when the threshold labels nothing, when no pair of two
+        different rows exists, or when the weights leave under 1% of draws pairing two
+        different rows (redrawing the self-pairs could not finish).
     """
     n = _check_n_pairs(n_pairs)
     t = _check_threshold(threshold)

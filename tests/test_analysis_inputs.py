@@ -190,8 +190,12 @@ def test_sample_b_checks_threshold(threshold, error):
 TC_FUNCTIONS = [name for name in tc.__all__ if inspect.isfunction(getattr(tc, name))]
 
 
-def tc_call(name, y, s, w):
-    extra = {"method": "optimal"} if name in ("expected_loss", "loss_curve") else {}
+METHOD_ARGS = {"score-fixed": {"t": 0.5}, "rate-fixed": {"q": 0.3}}
+
+
+def tc_call(name, y, s, w, method="optimal"):
+    extra = ({"method": method, **METHOD_ARGS.get(method, {})}
+             if name in ("expected_loss", "loss_curve") else {})
     return getattr(tc, name)(y, s, sample_weight=w, **extra)
 
 
@@ -219,6 +223,14 @@ def test_threshold_choice_raises_the_two_class_error(backend, name, case):
     with pytest.raises(ValueError) as got:
         tc_call(name, y, s, w)
     assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("name", ["expected_loss", "loss_curve"])
+@pytest.mark.parametrize("method", tc.METHODS)
+def test_every_method_raises_the_two_class_error(backend, name, method):
+    for y, s, w in ONE_CLASS.values():
+        with pytest.raises(ValueError, match="holds only|zero on every row"):
+            tc_call(name, y, s, w, method)
 
 
 @pytest.mark.parametrize("name", TC_FUNCTIONS)
