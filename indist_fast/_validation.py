@@ -313,3 +313,42 @@ def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
 def _show(values: np.ndarray, limit: int = 5) -> str:
     shown = ", ".join(repr(_plain_label(v)) for v in values[:limit])
     return f"[{shown}{', ...' if len(values) > limit else ''}]"
+
+
+def check_count(value: Any, name: str, *, minimum: int = 1, maximum: int = 10**9) -> int:
+    """A count argument (replicates, pairs, rows...) as a plain int in
+    ``[minimum, maximum]``.
+
+    Bools and floats are refused even when integral (``10.0``, ``True``): a count that
+    arrives as a float was usually computed, and silently truncating it hides the bug.
+    Every count has a ceiling so that a typo (``10**12``) fails at once instead of
+    allocating or looping until the machine gives up.
+
+    Parameters
+    ----------
+    value : Any
+        The argument as passed.
+    name : str
+        The argument's name, for the messages.
+    minimum, maximum : int, default=1, 10**9
+        Inclusive bounds; callers pass a ceiling justified by what one unit costs.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not an integer; the message names ``name``.
+    ValueError
+        ``value`` lies outside ``[minimum, maximum]``; the message names ``name``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r} "
+                        f"({type(value).__name__}).")
+    count = int(value)
+    if not minimum <= count <= maximum:
+        raise ValueError(f"{name} must be an integer from {minimum:,} to {maximum:,}, "
+                         f"got {count:,}.")
+    return count

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Mapping, Union
 import numpy as np
 
 from . import _backend
-from ._validation import Rows, check_level, prepare_rows
+from ._validation import Rows, check_count, check_level, prepare_rows
 from .report import _plain, check_two_classes
 from .table import ScoreTable
 
@@ -32,6 +32,14 @@ DEFAULT_METRICS = ("auc", "average_precision", "threshold", "precision")
 
 TableMetric = Callable[[ScoreTable], float]
 Seed = Union[None, int, np.random.SeedSequence]
+
+#: Most replicates one call draws. The replicate arrays dominate memory: a sweep row
+#: of 8 float64 per replicate plus one float64 per metric, so 10**7 replicates hold
+#: about 1 GB; beyond that a request is a typo, not a plan (and would run for days).
+MAX_REPLICATES = 10**7
+# Bit generators are built this many at a time, so memory does not grow with n_boot
+# beyond the output (a PCG64 with its SeedSequence costs about a kilobyte).
+_GENERATOR_CHUNK = 4096
 
 
 @dataclass(frozen=True)
@@ -203,16 +211,21 @@ class Resampler:
 
     def bit_generator(self, k: int) -> np.random.PCG64:
         """A fresh generator for replicate ``k`` (child ``k`` of the seed)."""
+        k = check_count(k, "k", minimum=0, maximum=2**63 - 1)
         child = np.random.SeedSequence(self.seed.entropy,
                                        spawn_key=self.seed.spawn_key + (k,))
         return np.random.PCG64(child)
 
     def sweeps(self, n_boot: int, levels: np.ndarray, exclude_self: bool = True) -> np.ndarray:
         """One sweep per replicate ``0..n_boot-1`` (columns as in ``replicate_sweeps``)."""
-        return _backend.engine().replicate_sweeps(
-            [self.bit_generator(k) for k in range(n_boot)], self.pos_group,
-            self.pos_weight, self.neg_group, self.neg_weight, self.table.scores,
-            self.stratified, levels, exclude_self)
+        n_boot = check_count(n_boot, "n_boot", minimum=1, maximum=MAX_REPLICATES)
+        engine = _backend.engine()
+        chunks = [engine.replicate_sweeps(
+            [self.bit_generator(k) for k in range(start, min(n_boot, start + _GENERATOR_CHUNK))],
+            self.pos_group, self.pos_weight, self.neg_group, self.neg_weight,
+            self.table.scores, self.stratified, levels, exclude_self)
+            for start in range(0, n_boot, _GENERATOR_CHUNK)]
+        return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
     def counts(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """How often replicate ``k`` drew each positive and each negative slot."""
@@ -277,11 +290,9 @@ def _metric_specs(metrics: Any) -> dict[str, str | TableMetric]:
 
 
 def _check_settings(n_boot: Any, confidence: Any) -> tuple[int, float]:
-    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)):
-        raise TypeError(f"n_boot must be an integer, got {n_boot!r}.")
-    if n_boot < 2:
-        raise ValueError(f"n_boot must be at least 2, got {n_boot}.")
-    return int(n_boot), check_level(confidence, "confidence")
+    # Two replicates at least: one gives no spread, so no interval.
+    return (check_count(n_boot, "n_boot", minimum=2, maximum=MAX_REPLICATES),
+            check_level(confidence, "confidence"))
 
 
 def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_METRICS,

@@ -23,10 +23,10 @@ from typing import Any, Callable, Mapping, Union
 import numpy as np
 
 from . import _backend
-from ._validation import check_level, prepare_rows
+from ._validation import check_count, check_level, prepare_rows
 from .errors import IndistFastWarning
-from .report import _plain
-from .resampling import Resampler, _derived
+from .report import _plain, check_two_classes
+from .resampling import MAX_REPLICATES, Resampler, _derived
 from .table import ScoreTable
 
 __all__ = ["Binormal", "Empirical", "signal_curve", "noise", "resolution",
@@ -64,9 +64,9 @@ class Binormal:
     sigma: float = 1.0
 
     def __post_init__(self) -> None:
-        if not math.isfinite(self.mu):
+        if not math.isfinite(_check_real(self.mu, "mu")):
             raise ValueError(f"mu must be finite, got {self.mu!r}.")
-        if not (math.isfinite(self.sigma) and self.sigma > 0):
+        if not (math.isfinite(_check_real(self.sigma, "sigma")) and self.sigma > 0):
             raise ValueError(f"sigma must be positive and finite, got {self.sigma!r}.")
 
     @property
@@ -77,7 +77,7 @@ class Binormal:
     @classmethod
     def for_auc(cls, auc: float, sigma: float = 1.0) -> "Binormal":
         """The binormal model with the given AUROC and positive spread."""
-        if not 0.0 < auc < 1.0:
+        if not 0.0 < _check_real(auc, "auc") < 1.0:
             raise ValueError(f"auc must lie strictly between 0 and 1, got {auc!r}.")
         from statistics import NormalDist
         return cls(NormalDist().inv_cdf(auc) * math.sqrt(1.0 + sigma ** 2), sigma)
@@ -186,9 +186,20 @@ def _norm_pdf(x: float) -> float:
     return math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
 
 
+def _check_real(value: Any, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        raise TypeError(f"{name} must be a real number, got {value!r}.")
+    return float(value)
+
+
+# A binormal sample holds 9 bytes a row (score and label), and noise draws one per
+# replicate: 10**8 rows is about a gigabyte, beyond what a simulation should ask for.
+MAX_SAMPLE_SIZE = 10**8
+
+
 def _n_pos(n: int, prevalence: float) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise ValueError(f"n must be an integer of at least 2, got {n!r}.")
+    n = check_count(n, "n", minimum=2, maximum=MAX_SAMPLE_SIZE)
     prevalence = check_level(prevalence, "prevalence")
     k = int(round(n * prevalence))
     if not 1 <= k <= n - 1:
@@ -208,6 +219,13 @@ class Empirical:
     two sorted classes (counting pairs below a gap with two pointers), never by
     building the n_pos x n_neg matrix.
 
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in ``indist_fast.evaluate`` (no weights: every row is one member of the
+        population). Rows are checked as everywhere else; scores must be finite (an
+        increment cannot move a score from or past infinity), else ValueError.
+
     Examples
     --------
     >>> from indist_fast.resolving_power import Empirical
@@ -219,12 +237,14 @@ class Empirical:
     """
 
     def __init__(self, y_true: Any, y_score: Any, *, pos_label: Any = None) -> None:
-        rows = prepare_rows(y_true, y_score, None, pos_label)
-        is_pos = rows.y == rows.pos_value
-        self.pos = np.sort(rows.s[is_pos].astype(np.float64))
-        self.neg = np.sort(rows.s[~is_pos].astype(np.float64))
-        if len(self.pos) == 0 or len(self.neg) == 0:
-            raise ValueError("y_true must hold both classes.")
+        # The score table's pass checks the rows as every other entry point does (NaN
+        # scores, a third label) and its counts give each class's sorted scores.
+        table = ScoreTable.from_rows(prepare_rows(y_true, y_score, None, pos_label))
+        check_two_classes(table.weight_pos, table.weight_neg)
+        ascending = table.scores[::-1]
+        self.pos = np.repeat(ascending, table.pos[::-1])
+        self.neg = np.repeat(ascending, table.neg[::-1])
+        _check_shiftable(float(ascending[0]), float(ascending[-1]))
 
     @property
     def n_pos(self) -> int:
@@ -269,15 +289,13 @@ class Empirical:
     def gap(self, k: int) -> float:
         """The smallest increment that puts ``k`` out-of-order pairs strictly in order
         (the k-th smallest positive gap, 1-based)."""
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-            raise TypeError(f"k must be an integer, got {k!r}.")
-        if not 1 <= k <= self.n_out_of_order:
-            raise ValueError(f"k must lie in 1..{self.n_out_of_order} (the out-of-order "
-                             f"pairs), got {k}.")
+        n_out = self.n_out_of_order
+        k = check_count(k, "k", minimum=0, maximum=2**63 - 1)
+        if not 1 <= k <= n_out:
+            raise ValueError(f"k must lie in 1..{n_out} (the out-of-order pairs), got {k}.")
         # Bisection on the integer image of non-negative doubles, which keeps their
         # order: 64 counts of O(n log n), never the n_pos x n_neg gaps.
-        lo = 0
-        hi = int(np.float64(2.0 * (self.neg[-1] - self.pos[0]) + 1.0).view(np.int64))
+        lo, hi = 0, self._bound_bits()
         while lo < hi:
             mid = (lo + hi) // 2
             if self.count_wins(float(np.int64(mid).view(np.float64))) >= k:
@@ -291,9 +309,35 @@ class Empirical:
         ``(count_wins(delta) + n_tied / 2) / (n_pos n_neg)`` (``n_tied``: pairs tied
         before the shift). With distinct gaps ``count_wins(delta) == k``."""
         d = self.gap(k)
-        while self.count_ties(d):
-            d = float(np.nextafter(d, np.inf))
-        return d
+        # Jump, not step by one ulp: past a tie of a large score, an ulp of a small d
+        # moves the sum so rarely that stepping could take 2**50 rounds. Each round
+        # puts every pair tied at d in order for good (the rounded sum never falls as
+        # d grows) and nothing smaller does, so the rounds are few and finite.
+        while True:
+            shifted = self.pos + d
+            at = np.searchsorted(self.neg, shifted, side="left")
+            tied = (shifted > self.pos) & (at < self.n_neg)
+            tied[tied] = self.neg[at[tied]] == shifted[tied]
+            if not tied.any():
+                return d
+            d = float(np.max(self._smallest_shift_above(self.pos[tied], shifted[tied], d)))
+
+    def _bound_bits(self) -> int:
+        """Integer image of an increment that puts every pair in order."""
+        return int(np.float64(2.0 * (self.neg[-1] - self.pos[0]) + 1.0).view(np.int64))
+
+    def _smallest_shift_above(self, p: np.ndarray, target: np.ndarray, d: float
+                              ) -> np.ndarray:
+        """Per positive score ``p``, the smallest increment ``>= d`` whose rounded
+        sum ``p + delta`` lies above ``target`` (bisection on the integer images)."""
+        lo = np.full(len(p), np.float64(d).view(np.int64))
+        hi = np.full(len(p), self._bound_bits(), dtype=np.int64)
+        while np.any(lo < hi):
+            mid = lo + (hi - lo) // 2
+            above = p + mid.view(np.float64) > target
+            hi = np.where(above, mid, hi)
+            lo = np.where(above, lo, mid + 1)
+        return lo.view(np.float64)
 
     def increment_for_auc(self, auc: float) -> float:
         """The increment (negative: a worse model) whose shifted model has the AUROC
@@ -321,6 +365,17 @@ class Empirical:
         lo = np.searchsorted(self.pos, self.neg, side="left")
         hi = np.searchsorted(self.pos, self.neg, side="right")
         return int(np.sum(hi - lo))
+
+
+def _check_shiftable(lowest: float, highest: float) -> None:
+    """Scores a finite increment can move past each other without overflow."""
+    span = highest - lowest
+    if not math.isfinite(max(abs(lowest), abs(highest)) + 2.0 * span + 1.0):
+        raise ValueError(
+            "y_score must be finite for an Empirical model, and small enough that scores "
+            "shifted past each other stay finite: a model improves by adding a finite "
+            "increment to the positive scores, which cannot lift a positive from -inf "
+            f"or pass a negative at +inf. The scores run from {lowest!r} to {highest!r}.")
 
 
 def indist_auc(y: np.ndarray, s: np.ndarray) -> float:
@@ -382,7 +437,8 @@ class SignalCurve:
     auc : ndarray of shape (n_grid,)
         The reference scale (AUROC of each model).
     values : Mapping[str, ndarray]
-        Each metric on the grid (``values["auc"]`` equals ``auc``).
+        Each metric on the grid (``values["auc"]`` equals ``auc``); NaN where a model
+        leaves it undefined (population C(r_b) where B never reaches 1/2).
     grid : ndarray
         The models' parameter: mu (binormal) or the increment delta (empirical).
     """
@@ -391,33 +447,96 @@ class SignalCurve:
     values: Mapping[str, np.ndarray]
     grid: np.ndarray
 
+    def _metric(self, metric: str) -> np.ndarray:
+        if metric not in self.values:
+            raise ValueError(f"metric {metric!r} is not on the signal curve; it holds "
+                             f"{', '.join(map(repr, self.values))}.")
+        return self.values[metric]
+
+    def _defined(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """The curve where the metric is defined, made non-decreasing (a guard against
+        tiny non-monotone noise), with its AUROC values."""
+        values = self._metric(metric)
+        ok = ~np.isnan(values)
+        if not ok.any():
+            raise ValueError(f"{metric} is undefined on every model of the signal curve "
+                             f"(AUROC {self.auc[0]:.4g} to {self.auc[-1]:.4g}).")
+        return np.maximum.accumulate(values[ok]), self.auc[ok]
+
     def is_monotone(self, metric: str) -> bool:
-        return bool(np.all(np.diff(self.values[metric]) >= -1e-12))
+        """Whether the metric never falls as AUROC rises (where it is defined)."""
+        values = self._metric(metric)
+        return bool(np.all(np.diff(values[~np.isnan(values)]) >= -1e-12))
+
+    def covers(self, metric: str, value: float) -> bool:
+        """Whether ``value`` lies within the range the metric's curve reaches."""
+        if math.isnan(value):
+            return False
+        m, _ = self._defined(metric)
+        return bool(m[0] <= value <= m[-1])
 
     def to_auc(self, metric: str, value: Any) -> np.ndarray:
-        """Map metric values onto the AUROC scale (monotone interpolation)."""
-        m = np.maximum.accumulate(self.values[metric])   # guard tiny non-monotone noise
-        mapped: np.ndarray = np.asarray(np.interp(value, m, self.auc))
+        """Map metric values onto the AUROC scale (monotone interpolation).
+
+        Raises ValueError for a value the curve does not reach: interpolation would
+        return the grid's edge, and a resolution read from it would be clipped.
+        """
+        m, auc = self._defined(metric)
+        v = np.asarray(value, dtype=np.float64)
+        for x in np.atleast_1d(v).tolist():
+            if not self.covers(metric, x):
+                side = "is NaN" if math.isnan(x) else (
+                    f"lies {'below' if x < m[0] else 'above'} every value the signal "
+                    f"curve reaches ({m[0]:.6g} to {m[-1]:.6g} over AUROC {auc[0]:.4g} "
+                    f"to {auc[-1]:.4g})")
+                raise ValueError(f"{metric}: {x:.6g} {side}; mapped onto the AUROC scale "
+                                 "it would be clipped to the grid's edge.")
+        mapped: np.ndarray = np.asarray(np.interp(v, m, auc))
         return mapped
 
     def slope(self, metric: str, at_auc: float) -> float:
         """d metric / d AUROC at ``at_auc`` (differences on the grid, interpolated)."""
-        return float(np.interp(at_auc, self.auc, np.gradient(self.values[metric], self.auc)))
+        return float(np.interp(at_auc, self.auc,
+                               np.gradient(self._metric(metric), self.auc)))
+
+
+# AUROC range a signal curve may span: every model strictly between chance extremes,
+# far enough from 0 and 1 that binormal means and empirical increments stay moderate.
+_AUC_RANGE = (0.001, 0.999)
+# Each grid point is a model to measure (a numerical integration or a sweep of n rows).
+MAX_GRID = 10_000
+
+
+def _check_model(model: Any) -> None:
+    if not isinstance(model, (Binormal, Empirical)):
+        raise TypeError(f"model must be a Binormal or an Empirical model, got "
+                        f"{type(model).__name__}.")
+
+
+def _default_grid(model: Binormal | Empirical) -> np.ndarray:
+    """41 AUROC values within 0.1 of the model's."""
+    a = model.auc if isinstance(model, Binormal) else model.auc(0.0)
+    lo, hi = max(_AUC_RANGE[0], min(a, _AUC_RANGE[1]) - 0.1), min(_AUC_RANGE[1], a + 0.1)
+    return np.linspace(lo, hi, 41)
 
 
 def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
     """AUROC targets -> models (binormal: shifted mu; empirical: increments)."""
-    targets = np.asarray(grid, dtype=np.float64)
+    _check_model(model)
+    try:
+        targets = np.asarray(grid, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"grid must be a 1d sequence of AUROC values, got {grid!r}.") from None
     if targets.ndim != 1 or len(targets) < 2:
         raise ValueError("grid must be a 1d sequence of at least two AUROC values.")
-    if np.any(np.diff(targets) <= 0) or targets[0] <= 0 or targets[-1] >= 1:
+    if len(targets) > MAX_GRID:
+        raise ValueError(f"grid holds at most {MAX_GRID:,} AUROC values (each is a model "
+                         f"to measure), got {len(targets):,}.")
+    if not (np.all(np.diff(targets) > 0) and targets[0] > 0 and targets[-1] < 1):
         raise ValueError("grid must be strictly increasing AUROC values in (0, 1).")
     if isinstance(model, Binormal):
         return targets, [model.with_auc(a) for a in targets]
-    if isinstance(model, Empirical):
-        return targets, [model.increment_for_auc(a) for a in targets]
-    raise TypeError(f"model must be a Binormal or an Empirical model, got "
-                    f"{type(model).__name__}.")
+    return targets, [model.increment_for_auc(a) for a in targets]
 
 
 def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any = None, *,
@@ -431,19 +550,22 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
         take a ``ScoreTable`` (empirical models only).
-    grid : sequence of float, default=41 AUROC values around the model's
+    grid : sequence of float, default=41 AUROC values within 0.1 of the model's
         AUROC targets, strictly increasing in (0, 1).
     prevalence : float
         Binormal: prevalence of the population values (required).
+
+    Returns
+    -------
+    SignalCurve
     """
+    _check_model(model)
     specs = _metric_specs(metrics)
-    if grid is None:
-        a = model.auc if isinstance(model, Binormal) else model.auc(0.0)
-        grid = np.linspace(max(0.5, a - 0.1), min(0.999, a + 0.1), 41)
-    targets, models = _grid_for(model, grid)
+    targets, models = _grid_for(model, _default_grid(model) if grid is None else grid)
     if isinstance(model, Binormal):
         if prevalence is None:
             raise ValueError("a binormal signal curve needs the prevalence.")
+        prevalence = check_level(prevalence, "prevalence")
         vals = {}
         for name, spec in specs.items():
             if not isinstance(spec, str):
@@ -463,15 +585,28 @@ class Noise:
 
     values: Mapping[str, np.ndarray]
 
+    def _metric(self, metric: str) -> np.ndarray:
+        if metric not in self.values:
+            raise ValueError(f"metric {metric!r} was not measured; the noise holds "
+                             f"{', '.join(map(repr, self.values))}.")
+        return self.values[metric]
+
     def interval(self, metric: str, confidence: float = 0.95) -> tuple[float, float]:
-        tail = (1 - confidence) / 2
-        v = self.values[metric]
+        """The central ``confidence`` interval of the replicates (NaN ones left out)."""
+        confidence = check_level(confidence, "confidence")
+        v = self._metric(metric)
         v = v[~np.isnan(v)]
+        if len(v) == 0:
+            raise ValueError(f"{metric} is undefined (NaN) in every replicate: it has no "
+                             "noise interval.")
+        tail = (1 - confidence) / 2
         return float(np.quantile(v, tail)), float(np.quantile(v, 1 - tail))
 
     def std_error(self, metric: str) -> float:
-        v = self.values[metric]
-        return float(np.nanstd(v, ddof=1))
+        """Standard deviation of the replicates (ddof=1, NaN ones left out)."""
+        v = self._metric(metric)
+        v = v[~np.isnan(v)]
+        return float(np.std(v, ddof=1)) if len(v) > 1 else math.nan
 
 
 def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
@@ -482,9 +617,9 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
     bootstrap replicates through the sort-once kernels (``n`` and ``prevalence`` are
     the data's own).
     """
+    _check_model(model)
     specs = _metric_specs(metrics)
-    if isinstance(n_rep, bool) or not isinstance(n_rep, (int, np.integer)) or n_rep < 2:
-        raise ValueError(f"n_rep must be an integer of at least 2, got {n_rep!r}.")
+    n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
     if isinstance(model, Binormal):
         if n is None or prevalence is None:
             raise ValueError("binormal noise needs the sample size n and the prevalence.")
@@ -495,14 +630,11 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
             measured = np.array([_measure(*model.sample(n, prevalence, rng), specs)
                                  for _ in range(n_rep)])
         return Noise({name: measured[:, i] for i, name in enumerate(specs)})
-    if not isinstance(model, Empirical):
-        raise TypeError(f"model must be a Binormal or an Empirical model, got "
-                        f"{type(model).__name__}.")
     y, s = model.scores(0.0)
     rows = prepare_rows(y, s)
     table = ScoreTable.from_rows(rows)
     resampler = Resampler.from_rows(rows, table, stratified=True, seed=seed)
-    builtin = _derived(resampler.sweeps(int(n_rep), np.array([0.5])))
+    builtin = _derived(resampler.sweeps(n_rep, np.array([0.5])))
     values = {}
     for name, spec in specs.items():
         values[name] = (builtin[spec] if isinstance(spec, str) else
@@ -520,9 +652,11 @@ class Resolution:
     interval : (float, float)
         The metric's noise interval.
     auc_interval : (float, float)
-        That interval mapped through the signal curve onto the AUROC scale.
+        That interval mapped through the signal curve onto the AUROC scale; an end the
+        curve does not reach is NaN (never the grid's edge).
     delta : float
-        Its width: the resolution ``delta_M`` (smaller resolves finer).
+        Its width: the resolution ``delta_M`` (smaller resolves finer); NaN when an
+        end could not be mapped.
     resolving_power : float
         ``1 / delta``.
     relative : float
@@ -531,6 +665,8 @@ class Resolution:
     linear_delta : float
         The linear approximation: ``se_M / slope`` scaled like ``delta`` (times the
         interval's width in standard errors), slope = d metric / d AUROC.
+    note : str
+        Why ``delta`` is NaN, when it is; empty otherwise.
     """
 
     metric: str
@@ -540,6 +676,7 @@ class Resolution:
     resolving_power: float
     relative: float
     linear_delta: float
+    note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: (list(map(_plain, getattr(self, f.name)))
@@ -547,22 +684,59 @@ class Resolution:
                          else _plain(getattr(self, f.name))) for f in fields(self)}
 
 
-def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
-               confidence: float = 0.95) -> Resolution:
-    """Map ``metric``'s noise interval through the signal curve (SPEC §8 step 3)."""
-    confidence = check_level(confidence, "confidence")
-    lo, hi = noise_.interval(metric, confidence)
-    a_lo, a_hi = (float(v) for v in signal.to_auc(metric, [lo, hi]))
-    delta = a_hi - a_lo
-    ref_lo, ref_hi = noise_.interval("auc", confidence)
-    ref = float(np.diff(signal.to_auc("auc", [ref_lo, ref_hi]))[0])
+def _mapped_width(signal: SignalCurve, noise_: Noise, metric: str, confidence: float
+                  ) -> tuple[tuple[float, float], tuple[float, float], float, list[str]]:
+    """``(interval, auc_interval, delta, problems)``: each end the curve cannot map is
+    NaN, with the reason in ``problems``."""
+    try:
+        interval = noise_.interval(metric, confidence)
+    except ValueError as exc:
+        return (math.nan, math.nan), (math.nan, math.nan), math.nan, [str(exc)]
+    ends, problems = [], []
+    for value in interval:
+        try:
+            ends.append(float(signal.to_auc(metric, value)))
+        except ValueError as exc:
+            ends.append(math.nan)
+            problems.append(str(exc))
+    return interval, (ends[0], ends[1]), ends[1] - ends[0], problems
+
+
+def _resolve(signal: SignalCurve, noise_: Noise, metric: str, at_auc: float,
+             confidence: float, strict: bool) -> Resolution:
+    """One metric's resolution; an interval the curve does not cover raises when
+    ``strict``, else gives NaN with a note."""
+    interval, auc_interval, delta, problems = _mapped_width(signal, noise_, metric,
+                                                            confidence)
+    _, _, ref, ref_problems = _mapped_width(signal, noise_, "auc", confidence)
+    if strict and (problems or ref_problems):
+        raise ValueError((problems + ref_problems)[0])
     from statistics import NormalDist
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     slope = signal.slope(metric, at_auc)
     linear = 2 * z * noise_.std_error(metric) / slope if slope else math.inf
-    return Resolution(metric, (lo, hi), (a_lo, a_hi), delta,
-                      1 / delta if delta > 0 else math.inf,
-                      (delta - ref) / ref if ref > 0 else math.nan, linear)
+    note = " ".join(problems) or (
+        f"{metric}: AUROC's own noise interval is not covered, so relative is NaN."
+        if ref_problems else "")
+    return Resolution(metric, interval, auc_interval, delta,
+                      1 / delta if delta > 0 else (math.nan if math.isnan(delta) else math.inf),
+                      (delta - ref) / ref if ref > 0 else math.nan, linear, note)
+
+
+def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
+               confidence: float = 0.95) -> Resolution:
+    """Map ``metric``'s noise interval through the signal curve (SPEC §8 step 3).
+
+    Raises
+    ------
+    ValueError
+        When the signal curve does not reach an end of the metric's (or AUROC's) noise
+        interval: a resolution read at the grid's edge would be clipped, not measured.
+        Widen the grid (``compare`` does so itself).
+    """
+    confidence = check_level(confidence, "confidence")
+    at_auc = _check_real(at_auc, "at_auc")
+    return _resolve(signal, noise_, metric, at_auc, confidence, strict=True)
 
 
 def resolving_power(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
@@ -599,20 +773,86 @@ class ResolvingPowerTable:
                  f"prevalence {self.prevalence:.4g}, {self.n_rep} replicates",
                  f"{'metric':>18} {'interval':>21} {'AUROC interval':>21} {'delta':>8} "
                  f"{'power':>8} {'vs AUROC':>9} {'linear':>8}"]
+        notes = []
         for r in self.rows:
             lines.append(f"{r.metric:>18} [{r.interval[0]:8.4f}, {r.interval[1]:8.4f}] "
                          f"[{r.auc_interval[0]:8.4f}, {r.auc_interval[1]:8.4f}] "
-                         f"{r.delta:8.4f} {r.resolving_power:8.1f} {r.relative:+9.1%} "
-                         f"{r.linear_delta:8.4f}")
+                         f"{_cell(r.delta, '8.4f')} {_cell(r.resolving_power, '8.1f')} "
+                         f"{_cell(r.relative, '+9.1%')} {_cell(r.linear_delta, '8.4f')}")
+            if r.note:
+                notes.append(f"note: {r.note}")
         lines.append("delta: the metric's 95% noise interval mapped onto the AUROC scale "
                      "(smaller resolves finer); vs AUROC: (delta - delta_AUROC) / delta_AUROC.")
-        return "\n".join(lines)
+        return "\n".join(lines + notes)
+
+
+def _cell(value: float, spec: str) -> str:
+    width = int(spec.lstrip("+").split(".")[0])
+    return f"{'n/a':>{width}}" if math.isnan(value) else format(value, spec)
+
+
+def _covering_signal(model: Binormal | Empirical, specs: dict[str, MetricSpec],
+                     prevalence: float | None, spread: Noise, confidence: float
+                     ) -> SignalCurve:
+    """The signal curve on the default grid, widened (same spacing) until it reaches
+    every end of every metric's noise interval, or until the grid spans
+    ``_AUC_RANGE``: a resolution is never read at the grid's edge."""
+    targets = _default_grid(model)
+    step = targets[1] - targets[0]
+    while True:
+        signal = signal_curve(model, specs, targets, prevalence=prevalence)
+        below = above = False
+        for name in specs:
+            try:
+                ends = spread.interval(name, confidence)
+                m, _ = signal._defined(name)
+            except ValueError:          # nothing to cover: reported by _resolve
+                continue
+            below |= ends[0] < m[0]
+            above |= ends[1] > m[-1]
+        span = targets[-1] - targets[0]
+        lo = max(_AUC_RANGE[0], targets[0] - span) if below else targets[0]
+        hi = min(_AUC_RANGE[1], targets[-1] + span) if above else targets[-1]
+        if lo == targets[0] and hi == targets[-1]:
+            return signal
+        targets = np.linspace(lo, hi, int(math.ceil((hi - lo) / step)) + 1)
 
 
 def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
             prevalence: float | None = None, n_rep: int = 1000, seed: Any = None,
             grid: Any = None, confidence: float = 0.95) -> ResolvingPowerTable:
     """Resolution of each metric against AUROC for one sampling model.
+
+    Parameters
+    ----------
+    model : Binormal or Empirical
+        The sampling model.
+    metrics : names or callables
+        As in ``signal_curve``; AUROC is always measured.
+    n, prevalence : int, float
+        Binormal: sample size and prevalence of each replicate sample (required).
+    n_rep : int, default=1000
+        Replicate samples for the noise.
+    seed : int or None
+        Seed of the replicates.
+    grid : sequence of float, optional
+        AUROC grid of the signal curve. By default 41 values within 0.1 of the
+        model's AUROC, widened at the same spacing until the curve reaches every
+        metric's noise interval (up to AUROC 0.001 to 0.999).
+    confidence : float, default=0.95
+        Coverage of the noise intervals.
+
+    Returns
+    -------
+    ResolvingPowerTable
+
+    Warns
+    -----
+    IndistFastWarning
+        When the signal curve cannot reach an end of some metric's noise interval
+        (e.g. C(r_b) below its smallest population value, which is undefined for
+        worse models): that metric's ``delta`` is NaN, with the reason in its ``note``,
+        never a delta clipped to the grid's edge.
 
     Examples
     --------
@@ -621,17 +861,27 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
     >>> [r.metric for r in t.rows]
     ['auc', 'average_precision', 'precision']
     """
+    _check_model(model)
     specs = _metric_specs(metrics)
+    confidence = check_level(confidence, "confidence")
     if isinstance(model, Binormal):
         if n is None or prevalence is None:
             raise ValueError("a binormal model needs the sample size n and the prevalence.")
         at = model.auc
     else:
         n, prevalence, at = model.n_pos + model.n_neg, model.prevalence, model.auc(0.0)
-    signal = signal_curve(model, specs, grid, prevalence=prevalence)
     spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
-    rows = tuple(resolution(signal, spread, name, at_auc=at, confidence=confidence)
+    signal = (_covering_signal(model, specs, prevalence, spread, confidence) if grid is None
+              else signal_curve(model, specs, grid, prevalence=prevalence))
+    rows = tuple(_resolve(signal, spread, name, at, confidence, strict=False)
                  for name in specs)
+    unresolved = [r.metric for r in rows if math.isnan(r.delta)]
+    if unresolved:
+        warnings.warn(
+            f"compare: the signal curve (AUROC {signal.auc[0]:.4g} to {signal.auc[-1]:.4g}) "
+            f"does not reach the noise interval of {', '.join(unresolved)}; their delta is "
+            "NaN rather than clipped to the grid's edge (see each row's note).",
+            IndistFastWarning, stacklevel=2)
     label = (f"binormal(mu={model.mu:.4g}, sigma={model.sigma:g})"
              if isinstance(model, Binormal) else "empirical")
     return ResolvingPowerTable(rows, label, at, int(n), float(prevalence), int(n_rep))

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
+from numbers import Real
 from typing import Any
 
 import numpy as np
 
-from ._validation import Rows, prepare_rows
+from ._validation import Rows, check_count, prepare_rows
 from .report import _plain, check_two_classes
+from .table import ScoreTable
 
 __all__ = ["sample_auc", "sample_b", "sample_b_curve", "PairEstimate", "PairCurve"]
 
@@ -53,12 +55,22 @@ class PairCurve:
     n_pairs: int
 
 
+# Each comparison holds two row indices, two scores and its outcome (about 40 bytes),
+# so the ceiling keeps one call under half a gigabyte; average several seeded calls
+# for more.
+MAX_PAIRS = 10**7
+
+
 def _check_n_pairs(n_pairs: Any) -> int:
-    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (int, np.integer)):
-        raise TypeError(f"n_pairs must be an integer, got {n_pairs!r}.")
-    if n_pairs < 1:
-        raise ValueError(f"n_pairs must be at least 1, got {n_pairs}.")
-    return int(n_pairs)
+    return check_count(n_pairs, "n_pairs", minimum=1, maximum=MAX_PAIRS)
+
+
+def _check_threshold(threshold: Any, name: str = "threshold") -> float:
+    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (Real, np.number)):
+        raise TypeError(f"{name} must hold real numbers, got {threshold!r}.")
+    if math.isnan(threshold):
+        raise ValueError(f"{name} must not be NaN.")
+    return float(threshold)
 
 
 def _estimate(wins: np.ndarray) -> PairEstimate:
@@ -75,13 +87,16 @@ class _Rows:
     """Kept rows (weight > 0) as float64 scores, class mask and sampling weights."""
 
     def __init__(self, rows: Rows) -> None:
+        # The score table's pass is the library's one row check (NaN scores, a third
+        # label, bad weights, with the kernels' messages on either backend); it also
+        # gives the class totals the two-class check needs. The draws themselves need
+        # the rows: a comparison of a row with itself is discarded by row identity.
+        table = ScoreTable.from_rows(rows)
+        check_two_classes(table.weight_pos, table.weight_neg)
         keep = slice(None) if rows.w is None else rows.w > 0
         self.s = rows.s[keep].astype(np.float64)
         self.is_pos = rows.y[keep] == rows.pos_value
         self.w = None if rows.w is None else rows.w[keep]
-        check_two_classes(float(self.is_pos.sum()) if self.w is None else self.w[self.is_pos].sum(),
-                          float((~self.is_pos).sum()) if self.w is None
-                          else self.w[~self.is_pos].sum())
 
     def draw(self, rng: np.random.Generator, members: np.ndarray, size: int) -> np.ndarray:
         """Row indices from ``members``, weights as sampling probabilities."""
@@ -123,6 +138,28 @@ def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
     return _estimate(_wins(data.s[p], data.s[q]))
 
 
+# Fewest comparisons, in share, that must pair two different rows. Discarded draws are
+# drawn again, so each comparison costs 1 / share draws on average and the loop runs
+# about log(n_pairs) / share rounds: at 1% that is 100 draws a comparison and a few
+# thousand rounds at most. Weights that concentrate the draws further (one row holding
+# nearly all the positive and the labelled weight) would make the loop run for ever.
+MIN_DISTINCT_SHARE = 0.01
+
+
+def _check_distinct_share(data: _Rows, positives: np.ndarray, labelled: np.ndarray,
+                          threshold: float) -> None:
+    """Refuse sampling weights under which almost every draw pairs a row with itself."""
+    w = np.ones(len(data.s)) if data.w is None else data.w
+    both = positives[data.s[positives] >= threshold]          # a positive, labelled too
+    same = float(np.sum((w[both] / w[positives].sum()) * (w[both] / w[labelled].sum())))
+    if 1.0 - same < MIN_DISTINCT_SHARE:
+        raise ValueError(
+            f"sample_weight concentrates the draws at threshold={threshold!r} on one row: "
+            f"only {max(1.0 - same, 0.0):.3g} of comparisons would pair two different "
+            f"rows (at least {MIN_DISTINCT_SHARE:g} needed), so discarding self-pairs "
+            "could not finish. Compute B exactly with indist_fast.curves instead.")
+
+
 def _sample_b(data: _Rows, threshold: float, n: int, replace: bool,
               rng: np.random.Generator) -> PairEstimate:
     positives = np.flatnonzero(data.is_pos)
@@ -134,6 +171,7 @@ def _sample_b(data: _Rows, threshold: float, n: int, replace: bool,
         raise ValueError(f"threshold={threshold!r}: the only comparison pairs a row with "
                          "itself, so B is undefined.")
     if replace:
+        _check_distinct_share(data, positives, labelled, threshold)
         p, r = data.draw(rng, positives, n), data.draw(rng, labelled, n)
         same = np.flatnonzero(p == r)
         while len(same):                  # a row against itself: discard, draw again
@@ -182,10 +220,30 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     Returns
     -------
     PairEstimate
+
+    Raises
+    ------
+    ValueError
+        Besides bad rows: when the threshold labels nothing, when no pair of two
+        different rows exists, or when the weights leave under 1% of draws pairing two
+        different rows (redrawing the self-pairs could not finish).
     """
     n = _check_n_pairs(n_pairs)
+    t = _check_threshold(threshold)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    return _sample_b(data, float(threshold), n, bool(replace), np.random.default_rng(seed))
+    return _sample_b(data, t, n, bool(replace), np.random.default_rng(seed))
+
+
+def _check_thresholds(thresholds: Any) -> np.ndarray:
+    # dtype=object keeps ragged or mixed input as it came, so each entry is checked
+    # by the same rule as sample_b's threshold.
+    arr = thresholds if isinstance(thresholds, np.ndarray) else np.asarray(thresholds,
+                                                                           dtype=object)
+    if arr.ndim != 1:
+        raise ValueError(f"thresholds should be a 1d array, got an array of shape "
+                         f"{arr.shape} instead.")
+    return np.array([_check_threshold(x, "thresholds") for x in arr.tolist()],
+                    dtype=np.float64)
 
 
 def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
@@ -193,8 +251,8 @@ def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
                    pos_label: Any = None) -> PairCurve:
     """``sample_b`` at every threshold (one generator for the whole curve)."""
     n = _check_n_pairs(n_pairs)
+    t = _check_thresholds(thresholds)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    t = np.asarray(thresholds, dtype=np.float64).ravel()
     rng = np.random.default_rng(seed)
     est = [_sample_b(data, float(x), n, bool(replace), rng) for x in t]
     return PairCurve(t, np.array([e.estimate for e in est]),

@@ -122,6 +122,21 @@ class CostDistribution:
         return np.stack(out, axis=-1)
 
 
+def _real_array(values: Any, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold real numbers, got {values!r}.")
+    return arr.astype(np.float64, copy=False)
+
+
+def _check_cost_proportions(c: Any) -> np.ndarray:
+    """Cost proportions as float64: ``Q(c)`` is defined on [0, 1] only."""
+    arr = _real_array(c, "c")
+    if not np.all((arr >= 0.0) & (arr <= 1.0)):       # NaN fails both comparisons
+        raise ValueError(f"c must lie in [0, 1] (a cost proportion), got {c!r}.")
+    return arr
+
+
 @dataclass(frozen=True, eq=False)
 class LossCurve:
     """``Q(c)`` as a piecewise polynomial: ``coef[i] @ (1, c, c^2)`` on
@@ -131,7 +146,8 @@ class LossCurve:
     coef: np.ndarray
 
     def __call__(self, c: Any) -> np.ndarray:
-        c = np.asarray(c, dtype=np.float64)
+        """``Q`` at each cost proportion ``c`` (scalar or array, values in [0, 1])."""
+        c = _check_cost_proportions(c)
         i = np.clip(np.searchsorted(self.breaks, c, side="right") - 1, 0, len(self.coef) - 1)
         k = self.coef[i]
         values: np.ndarray = k[..., 0] + c * (k[..., 1] + c * k[..., 2])
@@ -186,7 +202,14 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     costs = (t, q, 0.5 if condition == "skew" else math.nan)   # NaN: the base rate
     engine = _backend.engine()
     levels = np.array([0.5])
+    # The cost sums divide by each class's weight, so both classes must be known to be
+    # present before a sweep with costs. A class with no row of positive weight sends
+    # the rows through the table first: its pass raises any row error (NaN score, bad
+    # weight), then the two-class check raises, both before any division.
+    need_table = need_table or not _both_classes_weighted(rows)
     table = ScoreTable.from_rows(rows) if need_table else None
+    if table is not None:
+        check_two_classes(table.weight_pos, table.weight_neg)
     if table is not None:
         sweep = engine.sweep_table(table.scores, table.pos, table.neg, levels, exclude_self,
                                    costs)
@@ -198,6 +221,20 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     pi1 = 0.5 if condition == "skew" else sweep.weight_pos / (sweep.weight_pos +
                                                               sweep.weight_neg)
     return _Context(sweep, sweep.costs, pi1, table)
+
+
+def _both_classes_weighted(rows: Rows) -> bool:
+    """Whether each class has a row of positive weight (an O(n) pass, no sort).
+
+    True means the class totals are positive once the kernels' row checks pass
+    (they reject negative and NaN weights before any sum is used)."""
+    is_pos = rows.y == rows.pos_value
+    is_neg = rows.y == rows.neg_value          # neg_value NaN: no negative label at all
+    if rows.w is not None:
+        weighted = rows.w > 0
+        is_pos &= weighted
+        is_neg &= weighted
+    return bool(is_pos.any() and is_neg.any())
 
 
 # --- the methods ------------------------------------------------------------------------------
@@ -629,7 +666,9 @@ class HullCalibration:
     def predict(self, scores: Any) -> np.ndarray:
         """Calibrated probability of each score (scores between segments take the
         segment below them)."""
-        s = np.asarray(scores, dtype=np.float64)
+        s = _real_array(scores, "scores")
+        if np.isnan(s).any():
+            raise ValueError("scores contains NaN: it has no calibrated probability.")
         i = np.searchsorted(-self.lowest, -s, side="left")
         return self.probability[np.clip(i, 0, len(self.probability) - 1)]
 
@@ -683,7 +722,7 @@ class CostCurves:
 
     def __call__(self, c: Any) -> np.ndarray:
         """Every line at ``c``: shape ``(m + 1,) + c.shape``."""
-        c = np.asarray(c, dtype=np.float64)
+        c = _check_cost_proportions(c)
         lines: np.ndarray = (self.intercept[(...,) + (None,) * c.ndim]
                              + np.multiply.outer(self.slope, c))
         return lines

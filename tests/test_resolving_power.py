@@ -177,7 +177,7 @@ def test_compare_tables_and_callables():
      "strictly increasing"),
     (lambda: signal_curve("model", grid=[0.7, 0.8]), TypeError, "Binormal or an Empirical"),
     (lambda: compare(Binormal(1.0), ("auc", "f2")), ValueError, "unknown metric 'f2'"),
-    (lambda: Empirical([1, 1], [0.2, 0.3]), ValueError, "both classes"),
+    (lambda: Empirical([1, 1], [0.2, 0.3]), ValueError, "holds only positives"),
     (lambda: Empirical([1, 0], [0.2, 0.3]).gap(2), ValueError, "k must lie in 1..1"),
 ])
 def test_bad_arguments(call, error, message):
