@@ -352,3 +352,43 @@ def check_count(value: Any, name: str, *, minimum: int = 1, maximum: int = 10**9
         raise ValueError(f"{name} must be an integer from {minimum:,} to {maximum:,}, "
                          f"got {count:,}.")
     return count
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A yes/no argument (``exclude_self``, ``stratified``, ...) as a plain bool.
+
+    Only ``bool`` and NumPy's ``bool_`` pass: a string such as ``"False"`` is truthy, so
+    accepting any object would silently flip the meaning of a misspelt call.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} "
+                        f"({type(value).__name__}).")
+    return bool(value)
+
+
+def check_seed(seed: Any, name: str = "seed") -> np.random.SeedSequence:
+    """A seed as NumPy's ``SeedSequence``: None, a non-negative int, a sequence of them,
+    or a ``SeedSequence`` (a ``Generator`` is refused: its state would be consumed, so
+    the same call could not be repeated)."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if seed is None:
+        return np.random.SeedSequence()
+    if isinstance(seed, (bool, np.bool_, float, np.floating, str, bytes)) or \
+            isinstance(seed, (np.random.Generator, np.random.BitGenerator)):
+        raise TypeError(f"{name} must be None, a non-negative integer, a sequence of them "
+                        f"or a numpy SeedSequence, got {seed!r} ({type(seed).__name__}).")
+    try:
+        return np.random.SeedSequence(seed)
+    except (TypeError, ValueError) as exc:
+        raise (TypeError if isinstance(exc, TypeError) else ValueError)(
+            f"{name} must be None, a non-negative integer, a sequence of them or a numpy "
+            f"SeedSequence, got {seed!r}: {exc}") from None
+
+
+def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` with ``check_seed``'s messages; a
+    ``Generator`` is used as is (the caller owns its state)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(check_seed(seed, name))
