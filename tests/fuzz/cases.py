@@ -374,8 +374,19 @@ def _out_of_order(o: Oracle) -> int:
     return int(np.sum(sn[None, :] > sp[:, None]))
 
 
+def _empirical_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
+    """An Empirical model moves positive scores by finite increments, so it refuses
+    scores it could not shift and keep finite (±inf, near the float range): documented,
+    with an error naming y_score."""
+    s = o.s.astype(np.float64)
+    span = float(s.max() - s.min()) if len(s) else 0.0
+    if not math.isfinite(float(np.max(np.abs(s))) + 2.0 * span + 1.0):
+        return ("y_score",)
+    return None
+
+
 def _increment_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
-    return ("k",) if _out_of_order(o) == 0 else None
+    return _empirical_rule(o, ri) or (("k",) if _out_of_order(o) == 0 else None)
 
 
 def _increment_check(o: Oracle, d: Any, ri: RowInput) -> None:
@@ -563,7 +574,7 @@ def _entries() -> list[Entry]:
           unit_scores=True),
         E("resolving_power.Empirical",
           lambda ri: (_empirical, (ri.y, ri.s), {"pos_label": ri.pos_label}),
-          _empirical_check, weights=False),
+          _empirical_check, weights=False, rule=_empirical_rule),
         E("resolving_power.Empirical.increment",
           lambda ri: (_increment, (ri.y, ri.s), {"pos_label": ri.pos_label}),
           _increment_check, weights=False, rule=_increment_rule, extra_errors=("k",)),
