@@ -376,8 +376,12 @@ def check_seed(seed: Any, name: str = "seed") -> np.random.SeedSequence:
         return np.random.SeedSequence()
     if isinstance(seed, (bool, np.bool_, float, np.floating, str, bytes)) or \
             isinstance(seed, (np.random.Generator, np.random.BitGenerator)):
+        # a generator's repr holds its address: the message must not vary between runs
+        shown = (f"a numpy {type(seed).__name__}" if isinstance(
+            seed, (np.random.Generator, np.random.BitGenerator))
+            else f"{seed!r} ({type(seed).__name__})")
         raise TypeError(f"{name} must be None, a non-negative integer, a sequence of them "
-                        f"or a numpy SeedSequence, got {seed!r} ({type(seed).__name__}).")
+                        f"or a numpy SeedSequence, got {shown}.")
     try:
         return np.random.SeedSequence(seed)
     except (TypeError, ValueError) as exc:

@@ -98,10 +98,15 @@ def structural_components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     return (below_neg + 0.5 * neg) / wn, (above_pos + 0.5 * pos) / wp
 
 
-def _check_copies(wp: float, wn: float) -> None:
+def _check_copies(table: ScoreTable) -> None:
+    """DeLong's variance divides by ``W_P - 1`` and ``W_N - 1``."""
+    wp, wn = table.weight_pos, table.weight_neg
     if wp <= 1 or wn <= 1:
-        raise ValueError("DeLong's variance needs more than one positive and more than one "
-                         f"negative (weights count as copies); got weights {wp:g} and {wn:g}.")
+        weighted = table.pos.dtype.kind == "f"
+        cause = "y_true and sample_weight" if weighted else "y_true"
+        raise ValueError(f"{cause}: DeLong's variance needs more than one positive and more "
+                         "than one negative (weights count as copies); got "
+                         f"{'weights' if weighted else 'counts'} {wp:g} and {wn:g}.")
 
 
 def delong_table(table: ScoreTable, confidence: float = 0.95) -> DeLongResult:
@@ -109,7 +114,7 @@ def delong_table(table: ScoreTable, confidence: float = 0.95) -> DeLongResult:
     confidence = check_level(confidence, "confidence")
     wp, wn = table.weight_pos, table.weight_neg
     check_two_classes(wp, wn)
-    _check_copies(wp, wn)
+    _check_copies(table)
     auc, s10, s01 = _backend.engine().delong_sums(table.pos, table.neg)
     variance = s10 / (wp - 1) / wp + s01 / (wn - 1) / wn
     se = math.sqrt(variance)
@@ -155,6 +160,22 @@ def _row_components(rows: Rows, table: ScoreTable) -> tuple[np.ndarray, ...]:
     return v10[group[is_pos]], v01[group[~is_pos]], w[is_pos], w[~is_pos]
 
 
+def _scored_rows(y_true: Any, scores: Any, name: str, sample_weight: Any,
+                 pos_label: Any) -> tuple[Rows, ScoreTable]:
+    """Rows and table of one model's scores, through the one row-validation path.
+
+    That path calls the scores ``y_score``; here two arguments hold scores, so its
+    errors are re-raised with the one at fault named instead."""
+    try:
+        rows = prepare_rows(y_true, scores, sample_weight, pos_label)
+        return rows, ScoreTable.from_rows(rows)
+    except (TypeError, ValueError) as exc:
+        message = str(exc)
+        if type(exc) not in (TypeError, ValueError) or "y_score" not in message:
+            raise
+        raise type(exc)(message.replace("y_score", name)) from None
+
+
 def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any = None,
                 pos_label: Any = None) -> DeLongTest:
     """DeLong's test that two models' AUCs on the same rows are equal.
@@ -181,12 +202,11 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any =
     >>> t.auc_a > t.auc_b and t.p_value < 1e-6
     True
     """
-    rows_a = prepare_rows(y_true, score_a, sample_weight, pos_label)
-    rows_b = prepare_rows(y_true, score_b, sample_weight, pos_label)
-    table_a, table_b = ScoreTable.from_rows(rows_a), ScoreTable.from_rows(rows_b)
+    rows_a, table_a = _scored_rows(y_true, score_a, "score_a", sample_weight, pos_label)
+    rows_b, table_b = _scored_rows(y_true, score_b, "score_b", sample_weight, pos_label)
     wp, wn = table_a.weight_pos, table_a.weight_neg
     check_two_classes(wp, wn)
-    _check_copies(wp, wn)
+    _check_copies(table_a)
     v10_a, v01_a, w_pos, w_neg = _row_components(rows_a, table_a)
     v10_b, v01_b, _, _ = _row_components(rows_b, table_b)
     auc_a = float(np.dot(w_pos, v10_a) / wp)
@@ -218,12 +238,15 @@ def hanley_mcneil_se(auc: float, n_pos: float, n_neg: float) -> float:
     0.03137
     """
     for name, value in (("auc", auc), ("n_pos", n_pos), ("n_neg", n_neg)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(
+                value, (int, float, np.integer, np.floating)):
             raise TypeError(f"{name} must be a number, got {value!r}.")
     if not 0.0 <= auc <= 1.0:
         raise ValueError(f"auc must lie in [0, 1], got {auc!r}.")
-    if n_pos < 1 or n_neg < 1:
-        raise ValueError(f"n_pos and n_neg must be at least 1, got {n_pos!r} and {n_neg!r}.")
+    # Counts may be effective (weighted) sizes, so any finite real >= 1 will do.
+    for name, value in (("n_pos", n_pos), ("n_neg", n_neg)):
+        if not (math.isfinite(value) and value >= 1):
+            raise ValueError(f"{name} must be a finite count of at least 1, got {value!r}.")
     q1 = auc / (2.0 - auc)
     q2 = 2.0 * auc * auc / (1.0 + auc)
     var = (auc * (1 - auc) + (n_pos - 1) * (q1 - auc * auc)

@@ -11,6 +11,7 @@ results are identical for a given seed however the replicates are spread over th
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Union
@@ -18,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Union
 import numpy as np
 
 from . import _backend
-from ._validation import Rows, check_count, check_level, prepare_rows
+from ._validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
 from .report import _plain, check_two_classes
 from .table import ScoreTable
 
@@ -145,10 +146,13 @@ class BootstrapResult:
 
 
 def _entropy(seed: np.random.SeedSequence) -> int:
+    """The seed's entropy, reported so that a run can be repeated: one int."""
     entropy = seed.entropy
     if isinstance(entropy, (int, np.integer)):
         return int(entropy)
-    raise ValueError("the bootstrap seed must come from an int or None.")
+    raise ValueError("seed must be None, a non-negative integer or a SeedSequence made "
+                     f"from one (its entropy is reported as seed_entropy), got entropy "
+                     f"{entropy!r}.")
 
 
 def _derived(sweeps: np.ndarray, column: int = 0) -> dict[str, np.ndarray]:
@@ -186,9 +190,8 @@ class Resampler:
         self.table = table
         self.pos_group, self.neg_group = pos_group, neg_group
         self.pos_weight, self.neg_weight = pos_weight, neg_weight
-        self.stratified = bool(stratified)
-        self.seed = seed if isinstance(seed, np.random.SeedSequence) else \
-            np.random.SeedSequence(seed)
+        self.stratified = check_flag(stratified, "stratified")
+        self.seed = check_seed(seed)
 
     @classmethod
     def from_rows(cls, rows: Rows, table: ScoreTable, *, stratified: bool = True,
@@ -295,6 +298,20 @@ def _check_settings(n_boot: Any, confidence: Any) -> tuple[int, float]:
             check_level(confidence, "confidence"))
 
 
+def _call_metric(name: str, spec: TableMetric, table: ScoreTable) -> float:
+    """A callable metric's value on one table. Its failures surface as errors about
+    ``metrics`` (the argument that brought the code in), the original chained."""
+    try:
+        value = spec(table)
+    except Exception as exc:
+        raise ValueError(f"metrics: the callable {name!r} raised {type(exc).__name__}: "
+                         f"{exc}") from exc
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"metrics: the callable {name!r} must return a real number, got "
+                        f"{value!r} ({type(value).__name__}).")
+    return float(value)
+
+
 def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_METRICS,
                     n_boot: int = 1000, stratified: bool = True, confidence: float = 0.95,
                     seed: Seed = None, level: float = 0.5,
@@ -303,6 +320,9 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
     n_boot, confidence = _check_settings(n_boot, confidence)
     level = check_level(level)
     specs = _metric_specs(metrics)
+    exclude_self = check_flag(exclude_self, "exclude_self")
+    seed = check_seed(seed)
+    entropy = _entropy(seed)        # before the replicates: a bad seed fails at once
     check_two_classes(table.weight_pos, table.weight_neg)
     resampler = Resampler.from_rows(rows, table, stratified=stratified, seed=seed)
     levels = np.array([level])
@@ -318,12 +338,12 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
         if isinstance(spec, str):
             estimate, reps = estimates[spec][0], builtin[spec]
         else:
-            estimate = spec(table)
-            reps = np.array([spec(resampler.replicate_table(k)) for k in range(n_boot)],
-                            dtype=np.float64)
+            estimate = _call_metric(name, spec, table)
+            reps = np.array([_call_metric(name, spec, resampler.replicate_table(k))
+                             for k in range(n_boot)], dtype=np.float64)
         intervals[name] = Interval.from_replicates(name, estimate, reps, confidence)
-    return BootstrapResult(MappingProxyType(intervals), n_boot, bool(stratified), confidence,
-                           level, _entropy(resampler.seed))
+    return BootstrapResult(MappingProxyType(intervals), n_boot, resampler.stratified,
+                           confidence, level, entropy)
 
 
 def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
@@ -371,6 +391,6 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
     True
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    return bootstrap_table(rows, ScoreTable.from_rows(rows), metrics=metrics, n_boot=n_boot, stratified=stratified,
-                           confidence=confidence, seed=seed, level=level,
-                           exclude_self=exclude_self)
+    return bootstrap_table(rows, ScoreTable.from_rows(rows), metrics=metrics, n_boot=n_boot,
+                           stratified=stratified, confidence=confidence, seed=seed,
+                           level=level, exclude_self=exclude_self)

@@ -23,6 +23,7 @@ score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-dr
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, fields
 from typing import Any
@@ -31,7 +32,7 @@ import numpy as np
 
 from . import _backend
 from ._reference import curve_columns
-from ._result import CostSums, SweepResult
+from ._result import CostSums, SweepResult, weight_scale
 from ._validation import Rows, prepare_rows
 from .report import _plain, check_two_classes
 from .table import ScoreTable
@@ -155,6 +156,9 @@ class LossCurve:
 
     def expected(self, distribution: CostDistribution) -> float:
         """``E[Q(c)]``, integrated exactly piece by piece."""
+        if not isinstance(distribution, CostDistribution):
+            raise TypeError("distribution must be a CostDistribution, got "
+                            f"{distribution!r}.")
         moments = distribution.partial_moments(self.breaks[:-1], self.breaks[1:])
         return float(np.sum(self.coef * moments))
 
@@ -170,23 +174,29 @@ class LossCurve:
 
 @dataclass(frozen=True)
 class _Context:
-    """Everything the methods read: the sweep, its cost sums, the condition's pis."""
+    """Everything the methods read: the sweep, its cost sums, the condition's pis.
+
+    Weights in the cost sums, the table and the class totals are the caller's times
+    ``scale`` (a power of two, see ``_context``); every rate and loss is a ratio of
+    them. ``sweep`` is the caller's own: B, with its self-pair term, is not invariant
+    to scaling, so r_b comes from it (``crossing`` rescales its TP and FP).
+    """
 
     sweep: SweepResult
     sums: CostSums
     pi1: float                      # condition's pi1 (the data's, or 1/2 for skew)
     table: ScoreTable | None        # only when a non-uniform distribution needs it
-
-    @property
-    def weight_pos(self) -> float:
-        return self.sweep.weight_pos
-
-    @property
-    def weight_neg(self) -> float:
-        return self.sweep.weight_neg
+    weight_pos: float
+    weight_neg: float
+    scale: float
 
     def fnr_fpr(self, tp: float, fp: float) -> tuple[float, float]:
         return 1.0 - tp / self.weight_pos, fp / self.weight_neg
+
+    def crossing(self) -> tuple[float, float, float]:
+        """Threshold r_b (NaN when B never reaches 1/2) and TP, FP there."""
+        _, threshold, tp, fp, _ = self.sweep.crossings[0]
+        return float(threshold), tp * self.scale, fp * self.scale
 
 
 # Passed as q_fixed, the sweep reads it as "the rate's own pi1": the base rate under
@@ -207,20 +217,33 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     # the rows through the table first: its pass raises any row error (NaN score, bad
     # weight), then the two-class check raises, both before any division.
     need_table = need_table or not _both_classes_weighted(rows)
-    table = ScoreTable.from_rows(rows) if need_table else None
-    if table is not None:
-        check_two_classes(table.weight_pos, table.weight_neg)
-    if table is not None:
-        sweep = engine.sweep_table(table.scores, table.pos, table.neg, levels, exclude_self,
-                                   costs)
-    else:
-        sweep = engine.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
-                                 levels, exclude_self, costs)
-    check_two_classes(sweep.weight_pos, sweep.weight_neg)
-    assert sweep.costs is not None
-    pi1 = 0.5 if condition == "skew" else sweep.weight_pos / (sweep.weight_pos +
-                                                              sweep.weight_neg)
-    return _Context(sweep, sweep.costs, pi1, table)
+
+    def run(rows: Rows) -> tuple[SweepResult, ScoreTable | None]:
+        table = ScoreTable.from_rows(rows) if need_table else None
+        if table is not None:
+            check_two_classes(table.weight_pos, table.weight_neg)
+            return engine.sweep_table(table.scores, table.pos, table.neg, levels,
+                                      exclude_self, costs), table
+        return engine.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
+                                levels, exclude_self, costs), None
+
+    sweep, table = run(rows)
+    scaled = sweep
+    # The cost sums hold the caller's weights as they come (the sweep scales only its
+    # own B sums), and the hull's turn test multiplies two weight differences: with
+    # totals far from 1 that product underflows to 0 (or overflows), every corner
+    # looks collinear and the hull collapses. All quantities here are ratios, so the
+    # rare such input is swept again with weights times an exact power of two, once
+    # the first sweep has validated them.
+    scale = weight_scale(sweep.weight_pos + sweep.weight_neg)
+    if scale != 1.0:
+        assert rows.w is not None       # counts total at most 2**63: never rescaled
+        scaled, table = run(dataclasses.replace(rows, w=rows.w * scale))
+    wp, wn = scaled.weight_pos, scaled.weight_neg
+    check_two_classes(wp, wn)
+    assert scaled.costs is not None
+    pi1 = 0.5 if condition == "skew" else wp / (wp + wn)
+    return _Context(sweep, scaled.costs, pi1, table, wp, wn, scale)
 
 
 def _both_classes_weighted(rows: Rows) -> bool:
@@ -242,16 +265,30 @@ def _both_classes_weighted(rows: Rows) -> bool:
 def _check_scores_in_unit_interval(ctx: _Context, method: str) -> None:
     lo, hi = ctx.sums.min_score, ctx.sums.max_score
     if lo < 0.0 or hi > 1.0:
-        raise ValueError(f"{method} needs scores in [0, 1] (probability estimates); the "
-                         f"scores run from {lo:.4g} to {hi:.4g}. Calibrate them first, or "
-                         "use a rate-based method.")
+        raise ValueError(f"y_score: {method} needs scores in [0, 1] (probability "
+                         f"estimates); the scores run from {_shown(lo):.4g} to "
+                         f"{_shown(hi):.4g}. Calibrate them first, or use a rate-based "
+                         "method.")
+
+
+def _shown(x: float) -> float:
+    """``x`` with -0.0 as 0.0: the engines may keep either zero (both equal 0), and a
+    displayed sign must not depend on which one did."""
+    return x + 0.0
 
 
 def _point_rates(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     """FNR and FPR of every operating point, the first labelling nothing."""
     cols = curve_columns(table.scores, table.pos, table.neg, True)
-    return (np.concatenate(([1.0], 1.0 - cols.tp / table.weight_pos)),
-            np.concatenate(([0.0], cols.fp / table.weight_neg)))
+    tpr, fpr = _rates(cols.tp, cols.fp)
+    return np.concatenate(([1.0], 1.0 - tpr)), np.concatenate(([0.0], fpr))
+
+
+def _rates(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TPR and FPR of cumulative TP and FP, each divided by its own last value: a
+    total summed in another order can differ in the last bit, and the point that
+    labels everything must be exactly (1, 1)."""
+    return tp / tp[-1], fp / fp[-1]
 
 
 def _score_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
@@ -273,10 +310,12 @@ def _lines(breaks: np.ndarray, fnr: np.ndarray, fpr: np.ndarray, pi1: float) -> 
 def _rate_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
     """``q = c``: on each rate segment tpr and fpr are linear in c, so Q is quadratic."""
     pi0 = 1.0 - pi1
-    wp, wn = table.weight_pos, table.weight_neg
     tp, fp = table.pos.astype(np.float64), table.neg.astype(np.float64)
-    t0 = np.concatenate(([0.0], np.cumsum(tp)[:-1])) / wp      # tpr before the group
-    f0 = np.concatenate(([0.0], np.cumsum(fp)[:-1])) / wn
+    cum_tp, cum_fp = np.cumsum(tp), np.cumsum(fp)
+    wp, wn = cum_tp[-1], cum_fp[-1]       # the totals the rates end on (see _rates)
+    t0 = np.concatenate(([0.0], cum_tp[:-1])) / wp             # tpr before the group
+    f0 = np.concatenate(([0.0], cum_fp[:-1])) / wn
+    # not differences of the rates: a light group next to a heavy one would vanish
     dt, df = tp / wp, fp / wn
     a = pi1 * t0 + pi0 * f0                                   # rate before the group
     width = pi1 * dt + pi0 * df
@@ -292,7 +331,7 @@ def _rate_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
 
 def _hull_rates(ctx: _Context) -> tuple[np.ndarray, np.ndarray]:
     fp, tp, _ = ctx.sums.hull
-    return tp / ctx.weight_pos, fp / ctx.weight_neg
+    return _rates(tp, fp)
 
 
 def _optimal_curve(ctx: _Context) -> LossCurve:
@@ -332,7 +371,7 @@ def _method_loss(ctx: _Context, method: str, dist: CostDistribution, t: float,
     if method == "rate-fixed":
         return linear(*ctx.fnr_fpr(s.q_tp, s.q_fp))
     if method == "indistinguishability":
-        _, threshold, tp, fp, _ = ctx.sweep.crossings[0]
+        threshold, tp, fp = ctx.crossing()
         if math.isnan(threshold):
             return math.nan
         return linear(*ctx.fnr_fpr(tp, fp))
@@ -542,9 +581,9 @@ def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | Non
                    need_table=not dist.is_uniform)
     if q is None:
         q_value = ctx.pi1
-    settings = {"score-fixed": f"t={t_value:g}", "rate-fixed": f"q={q_value:.4g}"}
-    r_b = ctx.sweep.crossings[0, 1]
-    settings["indistinguishability"] = f"t=r_b={r_b:.4g}"
+    r_b = ctx.crossing()[0]
+    settings = {"score-fixed": f"t={_shown(t_value):g}", "rate-fixed": f"q={q_value:.4g}",
+                "indistinguishability": f"t=r_b={_shown(r_b):.4g}"}
     out = []
     for method in METHODS:
         note = ""
@@ -627,7 +666,9 @@ class RocHull:
 
 def _hull(ctx: _Context) -> RocHull:
     fp, tp, thresholds = ctx.sums.hull
-    return RocHull(fp / ctx.weight_neg, tp / ctx.weight_pos, fp, tp, thresholds)
+    tpr, fpr = _rates(tp, fp)
+    # dividing by a power of two is exact: the caller's own weights come back
+    return RocHull(fpr, tpr, fp / ctx.scale, tp / ctx.scale, thresholds)
 
 
 def roc_convex_hull(y_true: Any, y_score: Any, *, sample_weight: Any = None,
@@ -667,6 +708,8 @@ class HullCalibration:
         """Calibrated probability of each score (scores between segments take the
         segment below them)."""
         s = _real_array(scores, "scores")
+        if s.ndim > 1:
+            raise ValueError(f"scores must be a scalar or 1-d, got shape {s.shape}.")
         if np.isnan(s).any():
             raise ValueError("scores contains NaN: it has no calibrated probability.")
         i = np.searchsorted(-self.lowest, -s, side="left")
@@ -764,7 +807,7 @@ def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None
     if method == "rate-fixed":
         return LossCurve.line(*ctx.fnr_fpr(s.q_tp, s.q_fp), ctx.pi1)
     if method == "indistinguishability":
-        _, _, tp, fp, _ = ctx.sweep.crossings[0]
+        _, tp, fp = ctx.crossing()
         return LossCurve.line(*ctx.fnr_fpr(tp, fp), ctx.pi1)
     if method == "score-uniform":
         return LossCurve.line(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg, ctx.pi1)

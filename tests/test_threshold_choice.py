@@ -330,3 +330,103 @@ def test_cost_curves_carry_the_brier_curve(backend):
     grid = np.linspace(0, 1, 51)
     np.testing.assert_allclose(cc.brier(grid), tc.brier_curve(y, p)(grid), atol=1e-12)
     assert tc.cost_curves(y, p * 3).brier is None
+
+
+# --- regressions: weights of any scale, -0.0, errors naming their argument (issue 10) -------
+
+def _all_quantities(y, s, w):
+    """Every threshold-choice quantity that is invariant to scaling all weights."""
+    # Vertex lists are compared as curves: weights times a factor round, so a corner
+    # collinear at one scale may turn by an ulp at another and be kept.
+    grid = np.linspace(0, 1, 41)
+    hull = tc.roc_convex_hull(y, s, sample_weight=w)
+    cc = tc.cost_curves(y, s, sample_weight=w)
+    cal = tc.hull_calibration(y, s, sample_weight=w)
+    out = {"hull": np.interp(grid, hull.fpr, hull.tpr),
+           "refinement": tc.refinement_loss(y, s, sample_weight=w),
+           "envelope": np.interp(grid, cc.envelope_c, cc.envelope_loss),
+           "calibration": cal.predict(np.unique(s))}
+    for method, kwargs in METHOD_ARGS:
+        if method != "indistinguishability":      # B counts weights as copies (SPEC §3)
+            out[method] = tc.expected_loss(y, s, method, sample_weight=w, **kwargs)
+            out[method + " (beta)"] = tc.expected_loss(
+                y, s, method, sample_weight=w, cost_distribution=(2.0, 3.0), **kwargs)
+    return out
+
+
+@SETTINGS
+@given(case=probability_rows(), factor=st.sampled_from([1e-300, 2.0**-1000 * 3, 0.05,
+                                                        1 / 3, 1e200, 1e300]))
+def test_quantities_do_not_depend_on_the_scale_of_the_weights(backend, case, factor):
+    y, s, w = case
+    w = weights(s, w)
+    base = _all_quantities(y, s, w)
+    scaled = _all_quantities(y, s, w * factor)
+    for key, value in base.items():
+        np.testing.assert_allclose(scaled[key], value, rtol=1e-12, atol=1e-15, err_msg=key)
+    hull = tc.roc_convex_hull(y, s, sample_weight=w * factor)
+    # the hull runs exactly from (0, 0) to (1, 1), and reports the caller's own weights
+    assert (hull.fpr[0], hull.tpr[0], hull.fpr[-1], hull.tpr[-1]) == (0.0, 0.0, 1.0, 1.0)
+    np.testing.assert_allclose(hull.tp[-1], (w * factor)[y].sum(), rtol=1e-12)
+    np.testing.assert_allclose(hull.fp[-1], (w * factor)[~y].sum(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("factor", [1e-300, 1e200])
+def test_optimal_loss_with_extreme_weights_equals_direct_integration(backend, factor):
+    # the hull's turn test multiplied two tiny (or huge) weight differences: the hull
+    # collapsed to the diagonal and the optimal loss became the rate-uniform one
+    y = np.array([0, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 0], bool)
+    s = np.array([0.6, 0.0, 0.9, 0.0, 0.8, 0.1, 0.6, 0.7, 0.2, 0.6, 0.0, 0.1])
+    w = np.full(12, factor)
+    want = direct_loss(y, s, w, "optimal", "cost", UNIFORM)
+    assert tc.expected_loss(y, s, "optimal", sample_weight=w) == pytest.approx(want, abs=1e-6)
+    assert tc.refinement_loss(y, s, sample_weight=w) == pytest.approx(want, abs=1e-6)
+    cc = tc.cost_curves(y, s, sample_weight=w)
+    np.testing.assert_allclose(cc(cc.envelope_c).min(axis=0), cc.envelope_loss, atol=1e-12)
+    # r_b still comes from B with the caller's weights (not invariant to their scale)
+    r_b = quiet(indist_fast.evaluate, y, s, sample_weight=w).threshold
+    got = tc.expected_loss(y, s, "indistinguishability", sample_weight=w)
+    if math.isnan(r_b):
+        assert math.isnan(got)
+    else:
+        assert got == pytest.approx(direct_loss(y, s, w, "score-fixed", "cost", UNIFORM,
+                                                t=r_b), abs=1e-6)
+
+
+def test_negative_zero_is_shown_as_zero(backend):
+    y = np.arange(12) % 3 == 0
+    s = np.where(np.arange(12) % 2, -0.0, 0.0)
+    table = tc.compare_methods(y, s, t=-0.0)
+    assert table["indistinguishability"].setting == "t=r_b=0"
+    assert table["score-fixed"].setting == "t=0"
+    assert "-0" not in str(table)
+    with pytest.raises(ValueError, match=r"from -0\.9 to 0\."):
+        tc.brier_score(y, -np.linspace(0, 0.9, 12))
+
+
+@pytest.mark.parametrize("call", [
+    lambda y, s: tc.brier_score(y, s),
+    lambda y, s: tc.mean_absolute_error(y, s),
+    lambda y, s: tc.brier_curve(y, s),
+    lambda y, s: tc.expected_loss(y, s, "score-driven"),
+    lambda y, s: tc.expected_loss(y, s, "score-uniform"),
+    lambda y, s: tc.loss_curve(y, s, "score-uniform"),
+    lambda y, s: tc.expected_loss(y, s, "score-driven", cost_distribution=(2, 3)),
+], ids=["brier_score", "mean_absolute_error", "brier_curve", "score-driven",
+        "score-uniform", "loss_curve", "score-driven-beta"])
+@pytest.mark.parametrize("scores", [[0.0, 9.0, 4.0, 3.0], [-np.inf, 0.5, 0.2, np.inf]])
+def test_score_range_errors_name_y_score(backend, call, scores):
+    with pytest.raises(ValueError, match=r"^y_score: .* needs scores in \[0, 1\]"):
+        call(np.array([0, 1, 1, 0]), np.array(scores))
+
+
+def test_calibration_and_loss_curve_arguments_are_checked(backend):
+    y, s = np.array([0, 1, 1, 0]), np.array([0.1, 0.9, 0.4, 0.3])
+    cal = tc.hull_calibration(y, s)
+    with pytest.raises(ValueError, match="scores must be a scalar or 1-d"):
+        cal.predict([[0.1, 0.2]])
+    assert cal.predict(0.95) == cal.predict([0.95])[0]
+    curve = tc.brier_curve(y, s)
+    for bad in ("uniform", (1, 1), None):
+        with pytest.raises(TypeError, match="distribution must be a CostDistribution"):
+            curve.expected(bad)

@@ -348,3 +348,113 @@ def test_sampling_is_reproducible_and_validated(backend):
         sample_b(y, s, 2.0, 10)
     with pytest.raises(ValueError, match="needs replace=True"):
         sample_b(y, s, 0.2, 3, replace=False, sample_weight=[1, 2, 1, 1, 1])
+
+
+# --- regressions: arguments named in every error (issue 10) --------------------------------
+
+Y4, S4 = np.array([0, 1, 1, 0, 1, 0]), np.array([0.1, 0.9, 0.4, 0.3, 0.7, 0.2])
+
+
+@pytest.mark.parametrize("arg", ["stratified", "exclude_self"])
+@pytest.mark.parametrize("value", ["no", None, 0.5, [True], 1])
+def test_bootstrap_flags_must_be_bools(backend, arg, value):
+    with pytest.raises(TypeError, match=f"{arg} must be True or False"):
+        indist_fast.bootstrap(Y4, S4, n_boot=5, seed=0, **{arg: value})
+
+
+@pytest.mark.parametrize("seed, error", [
+    ("abc", TypeError), (-1, ValueError), (1.5, TypeError), ([1, -2], ValueError),
+    (object(), TypeError), (math.nan, TypeError), (np.random.default_rng(0), TypeError),
+    ([1, 2, 3], ValueError),          # valid entropy, but seed_entropy must be one int
+])
+def test_bootstrap_seed_errors_name_seed(backend, seed, error):
+    for call in (lambda: indist_fast.bootstrap(Y4, S4, n_boot=5, seed=seed),
+                 lambda: indist_fast.evaluate(Y4, S4, n_boot=5, seed=seed)):
+        with pytest.raises(error, match="^seed must be"):
+            call()
+
+
+def test_resampler_checks_its_flag_and_seed():
+    rows = prepare_rows(Y4, S4)
+    table = ScoreTable.from_rows(rows)
+    with pytest.raises(TypeError, match="stratified must be True or False"):
+        Resampler.from_rows(rows, table, stratified="yes", seed=0)
+    with pytest.raises(TypeError, match="^seed must be"):
+        Resampler.from_rows(rows, table, seed="abc")
+    # a generator's repr holds its address: the message must not change between calls
+    messages = set()
+    for _ in range(2):
+        with pytest.raises(TypeError) as info:
+            Resampler.from_rows(rows, table, seed=np.random.default_rng(0))
+        messages.add(str(info.value))
+    assert len(messages) == 1 and "0x" not in messages.pop()
+
+
+def test_callable_metric_failures_name_metrics(backend):
+    with pytest.raises(ValueError, match="metrics: the callable 'm' raised "
+                                         "ZeroDivisionError") as info:
+        indist_fast.bootstrap(Y4, S4, n_boot=5, seed=0, metrics={"m": lambda t: 1 / 0})
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+    calls = []
+
+    def fails_on_a_replicate(table):
+        calls.append(table)
+        if len(calls) > 1:
+            raise KeyError("boom")
+        return 0.5
+
+    with pytest.raises(ValueError, match="metrics: the callable 'late' raised KeyError"):
+        indist_fast.bootstrap(Y4, S4, n_boot=5, seed=0, metrics={"late": fails_on_a_replicate})
+    for value in ("a", None, [0.5], True):
+        with pytest.raises(TypeError, match="metrics: the callable 'm' must return a real"):
+            indist_fast.bootstrap(Y4, S4, n_boot=5, seed=0, metrics={"m": lambda t: value})
+    # numbers of any real type pass, and equal the table's own value
+    r = indist_fast.bootstrap(Y4, S4, n_boot=5, seed=0,
+                              metrics={"m": lambda t: np.float32(t.weight_pos)})
+    assert r["m"].estimate == 3.0
+
+
+@pytest.mark.parametrize("y, w, names", [
+    ([0, 1], None, "y_true"),
+    ([0, 1, 1, 1], None, "y_true"),
+    ([0, 0, 0, 1], None, "y_true"),
+    ([0, 1, 0, 1], [0.5, 0.5, 0.5, 0.5], "y_true and sample_weight"),
+    ([0, 1, 0, 1], [1.0, 3.0, 0.0, 2.0], "y_true and sample_weight"),
+])
+def test_delong_copies_error_names_the_cause(backend, y, w, names):
+    s = np.linspace(0.1, 0.9, len(y))
+    # the oracle: DeLong's variance needs W_P > 1 and W_N > 1 (weights as copies)
+    wt = np.ones(len(y)) if w is None else np.asarray(w)
+    yb = np.asarray(y, bool)
+    assert wt[yb].sum() <= 1 or wt[~yb].sum() <= 1
+    for call in (lambda: indist_fast.delong(y, s, sample_weight=w),
+                 lambda: indist_fast.delong_test(y, s, s[::-1], sample_weight=w)):
+        with pytest.raises(ValueError, match=f"^{names}: DeLong's variance needs more"):
+            call()
+
+
+@pytest.mark.parametrize("bad, error", [
+    (np.r_[np.nan, np.ones(5)], ValueError), (np.array(["a"] * 6), TypeError),
+    (np.ones((6, 2)), ValueError), (None, ValueError), (np.ones(5), ValueError),
+])
+@pytest.mark.parametrize("which", ["score_a", "score_b"])
+def test_delong_test_errors_name_the_scores_at_fault(backend, bad, error, which):
+    args = {"score_a": S4, "score_b": S4[::-1]}
+    args[which] = bad
+    with pytest.raises(error) as info:
+        indist_fast.delong_test(Y4, args["score_a"], args["score_b"])
+    assert which in str(info.value) and "y_score" not in str(info.value)
+    # delong itself still names y_score, the argument it has
+    with pytest.raises(error, match="y_score"):
+        indist_fast.delong(Y4, bad)
+
+
+@pytest.mark.parametrize("n_pos, n_neg, name", [
+    (math.nan, 10, "n_pos"), (math.inf, 10, "n_pos"), (10, math.inf, "n_neg"),
+    (10, math.nan, "n_neg"), (0, 10, "n_pos"), (10, 0.5, "n_neg"), (-np.inf, 10, "n_pos"),
+])
+def test_hanley_mcneil_counts_must_be_finite(n_pos, n_neg, name):
+    with pytest.raises(ValueError, match=f"^{name} must be a finite count of at least 1"):
+        indist_fast.hanley_mcneil_se(0.8, n_pos, n_neg)
+    with pytest.raises(TypeError, match="n_neg must be a number"):
+        indist_fast.hanley_mcneil_se(0.8, 10, np.bool_(True))
