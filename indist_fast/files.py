@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from . import _backend
-from ._validation import check_levels, combine_codings, prepare_rows
+from ._validation import check_flag, check_levels, combine_codings, prepare_rows
 from .io import _page_release, _Source, check_path, open_source
 from .metrics import evaluate
 from .report import Report
@@ -261,6 +261,9 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     True
     """
     lv = check_levels(levels)
+    exclude_self = check_flag(exclude_self, "exclude_self")
+    if progress is not None:              # None: decided by the terminal, see _Progress
+        progress = check_flag(progress, "progress")
     limit = parse_memory(memory_limit)
     folder = _check_tmp_dir(tmp_dir)
     cols = {"label": label, "score": score, "weight": weight}
