@@ -93,11 +93,11 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     Probabilities (AUC, average precision, precision, tpr, fpr, F1) are clamped to
     [0, 1] after rounding. B is clamped only where rounding carried it at most 1e-12
     past 0 or 1: with fractional weights the self-pair correction of SPEC §3 can put
-    it outside [0, 1], and that value is reported as is. Weights are rescaled internally by a power of two when
-    their total is far from 1, so weights from 5e-324 to 1e308 give the same AUC,
-    precision and rates as weights near 1; B with ``exclude_self=True`` is computed in
-    the scaled form exactly (it counts weights as copies, so it is not scale
-    invariant).
+    it outside [0, 1], and that value is reported as is. Weights are rescaled
+    internally by a power of two when their total is far from 1, so weights from
+    5e-324 to 1e308 give the same AUC, precision and rates as weights near 1; B with
+    ``exclude_self=True`` is computed in the scaled form exactly (it counts weights as
+    copies, so it is not scale invariant).
 
     Examples
     --------
