@@ -95,9 +95,10 @@ def merge_tables(s1: NDArray[np.float64], tp1: np.ndarray, fp1: np.ndarray,
 def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]: ...
 
 # def summarize_runs(list runs, const double[::1] levels, bint exclude_self,
-#                    object costs=None)
+#                    object costs=None, Py_ssize_t held_bytes=1 << 26)
 def summarize_runs(runs: list[tuple[np.ndarray, bool]], levels: NDArray[np.float64],
-                   exclude_self: bool, costs: _Costs = ...) -> _SweepTuple: ...
+                   exclude_self: bool, costs: _Costs = ...,
+                   held_bytes: int = ...) -> _SweepTuple: ...
 
 # def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[::1] fp,
 #                 const double[::1] levels, bint exclude_self, double weight_pos,

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._result import CostSums, SweepResult, clamp_probability, weight_scale
+from ._result import CostSums, SweepResult, clamp_b, clamp_probability, weight_scale
 from ._validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
@@ -30,7 +30,9 @@ class CurveColumns(NamedTuple):
     """Cumulative quantities per operating point (SPEC §1, §3), in descending order.
 
     ``tp``, ``fp`` are TP_j, FP_j; ``b``, ``b_plus``, ``b_minus`` are B and its split
-    (clamped to [0, 1], NaN where ``defined`` is False, i.e. Den_j <= 0); ``gap`` is
+    (rounding past 0 or 1 absorbed by ``clamp_b``, otherwise SPEC §3's value, which
+    fractional weights can carry outside [0, 1]; NaN where ``defined`` is False, i.e.
+    Den_j <= 0); ``gap`` is
     G_j = 2 Num_j - Den_j and ``den`` is Den_j, both in the sweep's scaled units.
     """
 
@@ -72,11 +74,10 @@ def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: flo
     den = wp * (cum_tp + cum_fp) - cum_tp * self_pairs
     defined = den > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, clamp_probability(0.5 + 0.5 * (gap / den)), np.nan)
-        b_plus = np.where(defined, clamp_probability(
+        b = np.where(defined, clamp_b(0.5 + 0.5 * (gap / den)), np.nan)
+        b_plus = np.where(defined, clamp_b(
             np.cumsum(tpg * (above + half) - half * self_pairs) / den), np.nan)
-        b_minus = np.where(defined, clamp_probability(np.cumsum(fpg * (above + half)) / den),
-                           np.nan)
+        b_minus = np.where(defined, clamp_b(np.cumsum(fpg * (above + half)) / den), np.nan)
     cols = CurveColumns(cum_tp / scale, cum_fp / scale, b, b_plus, b_minus, defined, gap,
                         den)
     return cols, scale, tpg, fpg

@@ -58,12 +58,38 @@ def clamp_probability(x: Any) -> Any:
     """A probability (scalar or array) forced into [0, 1]; NaN stays NaN.
 
     Rounding can carry an exact ratio an ulp past 1 (or below 0); each result path
-    clamps once, after the arithmetic, so no probability reported leaves [0, 1].
+    clamps once, after the arithmetic, so no probability reported leaves [0, 1]. Not
+    for B, which SPEC §3 lets leave [0, 1] (see ``clamp_b``).
     """
     if isinstance(x, (float, int)):       # the common scalar: no NumPy call overhead
         x = float(x)
         return x if 0.0 <= x <= 1.0 or x != x else (0.0 if x < 0.0 else 1.0)
     out = np.clip(x, 0.0, 1.0)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+# B's own rounding slack: a sweep's sums round, so a B that is exactly 0 or 1 can come
+# out a few ulps past it; anything further out is SPEC §3's value (fractional weights
+# push Num_j or Den_j past the bounds through the self-pair terms) and is kept.
+# Twin: ``_sweep.B_ROUNDING``.
+B_ROUNDING = 1e-12
+
+
+def clamp_b(x: Any) -> Any:
+    """B, B+ or B- (scalar or array) with rounding past 0 or 1 absorbed; NaN stays NaN.
+
+    Unlike a probability, B is not confined to [0, 1]: with fractional weights the
+    self-pair correction of SPEC §3 can carry it outside. Only values within
+    ``B_ROUNDING`` of the interval are clamped onto it.
+    """
+    if isinstance(x, (float, int)):
+        x = float(x)
+        if -B_ROUNDING <= x < 0.0:
+            return 0.0
+        return 1.0 if 1.0 < x <= 1.0 + B_ROUNDING else x
+    x = np.asarray(x, dtype=np.float64)
+    out = np.where((x < 0.0) & (x >= -B_ROUNDING), 0.0,
+                   np.where((x > 1.0) & (x <= 1.0 + B_ROUNDING), 1.0, x))
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -84,4 +110,4 @@ def weight_scale(total: float) -> float:
 def b_from_gap(gap: float, den: float) -> float:
     """B = 1/2 + G / (2 Den) with G = 2 Num - Den (see ``_sweep.pxd``); NaN where
     Den <= 0."""
-    return clamp_probability(0.5 + 0.5 * (gap / den)) if den > 0 else math.nan
+    return clamp_b(0.5 + 0.5 * (gap / den)) if den > 0 else math.nan

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 from . import __version__
 from .datasets import NINE_LAYOUT, nine_datasets
 from .errors import IndistFastWarning
+from ._validation import check_seed
 from .io import read_columns
 from .metrics import evaluate
 
@@ -102,6 +103,18 @@ def _resolving_power(args: argparse.Namespace) -> int:
     return _show(args, table)
 
 
+def _seed(text: str) -> int:
+    """``--seed`` as an int ``check_seed`` accepts, refused by argparse (naming the
+    option) before any file is read."""
+    try:
+        seed = int(text)
+        check_seed(seed, "--seed")
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"--seed must be a non-negative integer, got {text!r}") from None
+    return seed
+
+
 def _pos_label(text: str) -> object:
     for convert in (int, float):
         try:
@@ -119,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="evaluate the nine example data sets of the paper")
-    demo.add_argument("--seed", type=int, default=0, help="seed of the example data (0)")
+    demo.add_argument("--seed", type=_seed, default=0, help="seed of the example data (0)")
     demo.add_argument("--plot", default=None, metavar="PNG",
                       help="also draw the nine panels of the paper to this file")
     demo.set_defaults(run=_demo)
@@ -129,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="levels of B to report (0.4 0.5 0.6)")
     ev.add_argument("--bootstrap", type=int, default=None, metavar="N",
                     help="add 95%% bootstrap intervals from N stratified replicates")
-    ev.add_argument("--seed", type=int, default=None, help="seed of the bootstrap")
+    ev.add_argument("--seed", type=_seed, default=None, help="seed of the bootstrap")
     ev.add_argument("--memory-limit", default=None,
                     help="working memory, like 1GB (default: half the RAM); larger data are "
                          "sorted into runs on disk")
@@ -161,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--drop-nulls", action="store_true",
                     help="skip rows with a missing value in a used column")
     rp.add_argument("--n-rep", type=int, default=1000, help="bootstrap replicates (1000)")
-    rp.add_argument("--seed", type=int, default=0, help="seed of the replicates (0)")
+    rp.add_argument("--seed", type=_seed, default=0, help="seed of the replicates (0)")
     rp.add_argument("--json", action="store_true", help="print the table as JSON")
     rp.set_defaults(run=_resolving_power)
     return parser

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from . import ranges
-from ._validation import check_levels
+from ._validation import check_count, check_flag, check_levels
 from .report import Report
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
@@ -129,9 +129,9 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     pos_label, levels, exclude_self
         As in ``indist_fast.evaluate``.
     n_ranges : int, default=None
-        Score ranges swept in parallel; default the number of partitions.
+        Score ranges swept in parallel (1 to 10,000); default the number of partitions.
     sample_per_partition : int, default=2000
-        Scores sampled per partition to place the range splitters.
+        Scores sampled per partition to place the range splitters (1 to 1,000,000).
 
     Returns
     -------
@@ -141,6 +141,16 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     delayed = dask.delayed
 
     lv = check_levels(levels)
+    exclude_self = check_flag(exclude_self, "exclude_self")
+    # Ceilings: every range is one task per partition plus a merge, so past some
+    # thousands the scheduler's overhead outweighs any parallelism (and the quantile
+    # array of splitters is allocated at this length). The samples of every partition
+    # are pooled on the client: 10**6 doubles (8 MB) each already place splitters far
+    # more finely than any range count needs.
+    if n_ranges is not None:
+        n_ranges = check_count(n_ranges, "n_ranges", maximum=10_000)
+    sample_per_partition = check_count(sample_per_partition, "sample_per_partition",
+                                       maximum=1_000_000)
     if isinstance(collection, tuple):
         if label is not None or score is not None or weight is not None:
             raise TypeError("label=, score= and weight= name DataFrame columns; with a tuple "

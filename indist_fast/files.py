@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 import numpy as np
 
 from . import _backend
-from ._validation import check_levels, combine_codings, prepare_rows
+from ._validation import check_flag, check_levels, combine_codings, prepare_rows
 from .io import _page_release, _Source, check_path, open_source
 from .metrics import evaluate
 from .report import Report
@@ -261,6 +261,9 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     True
     """
     lv = check_levels(levels)
+    exclude_self = check_flag(exclude_self, "exclude_self")
+    if progress is not None:              # None: decided by the terminal, see _Progress
+        progress = check_flag(progress, "progress")
     limit = parse_memory(memory_limit)
     folder = _check_tmp_dir(tmp_dir)
     cols = {"label": label, "score": score, "weight": weight}
@@ -288,7 +291,8 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
         try:
             if weight is not None:
                 return _accumulate(chunks, pos_label, lv, exclude_self, bar)
-            return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, folder)
+            return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, folder,
+                                held_bytes=limit // 4)
         except ValueError as exc:
             chunks.name_file_row(exc)
             raise
@@ -378,7 +382,9 @@ def _accumulate(chunks: Iterable[tuple[Any, ...]], pos_label: Any,
 
 def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any,
                  levels: tuple[float, ...], exclude_self: bool, bar: _Progress,
-                 tmp_dir: str | None) -> Report:
+                 tmp_dir: str | None, held_bytes: int) -> Report:
+    """Sort the rows into runs on disk, then merge them in one sweep holding about
+    ``held_bytes`` of the runs' pages resident (see ``_kernels.summarize_runs``)."""
     from . import _fast, _kernels   # runs are the compiled engine's sorted pieces
     if _backend.backend() != "cython":   # chunk by chunk too: the same label-coding checks
         return _accumulate(chunks, pos_label, levels, exclude_self, bar)
@@ -400,7 +406,7 @@ def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any
         mapped = runs.mapped()
     try:
         result = _fast._as_result(_kernels.summarize_runs(
-            mapped, with_main_level(levels), exclude_self))
+            mapped, with_main_level(levels), exclude_self, held_bytes=held_bytes))
     finally:
         del mapped        # the runs' space is freed with their mapping, also on error
     return Report.from_sweep(result, levels, n_rows, exclude_self)

@@ -31,6 +31,8 @@ from typing import IO, Any, Callable, Iterable, Iterator
 
 import numpy as np
 
+from ._validation import check_flag
+
 __all__ = ["read_columns", "open_source", "check_path"]
 
 _READ_CHUNK_ROWS = 1 << 22
@@ -54,10 +56,16 @@ def _check_names(cols: dict[str, str | None]) -> None:
 
 def _missing_columns(path: str, cols: dict[str, str | None], available: list[str],
                      plain: str = "none") -> None:
+    """Every used column present, and present once: a CSV header (or a Parquet schema)
+    may repeat a name, and the readers would then pick one copy silently."""
     for role, name in cols.items():
         if name is not None and name not in available:
             raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
                              f"{', '.join(map(repr, available)) or plain}.")
+        if name is not None and available.count(name) > 1:
+            raise ValueError(f"path: {path} has {available.count(name)} columns named "
+                             f"{name!r} (the {role} column); rename the duplicates so the "
+                             "column meant is unambiguous.")
 
 
 def _check_dtype(path: str, role: str, name: str, dtype: np.dtype) -> None:
@@ -539,6 +547,7 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
     """The columns ``cols`` (role -> name, or None) of the file at ``path``."""
     path = check_path(path)
     _check_names(cols)
+    drop_nulls = check_flag(drop_nulls, "drop_nulls")
     if not os.path.exists(path):
         raise FileNotFoundError(f"path: no such file: {path}")
     if os.path.isdir(path):
@@ -554,7 +563,7 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
             pass
     except OSError as exc:
         raise ValueError(f"path: cannot open {path}: {exc.strerror or exc}.") from exc
-    return _SOURCES[ext](path, cols, bool(drop_nulls))
+    return _SOURCES[ext](path, cols, drop_nulls)
 
 
 def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:

@@ -21,9 +21,10 @@ import dataclasses
 from typing import Any, Iterable
 
 from . import _backend
-from ._validation import Rows, check_level, check_levels, prepare_frame_or_rows
+from ._validation import (Rows, check_flag, check_level, check_levels, check_seed,
+                          prepare_frame_or_rows)
 from .report import Curves, Report, check_two_classes
-from .resampling import bootstrap_table
+from .resampling import _check_settings, bootstrap_table
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
 #: Metrics ``evaluate(..., n_boot=N)`` gives intervals for.
@@ -89,12 +90,14 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     reached where this B is ``>= level``: the same number ``curves(...).b`` shows, on
     both backends and on every path (tables, ``Accumulator``, files, Dask, bootstrap).
 
-    Probabilities (AUC, average precision, B, precision, tpr, fpr, F1) are clamped to
-    [0, 1] after rounding. Weights are rescaled internally by a power of two when
-    their total is far from 1, so weights from 5e-324 to 1e308 give the same AUC,
-    precision and rates as weights near 1; B with ``exclude_self=True`` is computed in
-    the scaled form exactly (it counts weights as copies, so it is not scale
-    invariant).
+    Probabilities (AUC, average precision, precision, tpr, fpr, F1) are clamped to
+    [0, 1] after rounding. B is clamped only where rounding carried it at most 1e-12
+    past 0 or 1: with fractional weights the self-pair correction of SPEC §3 can put
+    it outside [0, 1], and that value is reported as is. Weights are rescaled
+    internally by a power of two when their total is far from 1, so weights from
+    5e-324 to 1e308 give the same AUC, precision and rates as weights near 1; B with
+    ``exclude_self=True`` is computed in the scaled form exactly (it counts weights as
+    copies, so it is not scale invariant).
 
     Examples
     --------
@@ -104,6 +107,11 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     (0.8889, 0.35, 0.75)
     """
     lv = check_levels(levels)
+    exclude_self = check_flag(exclude_self, "exclude_self")
+    if n_boot is not None:
+        # Checked before the rows are sorted: a bad setting must not cost a sort.
+        n_boot, confidence = _check_settings(n_boot, confidence)
+        seed = check_seed(seed)
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
     if n_boot is None:
@@ -135,6 +143,7 @@ def curves(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     >>> c.thresholds.tolist(), c.tpr.tolist(), c.fpr.tolist()
     ([0.8, 0.3, 0.1], [1.0, 1.0, 1.0], [0.0, 0.5, 1.0])
     """
+    exclude_self = check_flag(exclude_self, "exclude_self")
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
     return ScoreTable.from_rows(rows).curves(exclude_self=exclude_self)
@@ -144,6 +153,7 @@ def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
              level: float, exclude_self: bool, columns: tuple[Any, ...]) -> Report:
     """A report at one level; only that level warns when it is not reached."""
     with_level = (check_level(level),)
+    exclude_self = check_flag(exclude_self, "exclude_self")
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
     return _report(rows, with_level, exclude_self, warn_main=False)
 

@@ -115,8 +115,8 @@ def split_table(table: ScoreTable, splitters: np.ndarray) -> list[ScoreTable]:
     cuts = np.searchsorted(-table.scores, -np.asarray(splitters, dtype=np.float64),
                            side="right")
     bounds = np.concatenate(([0], cuts, [len(table)]))
-    return [ScoreTable(table.scores[a:b], table.pos[a:b], table.neg[a:b],
-                       table.n_rows if i == 0 else 0)
+    return [ScoreTable._trusted(table.scores[a:b], table.pos[a:b], table.neg[a:b],
+                                table.n_rows if i == 0 else 0)
             for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
 
 

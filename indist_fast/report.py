@@ -71,7 +71,8 @@ class OperatingPoint:
         if math.isnan(index):           # no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
-        # Probabilities are clamped once, here (B already is, by the engine).
+        # Probabilities are clamped once, here (B's rounding is absorbed by the engine;
+        # B itself may leave [0, 1] with fractional weights, SPEC §3).
         precision = clamp_probability(tp / (tp + fp))
         base_rate = weight_pos / (weight_pos + weight_neg)
         return cls(level, True, threshold, b, precision, precision / base_rate,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterable
 
-from ._validation import LabelCoding, combine_codings
+from ._validation import LabelCoding, check_flag, combine_codings
 from .report import Report
 from .table import DEFAULT_LEVELS, ScoreTable
 
@@ -99,6 +99,7 @@ class Accumulator:
     def result(self, levels: Iterable[float] = DEFAULT_LEVELS, *,
                exclude_self: bool = True) -> Report:
         """The report of ``indist_fast.evaluate`` on every row so far."""
+        check_flag(exclude_self, "exclude_self")   # before merging the held tables
         return self.table.evaluate(levels, exclude_self=exclude_self)
 
     def __getstate__(self) -> dict[str, Any]:

@@ -10,8 +10,8 @@ import numpy as np
 from . import _backend
 from ._reference import curve_columns
 from ._result import clamp_probability
-from ._validation import (LabelCoding, Rows, _as_1d, check_levels, combine_codings,
-                          prepare_rows)
+from ._validation import (LabelCoding, Rows, _as_1d, check_flag, check_levels,
+                          combine_codings, prepare_rows)
 from .report import Curves, Report, check_two_classes, warn_undefined_b
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
@@ -47,7 +47,8 @@ class ScoreTable:
     The constructor checks its arguments (ValueError/TypeError naming ``scores``,
     ``pos``, ``neg`` or ``n_rows``): scores distinct, strictly descending and not NaN
     (±inf allowed), one finite non-negative ``pos`` and ``neg`` per score, not both
-    zero, and an int ``n_rows >= 0``. Integer counts are stored as int64, anything
+    zero, and an int ``n_rows`` no smaller than the number of scores (nor, for integer
+    counts, than the rows they add up to). Integer counts are stored as int64, anything
     else as float64 for both classes; the caller's arrays are copied, never frozen.
 
     Examples
@@ -101,6 +102,7 @@ class ScoreTable:
             raise TypeError(f"n_rows must be an int, got {self.n_rows!r}.")
         if self.n_rows < 0:
             raise ValueError(f"n_rows must be >= 0, got {self.n_rows}.")
+        _check_rows_cover(int(self.n_rows), pos, neg)
         if self.coding is not None and not isinstance(self.coding, LabelCoding):
             raise TypeError(f"coding must be a LabelCoding or None, got "
                             f"{type(self.coding).__name__}.")
@@ -221,6 +223,7 @@ class ScoreTable:
                  exclude_self: bool = True) -> Report:
         """The report of ``indist_fast.evaluate`` for the rows of this table."""
         lv = check_levels(levels)
+        exclude_self = check_flag(exclude_self, "exclude_self")
         result = _backend.engine().sweep_table(self.scores, self.pos, self.neg,
                                                with_main_level(lv), exclude_self)
         return Report.from_sweep(result, lv, self.n_rows, exclude_self)
@@ -231,8 +234,9 @@ class ScoreTable:
         ``b`` is computed exactly as the sweeps compute it (``1/2 + G / (2 Den)``, see
         ``indist_fast._reference._columns``), so ``evaluate`` reaches a level at the
         first point where this column is ``>= level``. Probabilities are clamped to
-        [0, 1] once, here.
+        [0, 1] once, here; B only absorbs rounding (see ``indist_fast.evaluate``).
         """
+        exclude_self = check_flag(exclude_self, "exclude_self")
         with np.errstate(over="ignore"):      # an infinite total is refused just below
             wp, wn = self.weight_pos, self.weight_neg
         check_two_classes(wp, wn)
@@ -246,6 +250,24 @@ class ScoreTable:
             precision=clamp_probability(cols.tp / (cols.tp + cols.fp)),
             f1=clamp_probability(2.0 * cols.tp / (cols.tp + cols.fp + wp)),
             b=cols.b, b_plus=cols.b_plus, b_minus=cols.b_minus)
+
+
+def _check_rows_cover(n_rows: int, pos: np.ndarray, neg: np.ndarray) -> None:
+    """Refuse an ``n_rows`` too small for the table: every score holds at least one row,
+    and integer counts are rows (weights need not be, so only the first bound holds)."""
+    if n_rows < len(pos):
+        raise ValueError(f"n_rows must be at least the number of scores ({len(pos):,}): "
+                         f"each score holds at least one row; got {n_rows:,}.")
+    if pos.dtype.kind == "i":
+        # int64 sums are exact while the total stays well inside int64; past that the
+        # counts are summed as Python ints (never in practice).
+        if float(pos.sum(dtype=np.float64)) + float(neg.sum(dtype=np.float64)) < 2.0**62:
+            total = int(pos.sum()) + int(neg.sum())
+        else:
+            total = sum(map(int, pos)) + sum(map(int, neg))
+        if n_rows < total:
+            raise ValueError(f"n_rows must be at least the number of rows the counts "
+                             f"describe (pos and neg sum to {total:,}); got {n_rows:,}.")
 
 
 def _field(value: Any, name: str, dtype: Any = None) -> np.ndarray:

@@ -789,18 +789,21 @@ cdef struct Stream:
     bint positive               # the run's class
     double head                 # data[left - 1] while left > 0
     uintptr_t kept_end          # pages of the run at or above this address are released
+    uintptr_t step              # consumed bytes kept resident before they are released
 
 
 cdef enum:
-    RELEASE_BYTES = 1 << 22     # give consumed run pages back every 4 MB of a stream
+    RELEASE_BYTES = 1 << 22     # the largest release step of a stream (4 MB)
+    RELEASE_CHECK = 0x3FF       # a stream checks every 1024 elements (about a page)
 
 
-cdef inline void _release_consumed(Stream* s, uintptr_t page) noexcept nogil:
-    """Drop the resident pages a stream has read past (they are mapped run files)."""
+cdef inline void _release_consumed(Stream* s, uintptr_t page, uintptr_t step) noexcept nogil:
+    """Drop the resident pages a stream has read past (they are mapped run files) once
+    more than ``step`` bytes of them are held; ``step`` 0 drops them all."""
     cdef uintptr_t size = 4 if s.is_float else 8
     cdef uintptr_t start = <uintptr_t>s.data + <uintptr_t>s.left * size
     start = (start + page - 1) // page * page         # whole pages only
-    if s.kept_end > start + RELEASE_BYTES:
+    if s.kept_end > start + step:
         madvise(<void*>start, s.kept_end - start, MADV_DONTNEED)
         s.kept_end = start
 
@@ -828,12 +831,15 @@ cdef inline void _sift_down(Stream* streams, int* heap, int n, int i) noexcept n
     heap[i] = top
 
 
-def summarize_runs(list runs, const double[::1] levels, bint exclude_self, object costs=None):
+def summarize_runs(list runs, const double[::1] levels, bint exclude_self, object costs=None,
+                   Py_ssize_t held_bytes=1 << 26):
     """Sweep sorted runs as if they were one array: a k-way merge over a heap.
 
     ``runs`` is a list of ``(scores, positive)``: ascending float32 or float64 scores of
     one class (typically memory-mapped run files). NumPy equivalent: concatenate the
-    runs by class and ``summarize_sorted`` them.
+    runs by class and ``summarize_sorted`` them. Pages of the runs already read are
+    given back so that, across all runs, about ``held_bytes`` of them stay resident
+    (each run keeps at least a page, and a run used up keeps none).
     """
     cdef Py_ssize_t n_streams = len(runs), k
     cdef vector[Stream] streams
@@ -844,6 +850,9 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
     cdef Sink sink
     cdef Hull hull
     cdef uintptr_t page = <uintptr_t>sysconf(_SC_PAGESIZE)
+    # Every run holds up to its step at once: the budget is shared out between them.
+    cdef uintptr_t step = <uintptr_t>max(held_bytes, 0) // <uintptr_t>max(n_streams, 1)
+    step = max(page, min(step, <uintptr_t>RELEASE_BYTES))
     keep = []
     for scores, positive in runs:
         arr = np.ascontiguousarray(scores)
@@ -881,9 +890,10 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
             streams[top].left -= 1
             if streams[top].left > 0:
                 streams[top].head = _stream_head(&streams[top])
-                if (streams[top].left & 0xFFFF) == 0:
-                    _release_consumed(&streams[top], page)
+                if (streams[top].left & RELEASE_CHECK) == 0:
+                    _release_consumed(&streams[top], page, step)
             else:
+                _release_consumed(&streams[top], page, 0)    # nothing left to read
                 n_heap -= 1
                 heap[0] = heap[n_heap]
             if n_heap > 0:

@@ -140,9 +140,20 @@ cdef inline double clamp_probability(double x) noexcept nogil:
     return x
 
 
+cdef inline double clamp_b(double x) noexcept nogil:
+    """B with rounding past 0 or 1 absorbed; further out it is SPEC §3's value
+    (fractional weights), kept. Twin: ``indist_fast._result.clamp_b``, whose
+    ``B_ROUNDING`` is the 1e-12 here."""
+    if x < 0.0 and x >= -1e-12:
+        return 0.0
+    if x > 1.0 and x <= 1.0 + 1e-12:
+        return 1.0
+    return x
+
+
 cdef inline double b_value(double gap, double den) noexcept nogil:
     """B_j = 1/2 + G_j / (2 Den_j): the one value every path reports and compares."""
-    return clamp_probability(0.5 + 0.5 * (gap / den))
+    return clamp_b(0.5 + 0.5 * (gap / den))
 
 
 cdef inline void _next_level(Sweep* st) noexcept nogil:

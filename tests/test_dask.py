@@ -190,3 +190,30 @@ def test_text_scores_name_y_score(backend):
     with dask.config.set(scheduler="synchronous"):
         with pytest.raises(TypeError, match="y_score must hold real numbers"):
             indist_fast.dask.evaluate(ddf, label="y", score="p")
+
+
+@pytest.mark.parametrize("name, value, error", [
+    ("n_ranges", 0, ValueError), ("n_ranges", -3, ValueError), ("n_ranges", 2.0, TypeError),
+    ("n_ranges", "4", TypeError), ("n_ranges", 10**9, ValueError),
+    ("n_ranges", True, TypeError),
+    ("sample_per_partition", 0, ValueError), ("sample_per_partition", -1, ValueError),
+    ("sample_per_partition", 100.0, TypeError), ("sample_per_partition", "9", TypeError),
+    ("sample_per_partition", 10**9, ValueError),
+    ("exclude_self", "no", TypeError), ("exclude_self", None, TypeError),
+])
+def test_count_and_flag_arguments_are_checked_first(name, value, error):
+    # Checked before any task runs: 10**9 ranges once allocated 7.5 GB of splitters.
+    y = da.from_array(Y[:100].astype(np.int8), chunks=50)
+    s = da.from_array(S[:100], chunks=50)
+    with pytest.raises(error, match=name):
+        indist_fast.dask.evaluate((y, s), **{name: value})
+
+
+def test_count_arguments_at_their_bounds(backend):
+    y = da.from_array(Y[:2000].astype(np.int8), chunks=500)
+    s = da.from_array(S[:2000], chunks=500)
+    want = indist_fast.evaluate(Y[:2000], S[:2000])
+    for kwargs in ({"n_ranges": 1, "sample_per_partition": 1},
+                   {"n_ranges": 10_000, "sample_per_partition": 1_000_000}):
+        with dask.config.set(scheduler="synchronous"):
+            assert_reports_equal(indist_fast.dask.evaluate((y, s), **kwargs), want)

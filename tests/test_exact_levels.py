@@ -218,8 +218,8 @@ def test_issue_auc_is_exactly_one(backend):
     assert se == 0.0
 
 
-PROBABILITY_FIELDS = ("auc", "average_precision", "b", "precision", "tpr", "fpr", "f1")
-CURVE_PROBABILITIES = ("tpr", "fpr", "precision", "f1", "b", "b_plus", "b_minus")
+PROBABILITY_FIELDS = ("auc", "average_precision", "precision", "tpr", "fpr", "f1")
+CURVE_PROBABILITIES = ("tpr", "fpr", "precision", "f1")
 
 
 def _in_unit_interval(x):
@@ -239,10 +239,20 @@ def test_probabilities_stay_in_unit_interval(backend, n, data):
     for name in PROBABILITY_FIELDS:
         assert _in_unit_interval(getattr(report, name)), name
     for point in report.at.values():
-        assert _in_unit_interval([point.b, point.precision, point.tpr, point.fpr, point.f1])
+        assert _in_unit_interval([point.precision, point.tpr, point.fpr, point.f1])
     c = quiet(indist_fast.curves, y, s, sample_weight=w)
     for name in CURVE_PROBABILITIES:
         assert _in_unit_interval(getattr(c, name)), name
+    # B is not a probability: fractional weights can carry SPEC's value outside [0, 1],
+    # and it is reported as is; inside [0, 1] (exactly) it stays inside.
+    exact = [np.nan if b is None else b for b in oracle.exact_b(y, s, w)[1]]
+    for got, want in zip(c.b, exact):
+        if want != want:
+            assert np.isnan(got)
+        else:
+            assert got == pytest.approx(float(want), rel=1e-9, abs=1e-12)
+            if 0 <= want <= 1:
+                assert 0 <= got <= 1
     assert _in_unit_interval(indist_fast.roc_auc(y, s, sample_weight=w))
     assert _in_unit_interval(indist_fast.average_precision(y, s, sample_weight=w))
 
