@@ -161,8 +161,11 @@ class Oracle:
             else:
                 rates = oracle.curves(self.y, self.s, self.ws, exclude_self)
                 if self.w is not None and not self.huge:
+                    # B with exclude_self depends on the weights' scale (SPEC §3): the raw
+                    # weights. Without it B is scale-invariant, and the rescaled weights
+                    # keep tiny weights' pair products from underflowing to 0.
                     raw = oracle.curves(self.y, self.s, self.w, exclude_self)
-                    for k in ("b", "b_plus", "b_minus", "tp", "fp"):
+                    for k in (("b", "b_plus", "b_minus") if exclude_self else ()) + ("tp", "fp"):
                         rates[k] = raw[k]
                 elif self.huge:
                     raw = oracle.curves(self.y, self.s, self.ws, False)
