@@ -326,8 +326,9 @@ class Empirical:
         (the scores themselves are finite: an infinite sum would be a score no
         increment of a finite model can produce)."""
         delta = _check_real(delta, name)
-        if not (math.isfinite(delta) and math.isfinite(self.pos[0] + delta)
-                and math.isfinite(self.pos[-1] + delta)):
+        # Python floats: the sum overflows to inf without NumPy's warning
+        if not (math.isfinite(delta) and math.isfinite(float(self.pos[0]) + delta)
+                and math.isfinite(float(self.pos[-1]) + delta)):
             raise ValueError(f"{name} must be finite and keep the positive scores finite "
                              f"(they run from {self.pos[0]!r} to {self.pos[-1]!r}), "
                              f"got {delta!r}.")
