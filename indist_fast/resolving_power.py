@@ -229,16 +229,16 @@ def _check_auc(value: Any, name: str) -> float:
     return auc
 
 
-def _check_sigma(sigma: Any) -> float:
-    sigma = _check_real(sigma, "sigma")
+def _check_sigma(value: Any) -> float:
+    sigma = _check_real(value, "sigma")
     if not (math.isfinite(sigma) and sigma > 0):
-        raise ValueError(f"sigma must be positive and finite, got {sigma!r}.")
+        raise ValueError(f"sigma must be positive and finite, got {value!r}.")
     return sigma
 
 
-def _check_r(r: Any) -> float:
+def _check_r(value: Any) -> float:
     """A population threshold: any real number but NaN (+-inf label nothing / all)."""
-    r = _check_real(r, "r")
+    r = _check_real(value, "r")
     if math.isnan(r):
         raise ValueError("r must be a threshold (a real number or +-inf), got NaN.")
     return r
@@ -321,11 +321,11 @@ class Empirical:
         y = np.r_[np.ones(self.n_pos, bool), np.zeros(self.n_neg, bool)]
         return y, np.r_[self.pos + delta, self.neg]
 
-    def _check_shift(self, delta: Any, name: str) -> float:
+    def _check_shift(self, value: Any, name: str) -> float:
         """An increment as a float that keeps every shifted positive score finite
         (the scores themselves are finite: an infinite sum would be a score no
         increment of a finite model can produce)."""
-        delta = _check_real(delta, name)
+        delta = _check_real(value, name)
         # Python floats: the sum overflows to inf without NumPy's warning
         if not (math.isfinite(delta) and math.isfinite(float(self.pos[0]) + delta)
                 and math.isfinite(float(self.pos[-1]) + delta)):
