@@ -179,7 +179,8 @@ class Binormal:
         integrate, _, _ = _stats()
 
         def integrand(r: float) -> float:    # C(r) times the positive density
-            return self._precision(r, prevalence) * _norm_pdf((r - self.mu) / self.sigma) / self.sigma
+            density = _norm_pdf((r - self.mu) / self.sigma) / self.sigma
+            return self._precision(r, prevalence) * density
 
         lo, hi = self.mu - 12 * self.sigma, self.mu + 12 * self.sigma
         val, _ = integrate.quad(integrand, lo, hi, epsabs=1e-12, epsrel=1e-10, limit=400)
