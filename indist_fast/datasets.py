@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+from ._validation import make_rng
 
 __all__ = ["nine_datasets", "NINE_LAYOUT"]
 
@@ -40,7 +44,7 @@ def _logistic_fit(x: np.ndarray, y: np.ndarray, n_iter: int = 50) -> tuple[float
     return float(beta[0] - slope * mu), float(slope)
 
 
-def nine_datasets(seed: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def nine_datasets(seed: Any = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The paper's nine example sets: ``{"a": (y, score), ..., "i": (y, score)}``.
 
     Positives: 1000 draws of N(10, 2). Difficult negatives: 1000 draws of N(m, 2),
@@ -52,8 +56,9 @@ def nine_datasets(seed: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
     Parameters
     ----------
-    seed : int, default=0
-        Seed of the NumPy generator; the same seed gives the same nine sets.
+    seed : int, sequence of ints, SeedSequence or Generator, default=0
+        Seed of the NumPy generator; the same seed gives the same nine sets (a
+        ``Generator`` is used as is).
 
     Returns
     -------
@@ -67,7 +72,7 @@ def nine_datasets(seed: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     >>> sorted(sets), len(sets["g"][0])
     (['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'], 12000)
     """
-    rng = np.random.default_rng(seed)
+    rng = make_rng(seed)
     out = {}
     for name, (mean, n_easy) in NINE_LAYOUT.items():
         x = np.concatenate((rng.normal(10.0, _SD, _N_POS),

@@ -9,11 +9,14 @@ points for drawing; the numbers behind them stay exact.
 
 from __future__ import annotations
 
+import math
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from ._validation import check_count
 from .errors import IndistFastWarning
 from .table import ScoreTable
 
@@ -29,12 +32,64 @@ def _plt() -> Any:
     return plt
 
 
-def _ax(ax: Any) -> Any:
+def _check_ax(ax: Any) -> Any:
+    """None (draw on a new figure) or a matplotlib ``Axes``, checked before any work:
+    anything else would fail at its first drawing call with an error naming no
+    argument, after a figure had been opened for nothing."""
+    _plt()
+    from matplotlib.axes import Axes
+    if ax is not None and not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {ax!r} "
+                        f"({type(ax).__name__}).")
+    return ax
+
+
+def _axes(ax: Any) -> Any:
+    """The checked ``ax``, or a new figure's (opened only once the data are read)."""
     return _plt().subplots(figsize=(5, 4))[1] if ax is None else ax
+
+
+def _check_points(max_points: Any, name: str = "max_points") -> int:
+    # two points draw a line; more than the curve has cost nothing (the curve is kept)
+    return check_count(max_points, name, minimum=2)
 
 
 def _thin(n: int, max_points: int) -> np.ndarray:
     return np.unique(np.linspace(0, n - 1, min(n, max_points)).astype(np.int64))
+
+
+# matplotlib widens the data range by a margin when it autoscales and overflows
+# beyond about 1e307; coordinates larger than this are drawn in units of a power of
+# ten (the axis label says which). Only the display is scaled, never the numbers.
+_MAX_COORD = 1e300
+# Each bin is a patch per class; beyond this a histogram only costs drawing time.
+MAX_BINS = 10_000
+
+
+def _display_scale(values: np.ndarray) -> float:
+    """1, or the power of ten dividing ``values`` (finite) into matplotlib's range."""
+    top = float(np.max(np.abs(values))) if len(values) else 0.0
+    return 1.0 if top <= _MAX_COORD else 10.0 ** math.floor(math.log10(top))
+
+
+def _scaled(label: str, scale: float) -> str:
+    return label if scale == 1.0 else f"{label} (x {scale:.0e})"
+
+
+def _bin_edges(x: np.ndarray, bins: int) -> np.ndarray:
+    """``bins`` equal bins over the range of ``x`` (finite, within ``_MAX_COORD``).
+
+    Unlike ``numpy.histogram_bin_edges`` this never refuses a narrow range: scores a
+    few ulps apart share fewer distinct edges instead of raising "too many bins".
+    Edges are ``lo (1 - t) + hi t``, which stay within ``[lo, hi]`` and hit both.
+    """
+    lo, hi = (float(x.min()), float(x.max())) if len(x) else (0.0, 1.0)
+    if lo == hi:                      # one distinct score: a bin around it, as numpy
+        pad = max(0.5, abs(lo) * 1e-3)
+        lo, hi = lo - pad, hi + pad
+    t = np.linspace(0.0, 1.0, bins + 1)
+    edges: np.ndarray = np.unique(lo * (1.0 - t) + hi * t)
+    return edges
 
 
 def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -51,34 +106,61 @@ def _table(y_true: Any, y_score: Any, sample_weight: Any) -> ScoreTable:
 
 
 def _curve_axes(y_true: Any, y_score: Any, sample_weight: Any, ax: Any,
-                max_points: int) -> tuple[Any, Any, np.ndarray]:
+                max_points: Any) -> tuple[Any, Any, np.ndarray]:
     """The axes, the curves, and the indices of the points worth drawing."""
+    ax = _check_ax(ax)
+    max_points = _check_points(max_points)
     c = _quiet(_table(y_true, y_score, sample_weight).curves)
-    return _ax(ax), c, _thin(len(c), max_points)
+    return _axes(ax), c, _thin(len(c), max_points)
 
 
 def _report(y_true: Any, y_score: Any, sample_weight: Any) -> Any:
     return _quiet(_table(y_true, y_score, sample_weight).evaluate, (0.5,))
 
 
+def _threshold_axis(thresholds: np.ndarray) -> tuple[np.ndarray, str]:
+    """Thresholds as drawn, and the axis label (scaled when the scores are huge)."""
+    scale = _display_scale(thresholds[np.isfinite(thresholds)])
+    return thresholds / scale, _scaled("threshold r", scale)
+
+
 def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: int = 60,
                     sample_weight: Any = None) -> Any:
-    """Score histograms of positives and negatives with the r_b line."""
-    ax = _ax(ax)
+    """Score histograms of positives and negatives with the r_b line.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in ``indist_fast.evaluate``; or a ``ScoreTable`` as ``y_true`` with
+        ``y_score=None``.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    bins : int, default=60
+        Equal-width bins over the finite scores (1 to 10,000). Infinite scores are
+        left out of the histogram; scores beyond 1e300 in size are drawn in units of
+        a power of ten.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    ax = _check_ax(ax)
+    bins = check_count(bins, "bins", maximum=MAX_BINS)
     table = _table(y_true, y_score, sample_weight)
-    s = table.scores
-    finite = np.isfinite(s)
-    edges = np.histogram_bin_edges(s[finite], bins=bins)
+    report = _report(table, None, None)
+    finite = np.isfinite(table.scores)
+    scale = _display_scale(table.scores[finite])
+    x = table.scores[finite] / scale
+    edges = _bin_edges(x, bins)
+    ax = _axes(ax)
     # the table's weights per distinct score are the histogram's weights
     for counts, name, color in ((table.neg, "negatives", "tab:blue"),
                                 (table.pos, "positives", "tab:red")):
-        ax.hist(s[finite], bins=edges, weights=counts[finite], alpha=0.55, color=color,
-                label=name)
-    report = _report(table, None, None)
+        ax.hist(x, bins=edges, weights=counts[finite], alpha=0.55, color=color, label=name)
     if report.reached:
-        ax.axvline(report.threshold, color="k", lw=1.5,
+        ax.axvline(report.threshold / scale, color="k", lw=1.5,
                    label=f"r_b = {report.threshold:.3g} (C = {report.precision:.3f})")
-    ax.set_xlabel("score")
+    ax.set_xlabel(_scaled("score", scale))
     ax.set_ylabel("weight" if table.pos.dtype.kind == "f" else "rows")
     ax.legend(fontsize=8)
     return ax
@@ -86,7 +168,12 @@ def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: i
 
 def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
         max_points: int = 2000) -> Any:
-    """The ROC curve with its AUC and the operating point at r_b."""
+    """The ROC curve with its AUC and the operating point at r_b.
+
+    ``max_points`` (at least 2) thins the drawn curve; ``ax`` is a matplotlib Axes or
+    None (a new figure). Returns the Axes.
+    """
+    _check_ax(ax)                  # before the sort, as every panel does
     table = _table(y_true, y_score, sample_weight)
     ax, c, i = _curve_axes(table, None, None, ax, max_points)
     report = _report(table, None, None)
@@ -103,12 +190,17 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
 
 def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
             max_points: int = 2000) -> Any:
-    """B(r) against the threshold, with the 1/2 line and the 0.4-0.6 band."""
+    """B(r) against the threshold, with the 1/2 line and the 0.4-0.6 band.
+
+    ``max_points`` (at least 2) thins the drawn curve; ``ax`` is a matplotlib Axes or
+    None (a new figure). Returns the Axes.
+    """
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
+    r, label = _threshold_axis(c.thresholds[i])
     ax.axhspan(0.4, 0.6, color="gold", alpha=0.25, label="0.4 - 0.6")
     ax.axhline(0.5, color="k", lw=0.8)
-    ax.plot(c.thresholds[i], c.b[i], color="tab:green", label="B(r)")
-    ax.set_xlabel("threshold r")
+    ax.plot(r, c.b[i], color="tab:green", label="B(r)")
+    ax.set_xlabel(label)
     ax.set_ylabel("B")
     ax.legend(fontsize=8)
     return ax
@@ -116,7 +208,11 @@ def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
 
 def c_tpr_fpr_vs_b(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
                    max_points: int = 2000) -> Any:
-    """Precision C, tpr and fpr against B (read C(r_b) at B = 1/2)."""
+    """Precision C, tpr and fpr against B (read C(r_b) at B = 1/2).
+
+    ``max_points`` (at least 2) thins the drawn curves; ``ax`` is a matplotlib Axes or
+    None (a new figure). Returns the Axes.
+    """
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     for values, name in ((c.precision, "C (precision)"), (c.tpr, "tpr"), (c.fpr, "fpr")):
         ax.plot(c.b[i], values[i], label=name)
@@ -128,12 +224,17 @@ def c_tpr_fpr_vs_b(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_w
 
 def b_split(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
             max_points: int = 2000) -> Any:
-    """B+ (labelled copy positive) and B- against the threshold, with F1."""
+    """B+ (labelled copy positive) and B- against the threshold, with F1.
+
+    ``max_points`` (at least 2) thins the drawn curves; ``ax`` is a matplotlib Axes or
+    None (a new figure). Returns the Axes.
+    """
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
-    ax.plot(c.thresholds[i], c.b_plus[i], label="B+")
-    ax.plot(c.thresholds[i], c.b_minus[i], label="B-")
-    ax.plot(c.thresholds[i], c.f1[i], ls="--", label="F1")
-    ax.set_xlabel("threshold r")
+    r, label = _threshold_axis(c.thresholds[i])
+    ax.plot(r, c.b_plus[i], label="B+")
+    ax.plot(r, c.b_minus[i], label="B-")
+    ax.plot(r, c.f1[i], ls="--", label="F1")
+    ax.set_xlabel(label)
     ax.legend(fontsize=8)
     return ax
 
@@ -141,10 +242,16 @@ def b_split(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
 def cost_curves(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any = None,
                 max_lines: int = 60) -> Any:
     """Cost lines of the operating points, their lower envelope, and the Brier curve
-    when the scores are probabilities."""
+    when the scores are probabilities.
+
+    ``max_lines`` (at least 1) thins the drawn cost lines; ``ax`` is a matplotlib Axes
+    or None (a new figure). Returns the Axes.
+    """
     from . import threshold_choice as tc
-    ax = _ax(ax)
+    ax = _check_ax(ax)
+    max_lines = check_count(max_lines, "max_lines")
     cc = tc.cost_curves(y_true, y_score, sample_weight=sample_weight)
+    ax = _axes(ax)
     grid = np.linspace(0, 1, 201)
     for j in _thin(len(cc.intercept), max_lines):
         ax.plot([0, 1], [cc.intercept[j], cc.intercept[j] + cc.slope[j]], color="lightgrey",
@@ -160,8 +267,24 @@ def cost_curves(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any
 
 
 def signal_curves(signal: Any, *, ax: Any = None) -> Any:
-    """Resolving power: each metric of a ``SignalCurve`` against AUROC."""
-    ax = _ax(ax)
+    """Resolving power: each metric of a ``SignalCurve`` against AUROC.
+
+    Parameters
+    ----------
+    signal : SignalCurve
+        From ``indist_fast.resolving_power.signal_curve``.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    from .resolving_power import SignalCurve
+    if not isinstance(signal, SignalCurve):
+        raise TypeError(f"signal must be a SignalCurve (from resolving_power.signal_curve), "
+                        f"got {signal!r} ({type(signal).__name__}).")
+    ax = _axes(_check_ax(ax))
     for name, values in signal.values.items():
         ax.plot(signal.auc, values, marker=".", label=name)
     ax.set_xlabel("AUROC of the model")
@@ -172,10 +295,22 @@ def signal_curves(signal: Any, *, ax: Any = None) -> Any:
 
 def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                  title: str | None = None) -> Any:
-    """Six panels for one model: scores, ROC, B(r), C/tpr/fpr vs B, B split, costs."""
+    """Six panels for one model: scores, ROC, B(r), C/tpr/fpr vs B, B split, costs.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in ``indist_fast.evaluate``.
+    title : str, optional
+        The sheet's title.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
     plt = _plt()
-    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
     table = _table(y_true, y_score, sample_weight)      # one sort for five panels
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
     scores_by_class(table, ax=axes[0, 0])
     roc(table, ax=axes[0, 1])
     b_curve(table, ax=axes[0, 2])
@@ -188,17 +323,53 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     return fig
 
 
-def nine_panels(sets: dict[str, tuple[Any, Any]]) -> Any:
-    """The paper's nine examples: score distributions with r_b, AUC and C(r_b)."""
+def _panel_tables(sets: Any) -> list[tuple[Any, ScoreTable]]:
+    """``(name, table)`` per set, every set checked before a figure is opened."""
+    if not isinstance(sets, Mapping):
+        raise TypeError(f"sets must be a mapping of name to (y_true, y_score), as "
+                        f"nine_datasets returns, got {type(sets).__name__}.")
+    if not 1 <= len(sets) <= 9:
+        raise ValueError(f"sets must hold 1 to 9 (y_true, y_score) pairs, one per panel; "
+                         f"got {len(sets)}.")
+    out = []
+    for name, pair in sets.items():
+        try:
+            y, s = pair
+        except (TypeError, ValueError):
+            raise TypeError(f"sets[{name!r}] must be a (y_true, y_score) pair, got "
+                            f"{type(pair).__name__}.") from None
+        try:
+            out.append((name, ScoreTable.from_arrays(y, s)))
+        except (TypeError, ValueError) as exc:     # say which set, keep the row message
+            raise (TypeError if isinstance(exc, TypeError) else ValueError)(
+                f"sets[{name!r}]: {exc}") from None
+    return out
+
+
+def nine_panels(sets: Mapping[str, tuple[Any, Any]]) -> Any:
+    """The paper's nine examples: score distributions with r_b, AUC and C(r_b).
+
+    Parameters
+    ----------
+    sets : mapping of str to (y_true, y_score)
+        One to nine labelled score sets, one panel each (``nine_datasets()`` gives the
+        paper's nine).
+
+    Returns
+    -------
+    matplotlib Figure
+    """
     plt = _plt()
+    tables = _panel_tables(sets)
     fig, axes = plt.subplots(3, 3, figsize=(12, 10), sharex=True)
-    for ax, (name, (y, s)) in zip(axes.ravel(), sets.items()):
-        table = ScoreTable.from_arrays(y, s)
+    for ax, (name, table) in zip(axes.ravel(), tables):
         scores_by_class(table, ax=ax, bins=50)
         r = _report(table, None, None)
         ax.set_title(f"({name}) AUC {r.auc:.3f}, C(r_b) {r.precision:.3f}", fontsize=10)
         ax.set_xlabel("")
         ax.set_ylabel("")
+    for ax in axes.ravel()[len(tables):]:
+        ax.set_visible(False)
     fig.supxlabel("score (logistic-regression log-odds)")
     fig.tight_layout()
     return fig

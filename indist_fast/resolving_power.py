@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Callable, Iterable, Mapping, Union
 
 import numpy as np
 
 from . import _backend
-from ._validation import check_count, check_level, prepare_rows
+from ._validation import check_count, check_level, check_seed, prepare_rows
 from .errors import IndistFastWarning
 from .report import _plain, check_two_classes
 from .resampling import MAX_REPLICATES, Resampler, _derived
@@ -66,8 +66,7 @@ class Binormal:
     def __post_init__(self) -> None:
         if not math.isfinite(_check_real(self.mu, "mu")):
             raise ValueError(f"mu must be finite, got {self.mu!r}.")
-        if not (math.isfinite(_check_real(self.sigma, "sigma")) and self.sigma > 0):
-            raise ValueError(f"sigma must be positive and finite, got {self.sigma!r}.")
+        _check_sigma(self.sigma)
 
     @property
     def auc(self) -> float:
@@ -79,6 +78,9 @@ class Binormal:
         """The binormal model with the given AUROC and positive spread."""
         if not 0.0 < _check_real(auc, "auc") < 1.0:
             raise ValueError(f"auc must lie strictly between 0 and 1, got {auc!r}.")
+        # sigma enters mu's formula: checked first, or an infinite sigma would be
+        # reported as an infinite mu the caller never passed
+        sigma = _check_sigma(sigma)
         from statistics import NormalDist
         return cls(NormalDist().inv_cdf(auc) * math.sqrt(1.0 + sigma ** 2), sigma)
 
@@ -88,8 +90,16 @@ class Binormal:
 
     def sample(self, n: int, prevalence: float, rng: np.random.Generator
                ) -> tuple[np.ndarray, np.ndarray]:
-        """``n`` rows with ``round(n * prevalence)`` positives: ``(y, score)``."""
+        """``n`` rows with ``round(n * prevalence)`` positives: ``(y, score)``.
+
+        ``rng`` must be a ``numpy.random.Generator``: the caller's generator advances,
+        so repeated calls draw fresh samples (a seed here would repeat one sample).
+        """
         n_pos = _n_pos(n, prevalence)
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy.random.Generator (e.g. "
+                            f"numpy.random.default_rng(seed)), got {rng!r} "
+                            f"({type(rng).__name__}).")
         y = np.zeros(n, dtype=bool)
         y[:n_pos] = True
         s = np.empty(n)
@@ -97,18 +107,25 @@ class Binormal:
         s[n_pos:] = rng.normal(0.0, 1.0, n - n_pos)
         return y, s
 
-    # population values (SPEC §5)
+    # Population values (SPEC §5). The public methods check their arguments once; the
+    # integrands and the root finder call the unchecked forms at every evaluation.
     def _v(self, r: float) -> float:
         return _norm_sf((r - self.mu) / self.sigma)
 
     def precision(self, r: float, prevalence: float) -> float:
         """Population ``C(r) = pi1 v / (pi1 v + pi0 u)``."""
+        return self._precision(_check_r(r), _check_prevalence(prevalence))
+
+    def _precision(self, r: float, prevalence: float) -> float:
         v, u = self._v(r), _norm_sf(r)
         den = prevalence * v + (1 - prevalence) * u
         return prevalence * v / den if den > 0 else math.nan
 
     def b(self, r: float, prevalence: float) -> float:
         """Population ``B(r)``: ``[pi1 v^2/2 + pi0 int_r^inf f_N v] / (pi1 v + pi0 u)``."""
+        return self._b(_check_r(r), _check_prevalence(prevalence))
+
+    def _b(self, r: float, prevalence: float) -> float:
         integrate, _, _ = _stats()
         v, u = self._v(r), _norm_sf(r)
         den = prevalence * v + (1 - prevalence) * u
@@ -125,35 +142,45 @@ class Binormal:
 
     def b_plus(self, r: float, prevalence: float) -> float:
         """Population ``B+(r) = v C / 2`` (labelled copy positive)."""
-        return self._v(r) * self.precision(r, prevalence) / 2
+        r, prevalence = _check_r(r), _check_prevalence(prevalence)
+        return self._v(r) * self._precision(r, prevalence) / 2
 
     def indistinguishability_threshold(self, prevalence: float, level: float = 0.5) -> float:
         """Population r at ``level``: the root of ``B(r) = level`` (NaN if B never
         reaches it: ``B(-inf) = pi1/2 + pi0 A < level``)."""
+        return self._threshold(_check_prevalence(prevalence), check_level(level))
+
+    def _threshold(self, prevalence: float, level: float) -> float:
         _, optimize, _ = _stats()
-        level = check_level(level)
         if prevalence / 2 + (1 - prevalence) * self.auc < level:
             return math.nan
         # B falls from B(-inf) >= level to 0 as r grows; below -12 (both classes'
         # mass above) it has reached B(-inf) to double precision.
         lo = min(-_TAIL, self.mu - _TAIL * self.sigma)
         hi = max(_TAIL, self.mu + _TAIL * self.sigma)
-        if self.b(lo, prevalence) < level:
+        if self._b(lo, prevalence) < level:
             return math.nan
-        return float(optimize.brentq(lambda r: self.b(r, prevalence) - level, lo, hi,
+        return float(optimize.brentq(lambda r: self._b(r, prevalence) - level, lo, hi,
                                      xtol=1e-12))
 
     def precision_at_indistinguishability(self, prevalence: float, level: float = 0.5) -> float:
         """Population C(r_b)."""
-        r = self.indistinguishability_threshold(prevalence, level)
-        return math.nan if math.isnan(r) else self.precision(r, prevalence)
+        return self._precision_at(_check_prevalence(prevalence), check_level(level))
+
+    def _precision_at(self, prevalence: float, level: float) -> float:
+        r = self._threshold(prevalence, level)
+        return math.nan if math.isnan(r) else self._precision(r, prevalence)
 
     def average_precision(self, prevalence: float) -> float:
         """Population AUPRC: precision integrated over recall, ``int C(r) f_P(r) dr``."""
+        return self._average_precision(_check_prevalence(prevalence))
+
+    def _average_precision(self, prevalence: float) -> float:
         integrate, _, _ = _stats()
 
         def integrand(r: float) -> float:    # C(r) times the positive density
-            return self.precision(r, prevalence) * _norm_pdf((r - self.mu) / self.sigma) / self.sigma
+            density = _norm_pdf((r - self.mu) / self.sigma) / self.sigma
+            return self._precision(r, prevalence) * density
 
         lo, hi = self.mu - 12 * self.sigma, self.mu + 12 * self.sigma
         val, _ = integrate.quad(integrand, lo, hi, epsabs=1e-12, epsrel=1e-10, limit=400)
@@ -161,14 +188,16 @@ class Binormal:
 
     def population(self, metric: str, prevalence: float) -> float:
         """A built-in metric's population value."""
+        if not isinstance(metric, str) or metric not in METRICS:
+            raise ValueError(f"no population value for metric {metric!r}; built-in metrics "
+                             f"are {', '.join(METRICS)}.")
+        # checked for AUROC too, which ignores it: a bad prevalence is a bad call
+        prevalence = _check_prevalence(prevalence)
         if metric == "auc":
             return self.auc
         if metric == "average_precision":
-            return self.average_precision(prevalence)
-        if metric == "precision":
-            return self.precision_at_indistinguishability(prevalence)
-        raise ValueError(f"no population value for metric {metric!r}; built-in metrics are "
-                         f"{', '.join(METRICS)}.")
+            return self._average_precision(prevalence)
+        return self._precision_at(prevalence, 0.5)
 
 
 _TAIL = 12.0     # standard deviations beyond which a normal density is below 1e-31
@@ -193,6 +222,35 @@ def _check_real(value: Any, name: str) -> float:
     return float(value)
 
 
+def _check_auc(value: Any, name: str) -> float:
+    """An AUROC value, 0 and 1 included (an empirical model can reach both)."""
+    auc = _check_real(value, name)
+    if not 0.0 <= auc <= 1.0:
+        raise ValueError(f"{name} must be an AUROC value in [0, 1], got {value!r}.")
+    return auc
+
+
+def _check_sigma(value: Any) -> float:
+    sigma = _check_real(value, "sigma")
+    if not (math.isfinite(sigma) and sigma > 0):
+        raise ValueError(f"sigma must be positive and finite, got {value!r}.")
+    return sigma
+
+
+def _check_r(value: Any) -> float:
+    """A population threshold: any real number but NaN (+-inf label nothing / all)."""
+    r = _check_real(value, "r")
+    if math.isnan(r):
+        raise ValueError("r must be a threshold (a real number or +-inf), got NaN.")
+    return r
+
+
+def _check_prevalence(prevalence: Any) -> float:
+    """The positive class share of a population: strictly between 0 and 1, where both
+    classes exist (at 0 or 1 precision and B are undefined, not 0 or 1)."""
+    return check_level(prevalence, "prevalence")
+
+
 # A binormal sample holds 9 bytes a row (score and label), and noise draws one per
 # replicate: 10**8 rows is about a gigabyte, beyond what a simulation should ask for.
 MAX_SAMPLE_SIZE = 10**8
@@ -200,7 +258,7 @@ MAX_SAMPLE_SIZE = 10**8
 
 def _n_pos(n: int, prevalence: float) -> int:
     n = check_count(n, "n", minimum=2, maximum=MAX_SAMPLE_SIZE)
-    prevalence = check_level(prevalence, "prevalence")
+    prevalence = _check_prevalence(prevalence)
     k = int(round(n * prevalence))
     if not 1 <= k <= n - 1:
         raise ValueError(f"n={n} at prevalence={prevalence} leaves a class empty.")
@@ -260,8 +318,22 @@ class Empirical:
 
     def scores(self, delta: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
         """``(y, score)`` of the model shifted by ``delta``."""
+        delta = self._check_shift(delta, "delta")
         y = np.r_[np.ones(self.n_pos, bool), np.zeros(self.n_neg, bool)]
         return y, np.r_[self.pos + delta, self.neg]
+
+    def _check_shift(self, value: Any, name: str) -> float:
+        """An increment as a float that keeps every shifted positive score finite
+        (the scores themselves are finite: an infinite sum would be a score no
+        increment of a finite model can produce)."""
+        delta = _check_real(value, name)
+        # Python floats: the sum overflows to inf without NumPy's warning
+        if not (math.isfinite(delta) and math.isfinite(float(self.pos[0]) + delta)
+                and math.isfinite(float(self.pos[-1]) + delta)):
+            raise ValueError(f"{name} must be finite and keep the positive scores finite "
+                             f"(they run from {self.pos[0]!r} to {self.pos[-1]!r}), "
+                             f"got {delta!r}.")
+        return delta
 
     def auc(self, delta: float = 0.0) -> float:
         """AUROC of the shifted model."""
@@ -270,13 +342,14 @@ class Empirical:
     def count_wins(self, d: float) -> int:
         """Out-of-order pairs that adding ``d`` to the positives puts strictly in order:
         ``s_pos < s_neg < s_pos + d`` (the sum rounded exactly as ``scores`` rounds it)."""
+        d = self._check_shift(d, "d")
         lo = np.searchsorted(self.neg, self.pos, side="right")
         hi = np.searchsorted(self.neg, self.pos + d, side="left")
         return int(np.sum(np.maximum(hi - lo, 0)))
 
     def count_ties(self, d: float) -> int:
         """Out-of-order pairs that ``d`` leaves exactly tied: ``s_pos + d == s_neg``."""
-        shifted = self.pos + d
+        shifted = self.pos + self._check_shift(d, "d")
         tied = (np.searchsorted(self.neg, shifted, side="right")
                 - np.searchsorted(self.neg, shifted, side="left"))
         return int(np.sum(tied[shifted > self.pos]))
@@ -342,6 +415,7 @@ class Empirical:
     def increment_for_auc(self, auc: float) -> float:
         """The increment (negative: a worse model) whose shifted model has the AUROC
         nearest ``auc`` on the side of the current model."""
+        auc = _check_auc(auc, "auc")
         base = self.auc(0.0)
         if auc == base:
             return 0.0
@@ -389,6 +463,9 @@ def indist_auc(y: np.ndarray, s: np.ndarray) -> float:
 def _metric_specs(metrics: Any) -> dict[str, MetricSpec]:
     if isinstance(metrics, str) or callable(metrics):
         metrics = (metrics,)
+    if not isinstance(metrics, Iterable):
+        raise TypeError(f"metrics must be a metric name, a callable, or a sequence or "
+                        f"mapping of them, got {metrics!r}.")
     if isinstance(metrics, Mapping):
         items = list(metrics.items())
     else:
@@ -565,7 +642,7 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
     if isinstance(model, Binormal):
         if prevalence is None:
             raise ValueError("a binormal signal curve needs the prevalence.")
-        prevalence = check_level(prevalence, "prevalence")
+        prevalence = _check_prevalence(prevalence)
         vals = {}
         for name, spec in specs.items():
             if not isinstance(spec, str):
@@ -616,10 +693,30 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
     Binormal: fresh samples of ``n`` rows at ``prevalence``. Empirical: stratified
     bootstrap replicates through the sort-once kernels (``n`` and ``prevalence`` are
     the data's own).
+
+    Parameters
+    ----------
+    model : Binormal or Empirical
+        The sampling model.
+    metrics : names or callables
+        As in ``signal_curve``; AUROC is always measured.
+    n, prevalence : int, float
+        Binormal: sample size and prevalence of each replicate (required).
+    n_rep : int, default=1000
+        Replicate samples.
+    seed : None, int, sequence of ints or numpy SeedSequence
+        Seed of the replicates; the same seed gives the same noise. A ``Generator`` is
+        refused (as by ``bootstrap``): its state would be consumed, so the call could
+        not be repeated.
+
+    Returns
+    -------
+    Noise
     """
     _check_model(model)
     specs = _metric_specs(metrics)
     n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
+    seed = check_seed(seed)
     if isinstance(model, Binormal):
         if n is None or prevalence is None:
             raise ValueError("binormal noise needs the sample size n and the prevalence.")
@@ -727,15 +824,40 @@ def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float
                confidence: float = 0.95) -> Resolution:
     """Map ``metric``'s noise interval through the signal curve (SPEC §8 step 3).
 
+    Parameters
+    ----------
+    signal : SignalCurve
+        From ``signal_curve``.
+    noise_ : Noise
+        From ``noise``, with ``metric`` and AUROC measured.
+    metric : str
+        The metric's name on both.
+    at_auc : float
+        AUROC in [0, 1] where the linear approximation reads the curve's slope.
+    confidence : float, default=0.95
+        Coverage of the noise interval, strictly between 0 and 1.
+
+    Returns
+    -------
+    Resolution
+
     Raises
     ------
+    TypeError
+        When ``signal`` or ``noise_`` is not what ``signal_curve`` or ``noise`` returns.
     ValueError
         When the signal curve does not reach an end of the metric's (or AUROC's) noise
         interval: a resolution read at the grid's edge would be clipped, not measured.
         Widen the grid (``compare`` does so itself).
     """
+    if not isinstance(signal, SignalCurve):
+        raise TypeError(f"signal must be a SignalCurve (from signal_curve), got "
+                        f"{type(signal).__name__}.")
+    if not isinstance(noise_, Noise):
+        raise TypeError(f"noise must be a Noise (from resolving_power.noise), got "
+                        f"{type(noise_).__name__}.")
     confidence = check_level(confidence, "confidence")
-    at_auc = _check_real(at_auc, "at_auc")
+    at_auc = _check_auc(at_auc, "at_auc")
     return _resolve(signal, noise_, metric, at_auc, confidence, strict=True)
 
 
@@ -833,8 +955,8 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
         Binormal: sample size and prevalence of each replicate sample (required).
     n_rep : int, default=1000
         Replicate samples for the noise.
-    seed : int or None
-        Seed of the replicates.
+    seed : None, int, sequence of ints or numpy SeedSequence
+        Seed of the replicates (as in ``noise``).
     grid : sequence of float, optional
         AUROC grid of the signal curve. By default 41 values within 0.1 of the
         model's AUROC, widened at the same spacing until the curve reaches every

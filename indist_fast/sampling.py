@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import Rows, check_count, prepare_rows
+from ._validation import Rows, check_count, check_flag, make_rng, prepare_rows
 from .report import _plain, check_two_classes
 from .table import ScoreTable
 
@@ -116,8 +116,9 @@ def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
         As in ``indist_fast.evaluate``; weights are sampling probabilities.
     n_pairs : int
         Comparisons to draw.
-    seed : int, Generator or None
-        Seed of ``numpy.random.default_rng``.
+    seed : None, int, sequence of ints, SeedSequence or Generator
+        Seed of ``numpy.random.default_rng``; a ``Generator`` is used as is (its state
+        advances).
 
     Returns
     -------
@@ -131,8 +132,8 @@ def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
     True
     """
     n = _check_n_pairs(n_pairs)
+    rng = make_rng(seed)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    rng = np.random.default_rng(seed)
     p = data.draw(rng, np.flatnonzero(data.is_pos), n)
     q = data.draw(rng, np.flatnonzero(~data.is_pos), n)
     return _estimate(_wins(data.s[p], data.s[q]))
@@ -214,8 +215,9 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     replace : bool, default=True
         Draw comparisons independently; False draws distinct (positive, labelled)
         pairs (without weights only).
-    seed : int, Generator or None
-        Seed of ``numpy.random.default_rng``.
+    seed : None, int, sequence of ints, SeedSequence or Generator
+        Seed of ``numpy.random.default_rng``; a ``Generator`` is used as is (its state
+        advances).
 
     Returns
     -------
@@ -230,8 +232,10 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     """
     n = _check_n_pairs(n_pairs)
     t = _check_threshold(threshold)
+    replace = check_flag(replace, "replace")
+    rng = make_rng(seed)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    return _sample_b(data, t, n, bool(replace), np.random.default_rng(seed))
+    return _sample_b(data, t, n, replace, rng)
 
 
 def _check_thresholds(thresholds: Any) -> np.ndarray:
@@ -249,11 +253,24 @@ def _check_thresholds(thresholds: Any) -> np.ndarray:
 def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
                    replace: bool = True, seed: Any = None, sample_weight: Any = None,
                    pos_label: Any = None) -> PairCurve:
-    """``sample_b`` at every threshold (one generator for the whole curve)."""
+    """``sample_b`` at every threshold (one generator for the whole curve).
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label, n_pairs, replace, seed
+        As in ``sample_b``.
+    thresholds : 1d sequence of float
+        The thresholds, each checked as ``sample_b``'s.
+
+    Returns
+    -------
+    PairCurve
+    """
     n = _check_n_pairs(n_pairs)
     t = _check_thresholds(thresholds)
+    replace = check_flag(replace, "replace")
+    rng = make_rng(seed)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    rng = np.random.default_rng(seed)
-    est = [_sample_b(data, float(x), n, bool(replace), rng) for x in t]
+    est = [_sample_b(data, float(x), n, replace, rng) for x in t]
     return PairCurve(t, np.array([e.estimate for e in est]),
                      np.array([e.std_error for e in est]), n)

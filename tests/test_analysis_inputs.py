@@ -430,3 +430,221 @@ def test_sample_b_refuses_weights_that_leave_almost_only_self_pairs(backend):
     y, s, w = [1, 0, 1, 0], [0.9, 0.5, 0.7, 0.8], [1000.0, 20.0, 1.0, 1.0]
     e = finishes(lambda: sampling.sample_b(y, s, 0.5, 20_000, sample_weight=w, seed=3))
     assert abs(e.estimate - weighted_b_oracle(y, s, w, 0.5)) < 4 * e.std_error
+
+
+# --- wave 2: every argument of the sampling and resolving-power models is named -----------
+
+from indist_fast.datasets import nine_datasets  # noqa: E402
+
+BAD_SEEDS = [("abc", TypeError), (-1, ValueError), (1.5, TypeError), ([1, -2], ValueError),
+             (object(), TypeError), (math.nan, TypeError), (True, TypeError)]
+Y8, S8 = [0, 1, 0, 1, 1, 0, 0, 1], [0.1, 0.9, 0.35, 0.8, 0.4, 0.2, 0.7, 0.6]
+SAMPLERS = {
+    "sample_auc": lambda **kw: sampling.sample_auc(Y8, S8, 10, **kw),
+    "sample_b": lambda **kw: sampling.sample_b(Y8, S8, 0.5, 10, **kw),
+    "sample_b_curve": lambda **kw: sampling.sample_b_curve(Y8, S8, [0.3, 0.5], 10, **kw),
+}
+SEEDED = {**SAMPLERS,
+          "noise[empirical]": lambda **kw: noise(Empirical(Y8, S8), n_rep=5, **kw),
+          "noise[binormal]": lambda **kw: noise(Binormal(1.0), ("auc",), n=20,
+                                                prevalence=0.3, n_rep=3, **kw),
+          "nine_datasets": lambda **kw: nine_datasets(**kw)}
+
+
+def as_tuple(result):
+    """A sampler's, noise's or data sets' numbers, for comparing two runs exactly."""
+    if isinstance(result, dict):
+        return tuple((k, tuple(map(np.ndarray.tolist, v))) for k, v in result.items())
+    if hasattr(result, "values") and isinstance(result.values, dict):
+        return tuple((k, v.tolist()) for k, v in result.values.items())
+    return tuple(np.ravel(getattr(result, "estimate")).tolist())
+
+
+@pytest.mark.parametrize("name", SEEDED)
+@pytest.mark.parametrize("seed, error", BAD_SEEDS)
+def test_every_seed_argument_is_named(backend, name, seed, error):
+    with pytest.raises(error, match="seed must be None, a non-negative integer"):
+        SEEDED[name](seed=seed)
+
+
+@pytest.mark.parametrize("name", SEEDED)
+def test_seeds_keep_their_results(backend, name):
+    """The checked seed gives the stream ``default_rng(seed)`` gave: results are
+    reproducible and unchanged by the check (an int and its SeedSequence agree)."""
+    first = as_tuple(SEEDED[name](seed=7))
+    assert as_tuple(SEEDED[name](seed=np.int64(7))) == first
+    assert as_tuple(SEEDED[name](seed=np.random.SeedSequence(7))) == first
+
+
+@pytest.mark.parametrize("name", ["sample_auc", "sample_b", "sample_b_curve", "nine_datasets"])
+def test_a_generator_is_used_as_is(backend, name):
+    assert as_tuple(SEEDED[name](seed=np.random.default_rng(3))) == \
+        as_tuple(SEEDED[name](seed=3))
+
+
+def test_noise_refuses_a_generator_it_could_not_repeat(backend):
+    for model_noise in ("noise[empirical]", "noise[binormal]"):
+        with pytest.raises(TypeError, match="seed must be None"):
+            SEEDED[model_noise](seed=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name", ["sample_b", "sample_b_curve"])
+@pytest.mark.parametrize("flag", ["no", "False", None, 0.5, 0, 1, [True]])
+def test_replace_must_be_a_bool(backend, name, flag):
+    with pytest.raises(TypeError, match="replace must be True or False"):
+        SAMPLERS[name](replace=flag, seed=0)
+
+
+@pytest.mark.parametrize("name", ["sample_b", "sample_b_curve"])
+def test_numpy_bools_still_choose_the_sampler(backend, name):
+    for flag in (False, True):
+        assert as_tuple(SAMPLERS[name](replace=np.bool_(flag), seed=1)) == \
+            as_tuple(SAMPLERS[name](replace=flag, seed=1))
+
+
+# Binormal: one prevalence check for every method that takes one
+
+M = Binormal.for_auc(0.8)
+PREVALENCE_METHODS = {
+    "precision": lambda p: M.precision(0.3, p),
+    "b": lambda p: M.b(0.3, p),
+    "b_plus": lambda p: M.b_plus(0.3, p),
+    "indistinguishability_threshold": lambda p: M.indistinguishability_threshold(p),
+    "precision_at_indistinguishability": lambda p: M.precision_at_indistinguishability(p),
+    "average_precision": lambda p: M.average_precision(p),
+    "population[auc]": lambda p: M.population("auc", p),
+    "population[precision]": lambda p: M.population("precision", p),
+    "sample": lambda p: M.sample(20, p, np.random.default_rng(0)),
+}
+
+
+@pytest.mark.parametrize("method", PREVALENCE_METHODS)
+@pytest.mark.parametrize("prevalence, error", [
+    (0.0, ValueError), (1.0, ValueError), (-0.2, ValueError), (1.5, ValueError),
+    (5, ValueError), (math.nan, ValueError), (math.inf, ValueError), ("0.3", TypeError),
+    (None, TypeError), (True, TypeError), ([0.3], TypeError)])
+def test_binormal_prevalence_is_checked_by_every_method(method, prevalence, error):
+    pytest.importorskip("scipy")
+    with pytest.raises(error, match="prevalence"):
+        PREVALENCE_METHODS[method](prevalence)
+
+
+@pytest.mark.parametrize("method", ["precision", "b", "b_plus"])
+def test_binormal_threshold_r(method):
+    pytest.importorskip("scipy")
+    fn = getattr(M, method)
+    with pytest.raises(ValueError, match="r must be a threshold"):
+        fn(math.nan, 0.3)
+    with pytest.raises(TypeError, match="r must be a real number"):
+        fn("x", 0.3)
+    # +-inf stay valid: r = -inf labels every row, +inf none
+    pi, auc = 0.3, M.auc
+    limits = {"precision": (pi, math.nan), "b": (pi / 2 + (1 - pi) * auc, math.nan),
+              "b_plus": (pi / 2, math.nan)}[method]
+    assert fn(-math.inf, pi) == pytest.approx(limits[0], rel=1e-9)
+    assert math.isnan(fn(math.inf, pi))
+
+
+@pytest.mark.parametrize("sigma, error", [(math.inf, ValueError), ("x", TypeError),
+                                          (0.0, ValueError), (-1.0, ValueError),
+                                          (math.nan, ValueError), (None, TypeError)])
+def test_for_auc_names_sigma(sigma, error):
+    with pytest.raises(error, match="sigma must be"):
+        Binormal.for_auc(0.8, sigma)
+
+
+@pytest.mark.parametrize("rng", [5, None, np.random.SeedSequence(0), np.random.PCG64(0)])
+def test_binormal_sample_needs_a_generator(rng):
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        M.sample(20, 0.3, rng)
+
+
+def test_binormal_sample_draws_from_the_callers_generator():
+    rng = np.random.default_rng(5)
+    y, s = M.sample(10, 0.3, rng)
+    again = np.random.default_rng(5)
+    assert y.tolist() == [True] * 3 + [False] * 7
+    assert s.tolist() == np.r_[again.normal(M.mu, M.sigma, 3), again.normal(0, 1, 7)].tolist()
+
+
+# Empirical: shifts and AUROC targets
+
+E8 = Empirical(Y8, S8)
+
+
+@pytest.mark.parametrize("call, name", [(lambda v: E8.auc(v), "delta"),
+                                        (lambda v: E8.scores(v), "delta"),
+                                        (lambda v: E8.count_wins(v), "d"),
+                                        (lambda v: E8.count_ties(v), "d")])
+@pytest.mark.parametrize("value, error", [("x", TypeError), (math.nan, ValueError),
+                                          (math.inf, ValueError), (-math.inf, ValueError),
+                                          (None, TypeError),
+                                          ([0.1], TypeError)])
+def test_empirical_shift_is_checked(backend, call, name, value, error):
+    with pytest.raises(error, match=f"{name} must be"):
+        call(value)
+
+
+def test_empirical_shift_must_keep_scores_finite(backend):
+    e = Empirical([0, 1, 0, 1], [1e307, 2e307, -3e307, -1.5e307])
+    for delta in (1.7e308, -1.7e308):
+        with pytest.raises(ValueError, match="delta must be finite and keep the positive"):
+            e.scores(delta)
+    assert e.auc(1e307) == indist_fast.roc_auc(*e.scores(1e307))
+
+
+def test_empirical_shift_of_a_valid_delta_is_unchanged(backend):
+    y, s = E8.scores(0.25)
+    assert s.tolist() == (E8.pos + 0.25).tolist() + E8.neg.tolist()
+    assert E8.auc(0.25) == indist_fast.roc_auc(y, s)
+
+
+@pytest.mark.parametrize("auc, error", [(math.nan, ValueError), (2.0, ValueError),
+                                        (-1.0, ValueError), ("x", TypeError),
+                                        (None, TypeError), (math.inf, ValueError)])
+def test_increment_for_auc_names_auc(backend, auc, error):
+    with pytest.raises(error, match="auc must be"):
+        E8.increment_for_auc(auc)
+
+
+@pytest.mark.parametrize("target", [0.0, 1.0])
+def test_increment_for_auc_reaches_both_ends(backend, target):
+    assert E8.auc(E8.increment_for_auc(target)) == target
+
+
+# signal, noise and resolution
+
+@pytest.fixture(scope="module")
+def sig_noise():
+    e = Empirical(*nine_small())
+    return (signal_curve(e, grid=np.linspace(0.6, 0.95, 8)), noise(e, n_rep=20, seed=0))
+
+
+def nine_small():
+    rng = np.random.default_rng(4)
+    y = np.r_[np.ones(30, int), np.zeros(50, int)]
+    return y, np.r_[rng.normal(1.0, 1.0, 30), rng.normal(0.0, 1.0, 50)]
+
+
+@pytest.mark.parametrize("fn", [resolution, indist_fast.resolving_power.resolving_power])
+def test_resolution_checks_signal_noise_and_at_auc(fn, sig_noise):
+    sig, spread = sig_noise
+    with pytest.raises(TypeError, match="signal must be a SignalCurve"):
+        fn("x", spread, "auc", at_auc=0.8)
+    with pytest.raises(TypeError, match="noise must be a Noise"):
+        fn(sig, sig, "auc", at_auc=0.8)
+    for at_auc, error in ((math.nan, ValueError), ("x", TypeError), (1.5, ValueError),
+                          (None, TypeError)):
+        with pytest.raises(error, match="at_auc must be"):
+            fn(sig, spread, "auc", at_auc=at_auc)
+
+
+@pytest.mark.parametrize("metrics", [None, 5, 2.5, object()])
+def test_metrics_must_be_names_or_callables(metrics):
+    e = Empirical(Y8, S8)
+    calls = (lambda: signal_curve(e, metrics, grid=[0.6, 0.7]),
+             lambda: compare(e, metrics, n_rep=5, grid=[0.6, 0.7]),
+             lambda: noise(e, metrics, n_rep=5))
+    for call in calls:
+        with pytest.raises(TypeError, match="metrics must be a metric name, a callable"):
+            call()
