@@ -117,8 +117,8 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
         weight_pos = float(np.cumsum(tpg)[-1]) if m else 0.0
         weight_neg = float(np.cumsum(fpg)[-1]) if m else 0.0
         result, _ = _sweep(scores, tpg, fpg, levels, exclude_self, weight_pos, weight_neg)
-    if costs is None:
-        return result
+    if costs is None or not (weight_pos > 0 and weight_neg > 0):
+        return result         # cost sums divide by each class's weight (twin of the kernel)
     return result._replace(costs=cost_sums(scores, tpg, fpg, *costs))
 
 

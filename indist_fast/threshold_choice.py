@@ -212,11 +212,9 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     costs = (t, q, 0.5 if condition == "skew" else math.nan)   # NaN: the base rate
     engine = _backend.engine()
     levels = np.array([0.5])
-    # The cost sums divide by each class's weight, so both classes must be known to be
-    # present before a sweep with costs. A class with no row of positive weight sends
-    # the rows through the table first: its pass raises any row error (NaN score, bad
-    # weight), then the two-class check raises, both before any division.
-    need_table = need_table or not _both_classes_weighted(rows)
+    # With a class absent the engines gather no cost sums (they divide by each class's
+    # weight): the sweep's own pass raises any row error (NaN score, bad weight), then
+    # the two-class check below raises, before any sum is used.
 
     def run(rows: Rows) -> tuple[SweepResult, ScoreTable | None]:
         table = ScoreTable.from_rows(rows) if need_table else None
@@ -244,20 +242,6 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     assert scaled.costs is not None
     pi1 = 0.5 if condition == "skew" else wp / (wp + wn)
     return _Context(sweep, scaled.costs, pi1, table, wp, wn, scale)
-
-
-def _both_classes_weighted(rows: Rows) -> bool:
-    """Whether each class has a row of positive weight (an O(n) pass, no sort).
-
-    True means the class totals are positive once the kernels' row checks pass
-    (they reject negative and NaN weights before any sum is used)."""
-    is_pos = rows.y == rows.pos_value
-    is_neg = rows.y == rows.neg_value          # neg_value NaN: no negative label at all
-    if rows.w is not None:
-        weighted = rows.w > 0
-        is_pos &= weighted
-        is_neg &= weighted
-    return bool(is_pos.any() and is_neg.any())
 
 
 # --- the methods ------------------------------------------------------------------------------

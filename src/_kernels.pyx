@@ -356,7 +356,9 @@ cdef int _open_sweep(Sink* sink, Hull* hull, double weight_pos, double weight_ne
     sink_init(sink)
     sink.sweeping = True
     sweep_init(&sink.sweep, weight_pos, weight_neg, exclude_self, levels)
-    if costs is not None:
+    # The cost sums divide by each class's weight: with a class absent they are
+    # undefined, so none are gathered and the facade's two-class check raises first.
+    if costs is not None and weight_pos > 0 and weight_neg > 0:
         t_fixed, q_fixed, rate_pi_pos = resolve_costs(costs, weight_pos, weight_neg)
         costs_init(&sink.costs, hull, rate_pi_pos / weight_pos,
                    (1.0 - rate_pi_pos) / weight_neg, t_fixed, q_fixed)
