@@ -78,12 +78,11 @@ ctypedef fused chain_t:
 
 cdef inline void _emit(Sink* k, double score, double tp, double fp, mode_t mode,
                        chain_t chain) noexcept nogil:
-    cdef double unscale
     if mode_t is CostMode:       # before the sweep moves on: it needs TP, FP above
-        unscale = k.sweep.inv_scale
-        costs_push(&k.costs, score, k.sweep.tp * unscale, k.sweep.fp * unscale,
-                   tp * unscale, fp * unscale, k.sweep.weight_pos * unscale,
-                   k.sweep.weight_neg * unscale)
+        # In the sweep's scaled weights (linear sums, exact power-of-two scale):
+        # _close_sweep unscales them once instead of per group.
+        costs_push(&k.costs, score, k.sweep.tp, k.sweep.fp, tp, fp,
+                   k.sweep.weight_pos, k.sweep.weight_neg)
     if chain_t is Chained:
         sink_emit_chained(k, score, tp, fp)
     else:
@@ -360,8 +359,8 @@ cdef int _open_sweep(Sink* sink, Hull* hull, double weight_pos, double weight_ne
     # undefined, so none are gathered and the facade's two-class check raises first.
     if costs is not None and weight_pos > 0 and weight_neg > 0:
         t_fixed, q_fixed, rate_pi_pos = resolve_costs(costs, weight_pos, weight_neg)
-        costs_init(&sink.costs, hull, rate_pi_pos / weight_pos,
-                   (1.0 - rate_pi_pos) / weight_neg, t_fixed, q_fixed)
+        costs_init(&sink.costs, hull, rate_pi_pos / sink.sweep.weight_pos,
+                   (1.0 - rate_pi_pos) / sink.sweep.weight_neg, t_fixed, q_fixed)
         sink.sweep_costs = True
     return 0
 
@@ -382,17 +381,19 @@ cdef tuple _close_sweep(Sink* sink):
     cdef Costs* c = &sink.costs
     if not sink.sweep_costs:
         return _sweep_result(&sink.sweep) + (None,)
-    costs_finish(c, sink.sweep.tp * sink.sweep.inv_scale, sink.sweep.fp * sink.sweep.inv_scale)
+    cdef double u = sink.sweep.inv_scale      # the sums were gathered in scaled weights
+    costs_finish(c, sink.sweep.tp, sink.sweep.fp)
     try:
         if c.hull.failed:
             raise MemoryError("out of memory growing the ROC convex hull")
         hull = np.empty((3, c.hull.n))
         for i in range(c.hull.n):
-            hull[0, i] = c.hull.fp[i]
-            hull[1, i] = c.hull.tp[i]
+            hull[0, i] = c.hull.fp[i] * u
+            hull[1, i] = c.hull.tp[i] * u
             hull[2, i] = c.hull.t[i]
-        sums = (c.mae_pos, c.mae_neg, c.brier_pos, c.brier_neg, c.min_score, c.max_score,
-                c.t_tp, c.t_fp, c.q_tp, c.q_fp, hull)
+        sums = (c.mae_pos * u, c.mae_neg * u, c.brier_pos * u, c.brier_neg * u,
+                c.min_score, c.max_score, c.t_tp * u, c.t_fp * u, c.q_tp * u, c.q_fp * u,
+                hull)
     finally:
         costs_free(c)
     return _sweep_result(&sink.sweep) + (sums,)
