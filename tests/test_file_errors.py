@@ -4,6 +4,7 @@ command line one ``error:`` line with exit status 2, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import warnings
@@ -12,6 +13,7 @@ import zipfile
 import numpy as np
 import pytest
 
+import indist_fast
 from indist_fast import IndistFastWarning, evaluate_file
 from indist_fast.cli import main
 from indist_fast.io import read_columns
@@ -233,8 +235,12 @@ def test_cli_drop_nulls(tmp_path, capsys):
 @pytest.mark.parametrize("defect", ["directory", "garbage", "empty"])
 def test_cli_process_has_no_traceback(tmp_path, defect):
     path = bad_file(tmp_path, "csv", defect)
+    # Run where the package under test imports (installed, or built in place), not the
+    # checkout's root, whose uncompiled tree would shadow an installed wheel.
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
     out = subprocess.run([sys.executable, "-m", "indist_fast.cli", "evaluate", str(path),
-                          "--label", "y", "--score", "s"], capture_output=True, text=True)
+                          "--label", "y", "--score", "s"], capture_output=True, text=True,
+                         cwd=package_root, env=dict(os.environ, PYTHONPATH=package_root))
     assert out.returncode == 2
     assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
     assert out.stderr.startswith("indist-fast evaluate: error: path: ")

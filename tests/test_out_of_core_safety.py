@@ -52,6 +52,11 @@ def child_env():
     return dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_ROOT, TESTS]))
 
 
+# Children start in the folder of the package under test: from the checkout's root,
+# `python -c` would import the uncompiled source tree instead of the installed wheel.
+CHILD_CWD = PACKAGE_ROOT
+
+
 # --- killed runs --------------------------------------------------------------------------------
 
 HANG = textwrap.dedent("""
@@ -77,7 +82,7 @@ def test_a_killed_run_leaves_no_file(data, tmp_path, sig, o_tmpfile):
     runs, ready = tmp_path / "runs", tmp_path / "ready"
     runs.mkdir()
     proc = subprocess.Popen([sys.executable, "-c", HANG, str(data), str(runs), str(ready),
-                             "1" if o_tmpfile else "0"], env=child_env(),
+                             "1" if o_tmpfile else "0"], env=child_env(), cwd=CHILD_CWD,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
@@ -214,7 +219,8 @@ def test_memory_limit_bounds_the_readers(tmp_path, suffix):
         assert big.stat().st_size > 30e6
     limit = 10_000_000
     out = subprocess.run([sys.executable, "-c", PEAK, str(small), str(big), str(limit)],
-                         env=child_env(), capture_output=True, text=True, timeout=600)
+                         env=child_env(), cwd=CHILD_CWD, capture_output=True, text=True,
+                         timeout=600)
     if "clear_refs" in out.stderr:
         pytest.skip("cannot reset the peak resident set (/proc/self/clear_refs)")
     assert out.returncode == 0, out.stderr
