@@ -203,7 +203,11 @@ def test_compiled_matches_reference_on_structural_cases(case, levels):
     ref = _reference.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, True)
     np.testing.assert_array_equal(fast.crossings[:, 0], ref.crossings[:, 0])
     np.testing.assert_allclose(fast.crossings, ref.crossings, rtol=1e-12, equal_nan=True)
-    np.testing.assert_array_equal(fast.crossings[-1, 4], ref.crossings[-1, 4])  # 0.5 or NaN
+    # Where B is 1/2 by structure both engines say exactly 0.5. With a positive weight
+    # below 1 the first defined point can lie past 1/2 (SPEC §3's self-pair term), and
+    # there the two summation orders may differ in the last bit (checked above).
+    if ref.crossings[-1, 4] == 0.5 or np.isnan(ref.crossings[-1, 4]):
+        np.testing.assert_array_equal(fast.crossings[-1, 4], ref.crossings[-1, 4])
 
 
 # --- probabilities stay in [0, 1] ----------------------------------------------------
