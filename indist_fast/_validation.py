@@ -125,22 +125,49 @@ def _native_contiguous(arr: np.ndarray, dtype: np.dtype | type | None = None) ->
     return np.ascontiguousarray(arr, dtype=dtype)
 
 
+# Integers up to 2**53 in magnitude are exact in float64; beyond it neighbours collapse
+# into ties (2**62 + 1 and 2**62 become one score) and AUC changes silently.
+_EXACT_INT = 2**53
+
+
 def _scores(y_score: Any) -> np.ndarray:
     s = _as_1d(y_score, "y_score")
     kind = s.dtype.kind
     if kind == "f":
-        target = np.float64 if s.dtype.itemsize >= 8 else np.float32
-        if s.dtype.itemsize > 8:
-            target = np.float64          # long double: the kernels sort doubles
-        return _native_contiguous(s, target)
+        if s.dtype.itemsize > 8:         # long double: the kernels sort doubles
+            return _exactly_float64(s, _native_contiguous(s, np.float64))
+        return _native_contiguous(s, np.float64 if s.dtype.itemsize == 8 else np.float32)
     if kind in "iub":
-        return _native_contiguous(s, np.float64)
+        converted = _native_contiguous(s, np.float64)
+        if s.dtype.itemsize == 8 and len(s) and (
+                int(s.max()) > _EXACT_INT or (kind == "i" and int(s.min()) < -_EXACT_INT)):
+            return _exactly_float64(s, converted)       # the rare case pays a unique count
+        return converted
     if kind == "O":
         try:
-            return _native_contiguous(s.astype(np.float64), np.float64)
-        except (TypeError, ValueError):
+            converted = s.astype(np.float64)
+        except (TypeError, ValueError, OverflowError):
             pass
+        else:
+            return _exactly_float64(s, _native_contiguous(converted, np.float64))
     raise TypeError(f"y_score must hold real numbers, got an array of dtype {s.dtype}.")
+
+
+def _exactly_float64(original: np.ndarray, converted: np.ndarray) -> np.ndarray:
+    """``converted`` if rounding to float64 merged no two distinct scores (rounding is
+    monotone, so only new ties can change a result); rare dtypes only (long double,
+    Python objects), so the unique counts are affordable."""
+    try:
+        same = len(np.unique(original)) == len(np.unique(converted))
+    except TypeError:                    # mixed Python objects: compare as converted
+        same = True
+    if not same:
+        raise ValueError(f"y_score holds {original.dtype} values that float64 cannot tell "
+                         "apart (integers beyond 2**53, long double): distinct scores would "
+                         "become ties and the metrics change. Rescale or rank them first "
+                         "(any order-preserving map gives the same results), or pass "
+                         "float64 scores if those ties are intended.")
+    return converted
 
 
 def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, LabelCoding]:

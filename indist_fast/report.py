@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, fields
-from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 
@@ -82,6 +81,39 @@ class OperatingPoint:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None)."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+
+class OperatingPoints(Mapping[float, "OperatingPoint"]):
+    """``Report.at``: the operating point of each requested level, read-only.
+
+    A level that was not requested raises a ``KeyError`` that lists the levels there
+    are (pass ``levels=`` to ``evaluate`` for others).
+    """
+
+    __slots__ = ("_points",)
+
+    def __init__(self, points: Mapping[float, "OperatingPoint"]) -> None:
+        self._points = dict(points)
+
+    def __getitem__(self, level: float) -> "OperatingPoint":
+        try:
+            return self._points[level]
+        except (KeyError, TypeError):
+            shown = ", ".join(f"{lv:g}" for lv in sorted(self._points))
+            raise KeyError(f"no operating point at level {level!r}; this report has "
+                           f"levels {shown} (pass levels= to evaluate for others)") from None
+
+    def __iter__(self) -> Iterator[float]:
+        return iter(self._points)
+
+    def __len__(self) -> int:
+        return len(self._points)
+
+    def __repr__(self) -> str:
+        return f"OperatingPoints({self._points!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self._points,))
 
 
 @dataclass(frozen=True)
@@ -164,7 +196,7 @@ class Report:
             average_precision=float(result.average_precision),
             n_thresholds=int(result.n_groups), threshold=main.threshold, b=main.b,
             precision=main.precision, lift=main.lift, tpr=main.tpr, fpr=main.fpr,
-            f1=main.f1, reached=main.reached, at=MappingProxyType(points),
+            f1=main.f1, reached=main.reached, at=OperatingPoints(points),
             exclude_self=bool(exclude_self))
 
     def to_dict(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import math
 import numbers
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
 import numpy as np
 
@@ -125,6 +125,17 @@ class BootstrapResult:
 
     def __getitem__(self, metric: str) -> Interval:
         return self.intervals[metric]
+
+    # A mapping of metric -> Interval for reading (``for m in result``, ``"auc" in
+    # result``); the replicates stay out of iteration.
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.intervals)
+
+    def __len__(self) -> int:
+        return len(self.intervals)
+
+    def __contains__(self, metric: object) -> bool:
+        return metric in self.intervals
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types, without the replicates."""

@@ -53,7 +53,11 @@ class Accumulator:
         self._lock = threading.Lock()
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> None:
-        """Add a chunk of rows (validated like ``evaluate``'s input)."""
+        """Add a chunk of rows (validated like ``evaluate``'s input); an empty chunk,
+        which streaming sources often send, adds nothing."""
+        if _empty(y_true) and _empty(y_score) and (sample_weight is None
+                                                   or _empty(sample_weight)):
+            return
         self.add_table(ScoreTable.from_arrays(y_true, y_score, sample_weight, self.pos_label))
 
     def add_table(self, table: ScoreTable) -> None:
@@ -79,6 +83,9 @@ class Accumulator:
         """Add everything ``other`` has collected (``other`` is left unchanged)."""
         if not isinstance(other, Accumulator):
             raise TypeError(f"other must be an Accumulator, got {type(other).__name__}.")
+        if other is self:
+            raise ValueError("other is this accumulator: merging it into itself would count "
+                             "every row twice.")
         self.add_table(other.table)       # the table carries other's label coding
         return self
 
@@ -100,6 +107,9 @@ class Accumulator:
                exclude_self: bool = True) -> Report:
         """The report of ``indist_fast.evaluate`` on every row so far."""
         check_flag(exclude_self, "exclude_self")   # before merging the held tables
+        if self.n_rows == 0:
+            raise ValueError("the accumulator holds no rows yet: add chunks with update() "
+                             "or add_table() first.")
         return self.table.evaluate(levels, exclude_self=exclude_self)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -113,3 +123,11 @@ class Accumulator:
 
     def __repr__(self) -> str:
         return f"Accumulator({self.n_rows} rows)"
+
+
+def _empty(values: Any) -> bool:
+    """A sized, zero-length chunk column (anything else goes through the row checks)."""
+    try:
+        return len(values) == 0
+    except TypeError:
+        return False
