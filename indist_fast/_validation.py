@@ -217,6 +217,10 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
         try:
             values = np.unique(y)
         except TypeError as exc:
+            row = _first_missing(y)
+            if row >= 0:
+                raise ValueError(f"y_true has a missing label ({y[row]!r}) at row {row}; "
+                                 "drop those rows first.") from None
             raise TypeError(f"y_true mixes label types that cannot be compared: {exc}") from None
         if len(values) > 2:
             raise ValueError(f"y_true must be binary; found {len(values)} distinct labels: "
@@ -233,6 +237,20 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
         coding = LabelCoding(_plain_label(pos_label), others[0] if others else None)
         return np.ascontiguousarray(y == pos_label).view(np.uint8), 1.0, 0.0, coding
     raise TypeError(f"y_true must hold binary labels, got an array of dtype {y.dtype}.")
+
+
+def _first_missing(values: np.ndarray) -> int:
+    """Row of the first None, NaN or pandas NA in an object array, -1 if none (only
+    called once np.unique has failed, so the Python loop costs nothing extra)."""
+    for i, v in enumerate(values):
+        if v is None:
+            return i
+        try:
+            if bool(v != v):            # NaN
+                return i
+        except TypeError:               # pandas NA: its truth value is ambiguous
+            return i
+    return -1
 
 
 def _weights(sample_weight: Any) -> np.ndarray | None:

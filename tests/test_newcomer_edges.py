@@ -84,3 +84,17 @@ def test_report_at_names_the_levels_it_has():
         report.at[0.45]
     again = pickle.loads(pickle.dumps(report))
     assert again.at[0.4] == report.at[0.4] and list(again.at) == list(report.at)
+
+
+@pytest.mark.parametrize("labels", [
+    "pandas_boolean_na", [True, False, None, True], ["a", "b", float("nan"), "a"]])
+def test_missing_labels_are_named_with_their_row(backend, labels):
+    if labels == "pandas_boolean_na":
+        pd = pytest.importorskip("pandas")
+        labels = pd.array([True, False, pd.NA, True], dtype="boolean")
+        pos = None
+    else:
+        labels = np.array(labels, dtype=object)
+        pos = "a" if "a" in list(labels) else True
+    with pytest.raises(ValueError, match=r"y_true has a missing label .* at row 2"):
+        indist_fast.evaluate(labels, [.1, .2, .3, .4], pos_label=pos)
