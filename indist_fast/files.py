@@ -246,6 +246,9 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     ValueError, TypeError
         Bad arguments or contents; the message starts with the argument at fault
         (``path``, ``label``, ``score``, ``weight``, ``tmp_dir``, ``memory_limit``...).
+        A bad value found in the rows gives ``evaluate``'s message under the role,
+        column and file, e.g. ``score: column 'p' of d.parquet: y_score contains NaN
+        (first at row 5) ...``, with the row counted in the file on every path.
         A full disk is a ``ValueError`` naming ``tmp_dir`` with the bytes needed.
 
     Examples

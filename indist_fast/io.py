@@ -9,12 +9,16 @@ Columns reach the evaluation as the NumPy arrays ``indist_fast.evaluate`` would 
 from the same data in memory: Arrow booleans as ``bool``, strings (also
 dictionary-encoded, i.e. categorical) as Python strings, decimals as the nearest
 ``float64``. A null in a used column is an error naming the column and its first
-row, unless ``drop_nulls=True`` skips the rows holding one.
+row, unless ``drop_nulls=True`` skips the rows holding one. In CSV files, empty
+fields and pyarrow's null markers (``NA``, ``NaN``, ``null``...) are nulls in every
+column, text ones included, with or without pyarrow installed.
 
 Every problem with a file is a ``ValueError`` (or ``TypeError`` for a column of the
 wrong type, ``FileNotFoundError`` for a missing file) whose message starts with the
 argument at fault: ``path``, or the role of a column (``label``, ``score``,
-``weight``).
+``weight``). Errors found in the rows by the evaluation itself (a NaN score, a
+third label) are the in-memory ones under the role, column and file:
+``score: column 'p' of d.parquet: y_score contains NaN ...`` (``naming_columns``).
 """
 
 from __future__ import annotations
@@ -627,6 +631,8 @@ def typed_pos_label(pos_label: Any, y: np.ndarray) -> Any:
                 return convert(text)
             except ValueError:
                 pass
+    elif kind == "S" or (kind == "O" and len(y) and isinstance(y[0], bytes)):
+        return text.encode()              # a binary label column
     return text
 
 

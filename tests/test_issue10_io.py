@@ -342,3 +342,14 @@ def test_bootstrap_beyond_the_memory_limit_is_refused(bool_files, capsys, backen
     code, _, err = run(capsys, "evaluate", bool_files / name, "--label", "y", "--score", "p",
                        "--bootstrap", "5", "--memory-limit", "1MB")
     assert code == 0, err
+
+
+def test_cli_pos_label_on_a_binary_column(tmp_path, capsys, backend):
+    import json
+    pq.write_table(pa.table({"y": pa.array([b"spam" if a else b"ham" for a in Y], pa.binary()),
+                             "p": S}), tmp_path / "b.parquet")
+    code, out, err = run(capsys, "evaluate", tmp_path / "b.parquet", "--label", "y",
+                         "--score", "p", "--pos-label", "spam", "--json", "--no-progress")
+    assert code == 0, err
+    want = quiet(indist_fast.evaluate, Y, S, levels=(0.4, 0.5, 0.6))
+    assert out == json.dumps(want.to_dict(), indent=2) + "\n"
