@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import warnings
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from . import __version__
 from .datasets import NINE_LAYOUT, nine_datasets
 from .errors import IndistFastWarning
 from ._validation import check_seed
-from .io import read_columns
+from .io import LabelText, naming_columns, open_source, read_columns, typed_pos_label
 from .metrics import evaluate
 
 
@@ -56,30 +58,59 @@ def _evaluate(args: argparse.Namespace) -> int:
                                    progress=False if args.no_progress else None,
                                    tmp_dir=args.tmp_dir, drop_nulls=args.drop_nulls)
         else:        # the bootstrap resamples rows: they are read into memory
-            y, s, w = read_columns(args.file, label=args.label, score=args.score,
-                                   weight=args.weight, drop_nulls=args.drop_nulls)
-            report = evaluate(y, s, sample_weight=w, pos_label=args.pos_label,
-                              levels=tuple(args.levels), n_boot=args.bootstrap,
-                              seed=args.seed)
+            _check_bootstrap_fits(args)
+            with _columns(args) as (y, s, w, pos_label):
+                report = evaluate(y, s, sample_weight=w, pos_label=pos_label,
+                                  levels=tuple(args.levels), n_boot=args.bootstrap,
+                                  seed=args.seed)
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
     _show(args, report)
     if args.plot:
         from .plot import report_sheet
-        y, s, w = read_columns(args.file, label=args.label, score=args.score,
-                               weight=args.weight, drop_nulls=args.drop_nulls)
-        report_sheet(y, s, sample_weight=w, title=str(args.file)).savefig(args.plot, dpi=70)
+        with _columns(args) as (y, s, w, pos_label):
+            sheet = report_sheet(y, s, sample_weight=w, title=str(args.file))
+        sheet.savefig(args.plot, dpi=70)
         print(f"figure: {args.plot}", file=sys.stderr)
     return 0
 
 
+def _cols(args: argparse.Namespace) -> dict[str, str | None]:
+    return {"label": args.label, "score": args.score, "weight": getattr(args, "weight", None)}
+
+
+@contextlib.contextmanager
+def _columns(args: argparse.Namespace) -> Iterator[tuple[Any, Any, Any, Any]]:
+    """The file's columns in memory and ``--pos-label`` as a value of the label
+    column's type; errors about them in the block name their column and file, as
+    ``evaluate_file``'s do."""
+    cols = _cols(args)
+    y, s, w = read_columns(args.file, label=args.label, score=args.score,
+                           weight=cols["weight"], drop_nulls=args.drop_nulls)
+    with naming_columns(args.file, cols):
+        yield y, s, w, typed_pos_label(args.pos_label, y)
+
+
+def _check_bootstrap_fits(args: argparse.Namespace) -> None:
+    """Refuse a bootstrap whose rows alone clearly exceed ``--memory-limit``: it holds
+    every row in memory, whatever the limit (only where the row count is known
+    before reading, i.e. not for CSV)."""
+    from .files import parse_memory
+    limit = parse_memory(args.memory_limit)
+    src = open_source(args.file, _cols(args), drop_nulls=args.drop_nulls)
+    if src.n_rows is not None and src.n_rows * src.bytes_per_row > limit:
+        raise ValueError(f"--bootstrap reads every row into memory: the {src.n_rows:,} rows "
+                         f"of {args.file} need at least {src.n_rows * src.bytes_per_row:,} "
+                         f"bytes, beyond --memory-limit ({limit:,} bytes). Raise "
+                         "--memory-limit, or evaluate without --bootstrap (out of core).")
+
+
 def _losses(args: argparse.Namespace) -> int:
     from .threshold_choice import compare_methods
-    y, s, w = read_columns(args.file, label=args.label, score=args.score, weight=args.weight,
-                           drop_nulls=args.drop_nulls)
     dist = None if args.beta is None else tuple(args.beta)
-    table = compare_methods(y, s, t=args.t, q=args.q, condition=args.condition,
-                            cost_distribution=dist, sample_weight=w, pos_label=args.pos_label)
+    with _columns(args) as (y, s, w, pos_label):
+        table = compare_methods(y, s, t=args.t, q=args.q, condition=args.condition,
+                                cost_distribution=dist, sample_weight=w, pos_label=pos_label)
     return _show(args, table)
 
 
@@ -96,10 +127,9 @@ def _show(args: argparse.Namespace, result: Any) -> int:
 
 def _resolving_power(args: argparse.Namespace) -> int:
     from .resolving_power import Empirical, compare
-    y, s, _ = read_columns(args.file, label=args.label, score=args.score,
-                           drop_nulls=args.drop_nulls)
-    table = compare(Empirical(y, s, pos_label=args.pos_label), n_rep=args.n_rep,
-                    seed=args.seed)
+    with _columns(args) as (y, s, _, pos_label):
+        table = compare(Empirical(y, s, pos_label=pos_label), n_rep=args.n_rep,
+                        seed=args.seed)
     return _show(args, table)
 
 
@@ -115,12 +145,34 @@ def _seed(text: str) -> int:
     return seed
 
 
-def _pos_label(text: str) -> object:
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
+def _pos_label(text: str) -> LabelText:
+    """``--pos-label`` as text: read as a boolean, a number or a string once the label
+    column's type is known (``typed_pos_label``), so that ``--pos-label False``
+    picks the False rows of a boolean column and ``--pos-label 1`` a text label "1"."""
+    return LabelText(text)
+
+
+def _plot(text: str) -> str:
+    """``--plot`` checked before any data is read: a writable folder and a file type
+    matplotlib can write (refused by argparse, naming the option)."""
+    folder = os.path.dirname(os.path.abspath(text))
+    ext = os.path.splitext(text)[1].lower().lstrip(".")
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise argparse.ArgumentTypeError(
+            "--plot needs matplotlib: pip install 'indist-fast[plot]'") from None
+    types = FigureCanvasBase.get_supported_filetypes()
+    if ext not in types:
+        raise argparse.ArgumentTypeError(
+            f"--plot must be a file name ending in one of {', '.join(sorted(types))} (the "
+            f"types matplotlib writes), got {text!r}")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"--plot {text!r} is a folder, not a file name")
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"--plot: no such folder: {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"--plot: folder {folder} is not writable")
     return text
 
 
@@ -133,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="evaluate the nine example data sets of the paper")
     demo.add_argument("--seed", type=_seed, default=0, help="seed of the example data (0)")
-    demo.add_argument("--plot", default=None, metavar="PNG",
+    demo.add_argument("--plot", type=_plot, default=None, metavar="PNG",
                       help="also draw the nine panels of the paper to this file")
     demo.set_defaults(run=_demo)
     ev = sub.add_parser("evaluate", help="evaluate label and score columns of a file")
@@ -141,7 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--levels", type=float, nargs="+", default=[0.4, 0.5, 0.6],
                     help="levels of B to report (0.4 0.5 0.6)")
     ev.add_argument("--bootstrap", type=int, default=None, metavar="N",
-                    help="add 95%% bootstrap intervals from N stratified replicates")
+                    help="add 95%% bootstrap intervals from N stratified replicates; this "
+                         "reads every row into memory, whatever --memory-limit (refused when "
+                         "the file's rows alone clearly exceed it)")
     ev.add_argument("--seed", type=_seed, default=None, help="seed of the bootstrap")
     ev.add_argument("--memory-limit", default=None,
                     help="working memory, like 1GB (default: half the RAM); larger data are "
@@ -150,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="folder for the sorted runs of data beyond the memory limit "
                          "(default: the system's temporary folder)")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ev.add_argument("--plot", default=None, metavar="PNG",
+    ev.add_argument("--plot", type=_plot, default=None, metavar="PNG",
                     help="also draw a report sheet to this file (reads the rows into memory)")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
     ev.set_defaults(run=_evaluate)

@@ -32,7 +32,7 @@ import numpy as np
 
 from . import _backend
 from ._validation import check_flag, check_levels, combine_codings, prepare_rows
-from .io import _page_release, _Source, check_path, open_source
+from .io import _page_release, _Source, check_path, naming_columns, open_source, typed_pos_label
 from .metrics import evaluate
 from .report import Report
 from .streaming import Accumulator
@@ -246,6 +246,9 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     ValueError, TypeError
         Bad arguments or contents; the message starts with the argument at fault
         (``path``, ``label``, ``score``, ``weight``, ``tmp_dir``, ``memory_limit``...).
+        A bad value found in the rows gives ``evaluate``'s message under the role,
+        column and file, e.g. ``score: column 'p' of d.parquet: y_score contains NaN
+        (first at row 5) ...``, with the row counted in the file on every path.
         A full disk is a ``ValueError`` naming ``tmp_dir`` with the bytes needed.
 
     Examples
@@ -268,11 +271,21 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     folder = _check_tmp_dir(tmp_dir)
     cols = {"label": label, "score": score, "weight": weight}
     src = open_source(path, cols, drop_nulls=drop_nulls)
+    with naming_columns(path, cols):
+        return _evaluate_source(src, path, cols, pos_label, lv, exclude_self, limit, progress,
+                                folder, drop_nulls)
+
+
+def _evaluate_source(src: _Source, path: Any, cols: dict[str, str | None], pos_label: Any,
+                     lv: tuple[float, ...], exclude_self: bool, limit: int,
+                     progress: bool | None, folder: str | None, drop_nulls: bool) -> Report:
+    """``evaluate_file`` once its arguments are checked and its source opened."""
     if src.whole is not None and src.n_rows is not None and \
             src.n_rows * (src.bytes_per_row + 16) <= limit:
         y, s, w = src.whole()
         if len(s) == 0:
             raise _no_rows(path, drop_nulls)
+        pos_label = typed_pos_label(pos_label, y)
         if w is None and _backend.backend() == "cython":
             return _mapped(y, s, pos_label, lv, exclude_self)
         return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
@@ -281,6 +294,8 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
     bar = _Progress(progress, src.n_rows)
     try:
         buffered, rest = _read_while_it_fits(src.chunks(rows_per_chunk), limit // 4, bar)
+        if buffered:             # the label column's type is known from its first chunk
+            pos_label = typed_pos_label(pos_label, buffered[0][0])
         if rest is None:                     # the whole file fitted: evaluate in memory
             if sum(len(chunk[1]) for chunk in buffered) == 0:
                 raise _no_rows(path, drop_nulls)
@@ -289,7 +304,7 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
                             exclude_self=exclude_self)
         chunks = _Rows(itertools.chain(_drain(buffered), rest))
         try:
-            if weight is not None:
+            if cols["weight"] is not None:
                 return _accumulate(chunks, pos_label, lv, exclude_self, bar)
             return _out_of_core(src, chunks, pos_label, lv, exclude_self, bar, folder,
                                 held_bytes=limit // 4)

@@ -9,12 +9,16 @@ Columns reach the evaluation as the NumPy arrays ``indist_fast.evaluate`` would 
 from the same data in memory: Arrow booleans as ``bool``, strings (also
 dictionary-encoded, i.e. categorical) as Python strings, decimals as the nearest
 ``float64``. A null in a used column is an error naming the column and its first
-row, unless ``drop_nulls=True`` skips the rows holding one.
+row, unless ``drop_nulls=True`` skips the rows holding one. In CSV files, empty
+fields and pyarrow's null markers (``NA``, ``NaN``, ``null``...) are nulls in every
+column, text ones included, with or without pyarrow installed.
 
 Every problem with a file is a ``ValueError`` (or ``TypeError`` for a column of the
 wrong type, ``FileNotFoundError`` for a missing file) whose message starts with the
 argument at fault: ``path``, or the role of a column (``label``, ``score``,
-``weight``).
+``weight``). Errors found in the rows by the evaluation itself (a NaN score, a
+third label) are the in-memory ones under the role, column and file:
+``score: column 'p' of d.parquet: y_score contains NaN ...`` (``naming_columns``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import contextlib
 import csv
 import mmap
 import os
+import re
 import sys
 import zipfile
 import zlib
@@ -33,10 +38,17 @@ import numpy as np
 
 from ._validation import check_flag
 
-__all__ = ["read_columns", "open_source", "check_path"]
+__all__ = ["read_columns", "open_source", "check_path", "naming_columns", "LabelText",
+           "typed_pos_label"]
 
 _READ_CHUNK_ROWS = 1 << 22
 _CSV_MIN_BLOCK = 1 << 20           # pyarrow's default; a block must hold whole lines
+# pyarrow's CSV defaults (``ConvertOptions``), spelled out so that the standard-library
+# reader, used without pyarrow, reads the same file the same way.
+CSV_NULLS = frozenset(["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan",
+                       "1.#IND", "1.#QNAN", "N/A", "NA", "NULL", "NaN", "n/a", "nan", "null"])
+CSV_TRUE = frozenset(["1", "True", "TRUE", "true"])
+CSV_FALSE = frozenset(["0", "False", "FALSE", "false"])
 
 
 def check_path(path: Any) -> str:
@@ -337,6 +349,12 @@ def _without_null_dictionary(col: Any) -> Any:
     return col
 
 
+def _null_error(path: str, role: str, name: str | None, row: int) -> ValueError:
+    return ValueError(f"{role}: column {name!r} of {path} has a missing (null) value at "
+                      f"row {row} (counting data rows from 0); drop those rows first, or "
+                      "pass drop_nulls=True to skip them.")
+
+
 def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str,
                   drop_nulls: bool) -> Iterator[tuple[Any, ...]]:
     """NumPy chunks of record batches; nulls are an error naming the column and the
@@ -357,9 +375,7 @@ def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str
         elif with_nulls:
             first = {role: pc.index(c.is_null(), True).as_py() for role, c in with_nulls.items()}
             role = min(first, key=lambda r: first[r])
-            raise ValueError(f"{role}: column {cols[role]!r} of {path} has a missing (null) "
-                             f"value at row {row + first[role]} (counting data rows from 0); "
-                             "drop those rows first, or pass drop_nulls=True to skip them.")
+            raise _null_error(path, role, cols[role], row + first[role])
         row += batch.num_rows
         chunk = tuple(None if c is None else _to_numpy(c) for c in columns.values())
         del batch, columns, with_nulls        # only the caller holds this chunk
@@ -408,11 +424,15 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
         import pyarrow as pa
         import pyarrow.csv as pcsv
     except ImportError:
-        data = _csv_stdlib(path, cols, header)
+        data = _csv_stdlib(path, cols, header, drop_nulls)
         y, s, w = data["label"], data["score"], data["weight"]
         return _Source(len(s), 24, lambda rows: iter([(y, s, w)]))
     read_options = {"column_names": header, "use_threads": False}
     convert = pcsv.ConvertOptions(
+        # Without it a null marker in a text column is read as the label "" or "NA".
+        strings_can_be_null=True,
+        null_values=sorted(CSV_NULLS), true_values=sorted(CSV_TRUE),
+        false_values=sorted(CSV_FALSE),
         include_columns=list(dict.fromkeys(c for c in cols.values() if c)),
         # Scores and weights are float64 in every block, whatever the first one looks
         # like; labels keep pyarrow's inference (bool, integers, floats, text).
@@ -498,7 +518,6 @@ def _csv_error(exc: Exception, path: str, header: list[str], cols: dict[str, str
                done: int) -> ValueError:
     """A pyarrow CSV error, with its row counted in the file (data rows from 0) and the
     role of its column named where it is about one."""
-    import re
     text = re.sub(r"Row #(\d+)", lambda m: f"row {done + int(m.group(1)) - 1}",
                   _one_line(exc))
     m = re.match(r"In CSV column #(\d+): (.*)", text)
@@ -511,8 +530,11 @@ def _csv_error(exc: Exception, path: str, header: list[str], cols: dict[str, str
     return ValueError(f"path: {path} could not be read as .csv: {text}")
 
 
-def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str]) -> dict[str, Any]:
-    """The whole CSV with the standard library (when pyarrow is missing)."""
+def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str],
+                drop_nulls: bool) -> dict[str, Any]:
+    """The whole CSV with the standard library (when pyarrow is missing), read as
+    pyarrow reads it: the same null markers, and a label column typed as pyarrow
+    infers it (integers, else booleans, else floats, else text)."""
     index = {role: header.index(name) for role, name in cols.items() if name}
     values: dict[str, list[str]] = {role: [] for role in index}
     with _reading(path, ".csv"), open(path, newline="", encoding="utf-8-sig") as fh:
@@ -524,16 +546,94 @@ def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str]) -> di
                                  f"has {len(header)}.")
             for role, i in index.items():
                 values[role].append(row[i])
+    nulls = {role: [v in CSV_NULLS for v in raw] for role, raw in values.items()}
+    bad = [i for i in range(len(values["score"])) if any(n[i] for n in nulls.values())]
+    if bad and not drop_nulls:
+        role = next(r for r in index if nulls[r][bad[0]])
+        raise _null_error(path, role, cols[role], bad[0])
+    dropped = set(bad)
     out: dict[str, Any] = {role: None for role in cols}
     for role, raw in values.items():
-        try:
-            out[role] = np.array(raw, dtype=np.float64)
-        except ValueError:
-            if role != "label":
-                raise ValueError(f"{role}: column {cols[role]!r} of {path} is not "
-                                 "numeric.") from None
-            out[role] = np.array(raw)
+        kept = [v for i, v in enumerate(raw) if i not in dropped] if dropped else raw
+        out[role] = _csv_column(kept, path, role, cols[role])
     return out
+
+
+def _csv_column(raw: list[str], path: str, role: str, name: str | None) -> np.ndarray:
+    """Null-free CSV fields as the NumPy array pyarrow's inference would give."""
+    if role == "label":
+        if all(re.fullmatch(r"[+-]?[0-9]+", v) for v in raw) and raw:
+            try:
+                return np.array([int(v) for v in raw], dtype=np.int64)
+            except OverflowError:
+                pass
+        if all(v in CSV_TRUE or v in CSV_FALSE for v in raw) and raw:
+            return np.array([v in CSV_TRUE for v in raw], dtype=bool)
+    try:
+        return np.array([float(v) for v in raw], dtype=np.float64)
+    except ValueError:
+        if role != "label":
+            raise ValueError(f"{role}: column {name!r} of {path} is not numeric.") from None
+    return np.array(raw, dtype=object)
+
+
+# --- errors in the rows, and labels given as text ---------------------------------------------------
+
+# The in-memory argument each role of a file column is passed as.
+_ARGUMENTS = {"y_true": "label", "pos_label": "label", "y_score": "score",
+              "sample_weight": "weight"}
+_ARGUMENT_AT_START = re.compile(r"(?:y_true|y_score|sample_weight|pos_label)\b")
+
+
+@contextlib.contextmanager
+def naming_columns(path: Any, cols: dict[str, str | None]) -> Iterator[None]:
+    """Errors about the in-memory arguments (``y_true``, ``y_score``,
+    ``sample_weight``, ``pos_label``) raised by the evaluation of a file's columns,
+    prefixed with the role, column and file they came from, as the readers' own
+    errors are: ``score: column 'p' of d.parquet: y_score contains NaN ...``."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        if exc.args and isinstance(exc.args[0], str):
+            m = _ARGUMENT_AT_START.match(exc.args[0])
+            role = _ARGUMENTS.get(m.group(0)) if m else None
+            if role is not None and cols.get(role) is not None:
+                exc.args = (f"{role}: column {cols[role]!r} of {os.fsdecode(path)}: "
+                            f"{exc.args[0]}",) + exc.args[1:]
+        raise
+
+
+class LabelText(str):
+    """A positive label given as text (on the command line), to be read as a value
+    of the label column's type once that is known: see ``typed_pos_label``."""
+
+    __slots__ = ()
+
+
+def typed_pos_label(pos_label: Any, y: np.ndarray) -> Any:
+    """``pos_label`` as a value of the label column ``y`` if it is a ``LabelText``.
+
+    Booleans take pyarrow's true and false words (``True``, ``true``, ``1``...),
+    numbers the text as an int or a float, text labels the text itself. Anything
+    else, or text that fits none of these, is returned as given (a plain ``str``),
+    so that ``evaluate`` reports the mismatch as it would in memory.
+    """
+    if not isinstance(pos_label, LabelText):
+        return pos_label
+    text = str(pos_label)
+    kind = np.asarray(y).dtype.kind
+    if kind == "b":
+        if text in CSV_TRUE or text in CSV_FALSE:
+            return text in CSV_TRUE
+    elif kind in "iuf":
+        for convert in (int, float):
+            try:
+                return convert(text)
+            except ValueError:
+                pass
+    elif kind == "S" or (kind == "O" and len(y) and isinstance(y[0], bytes)):
+        return text.encode()              # a binary label column
+    return text
 
 
 # --- any format ---------------------------------------------------------------------------------

@@ -170,6 +170,9 @@ def test_bad_rows_are_named_by_their_row_in_the_file(backend, tmp_path, limit, w
     cases = {"nan": (Y, np.where(np.arange(N) == 77_777, np.nan, S), W),
              "weight": (Y, S, np.where(np.arange(N) == 88_888, -1.0, W)),
              "label": (np.where(np.arange(N) == 99_999, 0.5, Y), S, W)}
+    # The file's error is the in-memory one under the role, column and file at fault.
+    columns = {"nan": "score: column 's'", "weight": "weight: column 'w'",
+               "label": "label: column 'y'"}
     for name, (y, s, w) in cases.items():
         if name == "weight" and not weighted:
             continue
@@ -180,5 +183,5 @@ def test_bad_rows_are_named_by_their_row_in_the_file(backend, tmp_path, limit, w
         with pytest.raises(ValueError) as from_file:
             evaluate_file(path, label="y", score="s", weight="w" if weighted else None,
                           memory_limit=limit, progress=False)
-        assert str(from_file.value) == str(in_memory.value)
+        assert str(from_file.value) == f"{columns[name]} of {path}: {in_memory.value}"
         assert "at row" in str(from_file.value)

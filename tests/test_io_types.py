@@ -189,7 +189,8 @@ def test_csv_text_labels(tmp_path, backend):
         evaluate_file(path, label="y", score="s", progress=False)
     with pytest.raises(ValueError) as in_memory:      # text columns come as Python strings
         indist_fast.evaluate(TEXT.astype(object), S)
-    assert str(from_file.value) == str(in_memory.value)         # "pass pos_label"
+    # "pass pos_label", under the column it is about
+    assert str(from_file.value) == f"label: column 'y' of {path}: {in_memory.value}"
 
 
 # --- nulls ----------------------------------------------------------------------------------------
