@@ -352,7 +352,7 @@ def _without_null_dictionary(col: Any) -> Any:
 def _null_error(path: str, role: str, name: str | None, row: int) -> ValueError:
     return ValueError(f"{role}: column {name!r} of {path} has a missing (null) value at "
                       f"row {row} (counting data rows from 0); drop those rows first, or "
-                      "pass drop_nulls=True to skip them.")
+                      "pass drop_nulls=True (CLI: --drop-nulls) to skip them.")
 
 
 def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str,
