@@ -45,13 +45,19 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        See the module docstring.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     levels : sequence of float, default=(0.4, 0.5, 0.6)
         Levels of ``B`` whose operating points are reported in ``Report.at``; each
         in (0, 1). Level 0.5 (the indistinguishability threshold) is always computed.
     exclude_self : bool, default=True
-        Drop the pairs of a positive copy with itself from ``B`` (SPEC §3).
+        Drop the pairs of a positive copy with itself from ``B``.
     n_boot : int, default=None
         Add stratified bootstrap intervals (``Report.intervals``) from this many
         replicates; see ``indist_fast.bootstrap``.
@@ -136,6 +142,27 @@ def curves(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
            score: str | None = None, weight: str | None = None) -> Curves:
     """Every operating point: thresholds, TP, FP, tpr, fpr, precision, F1, B, B+, B-.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
+    label, score, weight : str, default=None
+        Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
+        Table): ``f(df, label="y", score="p")``.
+
+    Returns
+    -------
+    Curves
+        One entry per distinct score, highest threshold first.
+
     Examples
     --------
     >>> import indist_fast
@@ -173,6 +200,25 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
             weight: str | None = None) -> float:
     """Area under the ROC curve, ties counted one half (equals scikit-learn's).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    label, score, weight : str, default=None
+        Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
+        Table): ``f(df, label="y", score="p")``.
+
+    Returns
+    -------
+    float
+        The probability that a random positive outscores a random negative.
+
     Examples
     --------
     >>> import indist_fast
@@ -186,6 +232,25 @@ def average_precision(y_true: Any, y_score: Any = None, *, sample_weight: Any = 
                       pos_label: Any = None, label: str | None = None,
                       score: str | None = None, weight: str | None = None) -> float:
     """Step-sum average precision (equals scikit-learn's ``average_precision_score``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    label, score, weight : str, default=None
+        Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
+        Table): ``f(df, label="y", score="p")``.
+
+    Returns
+    -------
+    float
+        Precision averaged over the recall steps.
 
     Examples
     --------
@@ -203,6 +268,34 @@ def indistinguishability_threshold(y_true: Any, y_score: Any = None, *,
                                    weight: str | None = None) -> float:
     """r at ``level``: the highest threshold whose ``B >= level`` (NaN, with a warning,
     when none reaches it).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    level : float, default=0.5
+        Level of ``B`` in (0, 1); 0.5 is the indistinguishability threshold.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
+    label, score, weight : str, default=None
+        Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
+        Table): ``f(df, label="y", score="p")``.
+
+    Returns
+    -------
+    float
+        The threshold r_b, or NaN when no threshold reaches ``level``.
+
+    Warns
+    -----
+    LevelNotReachedWarning
+        When no threshold reaches ``level``.
 
     Examples
     --------
@@ -222,6 +315,34 @@ def precision_at_indistinguishability(y_true: Any, y_score: Any = None, *,
                                       label: str | None = None, score: str | None = None,
                                       weight: str | None = None) -> float:
     """C(r_b): precision at the indistinguishability threshold of ``level``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    level : float, default=0.5
+        Level of ``B`` in (0, 1); 0.5 is the indistinguishability threshold.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
+    label, score, weight : str, default=None
+        Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
+        Table): ``f(df, label="y", score="p")``.
+
+    Returns
+    -------
+    float
+        The precision C(r_b), or NaN when no threshold reaches ``level``.
+
+    Warns
+    -----
+    LevelNotReachedWarning
+        When no threshold reaches ``level``.
 
     Examples
     --------
