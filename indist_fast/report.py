@@ -49,6 +49,14 @@ class OperatingPoint:
         Precision ``C`` there, ``C / base_rate``, true and false positive rates, F1.
     tp, fp : float
         Positive and negative weight at or above the threshold.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> r = indist_fast.evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> point = r.at[0.5]
+    >>> point.reached, point.threshold, point.precision
+    (True, 0.35, 0.75)
     """
 
     level: float
@@ -79,7 +87,21 @@ class OperatingPoint:
                    clamp_probability(2.0 * tp / (tp + fp + weight_pos)), tp, fp)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types (NaN becomes None)."""
+        """Plain JSON types (NaN becomes None).
+
+        Returns
+        -------
+        dict
+            Field name to value, NumPy scalars as Python numbers.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> r = indist_fast.evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> d = r.at[0.5].to_dict()
+        >>> d["threshold"], d["reached"]
+        (0.35, True)
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
 
@@ -144,6 +166,15 @@ class Report:
     intervals : Mapping[str, Interval] or None
         Bootstrap percentile intervals of auc, average_precision, threshold,
         precision and lift when ``evaluate`` was given ``n_boot``; None otherwise.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> r = indist_fast.evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> r.n_rows, round(r.auc, 4), r.threshold
+    (6, 0.8889, 0.35)
+    >>> sorted(r.at)
+    [0.4, 0.5, 0.6]
     """
 
     n_rows: int
@@ -200,7 +231,25 @@ class Report:
             exclude_self=bool(exclude_self))
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types: NaN becomes None, ``at`` is keyed by the level as text."""
+        """Plain JSON types: NaN becomes None, ``at`` is keyed by the level as text.
+
+        Returns
+        -------
+        dict
+            Every field; ``at`` maps ``"0.5"`` etc. to the point's dict, ``intervals`` is
+            None or maps each metric to its interval's dict.
+
+        Examples
+        --------
+        >>> import json
+        >>> import indist_fast
+        >>> r = indist_fast.evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> d = r.to_dict()
+        >>> d["at"]["0.5"]["threshold"], d["intervals"]
+        (0.35, None)
+        >>> json.loads(json.dumps(d)) == d
+        True
+        """
         out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
                if f.name not in ("at", "intervals")}
         out["at"] = {f"{level:g}": point.to_dict() for level, point in self.at.items()}
@@ -276,7 +325,19 @@ class Curves:
         return len(self.thresholds)
 
     def to_dict(self) -> dict[str, list[Any]]:
-        """Plain lists (NaN becomes None)."""
+        """Plain lists (NaN becomes None).
+
+        Returns
+        -------
+        dict of str to list
+            Each field as a list of Python numbers.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> indist_fast.curves([0, 1, 1, 0], [0.1, 0.8, 0.8, 0.3]).to_dict()["thresholds"]
+        [0.8, 0.3, 0.1]
+        """
         return {f.name: [_plain(v) for v in getattr(self, f.name)] for f in fields(self)}
 
 

@@ -64,6 +64,14 @@ class Interval:
         The metric on every replicate (NaN where undefined, e.g. a level not reached).
     n_undefined : int
         Replicates where the metric is NaN.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> iv = indist_fast.bootstrap(y, s, n_boot=50, seed=0)["auc"]
+    >>> iv.metric, iv.replicates.shape, iv.low <= iv.high
+    ('auc', (50,), True)
     """
 
     metric: str
@@ -88,7 +96,21 @@ class Interval:
                    replicates, int(len(replicates) - len(ok)))
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types, without the replicates."""
+        """Plain JSON types, without the replicates.
+
+        Returns
+        -------
+        dict
+            Every field but ``replicates``; NaN becomes None.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+        >>> d = indist_fast.bootstrap(y, s, n_boot=50, seed=0)["auc"].to_dict()
+        >>> d["metric"], d["confidence"], "replicates" in d
+        ('auc', 0.95, False)
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)
                 if f.name != "replicates"}
 
@@ -114,6 +136,14 @@ class BootstrapResult:
     seed_entropy : int
         Entropy of the ``SeedSequence`` the replicates came from: pass it as ``seed``
         to reproduce them.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> result = indist_fast.bootstrap(y, s, n_boot=50, seed=0)
+    >>> list(result), result.n_boot
+    (['auc', 'average_precision', 'threshold', 'precision'], 50)
     """
 
     intervals: Mapping[str, Interval]
@@ -138,7 +168,21 @@ class BootstrapResult:
         return metric in self.intervals
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types, without the replicates."""
+        """Plain JSON types, without the replicates.
+
+        Returns
+        -------
+        dict
+            Every field; ``intervals`` maps each metric to its interval's dict.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+        >>> d = indist_fast.bootstrap(y, s, n_boot=50, seed=0).to_dict()
+        >>> d["n_boot"], sorted(d["intervals"]["auc"])[:3]
+        (50, ['confidence', 'estimate', 'high'])
+        """
         out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
                if f.name != "intervals"}
         out["intervals"] = {k: v.to_dict() for k, v in self.intervals.items()}
@@ -193,6 +237,16 @@ class Resampler:
         Draw as many positives and negatives as the data hold.
     seed : int, SeedSequence or None
         Seed of the replicates; replicate ``k`` uses child ``k`` of it.
+
+    Examples
+    --------
+    >>> from indist_fast._validation import prepare_rows
+    >>> from indist_fast.resampling import Resampler
+    >>> from indist_fast.table import ScoreTable
+    >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+    >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
+    >>> resampler.replicate_table(0).n_rows
+    4
     """
 
     def __init__(self, table: ScoreTable, pos_group: np.ndarray, pos_weight: np.ndarray | None,
@@ -224,14 +278,63 @@ class Resampler:
                    seed=seed)
 
     def bit_generator(self, k: int) -> np.random.PCG64:
-        """A fresh generator for replicate ``k`` (child ``k`` of the seed)."""
+        """A fresh generator for replicate ``k`` (child ``k`` of the seed).
+
+        Parameters
+        ----------
+        k : int
+            Index of the replicate, ``>= 0``.
+
+        Returns
+        -------
+        numpy.random.PCG64
+            The same state every time for the same seed and ``k``.
+
+        Examples
+        --------
+        >>> from indist_fast._validation import prepare_rows
+        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.table import ScoreTable
+        >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
+        >>> import numpy as np
+        >>> a = np.random.Generator(resampler.bit_generator(3)).random()
+        >>> a == np.random.Generator(resampler.bit_generator(3)).random()
+        True
+        """
         k = check_count(k, "k", minimum=0, maximum=2**63 - 1)
         child = np.random.SeedSequence(self.seed.entropy,
                                        spawn_key=self.seed.spawn_key + (k,))
         return np.random.PCG64(child)
 
     def sweeps(self, n_boot: int, levels: np.ndarray, exclude_self: bool = True) -> np.ndarray:
-        """One sweep per replicate ``0..n_boot-1`` (columns as in ``replicate_sweeps``)."""
+        """One sweep per replicate ``0..n_boot-1`` (columns as in ``replicate_sweeps``).
+
+        Parameters
+        ----------
+        n_boot : int
+            Number of replicates, at least 1.
+        levels : ndarray of float64
+            Levels of ``B`` whose crossings each sweep records.
+        exclude_self : bool, default=True
+            Drop the pairs of a positive copy with itself from ``B``.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_boot, n_columns)
+            One row per replicate.
+
+        Examples
+        --------
+        >>> from indist_fast._validation import prepare_rows
+        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.table import ScoreTable
+        >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
+        >>> import numpy as np
+        >>> resampler.sweeps(5, np.array([0.5])).shape[0]
+        5
+        """
         n_boot = check_count(n_boot, "n_boot", minimum=1, maximum=MAX_REPLICATES)
         engine = _backend.engine()
         chunks = [engine.replicate_sweeps(
@@ -242,7 +345,29 @@ class Resampler:
         return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
     def counts(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """How often replicate ``k`` drew each positive and each negative slot."""
+        """How often replicate ``k`` drew each positive and each negative slot.
+
+        Parameters
+        ----------
+        k : int
+            Index of the replicate, ``>= 0``.
+
+        Returns
+        -------
+        pos_counts, neg_counts : ndarray
+            Draws of each positive and each negative slot.
+
+        Examples
+        --------
+        >>> from indist_fast._validation import prepare_rows
+        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.table import ScoreTable
+        >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
+        >>> pos_counts, neg_counts = resampler.counts(0)
+        >>> int(pos_counts.sum()), int(neg_counts.sum())  # stratified: class counts kept
+        (2, 2)
+        """
         _, _, pos_counts, neg_counts = self._replicate(k)
         return pos_counts, neg_counts
 
@@ -252,7 +377,29 @@ class Resampler:
             self.neg_weight, len(self.table), self.stratified)
 
     def replicate_table(self, k: int) -> ScoreTable:
-        """The score table of replicate ``k``."""
+        """The score table of replicate ``k``.
+
+        Parameters
+        ----------
+        k : int
+            Index of the replicate, ``>= 0``.
+
+        Returns
+        -------
+        ScoreTable
+            The drawn rows' table (scores no replicate drew are left out).
+
+        Examples
+        --------
+        >>> from indist_fast._validation import prepare_rows
+        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.table import ScoreTable
+        >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
+        >>> table = resampler.replicate_table(0)
+        >>> table.weight_pos, table.weight_neg
+        (2.0, 2.0)
+        """
         tp, fp, pos_counts, neg_counts = self._replicate(k)
         present = tp + fp > 0
         if self.pos_weight is None:
@@ -262,7 +409,33 @@ class Resampler:
 
     def replicate_rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Replicate ``k`` as explicit rows ``(y, score, weight)``: every drawn slot
-        repeated as often as it was drawn."""
+        repeated as often as it was drawn.
+
+        Parameters
+        ----------
+        k : int
+            Index of the replicate, ``>= 0``.
+
+        Returns
+        -------
+        y : ndarray of bool
+            True for the positive rows.
+        score : ndarray of float64
+            Their scores.
+        weight : ndarray of float64 or None
+            Their weights; None when the data had none.
+
+        Examples
+        --------
+        >>> from indist_fast._validation import prepare_rows
+        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.table import ScoreTable
+        >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
+        >>> y, score, weight = resampler.replicate_rows(0)
+        >>> len(y), int(y.sum()), weight is None
+        (4, 2, True)
+        """
         pos_counts, neg_counts = self.counts(k)
         scores = self.table.scores
         s = np.concatenate((np.repeat(scores[self.pos_group], pos_counts),
@@ -365,8 +538,14 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in ``indist_fast.evaluate``.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     metrics : sequence of str or callable, or mapping of name to either
         Built-in names: ``auc``, ``average_precision``, ``threshold`` (r at
         ``level``), ``precision`` (C there), ``lift``, ``tpr``, ``fpr``, ``f1``, ``b``.
@@ -384,7 +563,7 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
     level : float, default=0.5
         Level of B for the threshold metrics.
     exclude_self : bool, default=True
-        As in ``evaluate``.
+        Drop the pairs of a positive copy with itself from ``B``.
 
     Returns
     -------
