@@ -97,6 +97,11 @@ def engine() -> Engine:
 def backend() -> str:
     """Name of the active backend: ``"cython"`` or ``"numpy"``.
 
+    Returns
+    -------
+    str
+        ``"cython"`` when the compiled kernels load (the default), else ``"numpy"``.
+
     Examples
     --------
     >>> import indist_fast

@@ -38,6 +38,14 @@ class DeLongResult:
         ``auc -+ z std_error`` for the requested confidence, clipped to [0, 1].
     confidence : float
         Nominal coverage of ``[low, high]``.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> r = indist_fast.delong(y, s)
+    >>> round(r.auc, 4), round(r.std_error, 4), r.high
+    (0.7778, 0.2485, 1.0)
     """
 
     auc: float
@@ -48,7 +56,20 @@ class DeLongResult:
     confidence: float
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types."""
+        """Plain JSON types.
+
+        Returns
+        -------
+        dict
+            Field name to Python float; NaN becomes None.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+        >>> sorted(indist_fast.delong(y, s).to_dict())
+        ['auc', 'confidence', 'high', 'low', 'std_error', 'variance']
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
 
@@ -68,6 +89,14 @@ class DeLongTest:
         ``difference / std_error``.
     p_value : float
         Two-sided p-value of ``z`` under the standard normal.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> t = indist_fast.delong_test(y, s, [0.2, 0.7, 0.9, 0.1, 0.3, 0.5])
+    >>> round(t.difference, 4), round(t.p_value, 4)
+    (-0.1111, 0.4795)
     """
 
     auc_a: float
@@ -78,7 +107,21 @@ class DeLongTest:
     p_value: float
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types."""
+        """Plain JSON types.
+
+        Returns
+        -------
+        dict
+            Field name to Python float; NaN becomes None.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+        >>> t = indist_fast.delong_test(y, s, [0.2, 0.7, 0.9, 0.1, 0.3, 0.5])
+        >>> sorted(t.to_dict())
+        ['auc_a', 'auc_b', 'difference', 'p_value', 'std_error', 'z']
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
 
@@ -89,6 +132,27 @@ def structural_components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     ties one half; ``V01_g`` the share of positive weight that outranks a negative
     there. The AUC is the positive-weighted mean of ``V10`` (and the negative-weighted
     mean of ``V01``).
+
+    Parameters
+    ----------
+    table : ScoreTable
+        The distinct scores with their positive and negative weight.
+
+    Returns
+    -------
+    v10 : ndarray of float64
+        Per group: the share of negative weight a positive there outranks.
+    v01 : ndarray of float64
+        Per group: the share of positive weight that outranks a negative there.
+
+    Examples
+    --------
+    >>> from indist_fast import ScoreTable
+    >>> from indist_fast.auc_inference import structural_components
+    >>> table = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+    >>> v10, v01 = structural_components(table)
+    >>> v10.tolist(), v01.tolist()
+    ([1.0, 1.0, 0.75, 0.25], [0.25, 0.75, 1.0, 1.0])
     """
     pos = table.pos.astype(np.float64)
     neg = table.neg.astype(np.float64)
@@ -230,6 +294,18 @@ def hanley_mcneil_se(auc: float, n_pos: float, n_neg: float) -> float:
 
     ``Q1 = A/(2-A)``, ``Q2 = 2A^2/(1+A)``,
     ``SE^2 = [A(1-A) + (n_P-1)(Q1-A^2) + (n_N-1)(Q2-A^2)] / (n_P n_N)``.
+
+    Parameters
+    ----------
+    auc : float
+        The AUC ``A``, in [0, 1].
+    n_pos, n_neg : float
+        Number (or effective weighted number) of positives and negatives, each >= 1.
+
+    Returns
+    -------
+    float
+        The standard error ``SE``.
 
     Examples
     --------

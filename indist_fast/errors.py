@@ -4,11 +4,33 @@ __all__ = ["IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning"]
 
 
 class IndistFastWarning(UserWarning):
-    """Base class of the library's warnings."""
+    """Base class of the library's warnings.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import indist_fast
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", indist_fast.IndistFastWarning)  # all of them
+    ...     r = indist_fast.evaluate([0, 0, 1, 1], [0.9, 0.8, 0.1, 0.2])
+    >>> r.reached
+    False
+    """
 
 
 class LevelNotReachedWarning(IndistFastWarning):
-    """No operating point has ``B >= level``: the threshold there is NaN."""
+    """No operating point has ``B >= level``: the threshold there is NaN.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import indist_fast
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     r = indist_fast.evaluate([0, 0, 1, 1], [0.9, 0.8, 0.1, 0.2])
+    >>> [w.category.__name__ for w in caught]
+    ['LevelNotReachedWarning']
+    """
 
 
 class UndefinedBWarning(IndistFastWarning):
@@ -16,4 +38,14 @@ class UndefinedBWarning(IndistFastWarning):
 
     With ``exclude_self=True`` the self-pair correction counts weights as copies; a
     total positive weight near or below 1 (normalised weights) leaves too few pairs.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import indist_fast
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     c = indist_fast.curves([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3], sample_weight=[0.1] * 4)
+    >>> [w.category.__name__ for w in caught]
+    ['UndefinedBWarning']
     """
