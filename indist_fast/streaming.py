@@ -54,7 +54,26 @@ class Accumulator:
 
     def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> None:
         """Add a chunk of rows (validated like ``evaluate``'s input); an empty chunk,
-        which streaming sources often send, adds nothing."""
+        which streaming sources often send, adds nothing.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+        y_score : array-like of shape (n_samples,)
+            Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+
+        Examples
+        --------
+        >>> from indist_fast import Accumulator
+        >>> acc = Accumulator()
+        >>> acc.update([0, 1, 1], [0.1, 0.9, 0.4], sample_weight=[1, 2, 1])
+        >>> acc.update([], [])
+        >>> acc.n_rows
+        3
+        """
         if _empty(y_true) and _empty(y_score) and (sample_weight is None
                                                    or _empty(sample_weight)):
             return
@@ -65,7 +84,21 @@ class Accumulator:
 
         Raises ValueError when the table's label coding disagrees with the chunks
         added before (checked here, not later at a merge, so the accumulator is
-        left unchanged)."""
+        left unchanged).
+
+        Parameters
+        ----------
+        table : ScoreTable
+            The chunk's table, e.g. from ``ScoreTable.from_arrays``.
+
+        Examples
+        --------
+        >>> from indist_fast import Accumulator, ScoreTable
+        >>> acc = Accumulator()
+        >>> acc.add_table(ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]))
+        >>> acc.result(levels=(0.5,)).auc
+        1.0
+        """
         if not isinstance(table, ScoreTable):
             raise TypeError(f"table must be a ScoreTable, got {type(table).__name__}.")
         with self._lock:
@@ -80,7 +113,27 @@ class Accumulator:
             self._levels.append(carry)
 
     def merge(self, other: "Accumulator") -> "Accumulator":
-        """Add everything ``other`` has collected (``other`` is left unchanged)."""
+        """Add everything ``other`` has collected (``other`` is left unchanged).
+
+        Parameters
+        ----------
+        other : Accumulator
+            Another accumulator (with the same label coding), not this one.
+
+        Returns
+        -------
+        Accumulator
+            This accumulator, for chaining.
+
+        Examples
+        --------
+        >>> from indist_fast import Accumulator
+        >>> a, b = Accumulator(), Accumulator()
+        >>> a.update([0, 1], [0.1, 0.9])
+        >>> b.update([1, 0], [0.4, 0.5])
+        >>> a.merge(b).n_rows, b.n_rows
+        (4, 2)
+        """
         if not isinstance(other, Accumulator):
             raise TypeError(f"other must be an Accumulator, got {type(other).__name__}.")
         if other is self:
@@ -105,7 +158,30 @@ class Accumulator:
 
     def result(self, levels: Iterable[float] = DEFAULT_LEVELS, *,
                exclude_self: bool = True) -> Report:
-        """The report of ``indist_fast.evaluate`` on every row so far."""
+        """The report of ``indist_fast.evaluate`` on every row so far.
+
+        Parameters
+        ----------
+        levels : sequence of float, default=(0.4, 0.5, 0.6)
+            Levels of ``B`` whose operating points are reported in ``Report.at``.
+        exclude_self : bool, default=True
+            Drop the pairs of a positive copy with itself from ``B``.
+
+        Returns
+        -------
+        Report
+            The same report as ``evaluate`` on all the rows at once.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> acc = indist_fast.Accumulator()
+        >>> acc.update([0, 0, 1], [0.1, 0.4, 0.35])
+        >>> acc.update([1, 0, 1], [0.8, 0.2, 0.9])
+        >>> acc.result() == indist_fast.evaluate([0, 0, 1, 1, 0, 1],
+        ...                                      [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        True
+        """
         check_flag(exclude_self, "exclude_self")   # before merging the held tables
         if self.n_rows == 0:
             raise ValueError("the accumulator holds no rows yet: add chunks with update() "

@@ -172,7 +172,26 @@ class ScoreTable:
     def merge(self, other: "ScoreTable") -> "ScoreTable":
         """The table of both row sets (exact; counts stay int64 when all four count
         arrays are int64). Raises ValueError when the two were built from different
-        label codings (``{0, 1}`` and ``{-1, 1}``, or two negative labels)."""
+        label codings (``{0, 1}`` and ``{-1, 1}``, or two negative labels).
+
+        Parameters
+        ----------
+        other : ScoreTable
+            The table of the other rows.
+
+        Returns
+        -------
+        ScoreTable
+            A new table; neither input changes.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> both = t.merge(ScoreTable.from_arrays([1, 0], [0.6, 0.2]))
+        >>> both.scores.tolist(), both.pos.tolist(), both.neg.tolist()
+        ([0.8, 0.6, 0.3, 0.2, 0.1], [1, 2, 0, 0, 0], [0, 0, 1, 1, 1])
+        """
         if not isinstance(other, ScoreTable):
             raise TypeError(f"other must be a ScoreTable, got {type(other).__name__}.")
         coding = combine_codings(self.coding, other.coding)
@@ -221,7 +240,28 @@ class ScoreTable:
 
     def evaluate(self, levels: Iterable[float] = DEFAULT_LEVELS, *,
                  exclude_self: bool = True) -> Report:
-        """The report of ``indist_fast.evaluate`` for the rows of this table."""
+        """The report of ``indist_fast.evaluate`` for the rows of this table.
+
+        Parameters
+        ----------
+        levels : sequence of float, default=(0.4, 0.5, 0.6)
+            Levels of ``B`` whose operating points are reported in ``Report.at``.
+        exclude_self : bool, default=True
+            Drop the pairs of a positive copy with itself from ``B``.
+
+        Returns
+        -------
+        Report
+            The same report as ``evaluate`` on the rows.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> r = t.evaluate(levels=(0.5,))
+        >>> r.auc, r.n_rows, r.threshold
+        (1.0, 4, 0.6)
+        """
         lv = check_levels(levels)
         exclude_self = check_flag(exclude_self, "exclude_self")
         result = _backend.engine().sweep_table(self.scores, self.pos, self.neg,
@@ -235,6 +275,24 @@ class ScoreTable:
         ``indist_fast._reference._columns``), so ``evaluate`` reaches a level at the
         first point where this column is ``>= level``. Probabilities are clamped to
         [0, 1] once, here; B only absorbs rounding (see ``indist_fast.evaluate``).
+
+        Parameters
+        ----------
+        exclude_self : bool, default=True
+            Drop the pairs of a positive copy with itself from ``B``.
+
+        Returns
+        -------
+        Curves
+            One entry per distinct score, highest threshold first.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> c = t.curves()
+        >>> c.tpr.tolist(), c.fpr.tolist()
+        ([0.5, 1.0, 1.0, 1.0], [0.0, 0.0, 0.5, 1.0])
         """
         exclude_self = check_flag(exclude_self, "exclude_self")
         with np.errstate(over="ignore"):      # an infinite total is refused just below
