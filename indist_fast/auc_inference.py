@@ -193,8 +193,14 @@ def delong(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: A
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in ``indist_fast.evaluate``.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     confidence : float, default=0.95
         Coverage of the normal interval ``[low, high]``.
 

@@ -34,6 +34,14 @@ class PairEstimate:
         Binomial standard error ``sqrt(estimate (1 - estimate) / n_pairs)``.
     n_pairs : int
         Comparisons drawn.
+
+    Examples
+    --------
+    >>> from indist_fast.sampling import sample_auc
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> e = sample_auc(y, s, 1000, seed=0)
+    >>> e.n_pairs, 0 <= e.estimate <= 1
+    (1000, True)
     """
 
     estimate: float
@@ -41,13 +49,44 @@ class PairEstimate:
     n_pairs: int
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types."""
+        """Plain JSON types.
+
+        Returns
+        -------
+        dict
+            Field name to Python number.
+
+        Examples
+        --------
+        >>> from indist_fast.sampling import sample_auc
+        >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+        >>> sorted(sample_auc(y, s, 100, seed=0).to_dict())
+        ['estimate', 'n_pairs', 'std_error']
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
 
 @dataclass(frozen=True, eq=False)
 class PairCurve:
-    """``sample_b`` at many thresholds: arrays of shape (n_thresholds,)."""
+    """``sample_b`` at many thresholds: arrays of shape (n_thresholds,).
+
+    Attributes
+    ----------
+    thresholds : ndarray of float64
+        The thresholds asked for.
+    estimate, std_error : ndarray of float64
+        The estimate of B and its binomial standard error at each threshold.
+    n_pairs : int
+        Comparisons drawn at each threshold.
+
+    Examples
+    --------
+    >>> from indist_fast.sampling import sample_b_curve
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> curve = sample_b_curve(y, s, [0.8, 0.6], 500, seed=0)
+    >>> float(curve.estimate[0])    # the top positive never beats itself: B is 0 there
+    0.0
+    """
 
     thresholds: np.ndarray
     estimate: np.ndarray
@@ -112,8 +151,14 @@ def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in ``indist_fast.evaluate``; weights are sampling probabilities.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite weights, used as sampling probabilities.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     n_pairs : int
         Comparisons to draw.
     seed : None, int, sequence of ints, SeedSequence or Generator
@@ -206,8 +251,14 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in ``indist_fast.evaluate``; weights are sampling probabilities.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite weights, used as sampling probabilities.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     threshold : float
         Rows scoring at least this are labelled positive.
     n_pairs : int
@@ -222,6 +273,7 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     Returns
     -------
     PairEstimate
+        The share of comparisons the positive wins, with its standard error.
 
     Raises
     ------
@@ -229,6 +281,16 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
         Besides bad rows: when the threshold labels nothing, when no pair of two
         different rows exists, or when the weights leave under 1% of draws pairing two
         different rows (redrawing the self-pairs could not finish).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> from indist_fast.sampling import sample_b
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> exact = indist_fast.curves(y, s).b[3]    # B at threshold 0.3
+    >>> e = sample_b(y, s, 0.3, 20000, seed=0)
+    >>> float(exact), bool(abs(e.estimate - exact) < 4 * e.std_error)
+    (0.5, True)
     """
     n = _check_n_pairs(n_pairs)
     t = _check_threshold(threshold)
@@ -257,14 +319,37 @@ def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label, n_pairs, replace, seed
-        As in ``sample_b``.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite weights, used as sampling probabilities.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    n_pairs : int
+        Comparisons to draw at each threshold.
+    replace : bool, default=True
+        Draw comparisons independently; False draws distinct (positive, labelled)
+        pairs (without weights only).
+    seed : None, int, sequence of ints, SeedSequence or Generator
+        Seed of ``numpy.random.default_rng``; a ``Generator`` is used as is (its state
+        advances).
     thresholds : 1d sequence of float
         The thresholds, each checked as ``sample_b``'s.
 
     Returns
     -------
     PairCurve
+        The estimates and standard errors, one per threshold.
+
+    Examples
+    --------
+    >>> from indist_fast.sampling import sample_b_curve
+    >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
+    >>> c = sample_b_curve(y, s, [0.8, 0.3], 1000, seed=0)
+    >>> c.thresholds.tolist(), c.estimate.shape, c.n_pairs
+    ([0.8, 0.3], (2,), 1000)
     """
     n = _check_n_pairs(n_pairs)
     t = _check_thresholds(thresholds)

@@ -428,8 +428,14 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in ``indist_fast.evaluate``.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     method : str
         One of ``score-fixed`` (needs ``t``), ``score-uniform``, ``score-driven``
         (both need scores in [0, 1]), ``rate-fixed`` (needs ``q``), ``rate-uniform``,
@@ -535,8 +541,14 @@ def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | Non
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in ``indist_fast.evaluate``.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     t : float, default=0.5
         Threshold of score-fixed.
     q : float, optional
