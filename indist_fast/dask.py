@@ -126,8 +126,12 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
         and one other label): ValueError naming ``y_true`` otherwise.
     label, score, weight : str
         Column names (DataFrames only).
-    pos_label, levels, exclude_self
-        As in ``indist_fast.evaluate``.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    levels : sequence of float, default=(0.4, 0.5, 0.6)
+        Levels of ``B`` whose operating points are reported in ``Report.at``.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
     n_ranges : int, default=None
         Score ranges swept in parallel (1 to 10,000); default the number of partitions.
     sample_per_partition : int, default=2000
@@ -136,6 +140,17 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     Returns
     -------
     Report
+        The same report as ``indist_fast.evaluate`` on all the rows at once.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import indist_fast, indist_fast.dask
+    >>> y = da.from_array([0, 0, 1, 1, 0, 1], chunks=3)
+    >>> s = da.from_array([0.1, 0.4, 0.35, 0.8, 0.2, 0.9], chunks=3)
+    >>> r = indist_fast.dask.evaluate((y, s))
+    >>> round(r.auc, 4), r.threshold, r.precision
+    (0.8889, 0.35, 0.75)
     """
     dask = _dask()
     delayed = dask.delayed

@@ -48,7 +48,24 @@ _CHUNK_BYTES_PER_ROW = 48
 
 
 def parse_memory(limit: Any) -> int:
-    """Bytes from ``"1GB"``, ``"512MiB"``, an int, or None (half the machine's RAM)."""
+    """Bytes from ``"1GB"``, ``"512MiB"``, an int, or None (half the machine's RAM).
+
+    Parameters
+    ----------
+    limit : int, str or None
+        Bytes, or a number with a unit (``B``, ``KB``, ``MB``, ``GB``, ``KiB``, ...).
+
+    Returns
+    -------
+    int
+        The limit in bytes.
+
+    Examples
+    --------
+    >>> from indist_fast.files import parse_memory
+    >>> parse_memory("1GB"), parse_memory("512MiB"), parse_memory(1000)
+    (1000000000, 536870912, 1000)
+    """
     if limit is None:
         try:
             total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
@@ -211,8 +228,12 @@ def evaluate_file(path: str | os.PathLike[str], *, label: str, score: str,
         ``.npy`` (structured array), ``.npz``, ``.csv`` or ``.parquet``.
     label, score, weight : str
         Column names (weight optional).
-    pos_label, levels, exclude_self
-        As in ``indist_fast.evaluate``.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    levels : sequence of float, default=(0.4, 0.5, 0.6)
+        Levels of ``B`` whose operating points are reported in ``Report.at``.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
     memory_limit : int or str, default=None
         Working memory the evaluation may use, like ``"1GB"``; default half the
         machine's RAM. Beyond it, unweighted data are sorted into runs on disk and
