@@ -52,7 +52,25 @@ CSV_FALSE = frozenset(["0", "False", "FALSE", "false"])
 
 
 def check_path(path: Any) -> str:
-    """``path`` as a ``str``; a ``TypeError`` naming ``path`` for anything else."""
+    """``path`` as a ``str``; a ``TypeError`` naming ``path`` for anything else.
+
+    Parameters
+    ----------
+    path : str, bytes or path-like
+        A file name.
+
+    Returns
+    -------
+    str
+        The file name as text.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> from indist_fast.io import check_path
+    >>> check_path(pathlib.Path("data") / "scores.csv")
+    'data/scores.csv'
+    """
     if isinstance(path, (str, bytes, os.PathLike)):
         return os.fsdecode(os.fspath(path))
     raise TypeError(f"path must be a file name (str or path-like), got {type(path).__name__}.")
@@ -590,7 +608,31 @@ def naming_columns(path: Any, cols: dict[str, str | None]) -> Iterator[None]:
     """Errors about the in-memory arguments (``y_true``, ``y_score``,
     ``sample_weight``, ``pos_label``) raised by the evaluation of a file's columns,
     prefixed with the role, column and file they came from, as the readers' own
-    errors are: ``score: column 'p' of d.parquet: y_score contains NaN ...``."""
+    errors are: ``score: column 'p' of d.parquet: y_score contains NaN ...``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file the columns came from.
+    cols : dict of str to str or None
+        Role (``label``, ``score``, ``weight``) to column name.
+
+    Yields
+    ------
+    None
+        Errors raised in the block are re-raised with the prefix.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> from indist_fast.io import naming_columns
+    >>> try:
+    ...     with naming_columns("d.csv", {"label": "y", "score": "p"}):
+    ...         indist_fast.evaluate([0, 1], [0.1, float("nan")])
+    ... except ValueError as exc:
+    ...     print(str(exc)[:45])
+    score: column 'p' of d.csv: y_score contains NaN
+    """
     try:
         yield
     except (ValueError, TypeError) as exc:
@@ -605,7 +647,20 @@ def naming_columns(path: Any, cols: dict[str, str | None]) -> Iterator[None]:
 
 class LabelText(str):
     """A positive label given as text (on the command line), to be read as a value
-    of the label column's type once that is known: see ``typed_pos_label``."""
+    of the label column's type once that is known: see ``typed_pos_label``.
+
+    Parameters
+    ----------
+    object : str
+        The label as typed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.io import LabelText, typed_pos_label
+    >>> typed_pos_label(LabelText("1"), np.array([0, 1]))
+    1
+    """
 
     __slots__ = ()
 
@@ -617,6 +672,29 @@ def typed_pos_label(pos_label: Any, y: np.ndarray) -> Any:
     numbers the text as an int or a float, text labels the text itself. Anything
     else, or text that fits none of these, is returned as given (a plain ``str``),
     so that ``evaluate`` reports the mismatch as it would in memory.
+
+    Parameters
+    ----------
+    pos_label : scalar or LabelText
+        The positive label; only a ``LabelText`` is converted.
+    y : ndarray
+        The label column, whose dtype decides the conversion.
+
+    Returns
+    -------
+    scalar
+        ``pos_label`` as a bool, int, float, bytes or str.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.io import LabelText, typed_pos_label
+    >>> typed_pos_label(LabelText("true"), np.array([True, False]))
+    True
+    >>> typed_pos_label(LabelText("2.5"), np.array([0.0, 2.5]))
+    2.5
+    >>> typed_pos_label("1", np.array([0, 1]))      # plain text stays text
+    '1'
     """
     if not isinstance(pos_label, LabelText):
         return pos_label
@@ -644,7 +722,36 @@ _SOURCES: dict[str, Callable[[str, dict[str, str | None], bool], _Source]] = {
 
 
 def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False) -> _Source:
-    """The columns ``cols`` (role -> name, or None) of the file at ``path``."""
+    """The columns ``cols`` (role -> name, or None) of the file at ``path``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``.npy`` (a structured array), ``.npz``, ``.csv`` or ``.parquet``.
+    cols : dict of str to str or None
+        Role (``label``, ``score``, ``weight``) to column name; None for no weights.
+    drop_nulls : bool, default=False
+        Skip the rows with a null in a used column instead of raising.
+
+    Returns
+    -------
+    _Source
+        The reader: ``chunks(n)`` yields ``(y, score, weight)`` chunks of at most ``n``
+        rows; ``whole()``, where not None, gives the whole columns without copying.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(tmp.name, "scores.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("y,p\n0,0.1\n1,0.8\n1,0.6\n0,0.3\n")
+    >>> from indist_fast.io import open_source
+    >>> src = open_source(path, {"label": "y", "score": "p", "weight": None})
+    >>> [(y.tolist(), s.tolist()) for y, s, _ in src.chunks(1000)]
+    [([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])]
+    >>> tmp.cleanup()
+    """
     path = check_path(path)
     _check_names(cols)
     drop_nulls = check_flag(drop_nulls, "drop_nulls")
@@ -721,6 +828,19 @@ def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
     ValueError, TypeError
         A file that cannot be read, holds no rows, lacks a column, has a column of
         the wrong type or a null; the message starts with ``path`` or the column role.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(tmp.name, "scores.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("y,p\n0,0.1\n1,0.8\n1,0.6\n0,0.3\n")
+    >>> from indist_fast.io import read_columns
+    >>> y, s, w = read_columns(path, label="y", score="p")
+    >>> y.tolist(), s.tolist(), w
+    ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3], None)
+    >>> tmp.cleanup()
     """
     src = open_source(path, {"label": label, "score": score, "weight": weight},
                       drop_nulls=drop_nulls)
