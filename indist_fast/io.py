@@ -630,7 +630,7 @@ def naming_columns(path: Any, cols: dict[str, str | None]) -> Iterator[None]:
     ...     with naming_columns("d.csv", {"label": "y", "score": "p"}):
     ...         indist_fast.evaluate([0, 1], [0.1, float("nan")])
     ... except ValueError as exc:
-    ...     print(str(exc)[:45])
+    ...     print(str(exc)[:48])
     score: column 'p' of d.csv: y_score contains NaN
     """
     try:
@@ -745,7 +745,7 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
     >>> tmp = tempfile.TemporaryDirectory()
     >>> path = os.path.join(tmp.name, "scores.csv")
     >>> with open(path, "w") as f:
-    ...     _ = f.write("y,p\n0,0.1\n1,0.8\n1,0.6\n0,0.3\n")
+    ...     _ = f.write("y,p\\n0,0.1\\n1,0.8\\n1,0.6\\n0,0.3\\n")
     >>> from indist_fast.io import open_source
     >>> src = open_source(path, {"label": "y", "score": "p", "weight": None})
     >>> [(y.tolist(), s.tolist()) for y, s, _ in src.chunks(1000)]
@@ -835,7 +835,7 @@ def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
     >>> tmp = tempfile.TemporaryDirectory()
     >>> path = os.path.join(tmp.name, "scores.csv")
     >>> with open(path, "w") as f:
-    ...     _ = f.write("y,p\n0,0.1\n1,0.8\n1,0.6\n0,0.3\n")
+    ...     _ = f.write("y,p\\n0,0.1\\n1,0.8\\n1,0.6\\n0,0.3\\n")
     >>> from indist_fast.io import read_columns
     >>> y, s, w = read_columns(path, label="y", score="p")
     >>> y.tolist(), s.tolist(), w
