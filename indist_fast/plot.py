@@ -130,11 +130,14 @@ def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: i
 
     Parameters
     ----------
-    y_true, y_score, sample_weight
-        As in ``indist_fast.evaluate``; or a ``ScoreTable`` as ``y_true`` with
-        ``y_score=None``.
+    y_true : array-like of shape (n_samples,) or ScoreTable
+        Binary labels: bool, {0, 1}, {-1, 1}; or a ``ScoreTable`` (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
     ax : matplotlib Axes, optional
         Where to draw; a new figure when None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
     bins : int, default=60
         Equal-width bins over the finite scores (1 to 10,000). Infinite scores are
         left out of the histogram; scores beyond 1e300 in size are drawn in units of
@@ -143,6 +146,19 @@ def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: i
     Returns
     -------
     matplotlib Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> ax = plot.scores_by_class(y, s, bins=10)
+    >>> ax.get_xlabel()
+    'score'
+    >>> plt.close(ax.figure)
     """
     ax = _check_ax(ax)
     bins = check_count(bins, "bins", maximum=MAX_BINS)
@@ -170,8 +186,36 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
         max_points: int = 2000) -> Any:
     """The ROC curve with its AUC and the operating point at r_b.
 
-    ``max_points`` (at least 2) thins the drawn curve; ``ax`` is a matplotlib Axes or
-    None (a new figure). Returns the Axes.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or ScoreTable
+        Binary labels: bool, {0, 1}, {-1, 1}; or a ``ScoreTable`` (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    max_points : int, default=2000
+        At most this many points of the curve are drawn (at least 2); the numbers
+        behind them stay exact.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> ax = plot.roc(y, s)
+    >>> ax.get_lines()[0].get_label()
+    'AUC = 0.8889'
+    >>> plt.close(ax.figure)
     """
     _check_ax(ax)                  # before the sort, as every panel does
     table = _table(y_true, y_score, sample_weight)
@@ -192,8 +236,36 @@ def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
             max_points: int = 2000) -> Any:
     """B(r) against the threshold, with the 1/2 line and the 0.4-0.6 band.
 
-    ``max_points`` (at least 2) thins the drawn curve; ``ax`` is a matplotlib Axes or
-    None (a new figure). Returns the Axes.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or ScoreTable
+        Binary labels: bool, {0, 1}, {-1, 1}; or a ``ScoreTable`` (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    max_points : int, default=2000
+        At most this many points of the curve are drawn (at least 2); the numbers
+        behind them stay exact.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> ax = plot.b_curve(y, s)
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('threshold r', 'B')
+    >>> plt.close(ax.figure)
     """
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     r, label = _threshold_axis(c.thresholds[i])
@@ -210,8 +282,36 @@ def c_tpr_fpr_vs_b(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_w
                    max_points: int = 2000) -> Any:
     """Precision C, tpr and fpr against B (read C(r_b) at B = 1/2).
 
-    ``max_points`` (at least 2) thins the drawn curves; ``ax`` is a matplotlib Axes or
-    None (a new figure). Returns the Axes.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or ScoreTable
+        Binary labels: bool, {0, 1}, {-1, 1}; or a ``ScoreTable`` (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    max_points : int, default=2000
+        At most this many points of the curve are drawn (at least 2); the numbers
+        behind them stay exact.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> ax = plot.c_tpr_fpr_vs_b(y, s)
+    >>> ax.get_xlabel()
+    'B'
+    >>> plt.close(ax.figure)
     """
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     for values, name in ((c.precision, "C (precision)"), (c.tpr, "tpr"), (c.fpr, "fpr")):
@@ -226,8 +326,36 @@ def b_split(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
             max_points: int = 2000) -> Any:
     """B+ (labelled copy positive) and B- against the threshold, with F1.
 
-    ``max_points`` (at least 2) thins the drawn curves; ``ax`` is a matplotlib Axes or
-    None (a new figure). Returns the Axes.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or ScoreTable
+        Binary labels: bool, {0, 1}, {-1, 1}; or a ``ScoreTable`` (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    max_points : int, default=2000
+        At most this many points of the curve are drawn (at least 2); the numbers
+        behind them stay exact.
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> ax = plot.b_split(y, s)
+    >>> ax.get_xlabel()
+    'threshold r'
+    >>> plt.close(ax.figure)
     """
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     r, label = _threshold_axis(c.thresholds[i])
@@ -244,8 +372,36 @@ def cost_curves(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any
     """Cost lines of the operating points, their lower envelope, and the Brier curve
     when the scores are probabilities.
 
-    ``max_lines`` (at least 1) thins the drawn cost lines; ``ax`` is a matplotlib Axes
-    or None (a new figure). Returns the Axes.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1} or {-1, 1}.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; probabilities in [0, 1] also
+        get the Brier curve.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    max_lines : int, default=60
+        At most this many cost lines are drawn (at least 1).
+
+    Returns
+    -------
+    matplotlib Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> ax = plot.cost_curves(y, s)
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('cost proportion c', 'loss Q(c)')
+    >>> plt.close(ax.figure)
     """
     from . import threshold_choice as tc
     ax = _check_ax(ax)
@@ -279,6 +435,20 @@ def signal_curves(signal: Any, *, ax: Any = None) -> Any:
     Returns
     -------
     matplotlib Axes
+        The axes drawn on.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> from indist_fast.resolving_power import Binormal, signal_curve
+    >>> curve = signal_curve(Binormal.for_auc(0.8), prevalence=0.2)
+    >>> ax = plot.signal_curves(curve)
+    >>> ax.get_xlabel()
+    'AUROC of the model'
+    >>> plt.close(ax.figure)
     """
     from .resolving_power import SignalCurve
     if not isinstance(signal, SignalCurve):
@@ -299,14 +469,31 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
 
     Parameters
     ----------
-    y_true, y_score, sample_weight
-        As in ``indist_fast.evaluate``.
+    y_true : array-like of shape (n_samples,) or ScoreTable
+        Binary labels: bool, {0, 1}, {-1, 1}; or a ``ScoreTable`` (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
     title : str, optional
         The sheet's title.
 
     Returns
     -------
     matplotlib Figure
+        The figure with its six panels.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> fig = plot.report_sheet(y, s, title="demo")
+    >>> len(fig.axes)
+    6
+    >>> plt.close(fig)
     """
     plt = _plt()
     table = _table(y_true, y_score, sample_weight)      # one sort for five panels
@@ -358,6 +545,19 @@ def nine_panels(sets: Mapping[str, tuple[Any, Any]]) -> Any:
     Returns
     -------
     matplotlib Figure
+        The figure, one panel per set.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from indist_fast import plot
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> fig = plot.nine_panels({"demo": (y, s)})
+    >>> len(fig.axes)
+    9
+    >>> plt.close(fig)
     """
     plt = _plt()
     tables = _panel_tables(sets)
