@@ -115,6 +115,33 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
 
         ``sample_weight`` goes to the estimator and weights the rows of the threshold;
         other ``fit_params`` go to the estimator's ``fit``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data.
+        y : array-like of shape (n_samples,)
+            Binary target.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights, for the estimator and the threshold.
+        **fit_params : dict
+            Further arguments of the estimator's ``fit``.
+
+        Returns
+        -------
+        IndistinguishabilityThresholdClassifier
+            The fitted classifier (``self``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 2)); y = (X[:, 0] + rng.normal(size=200) > 1).astype(int)
+        >>> clf = IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=3).fit(X, y)
+        >>> bool(np.isfinite(clf.threshold_)), clf.classes_.tolist()
+        (True, [0, 1])
         """
         if sample_weight is not None:
             fit_params = {**fit_params, "sample_weight": sample_weight}
@@ -147,7 +174,29 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
         return self._positive_scores(np.asarray(raw))
 
     def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the score reaches ``threshold_``, else ``classes_[0]``."""
+        """``classes_[1]`` where the score reaches ``threshold_``, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            A class label per row.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 2)); y = (X[:, 0] + rng.normal(size=200) > 1).astype(int)
+        >>> clf = IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=3).fit(X, y)
+        >>> bool(np.all((clf.predict(X) == 1) == (clf.decision_function(X) >= 0)))
+        True
+        """
         check_is_fitted(self, "estimator_")
         labels: np.ndarray = self.classes_[(self._scores(X) >= self.threshold_).astype(int)]
         return labels
@@ -157,6 +206,27 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
 
         (No ``predict_proba``: the estimator's probabilities would disagree with
         ``predict`` at any threshold other than 1/2.)
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_samples,)
+            ``score - threshold_``; at least 0 where ``predict`` gives ``classes_[1]``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 2)); y = (X[:, 0] + rng.normal(size=200) > 1).astype(int)
+        >>> clf = IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=3).fit(X, y)
+        >>> clf.decision_function(X[:3]).shape
+        (3,)
         """
         return self._scores(X) - self.threshold_
 
