@@ -63,6 +63,12 @@ class CostDistribution:
     ----------
     a, b : float, default=1.0
         Beta shape parameters, both positive; ``Beta(1, 1)`` is uniform.
+
+    Examples
+    --------
+    >>> from indist_fast.threshold_choice import CostDistribution
+    >>> CostDistribution().is_uniform, CostDistribution(2, 6).mean
+    (True, 0.25)
     """
 
     a: float = 1.0
@@ -100,7 +106,24 @@ class CostDistribution:
         return self.a / (self.a + self.b)
 
     def partial_moments(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        """``int_lo^hi c^k f(c) dc`` for k = 0, 1, 2: shape ``lo.shape + (3,)``."""
+        """``int_lo^hi c^k f(c) dc`` for k = 0, 1, 2: shape ``lo.shape + (3,)``.
+
+        Parameters
+        ----------
+        lo, hi : array-like of float
+            Interval ends, clipped to [0, 1].
+
+        Returns
+        -------
+        ndarray of float64 of shape ``lo.shape + (3,)``
+            The zeroth, first and second partial moments.
+
+        Examples
+        --------
+        >>> from indist_fast.threshold_choice import CostDistribution
+        >>> CostDistribution().partial_moments([0.0], [1.0]).round(4).tolist()
+        [[1.0, 0.5, 0.3333]]
+        """
         lo = np.clip(np.asarray(lo, dtype=np.float64), 0.0, 1.0)
         hi = np.clip(np.asarray(hi, dtype=np.float64), 0.0, 1.0)
         if self.is_uniform:
@@ -141,7 +164,25 @@ def _check_cost_proportions(c: Any) -> np.ndarray:
 @dataclass(frozen=True, eq=False)
 class LossCurve:
     """``Q(c)`` as a piecewise polynomial: ``coef[i] @ (1, c, c^2)`` on
-    ``[breaks[i], breaks[i + 1]]``."""
+    ``[breaks[i], breaks[i + 1]]``.
+
+    Call it with cost proportions to evaluate it.
+
+    Attributes
+    ----------
+    breaks : ndarray of float64 of shape (n_pieces + 1,)
+        Piece boundaries, from 0 to 1.
+    coef : ndarray of float64 of shape (n_pieces, 3)
+        Constant, linear and quadratic coefficient of each piece.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> q = tc.loss_curve(y, p, "optimal")
+    >>> q([0.0, 0.5, 1.0]).round(4).tolist()
+    [0.0, 0.1667, 0.0]
+    """
 
     breaks: np.ndarray
     coef: np.ndarray
@@ -155,7 +196,26 @@ class LossCurve:
         return values
 
     def expected(self, distribution: CostDistribution) -> float:
-        """``E[Q(c)]``, integrated exactly piece by piece."""
+        """``E[Q(c)]``, integrated exactly piece by piece.
+
+        Parameters
+        ----------
+        distribution : CostDistribution
+            The distribution of the cost proportion ``c``.
+
+        Returns
+        -------
+        float
+            The expected loss.
+
+        Examples
+        --------
+        >>> import indist_fast.threshold_choice as tc
+        >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+        >>> q = tc.loss_curve(y, p, "optimal")
+        >>> round(q.expected(tc.CostDistribution()), 6) == round(tc.refinement_loss(y, p), 6)
+        True
+        """
         if not isinstance(distribution, CostDistribution):
             raise TypeError("distribution must be a CostDistribution, got "
                             f"{distribution!r}.")
@@ -453,6 +513,8 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
     Returns
     -------
     float
+        ``E[Q(c)]`` over the cost distribution (NaN for ``indistinguishability``
+        when B never reaches 1/2).
 
     Examples
     --------
@@ -475,7 +537,29 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
 
 @dataclass(frozen=True)
 class MethodLoss:
-    """One row of ``MethodComparison``."""
+    """One row of ``MethodComparison``.
+
+    Attributes
+    ----------
+    method : str
+        The threshold choice method (one of ``METHODS``).
+    setting : str
+        Its setting, e.g. ``t=0.5`` (empty when it has none).
+    expected_loss : float
+        Its expected loss (NaN when undefined, see ``note``).
+    equals : str
+        The metric the loss equals under a uniform cost proportion.
+    note : str, default=""
+        Why the loss is NaN, if it is.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> row = tc.compare_methods(y, p)["optimal"]
+    >>> row.equals, round(row.expected_loss, 4)
+    ('refinement loss of the ROC hull', 0.0833)
+    """
 
     method: str
     setting: str
@@ -484,6 +568,20 @@ class MethodLoss:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types (NaN becomes None).
+
+        Returns
+        -------
+        dict
+            Field name to value.
+
+        Examples
+        --------
+        >>> import indist_fast.threshold_choice as tc
+        >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+        >>> tc.compare_methods(y, p)["score-fixed"].to_dict()["setting"]
+        't=0.5'
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
 
@@ -498,8 +596,17 @@ class MethodComparison:
     condition : str
         ``cost`` or ``skew``.
     cost_distribution : CostDistribution
+        Distribution of the cost proportion the losses average over.
     auc, base_rate : float
         The model's AUC and the data's positive share (for the identities).
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> table = tc.compare_methods(y, p)
+    >>> [row.method for row in table.rows] == list(tc.METHODS)
+    True
     """
 
     rows: tuple[MethodLoss, ...]
@@ -515,6 +622,22 @@ class MethodComparison:
         raise KeyError(method)
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types: the settings and one dict per row.
+
+        Returns
+        -------
+        dict
+            ``condition``, ``cost_distribution`` (``a``, ``b``), ``auc``,
+            ``base_rate`` and ``rows``.
+
+        Examples
+        --------
+        >>> import indist_fast.threshold_choice as tc
+        >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+        >>> d = tc.compare_methods(y, p).to_dict()
+        >>> d["cost_distribution"], len(d["rows"])
+        ({'a': 1.0, 'b': 1.0}, 8)
+        """
         return {"condition": self.condition,
                 "cost_distribution": {"a": self.cost_distribution.a,
                                       "b": self.cost_distribution.b},
@@ -554,8 +677,10 @@ def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | Non
     q : float, optional
         Rate of rate-fixed; default the condition's positive share (the data's base
         rate, 1/2 under skew).
-    condition, cost_distribution
-        As in ``expected_loss``.
+    condition : {"cost", "skew"}, default="cost"
+        ``skew`` sets pi0 = pi1 = 1/2 in the loss and in the rate.
+    cost_distribution : None, CostDistribution or (a, b)
+        Distribution of the cost proportion: uniform (None) or Beta(a, b).
 
     Returns
     -------
@@ -610,6 +735,22 @@ def brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                 pos_label: Any = None) -> float:
     """Mean squared difference between the label (1/0) and a score in [0, 1].
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    float
+        The Brier score, in [0, 1].
+
     Examples
     --------
     >>> import indist_fast.threshold_choice as tc
@@ -624,6 +765,22 @@ def brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
 def mean_absolute_error(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                         pos_label: Any = None) -> float:
     """Mean absolute difference between the label (1/0) and a score in [0, 1].
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    float
+        The mean absolute error, in [0, 1].
 
     Examples
     --------
@@ -648,6 +805,13 @@ class RocHull:
         Negative and positive weight at or above each vertex's threshold.
     thresholds : ndarray
         Threshold of each vertex (``inf`` for the first, which labels nothing).
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> tc.roc_convex_hull(y, p).thresholds.tolist()
+    [inf, 0.8, 0.35, 0.1]
     """
 
     fpr: np.ndarray
@@ -671,6 +835,22 @@ def roc_convex_hull(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                     pos_label: Any = None) -> RocHull:
     """The ROC convex hull's vertices (operating points optimal for some cost).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    RocHull
+        The vertices, from (0, 0) to (1, 1).
+
     Examples
     --------
     >>> import indist_fast.threshold_choice as tc
@@ -684,7 +864,31 @@ def roc_convex_hull(y_true: Any, y_score: Any, *, sample_weight: Any = None,
 def refinement_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                     pos_label: Any = None) -> float:
     """Refinement loss of the ROC convex hull: ``sum (dTP + dFP) p (1 - p) / W`` over
-    hull segments with ``p = dTP / (dTP + dFP)`` (SPEC §7)."""
+    hull segments with ``p = dTP / (dTP + dFP)`` (SPEC §7).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    float
+        The refinement loss; it equals the expected loss of the ``optimal`` method.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> round(tc.refinement_loss(y, p), 6) == round(tc.expected_loss(y, p, "optimal"), 6)
+    True
+    """
     return _refinement(_uniform_context(y_true, y_score, sample_weight, pos_label))
 
 
@@ -694,6 +898,21 @@ class HullCalibration:
 
     Segment ``i`` holds the scores in ``[lowest[i], highest[i]]``; its calibrated
     probability is its positive share ``dTP / (dTP + dFP)``.
+
+    Attributes
+    ----------
+    lowest, highest : ndarray of float64
+        The lowest and highest score of each segment, highest segment first.
+    probability : ndarray of float64
+        The calibrated probability of each segment.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> cal = tc.hull_calibration(y, p)
+    >>> cal.lowest.tolist(), cal.highest.tolist()
+    ([0.8, 0.35, 0.1], [0.9, 0.4, 0.2])
     """
 
     lowest: np.ndarray
@@ -702,7 +921,25 @@ class HullCalibration:
 
     def predict(self, scores: Any) -> np.ndarray:
         """Calibrated probability of each score (scores between segments take the
-        segment below them)."""
+        segment below them).
+
+        Parameters
+        ----------
+        scores : float or array-like of shape (n,)
+            Scores to calibrate; NaN is refused.
+
+        Returns
+        -------
+        ndarray of float64
+            The calibrated probability of each score.
+
+        Examples
+        --------
+        >>> import indist_fast.threshold_choice as tc
+        >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+        >>> tc.hull_calibration(y, p).predict([0.85, 0.37, 0.05]).tolist()
+        [1.0, 0.5, 0.0]
+        """
         s = _real_array(scores, "scores")
         if s.ndim > 1:
             raise ValueError(f"scores must be a scalar or 1-d, got shape {s.shape}.")
@@ -715,6 +952,22 @@ class HullCalibration:
 def hull_calibration(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                      pos_label: Any = None) -> HullCalibration:
     """Calibrate scores by the ROC convex hull (the isotonic, PAV calibration).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    HullCalibration
+        One calibrated probability per hull segment, highest scores first.
 
     Examples
     --------
@@ -746,10 +999,21 @@ class CostCurves:
     Attributes
     ----------
     thresholds, intercept, slope : ndarray of shape (m + 1,)
+        Threshold of each operating point (``inf`` first) and its cost line.
     envelope_c, envelope_loss : ndarray
         Corners of the lower envelope (piecewise linear in c) from c = 0 to 1.
     brier : LossCurve or None
         The Brier curve from the same table (None when scores leave [0, 1]).
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> cc = tc.cost_curves(y, p)
+    >>> cc.thresholds.tolist()
+    [inf, 0.9, 0.8, 0.4, 0.35, 0.2, 0.1]
+    >>> cc(0.5).shape       # every line at c = 0.5
+    (7,)
     """
 
     thresholds: np.ndarray
@@ -769,7 +1033,34 @@ class CostCurves:
 
 def cost_curves(y_true: Any, y_score: Any, *, condition: str = "cost",
                 sample_weight: Any = None, pos_label: Any = None) -> CostCurves:
-    """Cost curves of every operating point and their lower envelope (SPEC §7)."""
+    """Cost curves of every operating point and their lower envelope (SPEC §7).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    condition : {"cost", "skew"}, default="cost"
+        ``skew`` sets pi0 = pi1 = 1/2 in the loss and in the rate.
+
+    Returns
+    -------
+    CostCurves
+        The lines, their envelope and, for scores in [0, 1], the Brier curve.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> cc = tc.cost_curves(y, p)
+    >>> cc.envelope_c.round(4).tolist(), cc.envelope_loss.round(4).tolist()
+    ([0.0, 0.5, 1.0], [0.0, 0.1667, 0.0])
+    """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
     ctx = _context(rows, t=math.nan, q=math.nan, condition=condition, need_table=True)
     table = ctx.table
@@ -788,7 +1079,40 @@ def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None
                q: float | None = None, condition: str = "cost", sample_weight: Any = None,
                pos_label: Any = None) -> LossCurve:
     """``Q(c)`` of a method as an exact piecewise polynomial in c (plot or integrate
-    it). ``brier_curve`` is ``loss_curve(..., "score-driven")``."""
+    it). ``brier_curve`` is ``loss_curve(..., "score-driven")``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    method : str
+        One of ``METHODS`` (see ``expected_loss``).
+    t : float, optional
+        Threshold of score-fixed: predict positive where ``score >= t``.
+    q : float, optional
+        Predicted positive rate of rate-fixed, in [0, 1].
+    condition : {"cost", "skew"}, default="cost"
+        ``skew`` sets pi0 = pi1 = 1/2 in the loss and in the rate.
+
+    Returns
+    -------
+    LossCurve
+        ``Q(c)`` on [0, 1].
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> q = tc.loss_curve(y, p, "score-fixed", t=0.5)
+    >>> q([0.0, 1.0]).round(4).tolist()
+    [0.0, 0.3333]
+    """
     method = _check_method(method)
     t_value = _check_t(t, method == "score-fixed")
     q_value = _check_q(q, method == "rate-fixed")
@@ -819,6 +1143,33 @@ def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None
 def brier_curve(y_true: Any, y_score: Any, *, condition: str = "cost",
                 sample_weight: Any = None, pos_label: Any = None) -> LossCurve:
     """The Brier curve: score-driven loss ``Q(c)`` with threshold ``1 - c``; its mean
-    over a uniform c is the Brier score."""
+    over a uniform c is the Brier score.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    condition : {"cost", "skew"}, default="cost"
+        ``skew`` sets pi0 = pi1 = 1/2 in the loss and in the rate.
+
+    Returns
+    -------
+    LossCurve
+        ``Q(c)`` on [0, 1].
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> b = tc.brier_curve(y, p)
+    >>> round(b.expected(tc.CostDistribution()), 6) == round(tc.brier_score(y, p), 6)
+    True
+    """
     return loss_curve(y_true, y_score, "score-driven", condition=condition,
                       sample_weight=sample_weight, pos_label=pos_label)
