@@ -304,6 +304,15 @@ class Curves:
     b, b_plus, b_minus : ndarray of shape (m,)
         ``B`` and its split by the class of the labelled copy (``b = b_plus +
         b_minus``); NaN where the denominator is not positive.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> c = indist_fast.curves([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+    >>> len(c), c.precision.tolist()
+    (4, [1.0, 1.0, 0.6666666666666666, 0.5])
+    >>> bool((abs(c.b - (c.b_plus + c.b_minus)) < 1e-12).all())
+    True
     """
 
     thresholds: np.ndarray
