@@ -52,6 +52,13 @@ def _stats() -> tuple[Any, Any, Any]:
 class Binormal:
     """Negatives N(0, 1), positives N(mu, sigma).
 
+    Parameters
+    ----------
+    mu : float
+        Mean of the positive scores (finite).
+    sigma : float, default=1.0
+        Standard deviation of the positive scores (positive, finite).
+
     Examples
     --------
     >>> from indist_fast.resolving_power import Binormal
@@ -85,7 +92,25 @@ class Binormal:
         return cls(NormalDist().inv_cdf(auc) * math.sqrt(1.0 + sigma ** 2), sigma)
 
     def with_auc(self, auc: float) -> "Binormal":
-        """The same spread, shifted to another AUROC (the signal curve's grid)."""
+        """The same spread, shifted to another AUROC (the signal curve's grid).
+
+        Parameters
+        ----------
+        auc : float
+            The AUROC, strictly between 0 and 1.
+
+        Returns
+        -------
+        Binormal
+            The model with that AUROC and this ``sigma``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> round(m.with_auc(0.9).auc, 12), m.with_auc(0.9).sigma
+        (0.9, 1.0)
+        """
         return Binormal.for_auc(auc, self.sigma)
 
     def sample(self, n: int, prevalence: float, rng: np.random.Generator
@@ -94,6 +119,31 @@ class Binormal:
 
         ``rng`` must be a ``numpy.random.Generator``: the caller's generator advances,
         so repeated calls draw fresh samples (a seed here would repeat one sample).
+
+        Parameters
+        ----------
+        n : int
+            Rows, at least 2.
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+        rng : numpy.random.Generator
+            The source of randomness (it advances).
+
+        Returns
+        -------
+        y : ndarray of bool of shape (n,)
+            True for the positives (the first rows).
+        score : ndarray of float64 of shape (n,)
+            The scores.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> import numpy as np
+        >>> y, score = m.sample(10, 0.3, np.random.default_rng(0))
+        >>> int(y.sum()), score.shape
+        (3, (10,))
         """
         n_pos = _n_pos(n, prevalence)
         if not isinstance(rng, np.random.Generator):
@@ -113,7 +163,27 @@ class Binormal:
         return _norm_sf((r - self.mu) / self.sigma)
 
     def precision(self, r: float, prevalence: float) -> float:
-        """Population ``C(r) = pi1 v / (pi1 v + pi0 u)``."""
+        """Population ``C(r) = pi1 v / (pi1 v + pi0 u)``.
+
+        Parameters
+        ----------
+        r : float
+            Threshold: predict positive where ``score >= r`` (not NaN).
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The population precision at ``r``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> round(m.precision(0.0, prevalence=0.2), 4)
+        0.2961
+        """
         return self._precision(_check_r(r), _check_prevalence(prevalence))
 
     def _precision(self, r: float, prevalence: float) -> float:
@@ -122,7 +192,27 @@ class Binormal:
         return prevalence * v / den if den > 0 else math.nan
 
     def b(self, r: float, prevalence: float) -> float:
-        """Population ``B(r)``: ``[pi1 v^2/2 + pi0 int_r^inf f_N v] / (pi1 v + pi0 u)``."""
+        """Population ``B(r)``: ``[pi1 v^2/2 + pi0 int_r^inf f_N v] / (pi1 v + pi0 u)``.
+
+        Parameters
+        ----------
+        r : float
+            Threshold: predict positive where ``score >= r`` (not NaN).
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The population ``B`` at ``r``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> round(m.b(0.0, prevalence=0.2), 4)
+        0.5314
+        """
         return self._b(_check_r(r), _check_prevalence(prevalence))
 
     def _b(self, r: float, prevalence: float) -> float:
@@ -141,13 +231,54 @@ class Binormal:
         return (prevalence * v * v / 2 + (1 - prevalence) * tail) / den
 
     def b_plus(self, r: float, prevalence: float) -> float:
-        """Population ``B+(r) = v C / 2`` (labelled copy positive)."""
+        """Population ``B+(r) = v C / 2`` (labelled copy positive).
+
+        Parameters
+        ----------
+        r : float
+            Threshold: predict positive where ``score >= r`` (not NaN).
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The positive part of ``B`` at ``r``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> round(m.b_plus(0.0, prevalence=0.2), 4)
+        0.1246
+        """
         r, prevalence = _check_r(r), _check_prevalence(prevalence)
         return self._v(r) * self._precision(r, prevalence) / 2
 
     def indistinguishability_threshold(self, prevalence: float, level: float = 0.5) -> float:
         """Population r at ``level``: the root of ``B(r) = level`` (NaN if B never
-        reaches it: ``B(-inf) = pi1/2 + pi0 A < level``)."""
+        reaches it: ``B(-inf) = pi1/2 + pi0 A < level``).
+
+        Parameters
+        ----------
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+        level : float, default=0.5
+            Level of ``B`` in (0, 1); 0.5 is the indistinguishability threshold.
+
+        Returns
+        -------
+        float
+            The threshold r at ``level`` (r_b at 0.5), or NaN.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> r_b = m.indistinguishability_threshold(0.2)
+        >>> round(r_b, 4), round(m.b(r_b, 0.2), 6)
+        (0.1496, 0.5)
+        """
         return self._threshold(_check_prevalence(prevalence), check_level(level))
 
     def _threshold(self, prevalence: float, level: float) -> float:
@@ -164,7 +295,27 @@ class Binormal:
                                      xtol=1e-12))
 
     def precision_at_indistinguishability(self, prevalence: float, level: float = 0.5) -> float:
-        """Population C(r_b)."""
+        """Population C(r_b).
+
+        Parameters
+        ----------
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+        level : float, default=0.5
+            Level of ``B`` in (0, 1); 0.5 is the indistinguishability threshold.
+
+        Returns
+        -------
+        float
+            The precision at the threshold of ``level`` (NaN when B never reaches it).
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> round(m.precision_at_indistinguishability(0.2), 4)
+        0.3129
+        """
         return self._precision_at(_check_prevalence(prevalence), check_level(level))
 
     def _precision_at(self, prevalence: float, level: float) -> float:
@@ -172,7 +323,25 @@ class Binormal:
         return math.nan if math.isnan(r) else self._precision(r, prevalence)
 
     def average_precision(self, prevalence: float) -> float:
-        """Population AUPRC: precision integrated over recall, ``int C(r) f_P(r) dr``."""
+        """Population AUPRC: precision integrated over recall, ``int C(r) f_P(r) dr``.
+
+        Parameters
+        ----------
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The population average precision.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> round(m.average_precision(0.2), 4)
+        0.4621
+        """
         return self._average_precision(_check_prevalence(prevalence))
 
     def _average_precision(self, prevalence: float) -> float:
@@ -187,7 +356,27 @@ class Binormal:
         return float(val)
 
     def population(self, metric: str, prevalence: float) -> float:
-        """A built-in metric's population value."""
+        """A built-in metric's population value.
+
+        Parameters
+        ----------
+        metric : {"auc", "average_precision", "precision"}
+            The metric (``precision`` is C(r_b)).
+        prevalence : float
+            Share of positives in the population, strictly between 0 and 1.
+
+        Returns
+        -------
+        float
+            The metric's population value.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal(1.0)
+        >>> m.population("precision", 0.2) == m.precision_at_indistinguishability(0.2)
+        True
+        """
         if not isinstance(metric, str) or metric not in METRICS:
             raise ValueError(f"no population value for metric {metric!r}; built-in metrics "
                              f"are {', '.join(METRICS)}.")
@@ -279,10 +468,14 @@ class Empirical:
 
     Parameters
     ----------
-    y_true, y_score, pos_label
-        As in ``indist_fast.evaluate`` (no weights: every row is one member of the
-        population). Rows are checked as everywhere else; scores must be finite (an
-        increment cannot move a score from or past infinity), else ValueError.
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive. They must be finite (an
+        increment cannot move a score from or past infinity), else ValueError. No
+        weights: every row is one member of the population.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
 
     Examples
     --------
@@ -317,7 +510,28 @@ class Empirical:
         return self.n_pos / (self.n_pos + self.n_neg)
 
     def scores(self, delta: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-        """``(y, score)`` of the model shifted by ``delta``."""
+        """``(y, score)`` of the model shifted by ``delta``.
+
+        Parameters
+        ----------
+        delta : float, default=0.0
+            Increment added to every positive score.
+
+        Returns
+        -------
+        y : ndarray of bool
+            True for the positives.
+        score : ndarray of float64
+            The scores, positives shifted.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Empirical
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> y, score = e.scores(0.5)
+        >>> y.tolist(), score.tolist()
+        ([True, True, False, False], [0.6, 0.9, 0.3, 0.5])
+        """
         delta = self._check_shift(delta, "delta")
         y = np.r_[np.ones(self.n_pos, bool), np.zeros(self.n_neg, bool)]
         return y, np.r_[self.pos + delta, self.neg]
@@ -336,19 +550,73 @@ class Empirical:
         return delta
 
     def auc(self, delta: float = 0.0) -> float:
-        """AUROC of the shifted model."""
+        """AUROC of the shifted model.
+
+        Parameters
+        ----------
+        delta : float, default=0.0
+            Increment added to every positive score.
+
+        Returns
+        -------
+        float
+            The AUROC.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Empirical
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e.auc(), e.auc(0.5)
+        (0.25, 1.0)
+        """
         return float(indist_auc(*self.scores(delta)))
 
     def count_wins(self, d: float) -> int:
         """Out-of-order pairs that adding ``d`` to the positives puts strictly in order:
-        ``s_pos < s_neg < s_pos + d`` (the sum rounded exactly as ``scores`` rounds it)."""
+        ``s_pos < s_neg < s_pos + d`` (the sum rounded exactly as ``scores`` rounds it).
+
+        Parameters
+        ----------
+        d : float
+            The increment.
+
+        Returns
+        -------
+        int
+            The number of such pairs.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Empirical
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e.count_wins(0.25), e.n_out_of_order
+        (2, 3)
+        """
         d = self._check_shift(d, "d")
         lo = np.searchsorted(self.neg, self.pos, side="right")
         hi = np.searchsorted(self.neg, self.pos + d, side="left")
         return int(np.sum(np.maximum(hi - lo, 0)))
 
     def count_ties(self, d: float) -> int:
-        """Out-of-order pairs that ``d`` leaves exactly tied: ``s_pos + d == s_neg``."""
+        """Out-of-order pairs that ``d`` leaves exactly tied: ``s_pos + d == s_neg``.
+
+        Parameters
+        ----------
+        d : float
+            The increment.
+
+        Returns
+        -------
+        int
+            The number of such pairs.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Empirical
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e.count_ties(0.1), e.count_ties(0.25)    # 0.4 + 0.1 == 0.5
+        (1, 0)
+        """
         shifted = self.pos + self._check_shift(d, "d")
         tied = (np.searchsorted(self.neg, shifted, side="right")
                 - np.searchsorted(self.neg, shifted, side="left"))
@@ -361,7 +629,25 @@ class Empirical:
 
     def gap(self, k: int) -> float:
         """The smallest increment that puts ``k`` out-of-order pairs strictly in order
-        (the k-th smallest positive gap, 1-based)."""
+        (the k-th smallest positive gap, 1-based).
+
+        Parameters
+        ----------
+        k : int
+            From 1 to ``n_out_of_order``.
+
+        Returns
+        -------
+        float
+            The k-th smallest gap ``s_neg - s_pos > 0``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Empirical
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> round(e.gap(1), 12), round(e.gap(2), 12)
+        (0.1, 0.2)
+        """
         n_out = self.n_out_of_order
         k = check_count(k, "k", minimum=0, maximum=2**63 - 1)
         if not 1 <= k <= n_out:
@@ -380,7 +666,26 @@ class Empirical:
     def increment(self, k: int) -> float:
         """``gap(k)``, nudged up past any exact tie, so that the AUROC rises by exactly
         ``(count_wins(delta) + n_tied / 2) / (n_pos n_neg)`` (``n_tied``: pairs tied
-        before the shift). With distinct gaps ``count_wins(delta) == k``."""
+        before the shift). With distinct gaps ``count_wins(delta) == k``.
+
+        Parameters
+        ----------
+        k : int
+            From 1 to ``n_out_of_order``.
+
+        Returns
+        -------
+        float
+            The increment.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Empirical
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> d = e.increment(2)
+        >>> (e.auc(d) - e.auc()) * e.n_pos * e.n_neg
+        2.0
+        """
         d = self.gap(k)
         # Jump, not step by one ulp: past a tie of a large score, an ulp of a small d
         # moves the sum so rarely that stepping could take 2**50 rounds. Each round
@@ -414,7 +719,25 @@ class Empirical:
 
     def increment_for_auc(self, auc: float) -> float:
         """The increment (negative: a worse model) whose shifted model has the AUROC
-        nearest ``auc`` on the side of the current model."""
+        nearest ``auc`` on the side of the current model.
+
+        Parameters
+        ----------
+        auc : float
+            Target AUROC in [0, 1].
+
+        Returns
+        -------
+        float
+            The increment (0 for the current AUROC).
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Empirical
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e.increment_for_auc(0.25), e.auc(e.increment_for_auc(1.0))
+        (0.0, 1.0)
+        """
         auc = _check_auc(auc, "auc")
         base = self.auc(0.0)
         if auc == base:
@@ -518,6 +841,14 @@ class SignalCurve:
         leaves it undefined (population C(r_b) where B never reaches 1/2).
     grid : ndarray
         The models' parameter: mu (binormal) or the increment delta (empirical).
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+    >>> model = Binormal.for_auc(0.8)
+    >>> signal = signal_curve(model, prevalence=0.2)
+    >>> len(signal.auc), sorted(signal.values)
+    (41, ['auc', 'average_precision', 'precision'])
     """
 
     auc: np.ndarray
@@ -541,12 +872,52 @@ class SignalCurve:
         return np.maximum.accumulate(values[ok]), self.auc[ok]
 
     def is_monotone(self, metric: str) -> bool:
-        """Whether the metric never falls as AUROC rises (where it is defined)."""
+        """Whether the metric never falls as AUROC rises (where it is defined).
+
+        Parameters
+        ----------
+        metric : str
+            A metric of the curve, e.g. ``"precision"``.
+
+        Returns
+        -------
+        bool
+            True when monotone.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+        >>> model = Binormal.for_auc(0.8)
+        >>> signal = signal_curve(model, prevalence=0.2)
+        >>> signal.is_monotone("precision")
+        True
+        """
         values = self._metric(metric)
         return bool(np.all(np.diff(values[~np.isnan(values)]) >= -1e-12))
 
     def covers(self, metric: str, value: float) -> bool:
-        """Whether ``value`` lies within the range the metric's curve reaches."""
+        """Whether ``value`` lies within the range the metric's curve reaches.
+
+        Parameters
+        ----------
+        metric : str
+            A metric of the curve, e.g. ``"precision"``.
+        value : float
+            A metric value.
+
+        Returns
+        -------
+        bool
+            True when the curve reaches ``value``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+        >>> model = Binormal.for_auc(0.8)
+        >>> signal = signal_curve(model, prevalence=0.2)
+        >>> signal.covers("auc", 0.8), signal.covers("auc", 0.99)
+        (True, False)
+        """
         if math.isnan(value):
             return False
         m, _ = self._defined(metric)
@@ -557,6 +928,26 @@ class SignalCurve:
 
         Raises ValueError for a value the curve does not reach: interpolation would
         return the grid's edge, and a resolution read from it would be clipped.
+
+        Parameters
+        ----------
+        metric : str
+            A metric of the curve, e.g. ``"precision"``.
+        value : float or array-like
+            Metric values within the curve's range.
+
+        Returns
+        -------
+        ndarray of float64
+            The AUROC values the curve maps them to.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+        >>> model = Binormal.for_auc(0.8)
+        >>> signal = signal_curve(model, prevalence=0.2)
+        >>> float(signal.to_auc("auc", 0.8))
+        0.8
         """
         m, auc = self._defined(metric)
         v = np.asarray(value, dtype=np.float64)
@@ -572,7 +963,28 @@ class SignalCurve:
         return mapped
 
     def slope(self, metric: str, at_auc: float) -> float:
-        """d metric / d AUROC at ``at_auc`` (differences on the grid, interpolated)."""
+        """d metric / d AUROC at ``at_auc`` (differences on the grid, interpolated).
+
+        Parameters
+        ----------
+        metric : str
+            A metric of the curve, e.g. ``"precision"``.
+        at_auc : float
+            AUROC in [0, 1].
+
+        Returns
+        -------
+        float
+            The slope.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+        >>> model = Binormal.for_auc(0.8)
+        >>> signal = signal_curve(model, prevalence=0.2)
+        >>> round(signal.slope("auc", 0.8), 6)
+        1.0
+        """
         return float(np.interp(at_auc, self.auc,
                                np.gradient(self._metric(metric), self.auc)))
 
@@ -635,6 +1047,14 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
     Returns
     -------
     SignalCurve
+        The metrics on the grid of models.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, signal_curve
+    >>> signal = signal_curve(Binormal.for_auc(0.8), grid=[0.7, 0.8, 0.9], prevalence=0.2)
+    >>> signal.auc.round(6).tolist(), signal.values["precision"].shape
+    ([0.7, 0.8, 0.9], (3,))
     """
     _check_model(model)
     specs = _metric_specs(metrics)
@@ -658,7 +1078,20 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
 
 @dataclass(frozen=True, eq=False)
 class Noise:
-    """Metric values over replicate samples of one model (SPEC §8 step 2)."""
+    """Metric values over replicate samples of one model (SPEC §8 step 2).
+
+    Parameters
+    ----------
+    values : mapping of str to ndarray
+        Each metric on every replicate.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, noise
+    >>> spread = noise(Binormal.for_auc(0.8), n=500, prevalence=0.2, n_rep=50, seed=0)
+    >>> spread.values["auc"].shape
+    (50,)
+    """
 
     values: Mapping[str, np.ndarray]
 
@@ -669,7 +1102,28 @@ class Noise:
         return self.values[metric]
 
     def interval(self, metric: str, confidence: float = 0.95) -> tuple[float, float]:
-        """The central ``confidence`` interval of the replicates (NaN ones left out)."""
+        """The central ``confidence`` interval of the replicates (NaN ones left out).
+
+        Parameters
+        ----------
+        metric : str
+            A metric of the curve, e.g. ``"precision"``.
+        confidence : float, default=0.95
+            Coverage, strictly between 0 and 1.
+
+        Returns
+        -------
+        low, high : float
+            The ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, noise
+        >>> spread = noise(Binormal.for_auc(0.8), n=500, prevalence=0.2, n_rep=50, seed=0)
+        >>> low, high = spread.interval("auc")
+        >>> bool(low < 0.8 < high)
+        True
+        """
         confidence = check_level(confidence, "confidence")
         v = self._metric(metric)
         v = v[~np.isnan(v)]
@@ -680,7 +1134,25 @@ class Noise:
         return float(np.quantile(v, tail)), float(np.quantile(v, 1 - tail))
 
     def std_error(self, metric: str) -> float:
-        """Standard deviation of the replicates (ddof=1, NaN ones left out)."""
+        """Standard deviation of the replicates (ddof=1, NaN ones left out).
+
+        Parameters
+        ----------
+        metric : str
+            A metric of the curve, e.g. ``"precision"``.
+
+        Returns
+        -------
+        float
+            The standard error of the metric.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, noise
+        >>> spread = noise(Binormal.for_auc(0.8), n=500, prevalence=0.2, n_rep=50, seed=0)
+        >>> round(spread.std_error("auc"), 4)
+        0.0257
+        """
         v = self._metric(metric)
         v = v[~np.isnan(v)]
         return float(np.std(v, ddof=1)) if len(v) > 1 else math.nan
@@ -712,6 +1184,14 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
     Returns
     -------
     Noise
+        The metrics on every replicate.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, noise
+    >>> spread = noise(Binormal.for_auc(0.8), n=500, prevalence=0.2, n_rep=50, seed=0)
+    >>> sorted(spread.values)
+    ['auc', 'average_precision', 'precision']
     """
     _check_model(model)
     specs = _metric_specs(metrics)
@@ -764,6 +1244,17 @@ class Resolution:
         interval's width in standard errors), slope = d metric / d AUROC.
     note : str
         Why ``delta`` is NaN, when it is; empty otherwise.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+    >>> model = Binormal.for_auc(0.8)
+    >>> signal = signal_curve(model, prevalence=0.2)
+    >>> spread = noise(model, n=500, prevalence=0.2, n_rep=50, seed=0)
+    >>> from indist_fast.resolving_power import resolution
+    >>> r = resolution(signal, spread, "auc", at_auc=0.8)
+    >>> r.metric, r.relative, round(r.delta, 4)
+    ('auc', 0.0, 0.0866)
     """
 
     metric: str
@@ -776,6 +1267,21 @@ class Resolution:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types: the intervals as lists, NaN as None.
+
+        Returns
+        -------
+        dict
+            Field name to value.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, compare
+        >>> table = compare(Binormal.for_auc(0.8), n=500, prevalence=0.2, n_rep=50, seed=0)
+        >>> d = table["auc"].to_dict()
+        >>> d["metric"], len(d["interval"])
+        ('auc', 2)
+        """
         return {f.name: (list(map(_plain, getattr(self, f.name)))
                          if isinstance(getattr(self, f.name), tuple)
                          else _plain(getattr(self, f.name))) for f in fields(self)}
@@ -840,6 +1346,7 @@ def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float
     Returns
     -------
     Resolution
+        The mapped interval, its width ``delta`` and the derived figures.
 
     Raises
     ------
@@ -849,6 +1356,17 @@ def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float
         When the signal curve does not reach an end of the metric's (or AUROC's) noise
         interval: a resolution read at the grid's edge would be clipped, not measured.
         Widen the grid (``compare`` does so itself).
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+    >>> model = Binormal.for_auc(0.8)
+    >>> signal = signal_curve(model, prevalence=0.2)
+    >>> spread = noise(model, n=500, prevalence=0.2, n_rep=50, seed=0)
+    >>> from indist_fast.resolving_power import resolution
+    >>> r = resolution(signal, spread, "precision", at_auc=0.8)
+    >>> r.metric, r.resolving_power == 1 / r.delta
+    ('precision', True)
     """
     if not isinstance(signal, SignalCurve):
         raise TypeError(f"signal must be a SignalCurve (from signal_curve), got "
@@ -863,14 +1381,66 @@ def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float
 
 def resolving_power(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
                     confidence: float = 0.95) -> float:
-    """``1 / delta_M``."""
+    """``1 / delta_M``.
+
+    Parameters
+    ----------
+    signal : SignalCurve
+        From ``signal_curve``.
+    noise_ : Noise
+        From ``noise``, with ``metric`` and AUROC measured.
+    metric : str
+        The metric's name on both.
+    at_auc : float
+        AUROC in [0, 1] where the linear approximation reads the curve's slope.
+    confidence : float, default=0.95
+        Coverage of the noise interval, strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        The resolving power ``1 / delta_M`` of ``resolution``.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, noise, signal_curve
+    >>> model = Binormal.for_auc(0.8)
+    >>> signal = signal_curve(model, prevalence=0.2)
+    >>> spread = noise(model, n=500, prevalence=0.2, n_rep=50, seed=0)
+    >>> from indist_fast.resolving_power import resolving_power
+    >>> round(resolving_power(signal, spread, "auc", at_auc=0.8), 2)
+    11.55
+    """
     return resolution(signal, noise_, metric, at_auc=at_auc,
                       confidence=confidence).resolving_power
 
 
 @dataclass(frozen=True)
 class ResolvingPowerTable:
-    """``compare``'s result: one ``Resolution`` per metric, AUROC first."""
+    """``compare``'s result: one ``Resolution`` per metric, AUROC first.
+
+    Attributes
+    ----------
+    rows : tuple of Resolution
+        One per metric, AUROC first; index by metric name: ``table["precision"]``.
+    model : str
+        Description of the sampling model.
+    auc : float
+        The model's AUROC.
+    n : int
+        Rows of each replicate sample.
+    prevalence : float
+        Share of positives of each sample.
+    n_rep : int
+        Replicate samples of the noise.
+
+    Examples
+    --------
+    >>> from indist_fast.resolving_power import Binormal, compare
+    >>> table = compare(Binormal.for_auc(0.8), n=500, prevalence=0.2, n_rep=50, seed=0)
+    >>> table.n, table.n_rep, table["auc"].relative
+    (500, 50, 0.0)
+    """
 
     rows: tuple[Resolution, ...]
     model: str
@@ -886,6 +1456,20 @@ class ResolvingPowerTable:
         raise KeyError(metric)
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types: the settings and one dict per row.
+
+        Returns
+        -------
+        dict
+            ``model``, ``auc``, ``n``, ``prevalence``, ``n_rep`` and ``rows``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal, compare
+        >>> table = compare(Binormal.for_auc(0.8), n=500, prevalence=0.2, n_rep=50, seed=0)
+        >>> [row["metric"] for row in table.to_dict()["rows"]]
+        ['auc', 'average_precision', 'precision']
+        """
         return {"model": self.model, "auc": self.auc, "n": self.n,
                 "prevalence": self.prevalence, "n_rep": self.n_rep,
                 "rows": [r.to_dict() for r in self.rows]}
