@@ -253,15 +253,18 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any =
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Labels, as in ``indist_fast.evaluate``.
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
     score_a, score_b : array-like of shape (n_samples,)
-        The two models' scores for the same rows.
-    sample_weight, pos_label
-        As in ``indist_fast.evaluate``.
+        The two models' scores for the same rows (real, NaN not allowed).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
 
     Returns
     -------
     DeLongTest
+        The two AUCs, their difference, its standard error, ``z`` and the p-value.
 
     Examples
     --------

@@ -169,8 +169,10 @@ def range_crossings(table: ScoreTable, weight_pos: float, weight_neg: float,
     ...           ranges.range_shares(parts[1], 3.0, 3.0, 2.0, 1.0, True)]
     >>> import numpy as np
     >>> b_above = ranges.b_offsets(shares)
-    >>> crossings = [ranges.range_crossings(parts[0], 3.0, 3.0, 0.0, 0.0, b_above[0], np.array([0.5]), True),
-    ...              ranges.range_crossings(parts[1], 3.0, 3.0, 2.0, 1.0, b_above[1], np.array([0.5]), True)]
+    >>> levels = np.array([0.5])
+    >>> crossings = [
+    ...     ranges.range_crossings(parts[0], 3.0, 3.0, 0.0, 0.0, b_above[0], levels, True),
+    ...     ranges.range_crossings(parts[1], 3.0, 3.0, 2.0, 1.0, b_above[1], levels, True)]
     >>> crossings[1].crossings[0, :2].tolist()     # local index, threshold
     [0.0, 0.35]
     """
@@ -224,8 +226,10 @@ def combine_ranges(totals: Sequence[RangeTotals], shares: Sequence[tuple[SweepRe
     ...           ranges.range_shares(parts[1], 3.0, 3.0, 2.0, 1.0, True)]
     >>> import numpy as np
     >>> b_above = ranges.b_offsets(shares)
-    >>> crossings = [ranges.range_crossings(parts[0], 3.0, 3.0, 0.0, 0.0, b_above[0], np.array([0.5]), True),
-    ...              ranges.range_crossings(parts[1], 3.0, 3.0, 2.0, 1.0, b_above[1], np.array([0.5]), True)]
+    >>> levels = np.array([0.5])
+    >>> crossings = [
+    ...     ranges.range_crossings(parts[0], 3.0, 3.0, 0.0, 0.0, b_above[0], levels, True),
+    ...     ranges.range_crossings(parts[1], 3.0, 3.0, 2.0, 1.0, b_above[1], levels, True)]
     >>> result = ranges.combine_ranges(totals, shares, crossings, 1)
     >>> round(result.auc, 4), result.crossings[0, :2].tolist()
     (0.8889, [3.0, 0.35])

@@ -74,6 +74,31 @@ class OperatingPoint:
     @classmethod
     def from_crossing(cls, level: float, row: np.ndarray, weight_pos: float,
                       weight_neg: float) -> "OperatingPoint":
+        """Build from one row of a sweep's ``crossings``.
+
+        Parameters
+        ----------
+        level : float
+            The level of ``B`` the row is for.
+        row : ndarray of shape (5,)
+            ``(index, threshold, tp, fp, b)``; a NaN index means not reached.
+        weight_pos, weight_neg : float
+            Total positive and negative weight.
+
+        Returns
+        -------
+        OperatingPoint
+            With precision, lift, rates and F1 derived from ``tp`` and ``fp``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from indist_fast.report import OperatingPoint
+        >>> row = np.array([3.0, 0.35, 3.0, 1.0, 0.55])
+        >>> p = OperatingPoint.from_crossing(0.5, row, 3.0, 3.0)
+        >>> p.reached, p.precision, p.lift, p.tpr
+        (True, 0.75, 1.5, 1.0)
+        """
         index, threshold, tp, fp, b = (float(v) for v in row)
         if math.isnan(index):           # no operating point reaches the level
             nan = math.nan
@@ -203,6 +228,36 @@ class Report:
 
         Warns for every level in ``levels`` no operating point reaches, and for 0.5
         (the top-level fields) unless ``warn_main`` is False.
+
+        Parameters
+        ----------
+        result : SweepResult
+            The engine's sweep, with one crossing per level and then 0.5.
+        levels : tuple of float
+            The levels reported in ``Report.at``.
+        n_rows : int
+            Rows evaluated.
+        exclude_self : bool
+            Whether the sweep dropped the self-pairs from ``B``.
+        warn_main : bool, default=True
+            Warn when level 0.5 is not reached, even if it is not in ``levels``.
+
+        Returns
+        -------
+        Report
+            The report of the sweep.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from indist_fast import _backend
+        >>> from indist_fast.report import Report
+        >>> y = np.array([0, 0, 1, 1, 0, 1], dtype=np.uint8)
+        >>> s = np.array([0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> result = _backend.engine().summarize(y, s, None, 1.0, 0.0, np.array([0.5]), True)
+        >>> r = Report.from_sweep(result, (0.5,), 6, True)
+        >>> r.threshold, r.precision
+        (0.35, 0.75)
         """
         wp, wn, crossings = result.weight_pos, result.weight_neg, result.crossings
         check_two_classes(wp, wn)

@@ -86,6 +86,32 @@ class Interval:
     @classmethod
     def from_replicates(cls, metric: str, estimate: float, replicates: np.ndarray,
                         confidence: float) -> "Interval":
+        """Summarise a metric's replicates.
+
+        Parameters
+        ----------
+        metric : str
+            Name of the metric.
+        estimate : float
+            The metric on the full data.
+        replicates : array-like of float
+            The metric on every replicate (NaN where undefined).
+        confidence : float
+            Coverage of the percentile interval.
+
+        Returns
+        -------
+        Interval
+            The interval (frozen; ``replicates`` read-only).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from indist_fast.resampling import Interval
+        >>> iv = Interval.from_replicates("auc", 0.8, np.array([0.7, 0.75, 0.8, np.nan]), 0.9)
+        >>> round(iv.low, 4), round(iv.high, 4), iv.n_undefined
+        (0.705, 0.795, 1)
+        """
         replicates = np.asarray(replicates, dtype=np.float64)
         replicates.setflags(write=False)
         ok = replicates[~np.isnan(replicates)]
@@ -261,7 +287,34 @@ class Resampler:
     @classmethod
     def from_rows(cls, rows: Rows, table: ScoreTable, *, stratified: bool = True,
                   seed: Seed = None) -> "Resampler":
-        """Slots of validated rows whose table is ``table``."""
+        """Slots of validated rows whose table is ``table``.
+
+        Parameters
+        ----------
+        rows : Rows
+            The output of ``indist_fast._validation.prepare_rows``.
+        table : ScoreTable
+            The table of those rows.
+        stratified : bool, default=True
+            Draw as many positives and negatives as the data hold.
+        seed : int, SeedSequence or None, default=None
+            Seed of the replicates.
+
+        Returns
+        -------
+        Resampler
+            One slot per row (without weights, one per row of each group and class).
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> from indist_fast._validation import prepare_rows
+        >>> from indist_fast.resampling import Resampler
+        >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> r = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
+        >>> r.pos_group.tolist(), r.neg_group.tolist()
+        ([0, 1], [2, 3])
+        """
         m = len(table)
         if rows.w is None:
             # Rows of one group and class are alike: slots can follow the table.

@@ -82,7 +82,27 @@ class Binormal:
 
     @classmethod
     def for_auc(cls, auc: float, sigma: float = 1.0) -> "Binormal":
-        """The binormal model with the given AUROC and positive spread."""
+        """The binormal model with the given AUROC and positive spread.
+
+        Parameters
+        ----------
+        auc : float
+            The AUROC, strictly between 0 and 1.
+        sigma : float, default=1.0
+            Standard deviation of the positive scores.
+
+        Returns
+        -------
+        Binormal
+            The model with ``mu = Phi^-1(auc) sqrt(1 + sigma^2)``.
+
+        Examples
+        --------
+        >>> from indist_fast.resolving_power import Binormal
+        >>> m = Binormal.for_auc(0.75, sigma=2.0)
+        >>> round(m.auc, 12), m.sigma
+        (0.75, 2.0)
+        """
         if not 0.0 < _check_real(auc, "auc") < 1.0:
             raise ValueError(f"auc must lie strictly between 0 and 1, got {auc!r}.")
         # sigma enters mu's formula: checked first, or an infinite sigma would be

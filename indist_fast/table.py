@@ -147,26 +147,66 @@ class ScoreTable:
         y_score : array-like of shape (n_samples,)
             Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative finite frequency weights.
+            Non-negative finite frequency weights: weight 3 acts as three copies of the row.
         pos_label : scalar, default=None
-            The label of the positive class; required for non-numeric labels.
+            The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
 
         Returns
         -------
         ScoreTable
+            The distinct scores, descending, with their positive and negative weight.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.8, 0.3])
+        >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist(), t.n_rows
+        ([0.8, 0.3, 0.1], [2, 0, 0], [0, 1, 1], 4)
         """
         return cls.from_rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
 
     @classmethod
     def from_rows(cls, rows: Rows) -> "ScoreTable":
-        """The table of rows already validated by ``prepare_rows``."""
+        """The table of rows already validated by ``prepare_rows``.
+
+        Parameters
+        ----------
+        rows : Rows
+            The output of ``indist_fast._validation.prepare_rows``.
+
+        Returns
+        -------
+        ScoreTable
+            The table of the rows.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> from indist_fast._validation import prepare_rows
+        >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
+        >>> ScoreTable.from_rows(rows).scores.tolist()
+        [0.8, 0.6, 0.3, 0.1]
+        """
         scores, pos, neg = _backend.engine().build_table(
             rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
         return cls._trusted(scores, pos, neg, rows.n_rows, rows.coding)
 
     @classmethod
     def empty(cls) -> "ScoreTable":
-        """The table of no rows: the identity of ``merge``."""
+        """The table of no rows: the identity of ``merge``.
+
+        Returns
+        -------
+        ScoreTable
+            A table of no scores and no rows.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 1], [0.2, 0.7])
+        >>> len(ScoreTable.empty()), t.merge(ScoreTable.empty()).scores.tolist()
+        (0, [0.7, 0.2])
+        """
         return cls._trusted(np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64), 0)
 
     def merge(self, other: "ScoreTable") -> "ScoreTable":
@@ -205,7 +245,26 @@ class ScoreTable:
 
     @classmethod
     def concat(cls, tables: Iterable["ScoreTable"]) -> "ScoreTable":
-        """Merge many tables (pairwise, so the cost stays O(total log k))."""
+        """Merge many tables (pairwise, so the cost stays O(total log k)).
+
+        Parameters
+        ----------
+        tables : iterable of ScoreTable
+            The tables to merge (none gives the empty table).
+
+        Returns
+        -------
+        ScoreTable
+            The table of all their rows.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> parts = [ScoreTable.from_arrays([0, 1], [0.2, 0.7]), ScoreTable.from_arrays([1], [0.2])]
+        >>> t = ScoreTable.concat(parts)
+        >>> t.scores.tolist(), t.pos.tolist(), t.n_rows
+        ([0.7, 0.2], [1, 1], 3)
+        """
         if isinstance(tables, ScoreTable) or not isinstance(tables, Iterable):
             raise TypeError(f"tables must be an iterable of ScoreTable, got "
                             f"{type(tables).__name__}.")

@@ -85,7 +85,24 @@ class CostDistribution:
 
     @classmethod
     def coerce(cls, value: Any) -> "CostDistribution":
-        """None (uniform), a CostDistribution, or an ``(a, b)`` pair."""
+        """None (uniform), a CostDistribution, or an ``(a, b)`` pair.
+
+        Parameters
+        ----------
+        value : None, CostDistribution or (a, b)
+            The distribution as the public functions accept it.
+
+        Returns
+        -------
+        CostDistribution
+            ``value`` itself, or the distribution it describes.
+
+        Examples
+        --------
+        >>> from indist_fast.threshold_choice import CostDistribution
+        >>> CostDistribution.coerce((2, 3)), CostDistribution.coerce(None).is_uniform
+        (CostDistribution(a=2, b=3), True)
+        """
         if value is None:
             return cls()
         if isinstance(value, CostDistribution):
@@ -224,7 +241,26 @@ class LossCurve:
 
     @classmethod
     def line(cls, fnr: float, fpr: float, pi1: float) -> "LossCurve":
-        """A fixed operating point: ``Q(c) = 2 pi0 fpr + 2 c (pi1 fnr - pi0 fpr)``."""
+        """A fixed operating point: ``Q(c) = 2 pi0 fpr + 2 c (pi1 fnr - pi0 fpr)``.
+
+        Parameters
+        ----------
+        fnr, fpr : float
+            The operating point's false negative and false positive rates.
+        pi1 : float
+            Share of positives (1/2 under the skew condition).
+
+        Returns
+        -------
+        LossCurve
+            One linear piece on [0, 1].
+
+        Examples
+        --------
+        >>> from indist_fast.threshold_choice import LossCurve
+        >>> LossCurve.line(0.25, 0.5, 0.5)([0.0, 1.0]).tolist()
+        [0.5, 0.25]
+        """
         pi0 = 1.0 - pi1
         return cls(np.array([0.0, 1.0]),
                    np.array([[2 * pi0 * fpr, 2 * (pi1 * fnr - pi0 * fpr), 0.0]]))

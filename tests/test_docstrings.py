@@ -46,6 +46,8 @@ def _targets():
             if inspect.isclass(obj):
                 yield qual, obj, "class"
                 for attr, member in vars(obj).items():
+                    if isinstance(member, (classmethod, staticmethod)):
+                        member = member.__func__
                     if attr.startswith("_") or not inspect.isfunction(member):
                         continue
                     yield f"{qual}.{attr}", member, "method"
@@ -85,6 +87,23 @@ def _returns_something(func):
     return ann is not inspect.Signature.empty or "return " in src or "yield" in src
 
 
+# The arguments every entry point shares are described in full wherever they appear,
+# not by reference to another docstring (issue 11).
+CORE_ARGUMENTS = {"y_true", "y_score", "sample_weight", "pos_label"}
+
+
+def _vague(doc):
+    """Documented parameters whose description is missing or only points elsewhere."""
+    out = []
+    for param in doc["Parameters"]:
+        text = " ".join(param.desc).strip()
+        names = {n.strip().lstrip("*") for n in param.name.split(",")}
+        if not text or (names & CORE_ARGUMENTS and
+                        (text.startswith(("As in", "See ")) or "module docstring" in text)):
+            out.append(param.name)
+    return out
+
+
 def _has_example(doc):
     return any(line.lstrip().startswith(">>>") for line in doc["Examples"])
 
@@ -102,6 +121,9 @@ def test_numpydoc(qual, obj, kind):
     problems = []
     if not _has_example(doc):
         problems.append("no Examples section with a >>> line")
+    vague = _vague(doc)
+    if vague:
+        problems.append(f"parameters described only by reference or not at all: {vague}")
     if kind == "class":
         is_record = dataclasses.is_dataclass(obj) or issubclass(obj, (tuple, Warning))
         init = obj.__init__
