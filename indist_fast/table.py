@@ -260,8 +260,8 @@ class ScoreTable:
         Examples
         --------
         >>> from indist_fast import ScoreTable
-        >>> parts = [ScoreTable.from_arrays([0, 1], [0.2, 0.7]), ScoreTable.from_arrays([1], [0.2])]
-        >>> t = ScoreTable.concat(parts)
+        >>> a = ScoreTable.from_arrays([0, 1], [0.2, 0.7])
+        >>> t = ScoreTable.concat([a, ScoreTable.from_arrays([1], [0.2])])
         >>> t.scores.tolist(), t.pos.tolist(), t.n_rows
         ([0.7, 0.2], [1, 1], 3)
         """
