@@ -1191,7 +1191,8 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
     model : Binormal or Empirical
         The sampling model.
     metrics : names or callables
-        As in ``signal_curve``; AUROC is always measured.
+        Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
+        take a ``ScoreTable`` (empirical models only). AUROC is always measured.
     n, prevalence : int, float
         Binormal: sample size and prevalence of each replicate (required).
     n_rep : int, default=1000
@@ -1554,7 +1555,8 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
     model : Binormal or Empirical
         The sampling model.
     metrics : names or callables
-        As in ``signal_curve``; AUROC is always measured.
+        Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
+        take a ``ScoreTable`` (empirical models only). AUROC is always measured.
     n, prevalence : int, float
         Binormal: sample size and prevalence of each replicate sample (required).
     n_rep : int, default=1000
