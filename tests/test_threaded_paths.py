@@ -52,14 +52,23 @@ def outcome(fn, *args):
         return type(exc), str(exc)
 
 
+def raised(result) -> bool:
+    return isinstance(result, tuple) and isinstance(result[0], type)
+
+
+def assert_same_outcome(fast, ref, compare, info):
+    """The same error from both engines, or results equal by ``compare``."""
+    with labelled(info):
+        if raised(fast) or raised(ref):
+            assert fast == ref, "different outcomes"
+        else:
+            compare(fast, ref)
+
+
 def assert_same_summary(r, levels, exclude_self, info, tol=1e-12):
     args = (r.y, r.s, r.w, r.pos_value, r.neg_value, levels, exclude_self)
-    fast, ref = outcome(_fast.summarize, *args), outcome(_reference.summarize, *args)
-    with labelled(info):
-        if isinstance(ref, tuple) and isinstance(ref[0], type):
-            assert fast == ref, "different errors"
-        else:
-            assert_sweeps_equal(fast, ref, tol)
+    assert_same_outcome(outcome(_fast.summarize, *args), outcome(_reference.summarize, *args),
+                        lambda f, r: assert_sweeps_equal(f, r, tol), info)
 
 
 def assert_same_table(r, info):
@@ -118,3 +127,96 @@ def test_tables_and_their_sweeps_on_two_threads(threaded, layout):
 
     check()
     assert threaded.helper["scatter_scores"] and threaded.helper["scatter_keys"]
+
+
+def test_release_groups_cover_every_row_once_per_pass(threaded):
+    """Unweighted passes in release groups (memory-mapped input drops each group's pages
+    after a pass): every row released after its count and after its scatter pass."""
+    @SETTINGS
+    @given(case=threaded_rows(weighted=False), levels=LEVELS)
+    def check(case, levels):
+        r, info = prepared(case, "contiguous")
+        released = np.zeros(len(r.s), int)
+        def release(start, stop):
+            released[start:stop] += 1
+        lv = np.array(levels)
+        args = (r.y, r.s, None, r.pos_value, r.neg_value, lv, True)
+        assert_same_outcome(outcome(_fast.summarize, *args, None, release),
+                            outcome(_reference.summarize, *args), assert_sweeps_equal, info)
+        with labelled(info):
+            assert (released == 2).all(), "rows released other than once per pass"
+
+    check()
+    # more rows than one group (RELEASE_BLOCK_ROWS) ran, each group on two threads
+    assert threaded.helper["scatter_scores"]
+    assert threaded.calls["scatter_scores"] > 2 * threaded.calls["summarize_sorted"]
+
+
+@st.composite
+def bad_rows(draw):
+    """Weighted rows with NaN scores and bad weights (negative, inf, NaN) at random rows:
+    the first of each must be found across both row blocks."""
+    y, s, w = draw(threaded_rows(weighted=True))
+    s, w = s.copy(), w.copy()
+    for _ in range(draw(st.integers(0, 3))):
+        s[draw(st.integers(0, len(s) - 1))] = np.nan
+    for _ in range(draw(st.integers(0, 3))):
+        w[draw(st.integers(0, len(w) - 1))] = draw(st.sampled_from([-1.0, np.inf, np.nan]))
+    return y, s, w if draw(st.booleans()) else None
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "byteswapped"])
+def test_bad_rows_raise_the_same_error_on_two_threads(threaded, layout):
+    @SETTINGS
+    @given(case=bad_rows())
+    def check(case):
+        r, info = prepared(case, layout)
+        args = (r.y, r.s, r.w, r.pos_value, r.neg_value)
+        assert_same_outcome(outcome(_fast.build_table, *args),
+                            outcome(_reference.build_table, *args), assert_tables_equal, info)
+        assert_same_summary(r, np.array([0.5]), True, info)
+
+    check()
+    assert threaded.helper["count_rows"]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_replicate_sweeps_on_two_threads(threaded, weighted):
+    @settings(max_examples=40, deadline=None)
+    @given(case=threaded_rows(weighted=weighted, both_classes=True), levels=LEVELS,
+           stratified=st.booleans(), n_boot=st.integers(1, 6), seed=st.integers(0, 2**32))
+    def check(case, levels, stratified, n_boot, seed):
+        r, info = prepared(case, "contiguous")
+        res = Resampler.from_rows(r, ScoreTable.from_rows(r), stratified=stratified,
+                                  seed=seed)
+        args = (res.pos_group, res.pos_weight, res.neg_group, res.neg_weight,
+                res.table.scores, stratified, np.array(levels), True)
+        gens = lambda: [res.bit_generator(k) for k in range(n_boot)]   # noqa: E731
+        with labelled(info):
+            np.testing.assert_allclose(_fast.replicate_sweeps(gens(), *args),
+                                       _reference.replicate_sweeps(gens(), *args),
+                                       rtol=1e-12, atol=1e-12, equal_nan=True)
+
+    check()
+    assert threaded.helper["replicate_sweeps"], "replicates not swept on the helper"
+
+
+def test_sorted_classes_on_two_threads(threaded):
+    """The per-class sorted scores the out-of-core merge reads (files.py)."""
+    @SETTINGS
+    @given(case=threaded_rows(weighted=False))
+    def check(case):
+        r, info = prepared(case, "contiguous")
+        is_pos = r.y == r.pos_value
+        pos, neg, n_pos_lo, n_neg_lo = _fast.sorted_classes(r.y, r.s, r.pos_value,
+                                                            r.neg_value)
+        with labelled(info):
+            # (as bits: -0.0 and 0.0 may come out in either order, as np.sort's do)
+            np.testing.assert_array_equal(pos, np.sort(r.s[is_pos]))
+            np.testing.assert_array_equal(neg, np.sort(r.s[~is_pos]))
+            assert pos.dtype == neg.dtype == r.s.dtype
+            assert (pos[:n_pos_lo, None] <= pos[None, n_pos_lo:]).all()
+            assert (neg[:n_neg_lo, None] <= neg[None, n_neg_lo:]).all()
+
+    check()
+    assert threaded.helper["scatter_scores"]
