@@ -76,7 +76,12 @@ def _pivot(s: np.ndarray) -> float:
     # (max: tests lower PARALLEL_MIN_ROWS below the sample size to reach this path)
     sample = s[:: max(1, len(s) // _PIVOT_SAMPLE)].astype(np.float64)
     sample = sample[~np.isnan(sample)]
-    return float(np.median(sample)) if len(sample) else -np.inf
+    if len(sample) == 0:
+        return -np.inf
+    # A sample element, not np.median: the mean of the middle two is NaN (and warns)
+    # when they are -inf and inf.
+    middle = len(sample) // 2
+    return float(np.partition(sample, middle)[middle])
 
 
 def _sort_in_place(lo: list[np.ndarray], hi: list[np.ndarray]) -> None:

@@ -11,13 +11,15 @@ score dtype, shape and layout.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cases import describe, labelled, layouts, rows
-from indist_fast import _fast, _reference
+from indist_fast import IndistFastWarning, _fast, _reference
 from indist_fast._validation import prepare_rows
 from indist_fast.resampling import Resampler
 from indist_fast.table import ScoreTable
@@ -220,3 +222,99 @@ def test_sorted_classes_on_two_threads(threaded):
 
     check()
     assert threaded.helper["scatter_scores"]
+
+
+# --- edge-case rows crossed with score dtypes and layouts ------------------------------
+
+def _edge_cases() -> dict[str, tuple]:
+    n = 36
+    alternate = np.arange(n) % 3 == 0
+    ramp = np.linspace(2.0, -2.0, n)
+    return {
+        "ties_across_pivot": (alternate, np.repeat([2.0, 1.0, 0.0, -1.0], n // 4), None),
+        "all_tied": (alternate, np.zeros(n), None),
+        "infinities": (alternate, np.where(np.arange(n) % 4 == 1, np.inf,
+                                           np.where(np.arange(n) % 4 == 2, -np.inf, ramp)),
+                       None),
+        "signed_zeros": (alternate, np.tile([-0.0, 0.0, 1.0, -1.0], n // 4), None),
+        "only_positives": (np.ones(n, bool), ramp, None),
+        "only_negatives": (np.zeros(n, bool), ramp, None),
+        "one_positive_at_bottom": (np.arange(n) == n - 1, ramp, None),
+        "zero_weights": (alternate, ramp, np.where(np.arange(n) % 5 < 2, 0.0, 3.0)),
+        "zero_weight_positives": (alternate, ramp, np.where(alternate, 0.0, 1.0)),
+        "level_only_below_pivot": BELOW_PIVOT,
+        "two_rows": (np.array([True, False]), np.array([0.5, 0.5]), None),
+    }
+
+
+EDGE_CASES = _edge_cases()
+EDGE_LEVELS = np.array([0.2, 0.5, 0.8, 0.95])
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_edge_cases_in_every_layout(threaded, name, dtype, layout):
+    y, s, w = EDGE_CASES[name]
+    weights = [w] if w is not None else [None, np.arange(len(s)) % 3 + 1.0]
+    for w in weights:
+        r, info = prepared((y, s.astype(dtype), w), layout)
+        info = f"[case={name}]{info}"
+        table = assert_same_table(r, info)
+        for exclude_self in (True, False):
+            assert_same_summary(r, EDGE_LEVELS, exclude_self, info)
+            with labelled(info):
+                assert_sweeps_equal(_fast.sweep_table(*table, EDGE_LEVELS, exclude_self),
+                                    _reference.sweep_table(*table, EDGE_LEVELS, exclude_self))
+    if len(s) >= _fast.PARALLEL_MIN_ROWS:
+        assert threaded.helper["count_rows"], "rows not counted on two threads"
+
+
+def test_labelled_failures_name_dtype_shape_and_layout():
+    r, info = prepared(EDGE_CASES["all_tied"][:2] + (None,), "byteswapped")
+    with pytest.raises(AssertionError) as caught:
+        with labelled(info):
+            np.testing.assert_array_equal(r.s, r.s + 1)
+    message = str(caught.value)
+    assert "dtype=>f8" in message and "shape=(36,)" in message
+    assert "layout=byteswapped" in message
+
+
+# --- the facade on both backends, against pair enumeration -----------------------------
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_evaluate_on_two_threads_equals_pair_enumeration(backend, threaded, weighted):
+    import indist_fast
+    import oracle
+
+    @settings(max_examples=25, deadline=None)
+    @given(case=threaded_rows(weighted=weighted, both_classes=True),
+           level=st.sampled_from([0.2, 0.5, 0.8]))
+    def check(case, level):
+        y, s, w = case
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", IndistFastWarning)
+            report = indist_fast.evaluate(y, s, sample_weight=w, levels=(level,))
+        s64 = s.astype(np.float64)
+        with labelled(describe(s, "contiguous", w)):
+            np.testing.assert_allclose(report.auc, oracle.auc(y, s64, w), rtol=1e-12)
+            threshold, _, _ = oracle.level_point(y, s64, w, level)
+            np.testing.assert_array_equal(report.at[level].threshold, threshold)
+
+    check()
+    if backend == "cython":
+        assert threaded.helper["count_rows"]
+        assert threaded.two_piece or not weighted
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pivot_between_infinities_at_default_thresholds(weighted):
+    """A pivot sample half -inf, half +inf (found by the tests above): its median would
+    be NaN, with a RuntimeWarning. Default thresholds, so real inputs reach it."""
+    n = (_fast._PIVOT_SAMPLE + 1) * (_fast.PARALLEL_MIN_ROWS // _fast._PIVOT_SAMPLE + 1)
+    assert n >= _fast.PARALLEL_MIN_ROWS and (n // _fast._PIVOT_SAMPLE) % 2 == 1
+    s = np.where(np.arange(n) % 2 == 0, -np.inf, np.inf)
+    sample = s[::n // _fast._PIVOT_SAMPLE]
+    assert (sample == np.inf).sum() == (sample == -np.inf).sum()
+    r = prepare_rows(np.arange(n) % 3 == 0, s, np.ones(n) if weighted else None)
+    assert_same_summary(r, np.array([0.5]), True, describe(s, "contiguous", r.w))
