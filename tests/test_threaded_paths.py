@@ -84,6 +84,11 @@ def assert_same_table(r, info):
 # A level reached only below the pivot, with a weighted lower piece long enough to be
 # split at its checkpoint: the lower piece is swept again in halves on two threads.
 BELOW_PIVOT = (np.arange(40) % 7 == 0, np.linspace(1.0, -1.0, 40), np.full(40, 2.0))
+# The same, but every score below the pivot (inf) is tied: no checkpoint to split at,
+# so the lower piece is swept again in one go (found by hypothesis).
+TIED_BELOW_PIVOT = (np.array([1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0], bool),
+                    np.where(np.isin(np.arange(14), [0, 1, 9, 11, 13]), 3.0, np.inf),
+                    np.array([3, 1, 3, 0, 0, 1, 3, 3, 0, 1, 1, 1, 3, 3], float))
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -91,6 +96,7 @@ def test_weighted_summarize_on_two_threads(threaded, layout):
     @SETTINGS
     @given(case=threaded_rows(weighted=True), levels=LEVELS, exclude_self=st.booleans())
     @example(case=BELOW_PIVOT, levels=[0.3, 0.9], exclude_self=True)
+    @example(case=TIED_BELOW_PIVOT, levels=[0.91, 0.33, 0.67], exclude_self=True)
     def check(case, levels, exclude_self):
         r, info = prepared(case, layout)
         assert_same_summary(r, np.array(levels), exclude_self, info)
@@ -100,6 +106,7 @@ def test_weighted_summarize_on_two_threads(threaded, layout):
     assert threaded.two_piece, "no weighted sweep ran in two pieces"
     assert threaded.helper["summarize_keys_from"], "lower piece not swept on the helper"
     assert threaded.pieces[3], "no rerun in halves from the checkpoint"
+    assert threaded.pieces[2], "no rerun in one go (no checkpoint)"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
