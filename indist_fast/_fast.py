@@ -25,7 +25,8 @@ from ._validation import raise_row_errors
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range"]
 
-# Below this many rows a second thread costs more than it saves.
+# Below this many rows a second thread costs more than it saves. These size constants
+# are read at call time, so tests can lower them to reach the threaded paths.
 PARALLEL_MIN_ROWS = 50_000
 _PIVOT_SAMPLE = 1023
 
@@ -72,9 +73,15 @@ def _pivot(s: np.ndarray) -> float:
     """A sample median: splits rows into two halves of similar size for two threads."""
     if len(s) < PARALLEL_MIN_ROWS:
         return -np.inf          # everything goes to the "hi" piece, one thread
-    sample = s[:: len(s) // _PIVOT_SAMPLE].astype(np.float64)
+    # (max: tests lower PARALLEL_MIN_ROWS below the sample size to reach this path)
+    sample = s[:: max(1, len(s) // _PIVOT_SAMPLE)].astype(np.float64)
     sample = sample[~np.isnan(sample)]
-    return float(np.median(sample)) if len(sample) else -np.inf
+    if len(sample) == 0:
+        return -np.inf
+    # A sample element, not np.median: the mean of the middle two is NaN (and warns)
+    # when they are -inf and inf.
+    middle = len(sample) // 2
+    return float(np.partition(sample, middle)[middle])
 
 
 def _sort_in_place(lo: list[np.ndarray], hi: list[np.ndarray]) -> None:

@@ -3,6 +3,11 @@ zero weights, float32, ±inf, and array layouts (strided, byte-swapped, read-onl
 
 from __future__ import annotations
 
+import threading
+import types
+from collections import Counter
+from contextlib import contextmanager
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -48,3 +53,95 @@ def layouts(arr: np.ndarray) -> dict[str, np.ndarray]:
     readonly.setflags(write=False)
     return {"contiguous": arr, "strided": strided, "byteswapped": swapped,
             "readonly": readonly, "list": arr.tolist()}
+
+
+# --- reaching the threaded paths of indist_fast._fast on small inputs -------------------
+
+class PathLog:
+    """Which threaded paths of ``indist_fast._fast`` ran, and on which thread.
+
+    ``calls[name]`` and ``helper[name]`` count calls of a wrapped kernel in all and on
+    the pool's helper thread (so a path truly ran on two threads); ``two_piece`` counts
+    weighted sweeps finished by ``_two_piece_keys``; ``pieces[k]`` counts crossing
+    merges of ``k`` pieces (2: the lower piece swept again in one go, 3: again in
+    halves from the checkpoint); ``releases`` counts ``release`` callbacks seen.
+    """
+
+    HELPER_PREFIX = "indist_fast"
+
+    def __init__(self) -> None:
+        self.calls: Counter[str] = Counter()
+        self.helper: Counter[str] = Counter()
+        self.pieces: Counter[int] = Counter()
+        self.two_piece = 0
+        self._lock = threading.Lock()    # counters are updated from both threads
+
+    def wrap(self, fn, name):
+        def run(*args, **kwargs):
+            on_helper = threading.current_thread().name.startswith(self.HELPER_PREFIX)
+            with self._lock:
+                self.calls[name] += 1
+                self.helper[name] += on_helper
+            return fn(*args, **kwargs)
+        return run
+
+    def wrap_crossings(self, fn):
+        def run(pieces, n_levels):
+            with self._lock:
+                self.pieces[len(pieces)] += 1
+            return fn(pieces, n_levels)
+        return run
+
+    def wrap_two_piece(self, fn):
+        def run(*args, **kwargs):
+            out = fn(*args, **kwargs)
+            with self._lock:
+                self.two_piece += out is not None
+            return out
+        return run
+
+
+_WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
+                         "summarize_keys_from", "summarize_keys", "summarize_sorted"),
+            "_resample": ("replicate_sweeps",)}
+
+
+def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
+    """Let ``_fast`` take its two-thread, pivot and checkpoint paths from ``min_rows``
+    rows on, and record which it took (see ``PathLog``).
+
+    The kernels are wrapped through per-test stand-ins for ``_fast._kernels`` and
+    ``_fast._resample``, so the compiled modules themselves are left untouched.
+    """
+    from indist_fast import _fast
+
+    log = PathLog()
+    monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
+    monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
+    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
+    for attr, names in _WRAPPED.items():
+        module = getattr(_fast, attr)
+        stand_in = types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module)
+                                            if not k.startswith("__")})
+        for name in names:
+            setattr(stand_in, name, log.wrap(getattr(module, name), name))
+        monkeypatch.setattr(_fast, attr, stand_in)
+    monkeypatch.setattr(_fast, "first_crossings", log.wrap_crossings(_fast.first_crossings))
+    monkeypatch.setattr(_fast, "_two_piece_keys", log.wrap_two_piece(_fast._two_piece_keys))
+    return log
+
+
+def describe(s, layout: str, w=None) -> str:
+    """What a failing comparison ran on: score dtype, shape and layout."""
+    dtype = np.asarray(s).dtype if not isinstance(s, list) else "list"
+    return (f"[score dtype={dtype}, shape={np.shape(s)}, layout={layout}, "
+            f"weighted={w is not None}]")
+
+
+@contextmanager
+def labelled(info: str):
+    """Prefix any assertion failure inside the block with ``info``."""
+    try:
+        yield
+    except AssertionError as exc:
+        raise AssertionError(f"{info} {exc}") from exc

@@ -29,3 +29,11 @@ def backend(request):
     """Run the test once per backend (the compiled kernels must import here)."""
     with _backend.use_backend(request.param):
         yield request.param
+
+
+@pytest.fixture
+def threaded(monkeypatch):
+    """Lower ``_fast``'s size thresholds to a few rows (two threads, sampled pivot,
+    checkpoint reruns, release groups) and yield a ``cases.PathLog`` of the paths taken."""
+    from cases import lower_thresholds
+    return lower_thresholds(monkeypatch)

@@ -1,0 +1,327 @@
+"""The compiled engine against its reference twin on the threaded paths.
+
+The ``threaded`` fixture (conftest.py) lowers ``_fast``'s size thresholds to a few
+rows, so generated inputs of up to 200 rows run the two-block passes, the sampled
+pivot, the weighted two-piece sweep and its checkpoint reruns, and the replicate
+sweeps on two threads. Each test then checks in the fixture's log that the paths it is
+about actually ran (on the helper thread where they should). Rows reach the engines
+through ``prepare_rows`` in every layout of ``cases.layouts``; a failure names the
+score dtype, shape and layout.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from cases import describe, labelled, layouts, rows
+from indist_fast import IndistFastWarning, _fast, _reference
+from indist_fast._validation import prepare_rows
+from indist_fast.resampling import Resampler
+from indist_fast.table import ScoreTable
+from test_kernels import assert_sweeps_equal, assert_tables_equal
+
+LAYOUTS = ("contiguous", "strided", "byteswapped", "readonly", "list")
+DTYPES = (np.float64, np.float32, np.float16)
+LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=5, unique=True)
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@st.composite
+def threaded_rows(draw, weighted=None, both_classes=False):
+    """Rows of 1-200 (2-200 with both classes) with ties, ±inf, ±0.0, zero weights, in
+    float64, float32 or float16."""
+    y, s, w = draw(rows(max_n=200, weighted=weighted, both_classes=both_classes,
+                        float32=False))
+    return y, s.astype(draw(st.sampled_from(DTYPES))), w
+
+
+def prepared(case, layout):
+    """``prepare_rows`` of the case in ``layout``, and its description for messages."""
+    y, s, w = ((None if a is None else layouts(a)[layout]) for a in case)
+    return prepare_rows(y, s, w), describe(s, layout, w)
+
+
+def outcome(fn, *args):
+    """``fn(*args)``, or the type and message of the error it raised."""
+    try:
+        return fn(*args)
+    except (ValueError, TypeError) as exc:
+        return type(exc), str(exc)
+
+
+def raised(result) -> bool:
+    return isinstance(result, tuple) and isinstance(result[0], type)
+
+
+def assert_same_outcome(fast, ref, compare, info):
+    """The same error from both engines, or results equal by ``compare``."""
+    with labelled(info):
+        if raised(fast) or raised(ref):
+            assert fast == ref, "different outcomes"
+        else:
+            compare(fast, ref)
+
+
+def assert_same_summary(r, levels, exclude_self, info, tol=1e-12):
+    args = (r.y, r.s, r.w, r.pos_value, r.neg_value, levels, exclude_self)
+    assert_same_outcome(outcome(_fast.summarize, *args), outcome(_reference.summarize, *args),
+                        lambda f, r: assert_sweeps_equal(f, r, tol), info)
+
+
+def assert_same_table(r, info):
+    args = (r.y, r.s, r.w, r.pos_value, r.neg_value)
+    fast, ref = _fast.build_table(*args), _reference.build_table(*args)
+    with labelled(info):
+        assert_tables_equal(fast, ref)
+    return fast
+
+
+# A level reached only below the pivot, with a weighted lower piece long enough to be
+# split at its checkpoint: the lower piece is swept again in halves on two threads.
+BELOW_PIVOT = (np.arange(40) % 7 == 0, np.linspace(1.0, -1.0, 40), np.full(40, 2.0))
+# The same, but every score below the pivot (inf) is tied: no checkpoint to split at,
+# so the lower piece is swept again in one go (found by hypothesis).
+TIED_BELOW_PIVOT = (np.array([1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0], bool),
+                    np.where(np.isin(np.arange(14), [0, 1, 9, 11, 13]), 3.0, np.inf),
+                    np.array([3, 1, 3, 0, 0, 1, 3, 3, 0, 1, 1, 1, 3, 3], float))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_weighted_summarize_on_two_threads(threaded, layout):
+    @SETTINGS
+    @given(case=threaded_rows(weighted=True), levels=LEVELS, exclude_self=st.booleans())
+    @example(case=BELOW_PIVOT, levels=[0.3, 0.9], exclude_self=True)
+    @example(case=TIED_BELOW_PIVOT, levels=[0.91, 0.33, 0.67], exclude_self=True)
+    def check(case, levels, exclude_self):
+        r, info = prepared(case, layout)
+        assert_same_summary(r, np.array(levels), exclude_self, info)
+
+    check()
+    assert threaded.helper["count_rows"] and threaded.helper["scatter_keys"]
+    assert threaded.two_piece, "no weighted sweep ran in two pieces"
+    assert threaded.helper["summarize_keys_from"], "lower piece not swept on the helper"
+    assert threaded.pieces[3], "no rerun in halves from the checkpoint"
+    assert threaded.pieces[2], "no rerun in one go (no checkpoint)"
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_unweighted_summarize_on_two_threads(threaded, layout):
+    @SETTINGS
+    @given(case=threaded_rows(weighted=False), levels=LEVELS, exclude_self=st.booleans())
+    def check(case, levels, exclude_self):
+        r, info = prepared(case, layout)
+        assert_same_summary(r, np.array(levels), exclude_self, info)
+
+    check()
+    assert threaded.helper["count_rows"] and threaded.helper["scatter_scores"]
+    assert threaded.calls["summarize_sorted"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_tables_and_their_sweeps_on_two_threads(threaded, layout):
+    @SETTINGS
+    @given(case=threaded_rows(), levels=LEVELS, exclude_self=st.booleans())
+    def check(case, levels, exclude_self):
+        r, info = prepared(case, layout)
+        table = assert_same_table(r, info)
+        lv = np.array(levels)
+        with labelled(info):
+            assert_sweeps_equal(_fast.sweep_table(*table, lv, exclude_self),
+                                _reference.sweep_table(*table, lv, exclude_self))
+
+    check()
+    assert threaded.helper["scatter_scores"] and threaded.helper["scatter_keys"]
+
+
+def test_release_groups_cover_every_row_once_per_pass(threaded):
+    """Unweighted passes in release groups (memory-mapped input drops each group's pages
+    after a pass): every row released after its count and after its scatter pass."""
+    @SETTINGS
+    @given(case=threaded_rows(weighted=False), levels=LEVELS)
+    def check(case, levels):
+        r, info = prepared(case, "contiguous")
+        released = np.zeros(len(r.s), int)
+        def release(start, stop):
+            released[start:stop] += 1
+        lv = np.array(levels)
+        args = (r.y, r.s, None, r.pos_value, r.neg_value, lv, True)
+        assert_same_outcome(outcome(_fast.summarize, *args, None, release),
+                            outcome(_reference.summarize, *args), assert_sweeps_equal, info)
+        with labelled(info):
+            assert (released == 2).all(), "rows released other than once per pass"
+
+    check()
+    # more rows than one group (RELEASE_BLOCK_ROWS) ran, each group on two threads
+    assert threaded.helper["scatter_scores"]
+    assert threaded.calls["scatter_scores"] > 2 * threaded.calls["summarize_sorted"]
+
+
+@st.composite
+def bad_rows(draw):
+    """Weighted rows with NaN scores and bad weights (negative, inf, NaN) at random rows:
+    the first of each must be found across both row blocks."""
+    y, s, w = draw(threaded_rows(weighted=True))
+    s, w = s.copy(), w.copy()
+    for _ in range(draw(st.integers(0, 3))):
+        s[draw(st.integers(0, len(s) - 1))] = np.nan
+    for _ in range(draw(st.integers(0, 3))):
+        w[draw(st.integers(0, len(w) - 1))] = draw(st.sampled_from([-1.0, np.inf, np.nan]))
+    return y, s, w if draw(st.booleans()) else None
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "byteswapped"])
+def test_bad_rows_raise_the_same_error_on_two_threads(threaded, layout):
+    @SETTINGS
+    @given(case=bad_rows())
+    def check(case):
+        r, info = prepared(case, layout)
+        args = (r.y, r.s, r.w, r.pos_value, r.neg_value)
+        assert_same_outcome(outcome(_fast.build_table, *args),
+                            outcome(_reference.build_table, *args), assert_tables_equal, info)
+        assert_same_summary(r, np.array([0.5]), True, info)
+
+    check()
+    assert threaded.helper["count_rows"]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_replicate_sweeps_on_two_threads(threaded, weighted):
+    @settings(max_examples=40, deadline=None)
+    @given(case=threaded_rows(weighted=weighted, both_classes=True), levels=LEVELS,
+           stratified=st.booleans(), n_boot=st.integers(1, 6), seed=st.integers(0, 2**32))
+    def check(case, levels, stratified, n_boot, seed):
+        r, info = prepared(case, "contiguous")
+        res = Resampler.from_rows(r, ScoreTable.from_rows(r), stratified=stratified,
+                                  seed=seed)
+        args = (res.pos_group, res.pos_weight, res.neg_group, res.neg_weight,
+                res.table.scores, stratified, np.array(levels), True)
+        gens = lambda: [res.bit_generator(k) for k in range(n_boot)]   # noqa: E731
+        with labelled(info):
+            np.testing.assert_allclose(_fast.replicate_sweeps(gens(), *args),
+                                       _reference.replicate_sweeps(gens(), *args),
+                                       rtol=1e-12, atol=1e-12, equal_nan=True)
+
+    check()
+    assert threaded.helper["replicate_sweeps"], "replicates not swept on the helper"
+
+
+def test_sorted_classes_on_two_threads(threaded):
+    """The per-class sorted scores the out-of-core merge reads (files.py)."""
+    @SETTINGS
+    @given(case=threaded_rows(weighted=False))
+    def check(case):
+        r, info = prepared(case, "contiguous")
+        is_pos = r.y == r.pos_value
+        pos, neg, n_pos_lo, n_neg_lo = _fast.sorted_classes(r.y, r.s, r.pos_value,
+                                                            r.neg_value)
+        with labelled(info):
+            # (as bits: -0.0 and 0.0 may come out in either order, as np.sort's do)
+            np.testing.assert_array_equal(pos, np.sort(r.s[is_pos]))
+            np.testing.assert_array_equal(neg, np.sort(r.s[~is_pos]))
+            assert pos.dtype == neg.dtype == r.s.dtype
+            assert (pos[:n_pos_lo, None] <= pos[None, n_pos_lo:]).all()
+            assert (neg[:n_neg_lo, None] <= neg[None, n_neg_lo:]).all()
+
+    check()
+    assert threaded.helper["scatter_scores"]
+
+
+# --- edge-case rows crossed with score dtypes and layouts ------------------------------
+
+def _edge_cases() -> dict[str, tuple]:
+    n = 36
+    alternate = np.arange(n) % 3 == 0
+    ramp = np.linspace(2.0, -2.0, n)
+    return {
+        "ties_across_pivot": (alternate, np.repeat([2.0, 1.0, 0.0, -1.0], n // 4), None),
+        "all_tied": (alternate, np.zeros(n), None),
+        "infinities": (alternate, np.where(np.arange(n) % 4 == 1, np.inf,
+                                           np.where(np.arange(n) % 4 == 2, -np.inf, ramp)),
+                       None),
+        "signed_zeros": (alternate, np.tile([-0.0, 0.0, 1.0, -1.0], n // 4), None),
+        "only_positives": (np.ones(n, bool), ramp, None),
+        "only_negatives": (np.zeros(n, bool), ramp, None),
+        "one_positive_at_bottom": (np.arange(n) == n - 1, ramp, None),
+        "zero_weights": (alternate, ramp, np.where(np.arange(n) % 5 < 2, 0.0, 3.0)),
+        "zero_weight_positives": (alternate, ramp, np.where(alternate, 0.0, 1.0)),
+        "level_only_below_pivot": BELOW_PIVOT,
+        "two_rows": (np.array([True, False]), np.array([0.5, 0.5]), None),
+    }
+
+
+EDGE_CASES = _edge_cases()
+EDGE_LEVELS = np.array([0.2, 0.5, 0.8, 0.95])
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", sorted(EDGE_CASES))
+def test_edge_cases_in_every_layout(threaded, name, dtype, layout):
+    y, s, w = EDGE_CASES[name]
+    weights = [w] if w is not None else [None, np.arange(len(s)) % 3 + 1.0]
+    for w in weights:
+        r, info = prepared((y, s.astype(dtype), w), layout)
+        info = f"[case={name}]{info}"
+        table = assert_same_table(r, info)
+        for exclude_self in (True, False):
+            assert_same_summary(r, EDGE_LEVELS, exclude_self, info)
+            with labelled(info):
+                assert_sweeps_equal(_fast.sweep_table(*table, EDGE_LEVELS, exclude_self),
+                                    _reference.sweep_table(*table, EDGE_LEVELS, exclude_self))
+    if len(s) >= _fast.PARALLEL_MIN_ROWS:
+        assert threaded.helper["count_rows"], "rows not counted on two threads"
+
+
+def test_labelled_failures_name_dtype_shape_and_layout():
+    r, info = prepared(EDGE_CASES["all_tied"][:2] + (None,), "byteswapped")
+    with pytest.raises(AssertionError) as caught:
+        with labelled(info):
+            np.testing.assert_array_equal(r.s, r.s + 1)
+    message = str(caught.value)
+    assert "dtype=>f8" in message and "shape=(36,)" in message
+    assert "layout=byteswapped" in message
+
+
+# --- the facade on both backends, against pair enumeration -----------------------------
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_evaluate_on_two_threads_equals_pair_enumeration(backend, threaded, weighted):
+    import indist_fast
+    import oracle
+
+    @settings(max_examples=25, deadline=None)
+    @given(case=threaded_rows(weighted=weighted, both_classes=True),
+           level=st.sampled_from([0.2, 0.5, 0.8]))
+    def check(case, level):
+        y, s, w = case
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", IndistFastWarning)
+            report = indist_fast.evaluate(y, s, sample_weight=w, levels=(level,))
+        s64 = s.astype(np.float64)
+        with labelled(describe(s, "contiguous", w)):
+            np.testing.assert_allclose(report.auc, oracle.auc(y, s64, w), rtol=1e-12)
+            threshold, _, _ = oracle.level_point(y, s64, w, level)
+            np.testing.assert_array_equal(report.at[level].threshold, threshold)
+
+    check()
+    if backend == "cython":
+        assert threaded.helper["count_rows"]
+        assert threaded.two_piece or not weighted
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pivot_between_infinities_at_default_thresholds(weighted):
+    """A pivot sample half -inf, half +inf (found by the tests above): its median would
+    be NaN, with a RuntimeWarning. Default thresholds, so real inputs reach it."""
+    n = (_fast._PIVOT_SAMPLE + 1) * (_fast.PARALLEL_MIN_ROWS // _fast._PIVOT_SAMPLE + 1)
+    assert n >= _fast.PARALLEL_MIN_ROWS and (n // _fast._PIVOT_SAMPLE) % 2 == 1
+    s = np.where(np.arange(n) % 2 == 0, -np.inf, np.inf)
+    sample = s[::n // _fast._PIVOT_SAMPLE]
+    assert (sample == np.inf).sum() == (sample == -np.inf).sum()
+    r = prepare_rows(np.arange(n) % 3 == 0, s, np.ones(n) if weighted else None)
+    assert_same_summary(r, np.array([0.5]), True, describe(s, "contiguous", r.w))
