@@ -148,7 +148,19 @@ def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float
     """Threshold-choice sums of a score table (twin of the kernel's ``costs_push``).
 
     Rates are ``q = rate_pi_pos tpr + (1 - rate_pi_pos) fpr`` (NaN: the base rate);
-    ``q_fixed < 0`` stands for ``rate_pi_pos``."""
+    ``q_fixed < 0`` stands for ``rate_pi_pos``. Gathered in weights times the sweep's
+    exact power-of-two scale (the hull's turn test multiplies weight differences, which
+    would underflow or overflow with totals far from 1) and reported unscaled."""
+    u = weight_scale(float(tp.sum()) + float(fp.sum()))
+    if u != 1.0:
+        sums = cost_sums(scores, tp * u, fp * u, t_fixed, q_fixed, rate_pi_pos)
+        hull = sums.hull.copy()
+        hull[:2] /= u
+        return sums._replace(
+            mae_pos=sums.mae_pos / u, mae_neg=sums.mae_neg / u,
+            brier_pos=sums.brier_pos / u, brier_neg=sums.brier_neg / u,
+            t_tp=sums.t_tp / u, t_fp=sums.t_fp / u, q_tp=sums.q_tp / u,
+            q_fp=sums.q_fp / u, hull=hull)
     wp, wn = float(tp.sum()), float(fp.sum())
     if np.isnan(rate_pi_pos):
         rate_pi_pos = wp / (wp + wn)

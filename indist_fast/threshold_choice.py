@@ -23,7 +23,6 @@ score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-dr
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass, fields
 from typing import Any
@@ -32,7 +31,7 @@ import numpy as np
 
 from . import _backend
 from ._reference import curve_columns
-from ._result import CostSums, SweepResult, weight_scale
+from ._result import CostSums, SweepResult
 from ._validation import Rows, prepare_rows
 from .report import _plain, check_two_classes
 from .table import ScoreTable
@@ -272,10 +271,8 @@ class LossCurve:
 class _Context:
     """Everything the methods read: the sweep, its cost sums, the condition's pis.
 
-    Weights in the cost sums, the table and the class totals are the caller's times
-    ``scale`` (a power of two, see ``_context``); every rate and loss is a ratio of
-    them. ``sweep`` is the caller's own: B, with its self-pair term, is not invariant
-    to scaling, so r_b comes from it (``crossing`` rescales its TP and FP).
+    Weights are the caller's (the engines gather the sums in an exactly rescaled
+    form and report them unscaled); every rate and loss is a ratio of them.
     """
 
     sweep: SweepResult
@@ -284,7 +281,6 @@ class _Context:
     table: ScoreTable | None        # only when a non-uniform distribution needs it
     weight_pos: float
     weight_neg: float
-    scale: float
 
     def fnr_fpr(self, tp: float, fp: float) -> tuple[float, float]:
         return 1.0 - tp / self.weight_pos, fp / self.weight_neg
@@ -292,7 +288,7 @@ class _Context:
     def crossing(self) -> tuple[float, float, float]:
         """Threshold r_b (NaN when B never reaches 1/2) and TP, FP there."""
         _, threshold, tp, fp, _ = self.sweep.crossings[0]
-        return float(threshold), tp * self.scale, fp * self.scale
+        return float(threshold), tp, fp
 
 
 # Passed as q_fixed, the sweep reads it as "the rate's own pi1": the base rate under
@@ -321,23 +317,14 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
         return engine.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
                                 levels, exclude_self, costs), None
 
+    # Both engines gather the cost sums (and the hull's turn test) in weights times an
+    # exact power of two, so totals far from 1 need no second sweep.
     sweep, table = run(rows)
-    scaled = sweep
-    # The cost sums hold the caller's weights as they come (the sweep scales only its
-    # own B sums), and the hull's turn test multiplies two weight differences: with
-    # totals far from 1 that product underflows to 0 (or overflows), every corner
-    # looks collinear and the hull collapses. All quantities here are ratios, so the
-    # rare such input is swept again with weights times an exact power of two, once
-    # the first sweep has validated them.
-    scale = weight_scale(sweep.weight_pos + sweep.weight_neg)
-    if scale != 1.0:
-        assert rows.w is not None       # counts total at most 2**63: never rescaled
-        scaled, table = run(dataclasses.replace(rows, w=rows.w * scale))
-    wp, wn = scaled.weight_pos, scaled.weight_neg
+    wp, wn = sweep.weight_pos, sweep.weight_neg
     check_two_classes(wp, wn)
-    assert scaled.costs is not None
+    assert sweep.costs is not None
     pi1 = 0.5 if condition == "skew" else wp / (wp + wn)
-    return _Context(sweep, scaled.costs, pi1, table, wp, wn, scale)
+    return _Context(sweep, sweep.costs, pi1, table, wp, wn)
 
 
 # --- the methods ------------------------------------------------------------------------------
@@ -864,7 +851,7 @@ def _hull(ctx: _Context) -> RocHull:
     fp, tp, thresholds = ctx.sums.hull
     tpr, fpr = _rates(tp, fp)
     # dividing by a power of two is exact: the caller's own weights come back
-    return RocHull(fpr, tpr, fp / ctx.scale, tp / ctx.scale, thresholds)
+    return RocHull(fpr, tpr, fp, tp, thresholds)
 
 
 def roc_convex_hull(y_true: Any, y_score: Any, *, sample_weight: Any = None,
