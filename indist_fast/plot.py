@@ -469,9 +469,10 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or ScoreTable
-        Binary labels: bool, {0, 1}, {-1, 1}; or a ``ScoreTable`` (then ``y_score=None``).
-    y_score : array-like of shape (n_samples,) or None
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}. Rows, not a ``ScoreTable``: the cost
+        panel reads the rows' scores as probabilities.
+    y_score : array-like of shape (n_samples,)
         Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative finite frequency weights: weight 3 acts as three copies of the row.
@@ -496,7 +497,7 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> plt.close(fig)
     """
     plt = _plt()
-    table = _table(y_true, y_score, sample_weight)      # one sort for five panels
+    table = _table(y_true, y_score, sample_weight)      # one sort for the five curve panels
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
     scores_by_class(table, ax=axes[0, 0])
     roc(table, ax=axes[0, 1])

@@ -355,7 +355,10 @@ class Resampler:
         >>> a == np.random.Generator(resampler.bit_generator(3)).random()
         True
         """
-        k = check_count(k, "k", minimum=0, maximum=2**63 - 1)
+        return self._bit_generator(check_count(k, "k", minimum=0, maximum=2**63 - 1))
+
+    def _bit_generator(self, k: int) -> np.random.PCG64:
+        # Unchecked: the replicate loops pass their own range indices.
         child = np.random.SeedSequence(self.seed.entropy,
                                        spawn_key=self.seed.spawn_key + (k,))
         return np.random.PCG64(child)
@@ -391,7 +394,7 @@ class Resampler:
         n_boot = check_count(n_boot, "n_boot", minimum=1, maximum=MAX_REPLICATES)
         engine = _backend.engine()
         chunks = [engine.replicate_sweeps(
-            [self.bit_generator(k) for k in range(start, min(n_boot, start + _GENERATOR_CHUNK))],
+            [self._bit_generator(k) for k in range(start, min(n_boot, start + _GENERATOR_CHUNK))],
             self.pos_group, self.pos_weight, self.neg_group, self.neg_weight,
             self.table.scores, self.stratified, levels, exclude_self)
             for start in range(0, n_boot, _GENERATOR_CHUNK)]
@@ -426,7 +429,7 @@ class Resampler:
 
     def _replicate(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return _backend.engine().replicate_counts(
-            self.bit_generator(k), self.pos_group, self.pos_weight, self.neg_group,
+            self._bit_generator(k), self.pos_group, self.pos_weight, self.neg_group,
             self.neg_weight, len(self.table), self.stratified)
 
     def replicate_table(self, k: int) -> ScoreTable:
