@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from . import _backend
-from ._reference import curve_columns
 from ._result import CostSums, SweepResult
 from ._validation import Rows, prepare_rows
 from .report import _plain, check_two_classes
@@ -308,18 +307,15 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     # weight): the sweep's own pass raises any row error (NaN score, bad weight), then
     # the two-class check below raises, before any sum is used.
 
-    def run(rows: Rows) -> tuple[SweepResult, ScoreTable | None]:
-        table = ScoreTable.from_rows(rows) if need_table else None
-        if table is not None:
-            check_two_classes(table.weight_pos, table.weight_neg)
-            return engine.sweep_table(table.scores, table.pos, table.neg, levels,
-                                      exclude_self, costs), table
-        return engine.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
-                                levels, exclude_self, costs), None
-
     # Both engines gather the cost sums (and the hull's turn test) in weights times an
     # exact power of two, so totals far from 1 need no second sweep.
-    sweep, table = run(rows)
+    table = ScoreTable.from_rows(rows) if need_table else None
+    if table is not None:
+        sweep = engine.sweep_table(table.scores, table.pos, table.neg, levels,
+                                   exclude_self, costs)
+    else:
+        sweep = engine.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
+                                 levels, exclude_self, costs)
     wp, wn = sweep.weight_pos, sweep.weight_neg
     check_two_classes(wp, wn)
     assert sweep.costs is not None
@@ -346,9 +342,13 @@ def _shown(x: float) -> float:
 
 def _point_rates(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     """FNR and FPR of every operating point, the first labelling nothing."""
-    cols = curve_columns(table.scores, table.pos, table.neg, True)
-    tpr, fpr = _rates(cols.tp, cols.fp)
+    tpr, fpr = _rates(*_cumulative(table))
     return np.concatenate(([1.0], 1.0 - tpr)), np.concatenate(([0.0], fpr))
+
+
+def _cumulative(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """TP and FP of every operating point: the table's weights summed in order."""
+    return np.cumsum(table.pos, dtype=np.float64), np.cumsum(table.neg, dtype=np.float64)
 
 
 def _rates(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -378,7 +378,7 @@ def _rate_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
     """``q = c``: on each rate segment tpr and fpr are linear in c, so Q is quadratic."""
     pi0 = 1.0 - pi1
     tp, fp = table.pos.astype(np.float64), table.neg.astype(np.float64)
-    cum_tp, cum_fp = np.cumsum(tp), np.cumsum(fp)
+    cum_tp, cum_fp = _cumulative(table)
     wp, wn = cum_tp[-1], cum_fp[-1]       # the totals the rates end on (see _rates)
     t0 = np.concatenate(([0.0], cum_tp[:-1])) / wp             # tpr before the group
     f0 = np.concatenate(([0.0], cum_fp[:-1])) / wn
@@ -850,7 +850,6 @@ class RocHull:
 def _hull(ctx: _Context) -> RocHull:
     fp, tp, thresholds = ctx.sums.hull
     tpr, fpr = _rates(tp, fp)
-    # dividing by a power of two is exact: the caller's own weights come back
     return RocHull(fpr, tpr, fp, tp, thresholds)
 
 
