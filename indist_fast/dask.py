@@ -40,11 +40,8 @@ def _partition_table(y: Any, s: Any, w: Any, pos_label: Any, splitters: np.ndarr
     if len(y) == len(s) == 0 and (w is None or len(w) == 0):
         # A filtered frame leaves empty partitions: they hold no rows, not bad rows.
         return [ScoreTable.empty()] * (len(splitters) + 1)
-    table = ScoreTable.from_arrays(y, s, w, pos_label)
-    # Every piece carries the partition's label coding, so the range merges on the
-    # workers hold all partitions to one coding (each range gets a piece of each).
-    return [piece._with_coding(table.coding)
-            for piece in ranges.split_table(table, splitters)]
+    # split_table keeps the partition's label coding on every piece.
+    return ranges.split_table(ScoreTable.from_arrays(y, s, w, pos_label), splitters)
 
 
 def _frame_partition(df: Any, label: str, score: str, weight: str | None, pos_label: Any,

@@ -282,8 +282,10 @@ def split_table(table: ScoreTable, splitters: np.ndarray) -> list[ScoreTable]:
     cuts = np.searchsorted(-table.scores, -np.asarray(splitters, dtype=np.float64),
                            side="right")
     bounds = np.concatenate(([0], cuts, [len(table)]))
+    # Every piece keeps the table's label coding: range merges of pieces from many
+    # partitions then hold them all to one coding.
     return [ScoreTable._trusted(table.scores[a:b], table.pos[a:b], table.neg[a:b],
-                                table.n_rows if i == 0 else 0)
+                                table.n_rows if i == 0 else 0, table.coding)
             for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
 
 

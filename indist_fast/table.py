@@ -126,10 +126,6 @@ class ScoreTable:
         table._set(scores, pos, neg, n_rows, coding)
         return table
 
-    def _with_coding(self, coding: LabelCoding | None) -> "ScoreTable":
-        """The same table (arrays shared) with the label coding of its rows."""
-        return ScoreTable._trusted(self.scores, self.pos, self.neg, self.n_rows, coding)
-
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuild without re-validating; the arrays become read-only again.
         return (ScoreTable._trusted, (self.scores, self.pos, self.neg, self.n_rows,
