@@ -395,6 +395,8 @@ def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str
             role = min(first, key=lambda r: first[r])
             raise _null_error(path, role, cols[role], row + first[role])
         row += batch.num_rows
+        if columns["score"] is not None and len(columns["score"]) == 0:
+            continue     # every row dropped (or an empty batch): no chunk, no typing
         chunk = tuple(None if c is None else _to_numpy(c) for c in columns.values())
         del batch, columns, with_nulls        # only the caller holds this chunk
         yield chunk

@@ -353,3 +353,20 @@ def test_cli_pos_label_on_a_binary_column(tmp_path, capsys, backend):
     assert code == 0, err
     want = quiet(indist_fast.evaluate, Y, S, levels=(0.4, 0.5, 0.6))
     assert out == json.dumps(want.to_dict(), indent=2) + "\n"
+
+
+def test_a_chunk_left_empty_by_drop_nulls_is_skipped_out_of_core(tmp_path, backend):
+    # The first chunks hold only null labels: dropped, they must not reach the row checks
+    # as empty chunks (out of core) nor type pos_label from an empty block.
+    n = 300_000
+    rng = np.random.default_rng(3)
+    y = np.r_[np.full(n, np.nan), (rng.random(n) < 0.3).astype(float)]
+    s = rng.random(2 * n)
+    path = tmp_path / "nulls_first.csv"
+    np.savetxt(path, np.c_[y, s], delimiter=",", header="y,p", comments="", fmt="%.17g")
+    path.write_text(path.read_text().replace("nan,", ","))
+    want = quiet(indist_fast.evaluate, y[n:], s[n:])
+    for limit in ("1GB", "2MB"):
+        got = quiet(evaluate_file, path, label="y", score="p", drop_nulls=True,
+                    memory_limit=limit)
+        assert got.auc == pytest.approx(want.auc, abs=1e-15) and got.n_rows == n
