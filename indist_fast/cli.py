@@ -14,7 +14,8 @@ from . import __version__
 from .datasets import NINE_LAYOUT, nine_datasets
 from .errors import IndistFastWarning
 from ._validation import check_seed
-from .io import LabelText, naming_columns, open_source, read_columns, typed_pos_label
+from .io import (LabelText, _one_line, naming_columns, open_source, read_columns,
+                 typed_pos_label)
 from .metrics import evaluate
 
 
@@ -254,8 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, OSError, ImportError) as exc:
         # One line, whatever the message holds (pyarrow's span several): the error
         # is about the input, so a traceback would only hide it.
-        print(f"indist-fast {args.command}: error: {' '.join(str(exc).split())}",
-              file=sys.stderr)
+        print(f"indist-fast {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
 
 
