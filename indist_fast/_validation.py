@@ -128,6 +128,8 @@ def _native_contiguous(arr: np.ndarray, dtype: np.dtype | type | None = None) ->
 # Integers up to 2**53 in magnitude are exact in float64; beyond it neighbours collapse
 # into ties (2**62 + 1 and 2**62 become one score) and AUC changes silently.
 _EXACT_INT = 2**53
+# Element types float64 holds exactly within +-2**53 (NumPy's float64 is a float).
+_EXACT_TYPES = (float, int)
 
 
 def _scores(y_score: Any) -> np.ndarray:
@@ -149,7 +151,13 @@ def _scores(y_score: Any) -> np.ndarray:
         except (TypeError, ValueError, OverflowError):
             pass
         else:
-            return _exactly_float64(s, _native_contiguous(converted, np.float64))
+            converted = _native_contiguous(converted, np.float64)
+            # Python floats and ints up to 2**53 convert exactly: no unique counts
+            # (a sort of Python objects) for the common object column.
+            if (np.abs(converted) <= _EXACT_INT).all() and all(
+                    isinstance(v, _EXACT_TYPES) for v in s.tolist()):
+                return converted
+            return _exactly_float64(s, converted)
     raise TypeError(f"y_score must hold real numbers, got an array of dtype {s.dtype}.")
 
 
