@@ -23,11 +23,11 @@ directives = {
 
 
 def kernel(name: str) -> Extension:
-    """The private compiled module ``indist_fast.<name>`` from ``src/<name>.pyx``."""
+    """The private compiled module ``indist_fast._core.<name>`` from ``src/<name>.pyx``."""
     return Extension(
-        f"indist_fast.{name}",
+        f"indist_fast._core.{name}",
         [f"src/{name}.pyx"],
-        include_dirs=[np.get_include(), "src"],
+        include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
         # Python's own CFLAGS carry -g; release builds drop the debug info (it made the
         # two modules 7.4 MB), debug builds keep it and turn the optimiser off.
@@ -41,6 +41,6 @@ extensions = [kernel("_kernels"), kernel("_resample")]
 
 setup(
     ext_modules=cythonize(
-        extensions, compiler_directives=directives, include_path=["src"]
+        extensions, compiler_directives=directives, include_path=["."]
     ),
 )

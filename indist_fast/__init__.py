@@ -5,17 +5,17 @@ weight (``ScoreTable``) give AUC, average precision, every curve, and the precis
 at the indistinguishability threshold C(r_b).
 """
 
-from ._backend import backend
+from ._core.engine import backend
 from .errors import IndistFastWarning, LevelNotReachedWarning, UndefinedBWarning
 from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
                       precision_at_indistinguishability, roc_auc)
-from .report import Curves, OperatingPoint, Report
-from .resampling import BootstrapResult, Interval, bootstrap
-from .auc_inference import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
-from . import sampling
-from .streaming import Accumulator
-from .files import evaluate_file
-from . import dask
+from .results import Curves, OperatingPoint, Report
+from .inference.bootstrap import BootstrapResult, Interval, bootstrap
+from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
+from .inference import pairs as sampling
+from .io.streaming import Accumulator
+from .io.files import evaluate_file
+from .distributed import dask
 from .table import ScoreTable
 from . import datasets
 

@@ -13,8 +13,8 @@ from typing import Any, Iterator, Sequence
 from . import __version__
 from .datasets import NINE_LAYOUT, nine_datasets
 from .errors import IndistFastWarning
-from ._validation import check_seed
-from .io import (LabelText, _one_line, naming_columns, open_source, read_columns,
+from ._core.validation import check_seed
+from .io.readers import (LabelText, _one_line, naming_columns, open_source, read_columns,
                  typed_pos_label)
 from .metrics import evaluate
 
@@ -39,7 +39,7 @@ def _demo(args: argparse.Namespace) -> int:
               f"{first.auc:.3f} to {last.auc:.3f}, C(r_b) from {first.precision:.3f} to "
               f"{last.precision:.3f}.", end="")
     if args.plot:
-        from .plot import nine_panels
+        from .integrations.plot import nine_panels
         nine_panels(sets).savefig(args.plot, dpi=70)
         print(f"\nfigure: {args.plot}")
     print("\nAUC rewards easy negatives that no threshold would ever confuse with positives; "
@@ -49,7 +49,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from .files import evaluate_file
+    from .io.files import evaluate_file
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", IndistFastWarning)
         if args.bootstrap is None:
@@ -68,7 +68,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(f"warning: {warning.message}", file=sys.stderr)
     _show(args, report)
     if args.plot:
-        from .plot import report_sheet
+        from .integrations.plot import report_sheet
         with _columns(args) as (y, s, w, pos_label):
             sheet = report_sheet(y, s, sample_weight=w, title=str(args.file))
         sheet.savefig(args.plot, dpi=70)
@@ -96,7 +96,7 @@ def _check_bootstrap_fits(args: argparse.Namespace) -> None:
     """Refuse a bootstrap whose rows alone clearly exceed ``--memory-limit``: it holds
     every row in memory, whatever the limit (only where the row count is known
     before reading, i.e. not for CSV)."""
-    from .files import parse_memory
+    from .io.files import parse_memory
     limit = parse_memory(args.memory_limit)
     src = open_source(args.file, _cols(args), drop_nulls=args.drop_nulls)
     if src.n_rows is not None and src.n_rows * src.bytes_per_row > limit:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import make_rng
+from ._core.validation import make_rng
 
 __all__ = ["nine_datasets", "NINE_LAYOUT"]
 

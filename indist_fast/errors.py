@@ -1,5 +1,7 @@
 """Warnings raised by indist_fast (exceptions are the built-in ValueError/TypeError)."""
 
+import warnings
+
 __all__ = ["IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning"]
 
 
@@ -49,3 +51,14 @@ class UndefinedBWarning(IndistFastWarning):
     >>> [w.category.__name__ for w in caught]
     ['UndefinedBWarning']
     """
+
+
+def warn_undefined_b(n_undefined: int, weight_pos: float, exclude_self: bool) -> None:
+    if n_undefined:
+        warnings.warn(
+            f"B is NaN at {n_undefined} operating point(s): with exclude_self=True the "
+            f"self-pair correction treats weights as copies, and the total positive "
+            f"weight {weight_pos:.4g} leaves no pairs there. Pass exclude_self=False "
+            "for the all-pairs (scale-invariant) form." if exclude_self else
+            f"B is NaN at {n_undefined} operating point(s).",
+            UndefinedBWarning, stacklevel=4)

@@ -20,11 +20,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
-from . import _backend
-from ._validation import (Rows, check_flag, check_level, check_levels, check_seed,
-                          prepare_frame_or_rows)
-from .report import Curves, Report, check_two_classes
-from .resampling import _check_settings, bootstrap_table
+from ._core.engine import engine
+from ._core.validation import (Rows, check_flag, check_level, check_levels, check_seed,
+                               check_two_classes)
+from .io.frames import prepare_frame_or_rows
+from .results import Curves, Report
+from .inference.bootstrap import _check_settings, bootstrap_table
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
 #: Metrics ``evaluate(..., n_boot=N)`` gives intervals for.
@@ -132,7 +133,7 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
 
 def _report(rows: Rows, levels: tuple[float, ...], exclude_self: bool,
             warn_main: bool) -> Report:
-    result = _backend.engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
+    result = engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
                                          rows.neg_value, with_main_level(levels), exclude_self)
     return Report.from_sweep(result, levels, rows.n_rows, exclude_self, warn_main)
 
@@ -189,7 +190,7 @@ def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
                 columns: tuple[Any, ...]) -> tuple[float, float]:
     """AUC and AP from a sweep without levels to report (no Report, no warnings)."""
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
-    result = _backend.engine().summarize(
+    result = engine().summarize(
         rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value, with_main_level(()), True)
     check_two_classes(result.weight_pos, result.weight_neg)
     return float(result.auc), float(result.average_precision)

@@ -22,11 +22,12 @@ from typing import Any, Callable, Iterable, Mapping, Union
 
 import numpy as np
 
-from . import _backend
-from ._validation import check_count, check_level, check_seed, prepare_rows
+from ._core.engine import engine
+from ._core.validation import check_count, check_level, check_seed, prepare_rows
 from .errors import IndistFastWarning
-from .report import _plain, check_two_classes
-from .resampling import MAX_REPLICATES, Resampler, _derived
+from ._core.validation import check_two_classes
+from .results import _plain
+from .inference.bootstrap import MAX_REPLICATES, Resampler, _derived
 from .table import ScoreTable
 
 __all__ = ["Binormal", "Empirical", "signal_curve", "noise", "resolution",
@@ -796,7 +797,7 @@ def _check_shiftable(lowest: float, highest: float) -> None:
 
 
 def indist_auc(y: np.ndarray, s: np.ndarray) -> float:
-    r = _backend.engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
+    r = engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
                                     np.array([0.5]), True)
     return float(r.auc)
 
@@ -835,7 +836,7 @@ def _measure(y: np.ndarray, s: np.ndarray, specs: Mapping[str, MetricSpec]) -> l
     for spec in specs.values():
         if isinstance(spec, str):
             if builtin is None:
-                r = _backend.engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
+                r = engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
                                                 np.array([0.5]), True)
                 row = np.r_[r.weight_pos, r.weight_neg, r.auc, r.average_precision,
                             r.crossings[0, 1:]]

@@ -7,12 +7,14 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from . import _backend
-from ._reference import curve_columns
-from ._result import clamp_probability
-from ._validation import (LabelCoding, Rows, _as_1d, check_flag, check_levels,
+from ._core.engine import engine
+from ._core.curves import curve_columns
+from ._core.results import clamp_probability
+from ._core.validation import (LabelCoding, Rows, _as_1d, check_flag, check_levels,
                           combine_codings, prepare_rows)
-from .report import Curves, Report, check_two_classes, warn_undefined_b
+from ._core.validation import check_two_classes
+from .errors import warn_undefined_b
+from .results import Curves, Report
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
 
@@ -168,7 +170,7 @@ class ScoreTable:
         Parameters
         ----------
         rows : Rows
-            The output of ``indist_fast._validation.prepare_rows``.
+            The output of ``indist_fast._core.validation.prepare_rows``.
 
         Returns
         -------
@@ -178,12 +180,12 @@ class ScoreTable:
         Examples
         --------
         >>> from indist_fast import ScoreTable
-        >>> from indist_fast._validation import prepare_rows
+        >>> from indist_fast._core.validation import prepare_rows
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> ScoreTable.from_rows(rows).scores.tolist()
         [0.8, 0.6, 0.3, 0.1]
         """
-        scores, pos, neg = _backend.engine().build_table(
+        scores, pos, neg = engine().build_table(
             rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
         return cls._trusted(scores, pos, neg, rows.n_rows, rows.coding)
 
@@ -236,7 +238,7 @@ class ScoreTable:
                                other.neg.dtype)
         a = [self.scores, self.pos.astype(dtype, copy=False), self.neg.astype(dtype, copy=False)]
         b = [other.scores, other.pos.astype(dtype, copy=False), other.neg.astype(dtype, copy=False)]
-        scores, pos, neg = _backend.engine().merge_tables(*a, *b)
+        scores, pos, neg = engine().merge_tables(*a, *b)
         return ScoreTable._trusted(scores, pos, neg, self.n_rows + other.n_rows, coding)
 
     @classmethod
@@ -319,7 +321,7 @@ class ScoreTable:
         """
         lv = check_levels(levels)
         exclude_self = check_flag(exclude_self, "exclude_self")
-        result = _backend.engine().sweep_table(self.scores, self.pos, self.neg,
+        result = engine().sweep_table(self.scores, self.pos, self.neg,
                                                with_main_level(lv), exclude_self)
         return Report.from_sweep(result, lv, self.n_rows, exclude_self)
 
@@ -327,7 +329,7 @@ class ScoreTable:
         """Every operating point of the table (see ``indist_fast.curves``).
 
         ``b`` is computed exactly as the sweeps compute it (``1/2 + G / (2 Den)``, see
-        ``indist_fast._reference._columns``), so ``evaluate`` reaches a level at the
+        ``indist_fast._core.reference._columns``), so ``evaluate`` reaches a level at the
         first point where this column is ``>= level``. Probabilities are clamped to
         [0, 1] once, here; B only absorbs rounding (see ``indist_fast.evaluate``).
 

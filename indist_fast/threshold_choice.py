@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _backend
-from ._result import CostSums, SweepResult
-from ._validation import Rows, prepare_rows
-from .report import _plain, check_two_classes
+from ._core.engine import engine
+from ._core.results import CostSums, SweepResult
+from ._core.validation import Rows, prepare_rows
+from ._core.validation import check_two_classes
+from .results import _plain
 from .table import ScoreTable
 
 __all__ = ["METHODS", "CostDistribution", "LossCurve", "expected_loss", "compare_methods",
@@ -301,7 +302,7 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     if condition not in ("cost", "skew"):
         raise ValueError(f"condition must be 'cost' or 'skew', got {condition!r}.")
     costs = (t, q, 0.5 if condition == "skew" else math.nan)   # NaN: the base rate
-    engine = _backend.engine()
+    eng = engine()
     levels = np.array([0.5])
     # With a class absent the engines gather no cost sums (they divide by each class's
     # weight): the sweep's own pass raises any row error (NaN score, bad weight), then
@@ -311,10 +312,10 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     # exact power of two, so totals far from 1 need no second sweep.
     table = ScoreTable.from_rows(rows) if need_table else None
     if table is not None:
-        sweep = engine.sweep_table(table.scores, table.pos, table.neg, levels,
+        sweep = eng.sweep_table(table.scores, table.pos, table.neg, levels,
                                    exclude_self, costs)
     else:
-        sweep = engine.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
+        sweep = eng.summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
                                  levels, exclude_self, costs)
     wp, wn = sweep.weight_pos, sweep.weight_neg
     check_two_classes(wp, wn)

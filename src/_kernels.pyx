@@ -3,7 +3,7 @@
 """Compiled kernels of indist_fast: build the score table and sweep it.
 
 Private. The public entry points live in ``indist_fast`` and reach these through
-``indist_fast._fast``; ``indist_fast._reference`` is the NumPy twin of every kernel
+``indist_fast._core.fast``; ``indist_fast._core.reference`` is the NumPy twin of every kernel
 here, with the same return values, and is the oracle in the tests.
 
 The plan for an unweighted call (``summarize``): rows are counted by class and by a
@@ -32,32 +32,17 @@ from libcpp.vector cimport vector
 from libcpp.pair cimport pair
 from libcpp.algorithm cimport sort as std_sort
 
-from _sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
+from indist_fast._core.types cimport label_t, score_t, count_t
+from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
                     sweep_start_at,
                     sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
                     b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
 
+from indist_fast._core.results import (
+    Checkpoint, CostSettings, CostSums, DeLongSums, KeySweep, PieceSweep, RangeSweep, RowCounts,
+    SweepResult, Table)
+
 cnp.import_array()
-
-ctypedef fused label_t:
-    uint8_t
-    int8_t
-    int16_t
-    int32_t
-    int64_t
-    uint16_t
-    uint32_t
-    uint64_t
-    float
-    double
-
-ctypedef fused score_t:
-    float
-    double
-
-ctypedef fused count_t:
-    int64_t
-    double
 
 # Compile-time choice of what the row loops feed: the plain sweep (and table), or the
 # threshold-choice sums too. Inlined into their own copy of each loop, the cost work
@@ -131,13 +116,8 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
         pos = (y == pos_value) & keep; neg = (y == neg_value) & keep; lo = s < pivot
         (pos & lo).sum(), (pos & ~lo).sum(), (neg & lo).sum(), (neg & ~lo).sum()
 
-    Returns ``(pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg, bad_label,
-    nan_row, bad_weight, weight_pos_lo, weight_neg_lo, weight_pos_err,
-    weight_pos_lo_err)``; the bad-row fields are the first such row or -1; the ``_lo``
-    sums cover the rows below the pivot. The weight sums are 0 without weights. The
-    positive sums are compensated (``weight_pos + weight_pos_err`` is their exact sum
-    to about n u^2), so they round like the sweep's own compensated TP. ``w`` may be
-    None.
+    Returns a ``RowCounts``; its positive weight sums are compensated, so they round
+    like the sweep's own compensated TP. ``w`` may be None.
     """
     cdef Py_ssize_t i, n_bad = 0
     cdef double weight_pos_lo = 0.0, weight_neg_lo = 0.0
@@ -187,9 +167,9 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
     if n_bad:
         bad_label, nan_row, bad_weight = _first_bad_rows(y, s, w, pos_label, neg_label,
                                                          has_neg, start, stop)
-    return (pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg,
-            bad_label, nan_row, bad_weight, weight_pos_lo, weight_neg_lo, weight_pos_err,
-            weight_pos_lo_err)
+    return RowCounts(pos_lo, pos_hi, neg_lo, neg_hi, weight_pos, weight_neg,
+                     bad_label, nan_row, bad_weight, weight_pos_lo, weight_neg_lo,
+                     weight_pos_err, weight_pos_lo_err)
 
 
 cdef tuple _first_bad_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
@@ -292,8 +272,8 @@ cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     _flush(sink, mode, <Plain>0)
 
 
-cdef object _sweep_result(Sweep* st):
-    """The sweep's state as the tuple both backends return (see _reference)."""
+cdef object _sweep_result(Sweep* st, object costs):
+    """The sweep's state as the ``SweepResult`` both engines return."""
     cdef int k
     crossings = np.full((st.n_levels, 5), np.nan)
     cdef double[:, ::1] c = crossings
@@ -307,11 +287,12 @@ cdef object _sweep_result(Sweep* st):
     wp = st.weight_pos
     wn = st.weight_neg
     den = _last_den(st)
-    return (st.n_groups, st.n_undefined, wp * st.inv_scale, wn * st.inv_scale,
-            clamp_probability(st.auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
-            clamp_probability(st.ap_num / wp) if wp > 0 else np.nan,
-            b_value(st.b_gap, den) if den > 0 else np.nan,
-            crossings)
+    return SweepResult(
+        st.n_groups, st.n_undefined, wp * st.inv_scale, wn * st.inv_scale,
+        clamp_probability(st.auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
+        clamp_probability(st.ap_num / wp) if wp > 0 else np.nan,
+        b_value(st.b_gap, den) if den > 0 else np.nan,
+        crossings, costs)
 
 
 cdef inline double _last_den(Sweep* st) noexcept nogil:
@@ -330,7 +311,7 @@ def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     """Sweep the four sorted pieces of ``scatter_scores`` without building a table.
 
     ``costs``: None, or ``(t_fixed, q_fixed, rate_pi_pos)`` to gather the
-    threshold-choice sums too (``indist_fast._result.CostSums``); rates are
+    threshold-choice sums too (``indist_fast._core.results.CostSums``); rates are
     ``rate_pi_pos tpr + (1 - rate_pi_pos) fpr``, ``rate_pi_pos`` NaN meaning the
     data's base rate, and ``q_fixed < 0`` meaning ``q_fixed = rate_pi_pos``. NumPy
     equivalent:
@@ -373,14 +354,14 @@ def resolve_costs(costs, double weight_pos, double weight_neg):
         rate_pi_pos = weight_pos / (weight_pos + weight_neg)
     if q_fixed < 0:
         q_fixed = rate_pi_pos
-    return float(t_fixed), float(q_fixed), float(rate_pi_pos)
+    return CostSettings(float(t_fixed), float(q_fixed), float(rate_pi_pos))
 
 
-cdef tuple _close_sweep(Sink* sink):
-    """The sweep result, with the threshold-choice sums (or None) as its last field."""
+cdef object _close_sweep(Sink* sink):
+    """The ``SweepResult``, with the threshold-choice sums when they were gathered."""
     cdef Costs* c = &sink.costs
     if not sink.sweep_costs:
-        return _sweep_result(&sink.sweep) + (None,)
+        return _sweep_result(&sink.sweep, None)
     cdef double u = sink.sweep.inv_scale      # the sums were gathered in scaled weights
     costs_finish(c, sink.sweep.tp, sink.sweep.fp)
     try:
@@ -391,12 +372,12 @@ cdef tuple _close_sweep(Sink* sink):
             hull[0, i] = c.hull.fp[i] * u
             hull[1, i] = c.hull.tp[i] * u
             hull[2, i] = c.hull.t[i]
-        sums = (c.mae_pos * u, c.mae_neg * u, c.brier_pos * u, c.brier_neg * u,
+        sums = CostSums(c.mae_pos * u, c.mae_neg * u, c.brier_pos * u, c.brier_neg * u,
                 c.min_score, c.max_score, c.t_tp * u, c.t_fp * u, c.q_tp * u, c.q_fp * u,
                 hull)
     finally:
         costs_free(c)
-    return _sweep_result(&sink.sweep) + (sums,)
+    return _sweep_result(&sink.sweep, sums)
 
 
 def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
@@ -430,8 +411,8 @@ cdef tuple _open_table(Py_ssize_t n, object count_dtype, Sink* sink):
     return scores, tp, fp
 
 
-cdef tuple _close_table(tuple table, Sink* sink):
-    return tuple(_shrink(col, sink.m) for col in table)
+cdef object _close_table(tuple table, Sink* sink):
+    return Table(*[_shrink(col, sink.m) for col in table])
 
 
 cdef object _shrink(object arr, Py_ssize_t m):
@@ -598,7 +579,7 @@ def summarize_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
             _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <CostMode>0)
         else:
             _emit_pieces(keys_hi, keys_lo, row_ptr, index_bits, &sink, <PlainMode>0)
-    return _close_sweep(&sink) + ((sink.chain + sink.chain_err) * sink.sweep.inv_scale,)
+    return KeySweep(_close_sweep(&sink), (sink.chain + sink.chain_err) * sink.sweep.inv_scale)
 
 
 def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
@@ -611,10 +592,10 @@ def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
     Like ``sweep_range`` for keys: AUC and AP come back as this piece's additive
     shares. The state above is TP as a compensated pair ``tp_above + tp_above_err``
     (unscaled), FP (unscaled) and G = 2 Num - Den of SPEC §3 (scaled, see
-    ``_sweep.pxd``). Extra fields: the final G, the final Den (scaled), the final
-    compensated TP (unscaled, to check against ``weight_pos``) and, when ``split`` (a
-    key index where the truncated score changes) is given, the state ``(tp, tp_err,
-    fp, G, groups)`` after the keys at and above it, else None. Lets the two pivot
+    ``sweep.pxd``). Returns a ``PieceSweep``: besides the shares, the final G, the final
+    Den (scaled), the final compensated TP (unscaled, to check against ``weight_pos``)
+    and, when ``split`` (a key index where the truncated score changes) is given, the
+    ``Checkpoint`` after the keys at and above it, else None. Lets the two pivot
     pieces of ``scatter_keys`` be swept on two threads, and a piece be swept again in
     halves.
     """
@@ -650,10 +631,9 @@ def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
         cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
         _emit_keys(lower, row_ptr, index_bits, &sink, scratch, <PlainMode>0)
         _flush(&sink, <PlainMode>0, <Chained>0)
-    checkpoint = (cp_tp, cp_err, cp_fp, cp_gap, cp_groups) if split >= 0 else None
-    return _close_sweep(&sink) + (sink.sweep.b_gap, _last_den(&sink.sweep),
-                                  (sink.chain + sink.chain_err) * sink.sweep.inv_scale,
-                                  checkpoint)
+    checkpoint = Checkpoint(cp_tp, cp_err, cp_fp, cp_gap, cp_groups) if split >= 0 else None
+    return PieceSweep(_close_sweep(&sink), sink.sweep.b_gap, _last_den(&sink.sweep),
+                      (sink.chain + sink.chain_err) * sink.sweep.inv_scale, checkpoint)
 
 
 def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -678,7 +658,7 @@ def sweep_table(const double[::1] scores, const count_t[::1] tp,
                 object costs=None):
     """AUC, AP and the level crossings of a score table, in one pass.
 
-    NumPy equivalent: ``indist_fast._reference.sweep_table``.
+    NumPy equivalent: ``indist_fast._core.reference.sweep_table``.
     """
     cdef Sink sink
     cdef Hull hull
@@ -735,7 +715,7 @@ def merge_tables(const double[::1] s1, const count_t[::1] tp1, const count_t[::1
                 i += 1
                 k += 1
             m += 1
-    return _shrink(scores, m), _shrink(tp, m), _shrink(fp, m)
+    return Table(_shrink(scores, m), _shrink(tp, m), _shrink(fp, m))
 
 
 def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
@@ -745,7 +725,7 @@ def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
     ``s01 = sum_g fp_g (V01_g - auc)^2``, where ``V10_g`` is the share of negative
     weight strictly below group ``g`` plus half of its own, ``V01_g`` the share of
     positive weight strictly above plus half of its own. NumPy equivalent:
-    ``indist_fast._reference.delong_sums``.
+    ``indist_fast._core.reference.delong_sums``.
     """
     cdef Py_ssize_t g, m = tp.shape[0]
     cdef double wp = 0.0, wn = 0.0, above = 0.0, below, auc_num = 0.0, auc
@@ -756,7 +736,7 @@ def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
         for g in range(m):
             wp += <double>tp[g]
             wn += <double>fp[g]
-        # Weights scaled by a power of two (see _sweep.weight_scale): W_P W_N must
+        # Weights scaled by a power of two (see sweep.weight_scale): W_P W_N must
         # neither overflow nor underflow; s10, s01 are scaled back at the end.
         scale = weight_scale(wp + wn)
         wp = wp * scale
@@ -779,7 +759,7 @@ def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
             v = (above + 0.5 * t) / wp - auc
             s01 += f * v * v
             above += t
-    return auc, s10 / scale, s01 / scale
+    return DeLongSums(auc, s10 / scale, s01 / scale)
 
 
 # ---------------------------------------------------------------------------
@@ -912,12 +892,12 @@ def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[:
 
     ``weight_pos``/``weight_neg`` are the whole data's totals; ``tp_above``,
     ``fp_above`` and ``b_above`` (G = 2 Num - Den of SPEC §3, in the sweep's scaled
-    units, see ``_sweep.pxd``) are the state after every higher range. TP inside the
+    units, see ``sweep.pxd``) are the state after every higher range. TP inside the
     range is ``tp_above`` plus the range's own weights summed in order, so with
     ``tp_above`` the in-order sums of the range totals above (``ranges._offsets``) the
     last range ends exactly at ``weight_pos``. AUC and AP come back as this range's
     additive shares; the last field is the range's final G, the next range's
-    ``b_above``. NumPy equivalent: ``indist_fast._reference.sweep_range``.
+    ``b_above``. NumPy equivalent: ``indist_fast._core.reference.sweep_range``.
     """
     cdef Sink sink
     cdef Hull hull
@@ -935,4 +915,4 @@ def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[:
             local += t
             sweep_push_at(&sink.sweep, scores[g], t * scale, <double>fp[g] * scale,
                           (tp_above + local) * scale)
-    return _close_sweep(&sink) + (sink.sweep.b_gap,)
+    return RangeSweep(_close_sweep(&sink), sink.sweep.b_gap)

@@ -2,7 +2,7 @@
 # distutils: language = c++
 """Compiled bootstrap kernel: resample rows as counts over the already sorted table.
 
-Private; reached through ``indist_fast._fast``. ``indist_fast._reference`` holds the
+Private; reached through ``indist_fast._core.fast``. ``indist_fast._core.reference`` holds the
 NumPy twin (same draws from the same bit generators, same results).
 
 A replicate draws rows with replacement (within each class when stratified) as
@@ -27,7 +27,9 @@ from libc.math cimport NAN
 from libcpp.vector cimport vector
 from numpy.random cimport bitgen_t
 
-from _sweep cimport Sweep, sweep_init, sweep_push, clamp_probability, MAX_LEVELS
+from indist_fast._core.sweep cimport Sweep, sweep_init, sweep_push, clamp_probability, MAX_LEVELS
+
+from indist_fast._core.results import ReplicateCounts
 
 cnp.import_array()
 
@@ -128,7 +130,7 @@ def replicate_counts(object bit_generator, const int64_t[::1] pos_group,
     """One replicate: ``(tp, fp, pos_counts, neg_counts)``.
 
     ``tp``/``fp`` hold each group's resampled weight, ``*_counts`` how often each slot
-    was drawn. NumPy equivalent: ``indist_fast._reference.replicate_counts``.
+    was drawn. NumPy equivalent: ``indist_fast._core.reference.replicate_counts``.
     """
     cdef Py_ssize_t n_pos = pos_group.shape[0], n_neg = neg_group.shape[0]
     tp = np.empty(n_groups)
@@ -149,7 +151,7 @@ def replicate_counts(object bit_generator, const int64_t[::1] pos_group,
         _replicate_groups(rng, &pos_group[0] if n_pos else NULL, pw, n_pos,
                           &neg_group[0] if n_neg else NULL, nw, n_neg, stratified,
                           tp_ptr, fp_ptr, n_groups, pc_ptr, nc_ptr)
-    return tp, fp, pos_counts, neg_counts
+    return ReplicateCounts(tp, fp, pos_counts, neg_counts)
 
 
 cdef int _check_groups(const int64_t[::1] groups, Py_ssize_t n_groups) except -1:
@@ -175,7 +177,7 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
 
     Columns: ``weight_pos, weight_neg, auc, average_precision`` and, per level,
     ``threshold, tp, fp, b`` (NaN when the level is not reached). NumPy equivalent:
-    ``indist_fast._reference.replicate_sweeps``.
+    ``indist_fast._core.reference.replicate_sweeps``.
     """
     cdef Py_ssize_t n_rep = len(bit_generators), m = scores.shape[0]
     cdef Py_ssize_t n_pos = pos_group.shape[0], n_neg = neg_group.shape[0]

@@ -113,7 +113,7 @@ def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     The kernels are wrapped through per-test stand-ins for ``_fast._kernels`` and
     ``_fast._resample``, so the compiled modules themselves are left untouched.
     """
-    from indist_fast import _fast
+    from indist_fast._core import fast as _fast
 
     log = PathLog()
     monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)

@@ -14,8 +14,9 @@ import pytest
 
 import indist_fast
 import indist_fast.threshold_choice as tc
-from indist_fast import IndistFastWarning, sampling
-from indist_fast._validation import check_count
+from indist_fast import IndistFastWarning
+from indist_fast.inference import pairs as sampling
+from indist_fast._core.validation import check_count
 from indist_fast.resolving_power import (Binormal, Empirical, compare, noise, resolution,
                                          signal_curve)
 
@@ -103,7 +104,7 @@ def test_every_count_argument_is_bounded_and_typed(backend, call, value, error):
 
 def test_bootstrap_builds_generators_in_chunks(backend, monkeypatch):
     """Past one chunk of generators the replicates are the ones a single chunk gives."""
-    from indist_fast import resampling
+    from indist_fast.inference import bootstrap as resampling
     y = np.r_[np.ones(30, bool), np.zeros(40, bool)]
     s = np.random.default_rng(0).normal(size=70) + y
     whole = indist_fast.bootstrap(y, s, n_boot=23, seed=4)

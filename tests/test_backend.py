@@ -38,7 +38,7 @@ def test_env_rejects_unknown_backend():
     assert "INDIST_FAST_BACKEND must be one of" in out.stderr
 
 
-BLOCK_KERNELS = ("import sys; sys.modules['indist_fast._kernels'] = None\n"
+BLOCK_KERNELS = ("import sys; sys.modules['indist_fast._core._kernels'] = None\n"
                  "import warnings, indist_fast\n")
 
 
@@ -62,7 +62,7 @@ def test_forcing_missing_kernels_is_an_error():
 
 
 def test_use_backend_rejects_unknown_name():
-    from indist_fast._backend import use_backend
+    from indist_fast._core.engine import use_backend
     with pytest.raises(ValueError, match="name must be one of"):
         with use_backend("fortran"):
             pass

@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 
 import oracle
 import indist_fast
-from indist_fast import Accumulator, IndistFastWarning, ScoreTable, _fast, _reference
-from indist_fast import ranges
-from indist_fast._validation import prepare_rows
+from indist_fast import Accumulator, IndistFastWarning, ScoreTable
+from indist_fast._core import fast as _fast
+from indist_fast._core import reference as _reference
+from indist_fast.distributed import ranges as ranges
+from indist_fast._core.validation import prepare_rows
 
 HALF = Fraction(1, 2)
 SETTINGS = settings(max_examples=100, deadline=None,

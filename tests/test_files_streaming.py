@@ -18,7 +18,7 @@ from procfs import HAS_PROC, held_files_in
 import indist_fast
 from reports import assert_reports_equal
 from indist_fast import Accumulator, IndistFastWarning, evaluate_file
-from indist_fast.files import parse_memory
+from indist_fast.io.files import parse_memory
 
 rng = np.random.default_rng(3)
 N = 120_000
@@ -83,7 +83,7 @@ def test_runs_are_removed_after_success_and_failure(files, tmp_path, monkeypatch
     quiet(evaluate_file, files["npy"], label="y", score="s", memory_limit="600kB",
           tmp_dir=str(tmp_path), progress=False)
     assert os.listdir(tmp_path) == [] and held_files_in(tmp_path) == []
-    from indist_fast import _kernels
+    from indist_fast._core import _kernels as _kernels
 
     def broken(runs, *args, **kwargs):
         assert len(runs) > 2                            # many runs, all on disk in tmp_dir,

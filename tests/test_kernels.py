@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cases import rows
-from indist_fast import _fast, _reference
-from indist_fast._validation import prepare_rows
+from indist_fast._core import fast as _fast
+from indist_fast._core import reference as _reference
+from indist_fast._core.validation import prepare_rows
 
 LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=5, unique=True)
 

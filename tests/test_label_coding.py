@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import indist_fast
 from reports import assert_reports_equal
 from indist_fast import Accumulator, IndistFastWarning, ScoreTable, evaluate_file
-from indist_fast._validation import LabelCoding, combine_codings, prepare_rows
+from indist_fast._core.validation import LabelCoding, combine_codings, prepare_rows
 
 rng = np.random.default_rng(10)
 

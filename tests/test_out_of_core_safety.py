@@ -61,7 +61,8 @@ CHILD_CWD = PACKAGE_ROOT
 
 HANG = textwrap.dedent("""
     import sys, tempfile, time
-    from indist_fast import _kernels, evaluate_file
+    from indist_fast import evaluate_file
+    from indist_fast._core import _kernels as _kernels
     data, runs, ready, o_tmpfile = sys.argv[1:5]
     if o_tmpfile == "0":      # as on file systems without O_TMPFILE: mkstemp, then unlink
         tempfile._O_TMPFILE_WORKS = False
@@ -125,7 +126,7 @@ def test_tmp_dir_is_checked_before_reading(data, tmp_path, monkeypatch, make, er
     def no_reading(*args, **kwargs):
         raise AssertionError("the file was opened before tmp_dir was checked")
 
-    monkeypatch.setattr(indist_fast.files, "open_source", no_reading)
+    monkeypatch.setattr(indist_fast.io.files, "open_source", no_reading)
     with pytest.raises(error, match=message):
         evaluate_file(data, label="y", score="s", tmp_dir=bad)
 
@@ -171,7 +172,8 @@ def test_too_little_space_is_found_before_writing(data, tmp_path, monkeypatch):
 PEAK = textwrap.dedent("""
     import sys, warnings
     import numpy, pyarrow, pyarrow.csv, pyarrow.compute, pyarrow.parquet
-    from indist_fast import _kernels, evaluate_file
+    from indist_fast import evaluate_file
+    from indist_fast._core import _kernels as _kernels
     from procfs import peak_rss_bytes
     warnings.simplefilter("ignore")
     small, big, limit = sys.argv[1:4]

@@ -55,7 +55,8 @@ def test_manifest_ships_the_sources_the_build_needs():
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads ELF sections with readelf")
 def test_compiled_modules_carry_no_debug_info():
-    from indist_fast import _kernels, _resample
+    from indist_fast._core import _kernels as _kernels
+    from indist_fast._core import _resample as _resample
     for module in (_kernels, _resample):
         out = subprocess.run(["readelf", "-S", module.__file__], capture_output=True,
                              text=True)

@@ -19,9 +19,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cases import describe, labelled, layouts, rows
-from indist_fast import IndistFastWarning, _fast, _reference
-from indist_fast._validation import prepare_rows
-from indist_fast.resampling import Resampler
+from indist_fast import IndistFastWarning
+from indist_fast._core import fast as _fast
+from indist_fast._core import reference as _reference
+from indist_fast._core.validation import prepare_rows
+from indist_fast.inference.bootstrap import Resampler
 from indist_fast.table import ScoreTable
 from test_kernels import assert_sweeps_equal, assert_tables_equal
 
@@ -217,7 +219,7 @@ def test_sorted_classes_on_two_threads(threaded):
     def check(case):
         r, info = prepared(case, "contiguous")
         is_pos = r.y == r.pos_value
-        pos, neg, n_pos_lo, n_neg_lo = _fast.sorted_classes(r.y, r.s, r.pos_value,
+        pos, neg, n_pos_lo, n_neg_lo = _fast._split_classes(r.y, r.s, r.pos_value,
                                                             r.neg_value)
         with labelled(info):
             # (as bits: -0.0 and 0.0 may come out in either order, as np.sort's do)

@@ -26,7 +26,7 @@ def test_stubs_match_the_compiled_modules(tmp_path):
     # run where the compiled package imports (installed, or built in place)
     parent = os.path.dirname(os.path.dirname(indist_fast.__file__))
     env = {**os.environ, "PYTHONPATH": parent}
-    out = subprocess.run([sys.executable, "-m", "mypy.stubtest", "indist_fast._kernels",
-                          "indist_fast._resample"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "mypy.stubtest", "indist_fast._core._kernels",
+                          "indist_fast._core._resample"], capture_output=True, text=True,
                          cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stdout + out.stderr

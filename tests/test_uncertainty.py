@@ -13,12 +13,14 @@ from hypothesis import strategies as st
 import oracle
 from cases import rows
 import indist_fast
-from indist_fast import IndistFastWarning, _fast, _reference
-from indist_fast.auc_inference import structural_components
-from indist_fast.resampling import Resampler
-from indist_fast.sampling import sample_auc, sample_b, sample_b_curve
+from indist_fast import IndistFastWarning
+from indist_fast._core import fast as _fast
+from indist_fast._core import reference as _reference
+from indist_fast.inference.delong import structural_components
+from indist_fast.inference.bootstrap import Resampler
+from indist_fast.inference.pairs import sample_auc, sample_b, sample_b_curve
 from indist_fast.table import ScoreTable
-from indist_fast._validation import prepare_rows
+from indist_fast._core.validation import prepare_rows
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])

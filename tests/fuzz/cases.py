@@ -449,7 +449,7 @@ class _FixedScores:
 
 def _scorer(name: str) -> Callable[[RowInput], Call]:
     def call(ri: RowInput) -> Call:
-        from indist_fast.sklearn import SCORERS
+        from indist_fast.integrations.sklearn import SCORERS
         y = np.asarray(ri.y) if not isinstance(ri.y, (int, type(None), dict)) else ri.y
         classes = np.unique(y) if isinstance(y, np.ndarray) and y.ndim == 1 and \
             y.dtype.kind in "biuf" and len(y) else np.array([0, 1])
@@ -497,7 +497,7 @@ _SK_INPUTS = {"labels_int01", "labels_bool", "labels_pm1", "scores_inf", "scores
 
 def _entries() -> list[Entry]:
     import indist_fast as ifa
-    from indist_fast import sampling as smp
+    from indist_fast.inference import pairs as smp
     from indist_fast import threshold_choice as tc
 
     def f(fn: Callable[..., Any], *extra: Any, weights: bool = True,
@@ -508,7 +508,7 @@ def _entries() -> list[Entry]:
 
     def plot(name: str, **kw: Any) -> Callable[[RowInput], Call]:
         def call(ri: RowInput) -> Call:
-            import indist_fast.plot as ip
+            import indist_fast.integrations.plot as ip
             return getattr(ip, name), (ri.y, ri.s), {"sample_weight": ri.w, **kw}
         return call
 

@@ -563,7 +563,7 @@ def sklearn_cases() -> list[Case]:
 
     def clf(**kw: Any) -> Any:
         from sklearn.linear_model import LogisticRegression
-        from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+        from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
         return IndistinguishabilityThresholdClassifier(
             kw.pop("estimator", LogisticRegression()), **kw)
 
@@ -701,7 +701,7 @@ def plot_cases() -> list[Case]:
     out: list[Case] = []
 
     def ip() -> Any:
-        import indist_fast.plot as m
+        import indist_fast.integrations.plot as m
         return m
 
     def axes_ok(ax: Any) -> None:

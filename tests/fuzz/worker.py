@@ -27,7 +27,7 @@ def _setup() -> None:
     if TESTS not in sys.path:
         sys.path.insert(0, TESTS)          # tests/oracle.py
     # As tests/conftest.py: without kernels built in place, test the installed package.
-    if not glob.glob(os.path.join(ROOT, "indist_fast", "_kernels*.so")):
+    if not glob.glob(os.path.join(ROOT, "indist_fast", "_core", "_kernels*.so")):
         import importlib.machinery
         others = [p for p in sys.path if os.path.abspath(p or os.curdir) != ROOT]
         if importlib.machinery.PathFinder.find_spec("indist_fast", others) is not None:
@@ -48,8 +48,8 @@ def _setup() -> None:
     # Heavy optional imports up front, so that no case pays for them inside its timeout.
     for name in ("pandas", "polars", "pyarrow", "pyarrow.parquet", "pyarrow.csv", "scipy.stats",
                  "scipy.integrate", "sklearn.linear_model", "sklearn.model_selection",
-                 "matplotlib.pyplot", "dask.array", "dask.dataframe", "indist_fast.sklearn",
-                 "indist_fast.plot", "indist_fast.dask"):
+                 "matplotlib.pyplot", "dask.array", "dask.dataframe", "indist_fast.integrations.sklearn",
+                 "indist_fast.integrations.plot", "indist_fast.dask"):
         try:
             __import__(name)
         except ImportError:
@@ -105,7 +105,7 @@ def _mutated(before: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -
 
 
 def _attempt(case: Any, backend: str) -> tuple[Any, BaseException | None, str | None]:
-    from indist_fast._backend import use_backend
+    from indist_fast._core.engine import use_backend
     fn, args, kwargs = case.make()
     before = _snapshot(args, kwargs)
     out, err = io.StringIO(), io.StringIO()

@@ -1,6 +1,7 @@
 """Drive the compiled kernels: count, scatter, sort the pieces on two threads, sweep.
 
-Same functions and return values as ``indist_fast._reference``. The sorting is
+The compiled twin of ``indist_fast._core.reference``: the same functions, signatures
+and (named) results, the ``Engine`` protocol of ``engine.py``. The sorting is
 NumPy's own (SIMD, in place, GIL released), so the kernels only do the O(n) passes;
 each pass over the rows runs on two threads (two row blocks) once the input is large
 enough to repay a thread hand-off.
@@ -12,18 +13,19 @@ import math
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from . import _kernels, _resample
-from ._result import CostSums, SweepResult, b_from_gap, clamp_probability
-from .ranges import first_crossings
-from ._validation import raise_row_errors
+from .results import (Array, Costs, DeLongSums, KeySweep, PieceSweep, RangeSweep, ReplicateCounts,
+                      RowCounts, SortedClasses, SweepResult, Table, b_from_gap,
+                      Release, clamp_probability, first_crossings)
+from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
-           "replicate_sweeps", "delong_sums", "sweep_range"]
+           "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
+           "summarize_runs"]
 
 # Below this many rows a second thread costs more than it saves. These size constants
 # are read at call time, so tests can lower them to reach the threaded paths.
@@ -31,10 +33,7 @@ PARALLEL_MIN_ROWS = 50_000
 _PIVOT_SAMPLE = 1023
 
 _T = TypeVar("_T")
-Array = NDArray[Any]
 Pieces = tuple[Array, Array, Array, Array]
-Costs = tuple[float, float, float] | None
-Release = Callable[[int, int], None] | None
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
@@ -97,14 +96,15 @@ def _sort_in_place(lo: list[np.ndarray], hi: list[np.ndarray]) -> None:
 
 
 def _count(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: float,
-           pivot: float, blocks: list[tuple[int, int]]) -> list[tuple[Any, ...]]:
+           pivot: float, blocks: list[tuple[int, int]]) -> list[RowCounts]:
     """Per-block counts; raises on the first bad row of the whole input."""
-    def job(b: tuple[int, int]) -> Callable[[], tuple[Any, ...]]:
+    def job(b: tuple[int, int]) -> Callable[[], RowCounts]:
         return lambda: _kernels.count_rows(y, s, w, pos_value, neg_value, pivot, *b)
     counts = _on_two_threads([job(b) for b in blocks])
-    bad_label, nan_row, bad_weight = (
-        int(min((c[k] for c in counts if c[k] >= 0), default=-1)) for k in (6, 7, 8))
-    raise_row_errors(bad_label, nan_row, bad_weight, y, s, w)
+    def first(rows: list[int]) -> int:
+        return min((r for r in rows if r >= 0), default=-1)
+    raise_row_errors(first([c.bad_label for c in counts]), first([c.nan_row for c in counts]),
+                     first([c.bad_weight for c in counts]), y, s, w)
     return counts
 
 
@@ -127,7 +127,7 @@ def _cursors(sizes: list[list[int]]) -> tuple[list[list[int]], list[int]]:
 RELEASE_BLOCK_ROWS = 1 << 23
 
 
-def _passes(n: int, release: Callable[[int, int], None] | None) -> list[list[tuple[int, int]]]:
+def _passes(n: int, release: Release) -> list[list[tuple[int, int]]]:
     """Row blocks for the count and scatter passes, in groups run on two threads.
 
     Without ``release`` one group covers every row. With it, groups of at most
@@ -143,11 +143,18 @@ def _passes(n: int, release: Callable[[int, int], None] | None) -> list[list[tup
 def _sorted_pieces(y: Array, s: Array, pos_value: float, neg_value: float,
                    release: Release = None) -> Pieces:
     """Per class, the scores below and above the pivot, each sorted (hi, then lo)."""
-    pos, neg, n_pos_lo, n_neg_lo = sorted_classes(y, s, pos_value, neg_value, release)
+    pos, neg, n_pos_lo, n_neg_lo = _split_classes(y, s, pos_value, neg_value, release)
     return pos[n_pos_lo:], neg[n_neg_lo:], pos[:n_pos_lo], neg[:n_neg_lo]
 
 
 def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,
+                   release: Release = None) -> SortedClasses:
+    """Each class's scores, sorted ascending (in the scores' own dtype)."""
+    pos, neg, _, _ = _split_classes(y, s, pos_value, neg_value, release)
+    return SortedClasses(pos, neg)
+
+
+def _split_classes(y: Array, s: Array, pos_value: float, neg_value: float,
                    release: Release = None) -> tuple[Array, Array, int, int]:
     """Each class's scores, sorted ascending, and where its below-pivot part ends.
 
@@ -160,8 +167,8 @@ def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,
         counts += _count(y, s, None, pos_value, neg_value, pivot, group)
         if release is not None:
             release(group[0][0], group[-1][1])
-    pos_starts, (n_pos_lo, n_pos_hi) = _cursors([list(c[0:2]) for c in counts])
-    neg_starts, (n_neg_lo, n_neg_hi) = _cursors([list(c[2:4]) for c in counts])
+    pos_starts, (n_pos_lo, n_pos_hi) = _cursors([[c.pos_lo, c.pos_hi] for c in counts])
+    neg_starts, (n_neg_lo, n_neg_hi) = _cursors([[c.neg_lo, c.neg_hi] for c in counts])
     pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)
     neg = np.empty(n_neg_lo + n_neg_hi, dtype=s.dtype)
     def scatter(b: tuple[int, int], ps: list[int], ns: list[int]) -> Callable[[], None]:
@@ -201,7 +208,7 @@ def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: floa
     positive weight above the pivot as a compensated pair, and ``W_N`` below it."""
     pivot, blocks = _pivot(s), _blocks(len(s))
     counts = _count(y, s, w, pos_value, neg_value, pivot, blocks)
-    starts, (n_lo, n_hi) = _cursors([[c[0] + c[2], c[1] + c[3]] for c in counts])
+    starts, (n_lo, n_hi) = _cursors([[c.pos_lo + c.neg_lo, c.pos_hi + c.neg_hi] for c in counts])
     index_bits = _kernels.index_bits_for(len(s))
     keys = np.empty(n_lo + n_hi, dtype=np.uint64)
     rows = np.empty((len(s), 2), dtype=np.float64)
@@ -211,17 +218,17 @@ def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: floa
     _on_two_threads([scatter(b, st) for b, st in zip(blocks, starts)])
     keys_lo, keys_hi = keys[:n_lo], keys[n_lo:]
     _sort_in_place([keys_lo], [keys_hi])
-    pos_s, pos_err = _compensated([(c[4], c[11]) for c in counts])
-    lo_s, lo_err = _compensated([(c[9], c[12]) for c in counts])
+    pos_s, pos_err = _compensated([(c.weight_pos, c.weight_pos_err) for c in counts])
+    lo_s, lo_err = _compensated([(c.weight_pos_lo, c.weight_pos_lo_err) for c in counts])
     hi_s, hi_err = _two_sum(pos_s, -lo_s)
-    weight_neg = float(sum(c[5] for c in counts))
-    weight_neg_lo = float(sum(c[10] for c in counts))
+    weight_neg = float(sum(c.weight_neg for c in counts))
+    weight_neg_lo = float(sum(c.weight_neg_lo for c in counts))
     return (keys_hi, keys_lo, rows, index_bits, pos_s + pos_err, weight_neg,
             (hi_s, hi_err + (pos_err - lo_err)), weight_neg_lo)
 
 
 def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
-                neg_value: float) -> tuple[Array, Array, Array]:
+                neg_value: float) -> Table:
     """Distinct scores (descending) with positive and negative weight at each."""
     if w is not None:
         keys_hi, keys_lo, rows, index_bits, *_ = _sorted_keys(y, s, w, pos_value, neg_value)
@@ -247,10 +254,15 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
                 return two_piece
         return _summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels, exclude_self,
                                costs)
-    else:
-        result = _kernels.summarize_sorted(
-            *_sorted_pieces(y, s, pos_value, neg_value, release), levels, exclude_self, costs)
-    return _as_result(result)
+    return _kernels.summarize_sorted(
+        *_sorted_pieces(y, s, pos_value, neg_value, release), levels, exclude_self, costs)
+
+
+def summarize_runs(runs: list[tuple[Array, bool]], levels: Array, exclude_self: bool,
+                   costs: Costs = None, held_bytes: int = 1 << 26) -> SweepResult:
+    """Sweep ascending runs of one class each, ``(scores, positive)``, as one array:
+    a k-way merge holding about ``held_bytes`` of the runs' pages resident."""
+    return _kernels.summarize_runs(runs, levels, exclude_self, costs, held_bytes)
 
 
 def _prefix_split(keys: Array, bits: int) -> int:
@@ -274,15 +286,15 @@ def _summarize_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
     """One sweep of the key pieces, with ``W_P`` equal to the sweep's final TP.
 
     B's comparison is exact at its structural equalities only when ``W_P`` is the total
-    the sweep's TP ends at (see ``_sweep.pxd``). Both are compensated sums, so they
+    the sweep's TP ends at (see ``sweep.pxd``). Both are compensated sums, so they
     almost always agree; when they do not, the sweep runs again with its own total.
     """
     out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels,
                                   exclude_self, costs)
-    if out[-1] != wp and math.isfinite(wp):     # (an infinite total is refused later)
-        out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, out[-1], wn, levels,
+    if out.tp_end != wp and math.isfinite(wp):     # (an infinite total is refused later)
+        out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, out.tp_end, wn, levels,
                                       exclude_self, costs)
-    return _as_result(out[:-1])
+    return out.result
 
 
 def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: float,
@@ -292,7 +304,7 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
     a second core doubles the memory-level parallelism).
 
     The lower piece starts from the upper piece's totals as counted (TP as a
-    compensated pair); its offset of B's G = 2 Num - Den (see ``_sweep.pxd``) is only
+    compensated pair); its offset of B's G = 2 Num - Den (see ``sweep.pxd``) is only
     known afterwards. When a level is not reached above the pivot, the lower piece is swept
     again for crossings, in two halves on two threads from the checkpoint its first
     sweep recorded. None when the counted totals are not exactly the TP the sweeps end
@@ -302,30 +314,30 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
     split = _prefix_split(keys_lo, bits)
 
     def sweep(keys: Array, lv: Array, tp: tuple[float, float], fp: float, gap: float,
-              at: int = -1) -> Callable[[], tuple[Any, ...]]:
+              at: int = -1) -> Callable[[], PieceSweep]:
         return lambda: _kernels.summarize_keys_from(keys, rows, bits, wp, wn, lv,
                                                     exclude_self, tp[0], tp[1], fp, gap, at)
 
     hi_out, lo_out = _on_two_threads([sweep(keys_hi, levels, (0.0, 0.0), 0.0, 0.0),
                                       sweep(keys_lo, np.empty(0), tp_hi, fp_hi, 0.0, split)])
     # Each piece's TP must end where the next one starts, and the last at W_P.
-    if hi_out[-2] != tp_hi[0] + tp_hi[1] or lo_out[-2] != wp:
+    if hi_out.tp_end != tp_hi[0] + tp_hi[1] or lo_out.tp_end != wp:
         return None
-    hi, gap_hi = _as_result(hi_out[:-4]), float(hi_out[-4])
-    lo, gap_lo, den_last = _as_result(lo_out[:-4]), float(lo_out[-4]), float(lo_out[-3])
-    checkpoint = lo_out[-1]
+    hi, gap_hi = hi_out.result, hi_out.gap
+    lo, gap_lo, den_last = lo_out.result, lo_out.gap, lo_out.den
+    checkpoint = lo_out.checkpoint
     pieces = [(hi.crossings, 0)]
     if np.isnan(hi.crossings[:, 0]).any():
         if checkpoint is None:
             outs = [sweep(keys_lo, levels, tp_hi, fp_hi, gap_hi)()]
             above = [hi.n_groups]
         else:
-            cp_tp, cp_err, cp_fp, cp_gap, cp_groups = checkpoint
+            cp = checkpoint
             outs = _on_two_threads([
                 sweep(keys_lo[split:], levels, tp_hi, fp_hi, gap_hi),
-                sweep(keys_lo[:split], levels, (cp_tp, cp_err), cp_fp, gap_hi + cp_gap)])
-            above = [hi.n_groups, hi.n_groups + cp_groups]
-        pieces += [(_as_result(out[:-4]).crossings, a) for out, a in zip(outs, above)]
+                sweep(keys_lo[:split], levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)])
+            above = [hi.n_groups, hi.n_groups + cp.n_groups]
+        pieces += [(out.result.crossings, a) for out, a in zip(outs, above)]
     crossings = first_crossings(pieces, len(levels))
     return SweepResult(hi.n_groups + lo.n_groups, hi.n_undefined + lo.n_undefined, wp, wn,
                        clamp_probability(hi.auc + lo.auc),
@@ -333,42 +345,34 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
                        b_from_gap(gap_hi + gap_lo, den_last), crossings)
 
 
-def _as_result(result: tuple[Any, ...]) -> SweepResult:
-    """The kernels' plain tuple (costs last) as a SweepResult."""
-    sums = result[-1]
-    return SweepResult(result[0], result[1], result[2], result[3], result[4], result[5],
-                       result[6], result[7], None if sums is None else CostSums(*sums))
-
-
 def sweep_table(scores: Array, tp: Array, fp: Array, levels: Array, exclude_self: bool,
                 costs: Costs = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table."""
-    return _as_result(_kernels.sweep_table(scores, tp, fp, levels, exclude_self, costs))
+    return _kernels.sweep_table(scores, tp, fp, levels, exclude_self, costs)
 
 
 def merge_tables(s1: Array, tp1: Array, fp1: Array, s2: Array, tp2: Array,
-                 fp2: Array) -> tuple[Array, Array, Array]:
+                 fp2: Array) -> Table:
     """Merge two descending score tables, adding the weights of equal scores."""
     return _kernels.merge_tables(s1, tp1, fp1, s2, tp2, fp2)
 
 
 def sweep_range(scores: Array, tp: Array, fp: Array, levels: Array, exclude_self: bool,
                 weight_pos: float, weight_neg: float, tp_above: float, fp_above: float,
-                b_above: float) -> tuple[SweepResult, float]:
-    """One score range swept from the state of the ranges above: (result, final Num)."""
-    out = _kernels.sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg,
-                               tp_above, fp_above, b_above)
-    return _as_result(out[:-1]), float(out[-1])
+                b_above: float) -> RangeSweep:
+    """One score range swept from the state of the ranges above it."""
+    return _kernels.sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg,
+                                tp_above, fp_above, b_above)
 
 
-def delong_sums(tp: Array, fp: Array) -> tuple[float, float, float]:
+def delong_sums(tp: Array, fp: Array) -> DeLongSums:
     """DeLong's AUC and summed squared structural components of a score table."""
     return _kernels.delong_sums(tp, fp)
 
 
 def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: Array,
                      pos_weight: Array | None, neg_group: Array, neg_weight: Array | None,
-                     n_groups: int, stratified: bool) -> tuple[Array, Array, Array, Array]:
+                     n_groups: int, stratified: bool) -> ReplicateCounts:
     """One replicate: ``(tp, fp, pos_counts, neg_counts)``."""
     return _resample.replicate_counts(bit_generator, pos_group, pos_weight, neg_group,
                                       neg_weight, n_groups, stratified)

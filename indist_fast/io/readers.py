@@ -36,7 +36,7 @@ from typing import IO, Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from ._validation import check_flag
+from .._core.validation import check_flag
 
 __all__ = ["read_columns", "open_source", "check_path", "naming_columns", "LabelText",
            "typed_pos_label"]

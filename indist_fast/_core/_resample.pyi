@@ -1,6 +1,8 @@
-# Stubs for the compiled module indist_fast._resample (src/_resample.pyx).
+# Stubs for the compiled module indist_fast._core._resample (src/_resample.pyx).
 import numpy as np
 from numpy.typing import NDArray
+
+from .results import ReplicateCounts
 
 # def replicate_counts(object bit_generator, const int64_t[::1] pos_group,
 #                      const double[::1] pos_weight, const int64_t[::1] neg_group,
@@ -8,8 +10,7 @@ from numpy.typing import NDArray
 def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: NDArray[np.int64],
                      pos_weight: NDArray[np.float64] | None, neg_group: NDArray[np.int64],
                      neg_weight: NDArray[np.float64] | None, n_groups: int,
-                     stratified: bool) -> tuple[NDArray[np.float64], NDArray[np.float64],
-                                                NDArray[np.int64], NDArray[np.int64]]: ...
+                     stratified: bool) -> ReplicateCounts: ...
 
 # def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
 #                      const double[::1] pos_weight, const int64_t[::1] neg_group,

@@ -3,7 +3,7 @@
 
 One place holds the arithmetic of SPEC §2-§4, so the fused array paths and the table
 path (`sweep_table`) cannot drift apart. Operation order mirrors
-`indist_fast._reference.sweep_table` (sequential cumulative sums), so both backends
+`indist_fast._core.reference.sweep_table` (sequential cumulative sums), so both backends
 round identically and choose the same operating point.
 """
 
@@ -120,7 +120,7 @@ cdef inline double weight_scale(double total) noexcept nogil:
     """The power of two weights are multiplied by inside a sweep: 1 for totals in
     [2**-256, 2**256], else 2**-e with e the binary exponent of the total, clamped to
     [-1000, 1000] so the scale and its inverse stay normal. Twin:
-    ``indist_fast._result.weight_scale``."""
+    ``indist_fast._core.results.weight_scale``."""
     cdef int e
     if not (total > 0.0 and total <= DBL_MAX):
         return 1.0
@@ -142,7 +142,7 @@ cdef inline double clamp_probability(double x) noexcept nogil:
 
 cdef inline double clamp_b(double x) noexcept nogil:
     """B with rounding past 0 or 1 absorbed; further out it is SPEC §3's value
-    (fractional weights), kept. Twin: ``indist_fast._result.clamp_b``, whose
+    (fractional weights), kept. Twin: ``indist_fast._core.results.clamp_b``, whose
     ``B_ROUNDING`` is the 1e-12 here."""
     if x < 0.0 and x >= -1e-12:
         return 0.0

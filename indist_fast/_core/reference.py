@@ -1,99 +1,33 @@
 """NumPy reference twin of the compiled kernels.
 
-Same functions, arguments and return values as ``indist_fast._fast`` (which drives
-``indist_fast._kernels``). It is the fallback when the kernels cannot be imported and
+Same functions, arguments and return values as ``indist_fast._core.fast`` (which drives
+``indist_fast._core._kernels``). It is the fallback when the kernels cannot be imported and
 the oracle the tests hold the kernels to. Clarity beats speed here; the arithmetic
 follows the kernels' operation order (sequential cumulative sums) so that both
 backends pick the same operating point: table sweeps agree to the bit. On weighted
-rows the compiled engine sums TP with compensation in sort order (``_sweep.pxd``,
+rows the compiled engine sums TP with compensation in sort order (``sweep.pxd``,
 ``chain_add``) and this twin sums the table's groups in order, so the two can differ
 in the last bits, yet each ends its TP exactly at its W_P, which is what makes B
 exactly 1/2 where it is so by structure on both.
 
-Sweeps return an ``indist_fast._result.SweepResult``.
+Sweeps return an ``indist_fast._core.results.SweepResult``.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
-from ._result import CostSums, SweepResult, clamp_b, clamp_probability, weight_scale
-from ._validation import raise_row_errors
+from .curves import CurveColumns, _columns
+from .results import (Array, Costs, CostSums, DeLongSums, RangeSweep, ReplicateCounts, SortedClasses,
+                      Release, SweepResult, Table, clamp_probability, weight_scale)
+from .validation import raise_row_errors
 
-__all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "curve_columns",
-           "replicate_counts", "replicate_sweeps", "delong_sums", "sweep_range"]
-
-
-class CurveColumns(NamedTuple):
-    """Cumulative quantities per operating point (SPEC §1, §3), in descending order.
-
-    ``tp``, ``fp`` are TP_j, FP_j; ``b``, ``b_plus``, ``b_minus`` are B and its split
-    (rounding past 0 or 1 absorbed by ``clamp_b``, otherwise SPEC §3's value, which
-    fractional weights can carry outside [0, 1]; NaN where ``defined`` is False, i.e.
-    Den_j <= 0); ``gap`` is
-    G_j = 2 Num_j - Den_j and ``den`` is Den_j, both in the sweep's scaled units.
-    """
-
-    tp: np.ndarray
-    fp: np.ndarray
-    b: np.ndarray
-    b_plus: np.ndarray
-    b_minus: np.ndarray
-    defined: np.ndarray
-    gap: np.ndarray
-    den: np.ndarray
+__all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
+           "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
+           "summarize_runs"]
 
 
-def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: float,
-             weight_neg: float, tp_above: float = 0.0, fp_above: float = 0.0,
-             gap_above: float = 0.0) -> tuple[CurveColumns, float, np.ndarray, np.ndarray]:
-    """The sweep of ``_sweep.pxd`` over groups, vectorised with the same operations in
-    the same order (``_kernels.sweep_table`` and ``sweep_range`` agree with it to the
-    bit): ``(columns, scale, tp_g, fp_g)`` with the group weights scaled (see
-    ``indist_fast._result.weight_scale``).
-
-    TP is ``tp_above`` plus the groups' weights summed in order, and B is
-    ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den = sum_g (tp_g + fp_g) (above_g -
-    (W_P - TP_g))``: the self-pair terms cancel, and G is exactly 0 where B is 1/2 by
-    structure (all scores tied, all positive weight in the top group, mirror groups),
-    given that ``weight_pos`` is the TP the groups end at.
-    """
-    scale = weight_scale(weight_pos + weight_neg)
-    wp = weight_pos * scale
-    self_pairs = scale if exclude_self else 0.0
-    tp = tp.astype(np.float64, copy=False)
-    fp = fp.astype(np.float64, copy=False)
-    cum_tp = (tp_above + np.cumsum(tp)) * scale
-    tpg, fpg = tp * scale, fp * scale
-    cum_fp = np.cumsum(np.r_[fp_above * scale, fpg])[1:]
-    above = np.r_[tp_above * scale, cum_tp[:-1]]
-    half = tpg * 0.5
-    gap = np.cumsum(np.r_[gap_above, (tpg + fpg) * (above - (wp - cum_tp))])[1:]
-    den = wp * (cum_tp + cum_fp) - cum_tp * self_pairs
-    defined = den > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, clamp_b(0.5 + 0.5 * (gap / den)), np.nan)
-        b_plus = np.where(defined, clamp_b(
-            np.cumsum(tpg * (above + half) - half * self_pairs) / den), np.nan)
-        b_minus = np.where(defined, clamp_b(np.cumsum(fpg * (above + half)) / den), np.nan)
-    cols = CurveColumns(cum_tp / scale, cum_fp / scale, b, b_plus, b_minus, defined, gap,
-                        den)
-    return cols, scale, tpg, fpg
-
-
-def curve_columns(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
-                  exclude_self: bool) -> CurveColumns:
-    """Every operating point of a score table: TP_j, FP_j and B, B+, B- (SPEC §1, §3)."""
-    tp = tp.astype(np.float64, copy=False)
-    fp = fp.astype(np.float64, copy=False)
-    weight_pos = float(np.cumsum(tp)[-1]) if len(tp) else 0.0
-    weight_neg = float(np.cumsum(fp)[-1]) if len(fp) else 0.0
-    return _columns(tp, fp, exclude_self, weight_pos, weight_neg)[0]
-
-
-def _crossings(scores: np.ndarray, cols: CurveColumns, levels: np.ndarray) -> np.ndarray:
+def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
     """Per level, ``[index, threshold, TP, FP, B]`` where B first reaches it (NaN: never);
     "reaches" compares the very B reported."""
     crossings = np.full((len(levels), 5), np.nan)
@@ -105,9 +39,9 @@ def _crossings(scores: np.ndarray, cols: CurveColumns, levels: np.ndarray) -> np
     return crossings
 
 
-def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
-                levels: np.ndarray, exclude_self: bool,
-                costs: tuple[float, float, float] | None = None) -> SweepResult:
+def sweep_table(scores: Array, tp: Array, fp: Array,
+                levels: Array, exclude_self: bool,
+                costs: Costs = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table (and, given ``costs =
     (t_fixed, q_fixed, rate_pi_pos)``, the threshold-choice sums)."""
     tpg = tp.astype(np.float64, copy=False)
@@ -122,7 +56,7 @@ def sweep_table(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
     return result._replace(costs=cost_sums(scores, tpg, fpg, *costs))
 
 
-def _sweep(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
+def _sweep(scores: Array, tp: Array, fp: Array, levels: Array,
            exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float = 0.0,
            fp_above: float = 0.0, gap_above: float = 0.0) -> tuple[SweepResult, float]:
     """The sweep result of groups below the state given, and the final G."""
@@ -143,7 +77,7 @@ def _sweep(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarra
     return result, float(cols.gap[-1]) if m else gap_above
 
 
-def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float,
+def cost_sums(scores: Array, tp: Array, fp: Array, t_fixed: float,
               q_fixed: float, rate_pi_pos: float) -> CostSums:
     """Threshold-choice sums of a score table (twin of the kernel's ``costs_push``).
 
@@ -188,7 +122,7 @@ def cost_sums(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, t_fixed: float
         upper_hull(above_fp + fp, above_tp + tp, scores))
 
 
-def upper_hull(fp: np.ndarray, tp: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+def upper_hull(fp: Array, tp: Array, thresholds: Array) -> Array:
     """Rows FP, TP, threshold of the upper convex hull of (0, 0) and the points.
 
     Points come with FP and TP non-decreasing; collinear points are dropped.
@@ -204,19 +138,14 @@ def upper_hull(fp: np.ndarray, tp: np.ndarray, thresholds: np.ndarray) -> np.nda
     return np.array([hx, hy, ht])
 
 
-def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
-                pos_value: float, neg_value: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def build_table(y: Array, s: Array, w: Array | None,
+                pos_value: float, neg_value: float) -> Table:
     """Distinct scores (descending) with positive and negative weight at each.
 
     Counts are int64 without weights and float64 with them; zero-weight rows are
     dropped. Raises ValueError for NaN scores, third labels and bad weights.
     """
-    is_pos = y == pos_value
-    nan_rows = np.flatnonzero(np.isnan(s))
-    bad_labels = np.flatnonzero(~is_pos & (y != neg_value))
-    bad_weights = (np.flatnonzero(~(np.isfinite(w) & (w >= 0))) if w is not None
-                   else np.empty(0, np.intp))
-    raise_row_errors(_first(bad_labels), _first(nan_rows), _first(bad_weights), y, s, w)
+    is_pos = _checked_classes(y, s, w, pos_value, neg_value)
     s = s.astype(np.float64)
     if w is not None:
         keep = w > 0
@@ -230,20 +159,59 @@ def build_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None,
         # (float64 even for a class without rows: bincount of nothing gives int64)
         tp = np.bincount(inverse[is_pos], weights=w[is_pos], minlength=m).astype(np.float64)
         fp = np.bincount(inverse[~is_pos], weights=w[~is_pos], minlength=m).astype(np.float64)
-    return scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy()
+    return Table(scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy())
 
 
-def summarize(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, pos_value: float,
-              neg_value: float, levels: np.ndarray, exclude_self: bool,
-              costs: tuple[float, float, float] | None = None) -> SweepResult:
-    """Sweep result of raw rows: ``sweep_table(*build_table(...))``."""
-    return sweep_table(*build_table(y, s, w, pos_value, neg_value), levels, exclude_self,
-                       costs)
+def _checked_classes(y: Array, s: Array, w: Array | None, pos_value: float,
+                     neg_value: float) -> Array:
+    """Which rows are positive; raises on the first NaN score, third label or bad weight."""
+    is_pos: Array = y == pos_value
+    nan_rows = np.flatnonzero(np.isnan(s))
+    bad_labels = np.flatnonzero(~is_pos & (y != neg_value))
+    bad_weights = (np.flatnonzero(~(np.isfinite(w) & (w >= 0))) if w is not None
+                   else np.empty(0, np.intp))
+    raise_row_errors(_first(bad_labels), _first(nan_rows), _first(bad_weights), y, s, w)
+    return is_pos
 
 
-def merge_tables(s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray,
-                 s2: np.ndarray, tp2: np.ndarray, fp2: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def summarize(y: Array, s: Array, w: Array | None, pos_value: float,
+              neg_value: float, levels: Array, exclude_self: bool,
+              costs: Costs = None,
+              release: Release = None) -> SweepResult:
+    """Sweep result of raw rows: ``sweep_table(*build_table(...))``; ``release(0, n)``
+    once the rows are read (the compiled twin calls it per row block)."""
+    table = build_table(y, s, w, pos_value, neg_value)
+    if release is not None:
+        release(0, len(s))
+    return sweep_table(*table, levels, exclude_self, costs)
+
+
+def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,
+                   release: Release = None) -> SortedClasses:
+    """Each class's scores, sorted ascending (in the scores' own dtype)."""
+    is_pos = _checked_classes(y, s, None, pos_value, neg_value)
+    out = SortedClasses(np.sort(s[is_pos]), np.sort(s[~is_pos]))
+    if release is not None:
+        release(0, len(s))
+    return out
+
+
+def summarize_runs(runs: list[tuple[Array, bool]], levels: Array,
+                   exclude_self: bool, costs: Costs = None,
+                   held_bytes: int = 1 << 26) -> SweepResult:
+    """Sweep ascending runs of one class each, ``(scores, positive)``, as one array
+    (``held_bytes`` bounds the compiled twin's resident pages; unused here)."""
+    def joined(positive: bool) -> Array:
+        parts = [np.asarray(r, dtype=np.float64) for r, p in runs if bool(p) == positive]
+        return np.concatenate(parts) if parts else np.empty(0)
+    pos, neg = joined(True), joined(False)
+    y = np.concatenate((np.ones(len(pos), np.uint8), np.zeros(len(neg), np.uint8)))
+    return summarize(y, np.concatenate((pos, neg)), None, 1.0, 0.0, levels, exclude_self,
+                     costs)
+
+
+def merge_tables(s1: Array, tp1: Array, fp1: Array,
+                 s2: Array, tp2: Array, fp2: Array) -> Table:
     """Merge two descending score tables, adding the weights of equal scores."""
     scores, inverse = np.unique(np.concatenate((s1, s2)), return_inverse=True)
     m = len(scores)
@@ -252,20 +220,20 @@ def merge_tables(s1: np.ndarray, tp1: np.ndarray, fp1: np.ndarray,
     fp = np.zeros(m, dtype=dtype)
     np.add.at(tp, inverse, np.concatenate((tp1, tp2)))
     np.add.at(fp, inverse, np.concatenate((fp1, fp2)))
-    return scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy()
+    return Table(scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy())
 
 
-def _first(rows: np.ndarray) -> int:
+def _first(rows: Array) -> int:
     return int(rows[0]) if len(rows) else -1
 
 
 # --- resampling (twin of src/_resample.pyx) -------------------------------------------
 
-def _draw_indices(bit_generator: np.random.BitGenerator, n: int, count: int) -> np.ndarray:
+def _draw_indices(bit_generator: np.random.BitGenerator, n: int, count: int) -> Array:
     """``count`` uniform indices below ``n``, consumed from the raw stream exactly as
     the kernel consumes it: two 32-bit candidates per raw draw (low half first), kept
     by Lemire's rule, and a fresh raw draw for every call."""
-    kept: list[np.ndarray] = [np.empty(0, np.int64)]
+    kept: list[Array] = [np.empty(0, np.int64)]
     reject = np.uint64((2**32 - n) % n) if n else np.uint64(0)
     low = np.uint64(0xFFFFFFFF)
     need = count
@@ -283,10 +251,10 @@ def _draw_indices(bit_generator: np.random.BitGenerator, n: int, count: int) -> 
     return np.concatenate(kept)
 
 
-def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: np.ndarray,
-                     pos_weight: np.ndarray | None, neg_group: np.ndarray,
-                     neg_weight: np.ndarray | None, n_groups: int, stratified: bool
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: Array,
+                     pos_weight: Array | None, neg_group: Array,
+                     neg_weight: Array | None, n_groups: int, stratified: bool
+                     ) -> ReplicateCounts:
     """One replicate: ``(tp, fp, pos_counts, neg_counts)``, as the kernel draws it."""
     n_pos, n_neg = len(pos_group), len(neg_group)
     if stratified:
@@ -301,13 +269,13 @@ def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: np.ndarra
     nw = neg_counts if neg_weight is None else neg_counts * neg_weight
     tp = np.bincount(pos_group, weights=pw, minlength=n_groups).astype(np.float64)
     fp = np.bincount(neg_group, weights=nw, minlength=n_groups).astype(np.float64)
-    return tp, fp, pos_counts, neg_counts
+    return ReplicateCounts(tp, fp, pos_counts, neg_counts)
 
 
-def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: np.ndarray,
-                     pos_weight: np.ndarray | None, neg_group: np.ndarray,
-                     neg_weight: np.ndarray | None, scores: np.ndarray, stratified: bool,
-                     levels: np.ndarray, exclude_self: bool) -> np.ndarray:
+def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Array,
+                     pos_weight: Array | None, neg_group: Array,
+                     neg_weight: Array | None, scores: Array, stratified: bool,
+                     levels: Array, exclude_self: bool) -> Array:
     """One sweep per replicate; row ``k`` is ``[weight_pos, weight_neg, auc, ap]`` then,
     per level, ``[threshold, tp, fp, b]`` (NaN when the level is not reached)."""
     out = np.full((len(bit_generators), 4 + 4 * len(levels)), np.nan)
@@ -321,7 +289,7 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: np
     return out
 
 
-def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]:
+def delong_sums(tp: Array, fp: Array) -> DeLongSums:
     """DeLong's AUC and summed squared structural components (see the kernel)."""
     tp = tp.astype(np.float64, copy=False)
     fp = fp.astype(np.float64, copy=False)
@@ -331,16 +299,16 @@ def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]:
     v10 = (wn - np.cumsum(fp) + 0.5 * fp) / wn        # of a positive in each group
     v01 = (np.cumsum(tp) - tp + 0.5 * tp) / wp        # of a negative in each group
     auc = clamp_probability(float(np.dot(tp, v10) / wp))
-    return (auc, float(np.dot(tp, (v10 - auc) ** 2)) / scale,
-            float(np.dot(fp, (v01 - auc) ** 2)) / scale)
+    return DeLongSums(auc, float(np.dot(tp, (v10 - auc) ** 2)) / scale,
+                      float(np.dot(fp, (v01 - auc) ** 2)) / scale)
 
 
-def sweep_range(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray, levels: np.ndarray,
+def sweep_range(scores: Array, tp: Array, fp: Array, levels: Array,
                 exclude_self: bool, weight_pos: float, weight_neg: float, tp_above: float,
-                fp_above: float, b_above: float) -> tuple[SweepResult, float]:
+                fp_above: float, b_above: float) -> RangeSweep:
     """One score range of a larger table, swept from the state of the ranges above
     (twin of the kernel; AUC and AP are this range's additive shares, ``b_above`` and
     the final value returned are G of ``_columns``)."""
-    return _sweep(scores, tp.astype(np.float64, copy=False),
-                  fp.astype(np.float64, copy=False), levels, exclude_self, weight_pos,
-                  weight_neg, tp_above, fp_above, b_above)
+    return RangeSweep(*_sweep(scores, tp.astype(np.float64, copy=False),
+                              fp.astype(np.float64, copy=False), levels, exclude_self,
+                              weight_pos, weight_neg, tp_above, fp_above, b_above))

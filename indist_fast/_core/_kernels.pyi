@@ -1,13 +1,13 @@
-# Stubs for the compiled module indist_fast._kernels (src/_kernels.pyx).
+# Stubs for the compiled module indist_fast._core._kernels (src/_kernels.pyx).
 # Fused label/score/count types appear as ndarray; the Cython signatures are quoted.
-from typing import Any
-
+# Results are the named records of indist_fast._core.results.
 import numpy as np
 from numpy.typing import NDArray
 
-# (n_groups, n_undefined, weight_pos, weight_neg, auc, ap, b_last, crossings, costs)
-_SweepTuple = tuple[Any, ...]
-_Table = tuple[NDArray[np.float64], np.ndarray, np.ndarray]
+from .results import (CostSettings, DeLongSums, KeySweep, PieceSweep, RangeSweep, RowCounts,
+                      SweepResult)
+from .results import Table as _Table
+
 _Costs = tuple[float, float, float] | None
 
 # def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
@@ -15,8 +15,7 @@ _Costs = tuple[float, float, float] | None
 #                Py_ssize_t start, Py_ssize_t stop)
 def count_rows(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64] | None,
                pos_value: float, neg_value: float, pivot: float, start: int,
-               stop: int) -> tuple[int, int, int, int, float, float, int, int, int, float,
-                                   float, float, float]: ...
+               stop: int) -> RowCounts: ...
 
 # def scatter_scores(const label_t[::1] y, const score_t[::1] s, double pos_value,
 #                    double pivot, Py_ssize_t start, Py_ssize_t stop,
@@ -31,7 +30,7 @@ def scatter_scores(y: np.ndarray, s: np.ndarray, pos_value: float, pivot: float,
 #                      const double[::1] levels, bint exclude_self, object costs=None)
 def summarize_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
                      neg_lo: np.ndarray, levels: NDArray[np.float64], exclude_self: bool,
-                     costs: _Costs = ...) -> _SweepTuple: ...
+                     costs: _Costs = ...) -> SweepResult: ...
 
 # def table_from_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
 #                       const score_t[::1] pos_lo, const score_t[::1] neg_lo)
@@ -57,7 +56,7 @@ def scatter_keys(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64], pos_value
 def summarize_keys(keys_hi: NDArray[np.uint64], keys_lo: NDArray[np.uint64],
                    rows: NDArray[np.float64], index_bits: int, weight_pos: float,
                    weight_neg: float, levels: NDArray[np.float64], exclude_self: bool,
-                   costs: _Costs = ...) -> _SweepTuple: ...
+                   costs: _Costs = ...) -> KeySweep: ...
 
 # def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
 #                         int index_bits, double weight_pos, double weight_neg,
@@ -68,7 +67,7 @@ def summarize_keys_from(keys: NDArray[np.uint64], rows: NDArray[np.float64], ind
                         weight_pos: float, weight_neg: float, levels: NDArray[np.float64],
                         exclude_self: bool, tp_above: float, tp_above_err: float,
                         fp_above: float, gap_above: float,
-                        split: int = ...) -> _SweepTuple: ...
+                        split: int = ...) -> PieceSweep: ...
 
 # def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 #                     const double[:, ::1] rows, int index_bits)
@@ -80,11 +79,11 @@ def table_from_keys(keys_hi: NDArray[np.uint64], keys_lo: NDArray[np.uint64],
 #                 object costs=None)
 def sweep_table(scores: NDArray[np.float64], tp: np.ndarray, fp: np.ndarray,
                 levels: NDArray[np.float64], exclude_self: bool,
-                costs: _Costs = ...) -> _SweepTuple: ...
+                costs: _Costs = ...) -> SweepResult: ...
 
 # def resolve_costs(costs, double weight_pos, double weight_neg)
 def resolve_costs(costs: tuple[float, float, float], weight_pos: float,
-                  weight_neg: float) -> tuple[float, float, float]: ...
+                  weight_neg: float) -> CostSettings: ...
 
 # def merge_tables(const double[::1] s1, const count_t[::1] tp1, const count_t[::1] fp1,
 #                  const double[::1] s2, const count_t[::1] tp2, const count_t[::1] fp2)
@@ -92,13 +91,13 @@ def merge_tables(s1: NDArray[np.float64], tp1: np.ndarray, fp1: np.ndarray,
                  s2: NDArray[np.float64], tp2: np.ndarray, fp2: np.ndarray) -> _Table: ...
 
 # def delong_sums(const count_t[::1] tp, const count_t[::1] fp)
-def delong_sums(tp: np.ndarray, fp: np.ndarray) -> tuple[float, float, float]: ...
+def delong_sums(tp: np.ndarray, fp: np.ndarray) -> DeLongSums: ...
 
 # def summarize_runs(list runs, const double[::1] levels, bint exclude_self,
 #                    object costs=None, Py_ssize_t held_bytes=1 << 26)
 def summarize_runs(runs: list[tuple[np.ndarray, bool]], levels: NDArray[np.float64],
                    exclude_self: bool, costs: _Costs = ...,
-                   held_bytes: int = ...) -> _SweepTuple: ...
+                   held_bytes: int = ...) -> SweepResult: ...
 
 # def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[::1] fp,
 #                 const double[::1] levels, bint exclude_self, double weight_pos,
@@ -106,6 +105,6 @@ def summarize_runs(runs: list[tuple[np.ndarray, bool]], levels: NDArray[np.float
 def sweep_range(scores: NDArray[np.float64], tp: np.ndarray, fp: np.ndarray,
                 levels: NDArray[np.float64], exclude_self: bool, weight_pos: float,
                 weight_neg: float, tp_above: float, fp_above: float,
-                b_above: float) -> _SweepTuple: ...
+                b_above: float) -> RangeSweep: ...
 
 __test__: dict[str, str]

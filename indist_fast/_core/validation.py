@@ -9,6 +9,7 @@ same message.
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 from numbers import Real
 from typing import Any, Iterable
 
@@ -271,48 +272,6 @@ def _weights(sample_weight: Any) -> np.ndarray | None:
     return _native_contiguous(w, np.float64)
 
 
-def frame_columns(data: Any, label: str, score: str, weight: str | None
-                  ) -> tuple[Any, Any, Any]:
-    """Columns of a pandas or polars DataFrame or a pyarrow Table, as NumPy arrays
-    (zero-copy where the library allows it)."""
-    columns = getattr(data, "column_names", None)          # pyarrow.Table
-    if columns is None:
-        columns = getattr(data, "columns", None)           # pandas, polars
-    names = [] if columns is None or isinstance(data, np.ndarray) else list(columns)
-    if not names:
-        raise TypeError("label=/score= need a DataFrame (pandas, polars) or a pyarrow "
-                        f"Table as the first argument, got {type(data).__name__}.")
-    out: list[Any] = []
-    for role, name in (("label", label), ("score", score), ("weight", weight)):
-        if name is None:
-            out.append(None)
-            continue
-        if name not in names:
-            raise ValueError(f"{role}: column {name!r} is not in the table; columns: "
-                             f"{', '.join(map(repr, names))}.")
-        column = data.column(name) if hasattr(data, "column_names") else data[name]
-        to_numpy = getattr(column, "to_numpy", None)
-        out.append(to_numpy() if to_numpy is not None else np.asarray(column))
-    return out[0], out[1], out[2]
-
-
-def prepare_frame_or_rows(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
-                          label: str | None, score: str | None, weight: str | None) -> Rows:
-    """Rows from arrays, or from the named columns of a table passed as ``y_true``."""
-    if label is None and score is None and weight is None:
-        if y_score is None:
-            raise TypeError("y_score is missing: pass the scores, or a table with label= "
-                            "and score= column names.")
-        return prepare_rows(y_true, y_score, sample_weight, pos_label)
-    if label is None or score is None:
-        raise TypeError("pass both label= and score= column names with a table.")
-    if y_score is not None or sample_weight is not None:
-        raise TypeError("with label=/score= columns, pass the table alone (not y_score or "
-                        "sample_weight arrays).")
-    y, s, w = frame_columns(y_true, label, score, weight)
-    return prepare_rows(y, s, w, pos_label)
-
-
 def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
                  pos_label: Any = None) -> Rows:
     """Validate and convert the three row arrays; raise on anything the kernels can't take."""
@@ -449,3 +408,21 @@ def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(check_seed(seed, name))
+
+
+def check_two_classes(weight_pos: float, weight_neg: float) -> None:
+    """AUC and B need both classes with positive weight, and a total weight that
+    float64 can hold (the sweeps rescale weights by a power of two internally, so any
+    finite total works; an infinite one cannot be reported)."""
+    if not math.isfinite(weight_pos + weight_neg):
+        raise ValueError(
+            f"sample_weight sums to more than float64 holds (positives {weight_pos:g}, "
+            f"negatives {weight_neg:g}); divide the weights by a common factor: AUC, "
+            "precision and the rates do not change (B with exclude_self=True counts "
+            "weights as copies, SPEC §3).")
+    if weight_pos + weight_neg <= 0:
+        raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
+    if weight_pos <= 0 or weight_neg <= 0:
+        which = "negatives" if weight_pos <= 0 else "positives"
+        raise ValueError(f"y_true holds only {which} (rows of weight 0 excluded): AUC and "
+                         "B are undefined with a single class.")

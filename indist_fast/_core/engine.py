@@ -1,0 +1,133 @@
+"""Which engine runs: the compiled kernels or the NumPy reference.
+
+The facade decides, not the user: the kernels when they import, the reference (with
+one warning) when they do not. ``INDIST_FAST_BACKEND=numpy|cython`` forces one;
+forcing ``cython`` when the kernels are missing is an error, not a silent fallback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+from types import ModuleType
+from typing import TYPE_CHECKING, Iterator, Protocol, cast
+
+if TYPE_CHECKING:
+    import numpy as np
+    from .results import (Array, Costs, DeLongSums, RangeSweep, Release, ReplicateCounts,
+                          SortedClasses, SweepResult, Table)
+
+__all__ = ["backend", "engine", "use_backend"]
+
+_ENV = "INDIST_FAST_BACKEND"
+_NAMES = ("cython", "numpy")
+
+
+def _load(name: str | None) -> tuple[str, ModuleType]:
+    if name == "numpy":
+        from . import reference
+        return "numpy", reference
+    try:
+        from . import fast
+    except ImportError as exc:
+        if name == "cython":
+            raise ImportError(f"{_ENV}=cython, but the compiled kernels do not import "
+                              f"({exc}); reinstall with `pip install .`.") from exc
+        warnings.warn(f"indist_fast: compiled kernels unavailable ({exc}); using the "
+                      "slower NumPy reference.", RuntimeWarning, stacklevel=3)
+        from . import reference
+        return "numpy", reference
+    return "cython", fast
+
+
+def _requested() -> str | None:
+    name = os.environ.get(_ENV, "").strip().lower() or None
+    if name is not None and name not in _NAMES:
+        raise ValueError(f"{_ENV} must be one of {_NAMES}, got {name!r}.")
+    return name
+
+
+class Engine(Protocol):
+    """What ``fast`` (the compiled kernels) and ``reference`` (NumPy) both provide, with
+    the same signatures; ``tests/test_engine_contract.py`` holds them to it."""
+
+    def build_table(self, y: Array, s: Array, w: Array | None, pos_value: float,
+                    neg_value: float) -> Table: ...
+
+    def summarize(self, y: Array, s: Array, w: Array | None, pos_value: float,
+                  neg_value: float, levels: Array, exclude_self: bool, costs: Costs = None,
+                  release: Release = None) -> SweepResult: ...
+
+    def sweep_table(self, scores: Array, tp: Array, fp: Array, levels: Array,
+                    exclude_self: bool, costs: Costs = None) -> SweepResult: ...
+
+    def merge_tables(self, s1: Array, tp1: Array, fp1: Array, s2: Array, tp2: Array,
+                     fp2: Array) -> Table: ...
+
+    def sorted_classes(self, y: Array, s: Array, pos_value: float, neg_value: float,
+                       release: Release = None) -> SortedClasses: ...
+
+    def summarize_runs(self, runs: list[tuple[Array, bool]], levels: Array,
+                       exclude_self: bool, costs: Costs = None,
+                       held_bytes: int = 1 << 26) -> SweepResult: ...
+
+    def replicate_counts(self, bit_generator: np.random.BitGenerator, pos_group: Array,
+                         pos_weight: Array | None, neg_group: Array,
+                         neg_weight: Array | None, n_groups: int,
+                         stratified: bool) -> ReplicateCounts: ...
+
+    def replicate_sweeps(self, bit_generators: list[np.random.BitGenerator],
+                         pos_group: Array, pos_weight: Array | None, neg_group: Array,
+                         neg_weight: Array | None, scores: Array, stratified: bool,
+                         levels: Array, exclude_self: bool) -> Array: ...
+
+    def delong_sums(self, tp: Array, fp: Array) -> DeLongSums: ...
+
+    def sweep_range(self, scores: Array, tp: Array, fp: Array, levels: Array,
+                    exclude_self: bool, weight_pos: float, weight_neg: float,
+                    tp_above: float, fp_above: float, b_above: float) -> RangeSweep: ...
+
+
+_active: tuple[str, ModuleType] | None = None
+
+
+def engine() -> Engine:
+    """The engine module that runs: ``fast`` (compiled) or ``reference`` (NumPy)."""
+    global _active
+    if _active is None:
+        _active = _load(_requested())
+    return cast(Engine, _active[1])
+
+
+def backend() -> str:
+    """Name of the active backend: ``"cython"`` or ``"numpy"``.
+
+    Returns
+    -------
+    str
+        ``"cython"`` when the compiled kernels load (the default), else ``"numpy"``.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> indist_fast.backend() in ("cython", "numpy")
+    True
+    """
+    engine()
+    assert _active is not None
+    return _active[0]
+
+
+@contextlib.contextmanager
+def use_backend(name: str) -> Iterator[None]:
+    """Run a block on one backend (for tests and comparisons)."""
+    global _active
+    if name not in _NAMES:
+        raise ValueError(f"name must be one of {_NAMES}, got {name!r}.")
+    previous = _active
+    _active = _load(name)
+    try:
+        yield
+    finally:
+        _active = previous

@@ -1,0 +1,243 @@
+"""What the engines return, named: both twins (and the compiled kernels) build these.
+
+``SweepResult`` is the one-sweep summary every evaluation reads; the other records
+carry a kernel's extra state (a table, row counts, a piece's final G) so that no caller
+indexes a positional tuple.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+# The annotations both engine twins use, so that their signatures read the same.
+Array = NDArray[Any]
+Costs = tuple[float, float, float] | None        # (t_fixed, q_fixed, rate_pi_pos)
+Release = Callable[[int, int], None] | None      # release(start, stop): rows read
+
+
+class SweepResult(NamedTuple):
+    """Everything one descending sweep over a score table reads (SPEC §2-§4).
+
+    ``crossings`` has one row per requested level, ``[index, threshold, TP, FP, B]``
+    of the first operating point with ``B >= level`` (NaN when none reaches it). B
+    there is ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den`` summed in the form that is
+    exactly 0 where B is 1/2 by structure, and "reaches" means this very value is
+    ``>= level`` (see ``indist_fast/_core/sweep.pxd``), so it agrees with ``Curves.b``.
+    ``b_last`` is B at the lowest threshold (every row labelled). ``costs`` holds
+    the threshold-choice sums (``CostSums``) when the sweep was asked for them.
+    """
+
+    n_groups: int
+    n_undefined: int
+    weight_pos: float
+    weight_neg: float
+    auc: float
+    average_precision: float
+    b_last: float
+    crossings: np.ndarray
+    costs: CostSums | None = None
+
+
+class Table(NamedTuple):
+    """A score table: distinct scores (descending) with the positive and negative
+    weight at each (int64 counts without weights, float64 sums with them)."""
+
+    scores: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+
+
+class SortedClasses(NamedTuple):
+    """Each class's scores, sorted ascending (the runs of out-of-core evaluation)."""
+
+    pos: np.ndarray
+    neg: np.ndarray
+
+
+class RowCounts(NamedTuple):
+    """One row block counted by class and by side of a pivot (``count_rows``).
+
+    ``*_lo`` fields cover rows with score below the pivot. ``bad_label``, ``nan_row``
+    and ``bad_weight`` are the first such row or -1. Weight sums are 0 without
+    weights; the positive ones are compensated pairs (``weight_pos +
+    weight_pos_err`` is their sum to about n u^2).
+    """
+
+    pos_lo: int
+    pos_hi: int
+    neg_lo: int
+    neg_hi: int
+    weight_pos: float
+    weight_neg: float
+    bad_label: int
+    nan_row: int
+    bad_weight: int
+    weight_pos_lo: float
+    weight_neg_lo: float
+    weight_pos_err: float
+    weight_pos_lo_err: float
+
+
+class KeySweep(NamedTuple):
+    """A sweep of weighted key pieces and the compensated TP it ended at (the total
+    positive weight B's exact comparison needs, see ``sweep.pxd``)."""
+
+    result: SweepResult
+    tp_end: float
+
+
+class Checkpoint(NamedTuple):
+    """A sweep's state after the keys at and above a split: TP as a compensated pair,
+    FP, G = 2 Num - Den (scaled) and the operating points so far."""
+
+    tp: float
+    tp_err: float
+    fp: float
+    gap: float
+    n_groups: int
+
+
+class PieceSweep(NamedTuple):
+    """One key piece swept from the state above it: its additive shares (``result``),
+    the final G and Den (scaled), the final compensated TP, and the state at the split
+    asked for (None without one)."""
+
+    result: SweepResult
+    gap: float
+    den: float
+    tp_end: float
+    checkpoint: Checkpoint | None
+
+
+class RangeSweep(NamedTuple):
+    """One score range swept from the state of the ranges above: its additive shares
+    and crossings (``result``) and its final G = 2 Num - Den."""
+
+    result: SweepResult
+    gap: float
+
+
+class DeLongSums(NamedTuple):
+    """DeLong's AUC and the summed squared structural components of a score table:
+    ``pos = sum_g tp_g (V10_g - auc)^2`` and ``neg = sum_g fp_g (V01_g - auc)^2``."""
+
+    auc: float
+    pos: float
+    neg: float
+
+
+class ReplicateCounts(NamedTuple):
+    """One bootstrap replicate: weight per group by class, and draws per row."""
+
+    tp: np.ndarray
+    fp: np.ndarray
+    pos_counts: np.ndarray
+    neg_counts: np.ndarray
+
+
+class CostSettings(NamedTuple):
+    """The threshold-choice settings with defaults filled in: the fixed threshold,
+    the fixed rate and the rate's weight of positives."""
+
+    t_fixed: float
+    q_fixed: float
+    rate_pi_pos: float
+
+
+class CostSums(NamedTuple):
+    """Condition-free sums of SPEC §7 from one sweep (uniform cost proportion).
+
+    ``mae_*``, ``brier_*``: sums of w (1 - s) and w (1 - s)^2 over positives, of w s and
+    w s^2 over negatives. ``t_tp``, ``t_fp``:
+    the operating point at the fixed threshold; ``q_tp``, ``q_fp``: at the fixed
+    rate. ``hull``: rows FP, TP, threshold of the upper ROC convex hull from (0, 0).
+    """
+
+    mae_pos: float
+    mae_neg: float
+    brier_pos: float
+    brier_neg: float
+    min_score: float
+    max_score: float
+    t_tp: float
+    t_fp: float
+    q_tp: float
+    q_fp: float
+    hull: np.ndarray
+
+
+def clamp_probability(x: Any) -> Any:
+    """A probability (scalar or array) forced into [0, 1]; NaN stays NaN.
+
+    Rounding can carry an exact ratio an ulp past 1 (or below 0); each result path
+    clamps once, after the arithmetic, so no probability reported leaves [0, 1]. Not
+    for B, which SPEC §3 lets leave [0, 1] (see ``clamp_b``).
+    """
+    if isinstance(x, (float, int)):       # the common scalar: no NumPy call overhead
+        x = float(x)
+        return x if 0.0 <= x <= 1.0 or x != x else (0.0 if x < 0.0 else 1.0)
+    out = np.clip(x, 0.0, 1.0)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+# B's own rounding slack: a sweep's sums round, so a B that is exactly 0 or 1 can come
+# out a few ulps past it; anything further out is SPEC §3's value (fractional weights
+# push Num_j or Den_j past the bounds through the self-pair terms) and is kept.
+# Twin: ``sweep.B_ROUNDING``.
+B_ROUNDING = 1e-12
+
+
+def clamp_b(x: Any) -> Any:
+    """B, B+ or B- (scalar or array) with rounding past 0 or 1 absorbed; NaN stays NaN.
+
+    Unlike a probability, B is not confined to [0, 1]: with fractional weights the
+    self-pair correction of SPEC §3 can carry it outside. Only values within
+    ``B_ROUNDING`` of the interval are clamped onto it.
+    """
+    if isinstance(x, (float, int)):
+        x = float(x)
+        if -B_ROUNDING <= x < 0.0:
+            return 0.0
+        return 1.0 if 1.0 < x <= 1.0 + B_ROUNDING else x
+    x = np.asarray(x, dtype=np.float64)
+    out = np.where((x < 0.0) & (x >= -B_ROUNDING), 0.0,
+                   np.where((x > 1.0) & (x <= 1.0 + B_ROUNDING), 1.0, x))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def weight_scale(total: float) -> float:
+    """The power of two a sweep multiplies weights by (twin of ``sweep.weight_scale``).
+
+    1 for totals in [2**-256, 2**256]; otherwise ``2**-e`` with ``e`` the binary
+    exponent of the total clamped to [-1000, 1000] (the scale and its inverse stay
+    normal), so products of totals neither overflow nor underflow. Exact: probabilities are unchanged, and B keeps its value because the
+    sweep scales the self-pair term by the same factor.
+    """
+    if not 0.0 < total <= sys.float_info.max:
+        return 1.0
+    e = math.frexp(total)[1]
+    return 1.0 if -256 <= e <= 256 else math.ldexp(1.0, -min(max(e, -1000), 1000))
+
+
+def b_from_gap(gap: float, den: float) -> float:
+    """B = 1/2 + G / (2 Den) with G = 2 Num - Den (see ``sweep.pxd``); NaN where
+    Den <= 0."""
+    return clamp_b(0.5 + 0.5 * (gap / den)) if den > 0 else math.nan
+
+
+def first_crossings(pieces: Sequence[tuple[np.ndarray, int]], n_levels: int) -> np.ndarray:
+    """Per level, the first crossing over pieces taken highest first; each piece is its
+    ``crossings`` array and the number of operating points above it (added to the
+    index)."""
+    out = np.full((n_levels, 5), np.nan)
+    for crossings, groups_above in pieces:
+        for k in range(n_levels):
+            if np.isnan(out[k, 0]) and not np.isnan(crossings[k, 0]):
+                out[k] = crossings[k]
+                out[k, 0] += groups_above
+    return out
