@@ -112,6 +112,9 @@ CHECK = textwrap.dedent("""
         except Exception as e:
             errors[name] = [type(e).__name__, str(e)]
     out["errors"] = errors
+    import doctest
+    import indist_embed_example._auc as module
+    out["doctests"] = list(doctest.testmod(module))
     # everything cimported is inline: the built module does not import indist_fast
     out["imports_indist_fast"] = any(m.split(".")[0] == "indist_fast" for m in sys.modules)
     out["module"] = sys.modules["indist_embed_example"].__file__
@@ -155,6 +158,9 @@ def test_example_auc_matches_roc_auc(example_python, tmp_path):
     assert set(out["auc"]) == set(cases)
     for name, (y, s) in cases.items():
         assert abs(out["auc"][name] - indist_fast.roc_auc(y, s)) <= 1e-12, name
+
+    failed, attempted = out["doctests"]
+    assert failed == 0 and attempted > 0
 
     errors = out["errors"]
     assert errors["nan score"] == ["ValueError", "y_score contains NaN"]
