@@ -13,7 +13,6 @@ import json
 import os
 import shlex
 import shutil
-import site
 import subprocess
 import sys
 import sysconfig
@@ -72,12 +71,11 @@ def example_python(tmp_path_factory):
     _run([sys.executable, "-m", "venv", "--system-site-packages", venv])
     python = venv / "bin" / "python"
     purelib = _run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
-    # --system-site-packages reaches the base interpreter's packages only; when the
-    # tests run in a venv themselves, its packages are added by a .pth file, led by the
-    # folder of the indist_fast these tests import (the checkout or site-packages).
-    parents = [indist_fast.get_include(), *site.getsitepackages()]
-    if site.ENABLE_USER_SITE:
-        parents.append(site.getusersitepackages())
+    # --system-site-packages reaches the base interpreter's packages only; the packages
+    # of these tests' own venv (or found through its .pth files) come from a .pth file
+    # listing their sys.path, led by the folder of the indist_fast under test (the
+    # checkout with in-place kernels, or site-packages).
+    parents = dict.fromkeys([indist_fast.get_include(), *filter(os.path.isdir, sys.path)])
     Path(purelib.stdout.strip(), "_test_parent.pth").write_text("\n".join(parents) + "\n")
     # Built from a copy: an in-tree build would leave build/ and generated C++ behind.
     source = tmp / "embed_cython"
