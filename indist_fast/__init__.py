@@ -5,6 +5,8 @@ weight (``ScoreTable``) give AUC, average precision, every curve, and the precis
 at the indistinguishability threshold C(r_b).
 """
 
+import os as _os
+
 from ._core.engine import backend
 from .errors import IndistFastWarning, LevelNotReachedWarning, UndefinedBWarning
 from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
@@ -21,8 +23,36 @@ from . import datasets
 
 __version__ = "0.1.0"
 
+
+def get_include() -> str:
+    """The folder to put on Cython's include path to cimport the kernels' ``.pxd`` files.
+
+    It is the folder that contains the ``indist_fast`` package, so that
+    ``from indist_fast._core.sweep cimport Sweep, sweep_init, sweep_push`` and
+    ``from indist_fast._core.types cimport score_t`` resolve. The ``.pxd`` API is
+    private but versioned: it may change with any release of indist_fast, so build
+    against the exact version you test with. Everything in it is ``inline``, so a
+    module built from it neither links against nor imports indist_fast at run time.
+
+    Returns
+    -------
+    str
+        Absolute path of the folder holding ``indist_fast/_core/sweep.pxd`` and
+        ``indist_fast/_core/types.pxd``.
+
+    Examples
+    --------
+    >>> import os, indist_fast
+    >>> folder = indist_fast.get_include()
+    >>> os.path.isfile(os.path.join(folder, "indist_fast", "_core", "sweep.pxd"))
+    True
+
+    In a ``setup.py``: ``cythonize(extensions, include_path=[indist_fast.get_include()])``.
+    """
+    return _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
+
 __all__ = [
-    "backend", "evaluate", "curves", "roc_auc", "average_precision",
+    "backend", "get_include", "evaluate", "curves", "roc_auc", "average_precision",
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",

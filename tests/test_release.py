@@ -49,7 +49,9 @@ def test_license_is_spdx_and_shipped():
 def test_manifest_ships_the_sources_the_build_needs():
     with open(os.path.join(ROOT, "MANIFEST.in")) as fh:
         manifest = fh.read()
-    for line in ("recursive-include src *.pyx *.pxd", "recursive-include tests *.py"):
+    # the .pxd files live in the package since issue 11; the example is built by the suite
+    for line in ("recursive-include src *.pyx", "recursive-include indist_fast *.pyi *.pxd",
+                 "recursive-include tests *.py", "recursive-include examples"):
         assert line in manifest
 
 
