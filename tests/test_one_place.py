@@ -131,3 +131,157 @@ def test_callers_accept_what_check_real_accepts(backend):
     q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
     want = math.sqrt((a * (1 - a) + 39 * (q1 - a * a) + 59 * (q2 - a * a)) / 2400)
     assert se == pytest.approx(want, rel=1e-15)
+
+
+# --- operating_rates: one precision / lift / rates / F1 formula -------------------------
+
+W = np.array([1.0, 2.0, 0.5, 1.5, 3.0, 1.0, 0.25, 2.0])
+
+
+def _brute_rates(y, s, w, t):
+    """The rates of the rule ``score >= t``, counted row by row (SPEC §4)."""
+    on = s >= t
+    tp, fp = w[on & (y == 1)].sum(), w[on & (y == 0)].sum()
+    wp, wn = w[y == 1].sum(), w[y == 0].sum()
+    precision = tp / (tp + fp)
+    return {"precision": precision, "lift": precision / (wp / (wp + wn)), "tpr": tp / wp,
+            "fpr": fp / wn, "f1": 2 * tp / (tp + fp + wp)}
+
+
+def test_operating_rates_matches_row_counts_on_scalars_and_arrays():
+    from indist_fast._core.results import operating_rates
+    wp, wn = W[Y == 1].sum(), W[Y == 0].sum()
+    thresholds = np.sort(S)[::-1]
+    tp = np.array([W[(S >= t) & (Y == 1)].sum() for t in thresholds])
+    fp = np.array([W[(S >= t) & (Y == 0)].sum() for t in thresholds])
+    arrays = operating_rates(tp, fp, wp, wn)
+    for j, t in enumerate(thresholds):
+        scalar = operating_rates(float(tp[j]), float(fp[j]), float(wp), float(wn))
+        for name, want in _brute_rates(Y, S, W, t).items():
+            assert type(getattr(scalar, name)) is float
+            assert getattr(scalar, name) == pytest.approx(want, rel=1e-15)
+            assert getattr(arrays, name)[j] == getattr(scalar, name)
+
+
+def test_operating_rates_clamps_and_never_raises_on_empty_classes():
+    from indist_fast._core.results import operating_rates
+    r = operating_rates(np.array([0.0, 1.0 + 1e-16, 2.0]), np.array([0.0, 0.0, 0.0]), 1.0, 0.0)
+    assert np.isnan(r.precision[0]) and r.precision[1] == 1.0 and r.tpr[2] == 1.0
+    assert np.isnan(r.fpr).all()
+    one = operating_rates(0.0, 0.0, 0.0, 0.0)
+    assert all(math.isnan(v) for v in one)
+
+
+def test_report_curves_and_bootstrap_read_the_same_rates(backend):
+    report = indist_fast.evaluate(Y, S, sample_weight=W)
+    curves = indist_fast.curves(Y, S, sample_weight=W)
+    at = int(np.flatnonzero(curves.thresholds == report.threshold)[0])
+    boot = indist_fast.bootstrap(Y, S, sample_weight=W, n_boot=3, seed=0,
+                                 metrics=("precision", "lift", "tpr", "fpr", "f1"))
+    want = _brute_rates(Y, S, W, report.threshold)
+    for name, value in want.items():
+        assert getattr(report, name) == pytest.approx(value, rel=1e-15)
+        assert boot[name].estimate == getattr(report, name)
+        if name != "lift":
+            assert getattr(curves, name)[at] == getattr(report, name)
+
+
+# --- one metrics-argument reader ----------------------------------------------------------
+
+@pytest.mark.parametrize("metrics, error, match", [
+    (5, TypeError, "^metrics must be a metric name, a callable"),
+    ([5], TypeError, "^metrics: '5' must be a metric name or a callable, got int"),
+    ({"x": 1.5}, TypeError, "^metrics: 'x' must be a metric name or a callable, got float"),
+    (["gini"], ValueError, "^metrics: unknown metric 'gini'; built-in metrics are "),
+])
+def test_bootstrap_and_resolving_power_read_metrics_alike(backend, metrics, error, match):
+    from indist_fast.resolving_power import Empirical, noise
+    with pytest.raises(error, match=match):
+        indist_fast.bootstrap(Y, S, n_boot=3, metrics=metrics)
+    with pytest.raises(error, match=match):
+        noise(Empirical(Y, S), metrics, n_rep=3)
+
+
+def test_resolving_power_offers_only_the_binormal_metrics(backend):
+    from indist_fast.resolving_power import METRICS, Empirical, noise
+    from indist_fast.resampling import METRICS as BOOTSTRAP_METRICS
+    assert set(METRICS) < set(BOOTSTRAP_METRICS)
+    with pytest.raises(ValueError, match="unknown metric 'lift'; built-in metrics are auc, "
+                                         "average_precision, precision,"):
+        noise(Empirical(Y, S), ["lift"], n_rep=3)
+    with pytest.raises(ValueError, match="at least one metric"):
+        indist_fast.bootstrap(Y, S, n_boot=3, metrics=[])
+    assert list(noise(Empirical(Y, S), [], n_rep=3, seed=0).values) == ["auc"]
+
+
+# --- record_dict: one to_dict --------------------------------------------------------------
+
+def _oracle_plain(value):
+    """JSON's view of a value, independent of the library's helpers."""
+    import dataclasses
+    if isinstance(value, (tuple, list, np.ndarray)):
+        return [_oracle_plain(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) else float(value)
+    if isinstance(value, (np.integer, np.bool_)):
+        return value.item()
+    if dataclasses.is_dataclass(value):
+        return {f.name: _oracle_plain(getattr(value, f.name))
+                for f in dataclasses.fields(value)}
+    return value
+
+
+def test_every_record_to_dict_is_its_fields_as_json(backend):
+    import json
+    from indist_fast.resolving_power import Binormal, compare
+    report = indist_fast.evaluate(Y, S)
+    boot = indist_fast.bootstrap(Y, S, n_boot=5, seed=0)
+    table = compare(Binormal.for_auc(0.8), n=200, prevalence=0.3, n_rep=20, seed=0)
+    records = [report.at[0.5], indist_fast.curves(Y, S), indist_fast.delong(Y, S),
+               indist_fast.delong_test(Y, S, S[::-1]), pairs.sample_auc(Y, S, 50, seed=0),
+               boot["auc"], table.rows[1]]
+    for record in records:
+        got = record.to_dict()
+        want = _oracle_plain(record)
+        want.pop("replicates", None)
+        assert got == want and list(got) == list(want), type(record).__name__
+        assert json.loads(json.dumps(got)) == got
+    d = report.to_dict()
+    assert list(d)[-2:] == ["at", "intervals"] and d["at"]["0.5"] == report.at[0.5].to_dict()
+    assert boot.to_dict()["intervals"]["auc"] == boot["auc"].to_dict()
+    t = table.to_dict()
+    assert list(t) == ["model", "auc", "n", "prevalence", "n_rep", "rows"]
+    assert t["rows"] == [r.to_dict() for r in table.rows]
+
+
+# --- check_columns: one "column ... is not in" --------------------------------------------
+
+def test_missing_columns_read_alike_in_files_and_tables(tmp_path):
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"y": Y, "p": S})
+    path = tmp_path / "rows.csv"
+    frame.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"^score: column 'q' is not in the table; "
+                                         r"available columns: 'y', 'p'\.$"):
+        indist_fast.evaluate(frame, label="y", score="q")
+    with pytest.raises(ValueError, match=rf"^weight: column 'w' is not in {path}; "
+                                         r"available columns: 'y', 'p'\.$"):
+        indist_fast.evaluate_file(str(path), label="y", score="p", weight="w")
+
+
+# --- Noise reads its replicates through Interval -------------------------------------------
+
+def test_noise_interval_is_the_bootstrap_interval_of_its_replicates():
+    from indist_fast.resampling import Interval
+    from indist_fast.resolving_power import Noise
+    values = np.array([0.3, np.nan, 0.1, 0.7, 0.5, 0.2])
+    noise_ = Noise({"m": values})
+    low, high = noise_.interval("m", 0.8)
+    ok = values[~np.isnan(values)]
+    assert (low, high) == (float(np.quantile(ok, 0.1)), float(np.quantile(ok, 0.9)))
+    assert noise_.std_error("m") == float(np.std(ok, ddof=1))
+    assert values.flags.writeable          # the caller's array is not frozen
+    iv = Interval.from_replicates("m", 0.4, values, 0.8)
+    assert values.flags.writeable and not iv.replicates.flags.writeable
+    with pytest.raises(ValueError, match="m is undefined"):
+        Noise({"m": np.array([np.nan])}).interval("m")
