@@ -172,6 +172,18 @@ def test_operating_rates_clamps_and_never_raises_on_empty_classes():
     assert all(math.isnan(v) for v in one)
 
 
+def test_operating_rates_scalar_path_is_the_array_path_to_the_bit():
+    import itertools
+    from indist_fast._core.results import operating_rates
+    edge = [0.0, -0.0, 1.0, 2.5, 1e308, 5e-324, math.inf, math.nan]
+    for args in itertools.product(edge, repeat=4):
+        scalar = operating_rates(*args)
+        array = operating_rates(*(np.array([v]) for v in args))
+        for name, x, a in zip(scalar._fields, scalar, array):
+            assert type(x) is float
+            assert x == a[0] or (math.isnan(x) and math.isnan(a[0])), (args, name)
+
+
 def test_report_curves_and_bootstrap_read_the_same_rates(backend):
     report = indist_fast.evaluate(Y, S, sample_weight=W)
     curves = indist_fast.curves(Y, S, sample_weight=W)
