@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
            "check_level", "check_real", "check_count", "check_flag", "check_seed",
-           "raise_row_errors"]
+           "check_columns", "raise_row_errors"]
 
 _LABEL_DTYPES = {np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64,
                                        np.uint16, np.uint32, np.uint64,
