@@ -221,13 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     lo.set_defaults(run=_losses)
     rp = sub.add_parser("resolving-power",
                         help="how finely AUROC, AUPRC and C(r_b) resolve models like yours")
-    rp.add_argument("file", help=".npy (structured), .npz, .csv or .parquet")
-    rp.add_argument("--label", required=True, help="label column")
-    rp.add_argument("--score", required=True, help="score column")
-    rp.add_argument("--pos-label", type=_pos_label, default=None,
-                    help="label of the positive class (needed for text labels)")
-    rp.add_argument("--drop-nulls", action="store_true",
-                    help="skip rows with a missing value in a used column")
+    _add_columns(rp, weight=False)
     rp.add_argument("--n-rep", type=int, default=1000, help="bootstrap replicates (1000)")
     rp.add_argument("--seed", type=_seed, default=0, help="seed of the replicates (0)")
     rp.add_argument("--json", action="store_true", help="print the table as JSON")
@@ -235,12 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_columns(p: argparse.ArgumentParser) -> None:
-    """The file and column arguments every file command takes."""
+def _add_columns(p: argparse.ArgumentParser, weight: bool = True) -> None:
+    """The file and column arguments every file command takes (``--weight`` where the
+    command can use weights: resolving power resamples unweighted rows)."""
     p.add_argument("file", help=".npy (structured), .npz, .csv or .parquet")
     p.add_argument("--label", required=True, help="label column")
     p.add_argument("--score", required=True, help="score column")
-    p.add_argument("--weight", default=None, help="sample-weight column")
+    if weight:
+        p.add_argument("--weight", default=None, help="sample-weight column")
     p.add_argument("--pos-label", type=_pos_label, default=None,
                    help="label of the positive class (needed for text labels)")
     p.add_argument("--drop-nulls", action="store_true",

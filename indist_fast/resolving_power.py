@@ -17,23 +17,26 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, fields
-from typing import Any, Callable, Iterable, Mapping, Union
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Union
 
 import numpy as np
 
 from ._core.engine import engine
-from ._core.validation import check_count, check_level, check_seed, prepare_rows
+from ._core.validation import check_count, check_level, check_real, check_seed, prepare_rows
 from .errors import IndistFastWarning
 from ._core.validation import check_two_classes
-from .results import _plain
-from .inference.bootstrap import MAX_REPLICATES, Resampler, _derived
+from .results import record_dict
+from .inference.bootstrap import (MAX_REPLICATES, Interval, Resampler, _derived,
+                                  _sweep_metrics)
+from .inference.bootstrap import _metric_specs as metric_specs
 from .table import ScoreTable
 
 __all__ = ["Binormal", "Empirical", "signal_curve", "noise", "resolution",
            "resolving_power", "compare", "SignalCurve", "Noise", "Resolution",
            "ResolvingPowerTable", "METRICS"]
 
+#: The bootstrap's metrics that also have a population value under a Binormal model.
 METRICS = ("auc", "average_precision", "precision")
 TableMetric = Callable[[ScoreTable], float]
 MetricSpec = Union[str, TableMetric]
@@ -72,8 +75,7 @@ class Binormal:
     sigma: float = 1.0
 
     def __post_init__(self) -> None:
-        if not math.isfinite(_check_real(self.mu, "mu")):
-            raise ValueError(f"mu must be finite, got {self.mu!r}.")
+        check_real(self.mu, "mu")
         _check_sigma(self.sigma)
 
     @property
@@ -104,8 +106,7 @@ class Binormal:
         >>> round(m.auc, 12), m.sigma
         (0.75, 2.0)
         """
-        if not 0.0 < _check_real(auc, "auc") < 1.0:
-            raise ValueError(f"auc must lie strictly between 0 and 1, got {auc!r}.")
+        auc = check_real(auc, "auc", low=0.0, high=1.0, low_open=True, high_open=True)
         # sigma enters mu's formula: checked first, or an infinite sigma would be
         # reported as an infinite mu the caller never passed
         sigma = _check_sigma(sigma)
@@ -425,34 +426,18 @@ def _norm_pdf(x: float) -> float:
     return math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
 
 
-def _check_real(value: Any, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                     np.floating)):
-        raise TypeError(f"{name} must be a real number, got {value!r}.")
-    return float(value)
-
-
 def _check_auc(value: Any, name: str) -> float:
     """An AUROC value, 0 and 1 included (an empirical model can reach both)."""
-    auc = _check_real(value, name)
-    if not 0.0 <= auc <= 1.0:
-        raise ValueError(f"{name} must be an AUROC value in [0, 1], got {value!r}.")
-    return auc
+    return check_real(value, name, low=0.0, high=1.0, must="be an AUROC value in [0, 1]")
 
 
 def _check_sigma(value: Any) -> float:
-    sigma = _check_real(value, "sigma")
-    if not (math.isfinite(sigma) and sigma > 0):
-        raise ValueError(f"sigma must be positive and finite, got {value!r}.")
-    return sigma
+    return check_real(value, "sigma", low=0.0, low_open=True, must="be positive and finite")
 
 
 def _check_r(value: Any) -> float:
     """A population threshold: any real number but NaN (+-inf label nothing / all)."""
-    r = _check_real(value, "r")
-    if math.isnan(r):
-        raise ValueError("r must be a threshold (a real number or +-inf), got NaN.")
-    return r
+    return check_real(value, "r", finite=False, must="be a threshold (a real number or +-inf)")
 
 
 def _check_prevalence(prevalence: Any) -> float:
@@ -561,13 +546,13 @@ class Empirical:
         """An increment as a float that keeps every shifted positive score finite
         (the scores themselves are finite: an infinite sum would be a score no
         increment of a finite model can produce)."""
-        delta = _check_real(value, name)
+        must = (f"be finite and keep the positive scores finite (they run from "
+                f"{self.pos[0]!r} to {self.pos[-1]!r})")
+        delta = check_real(value, name, must=must)
         # Python floats: the sum overflows to inf without NumPy's warning
-        if not (math.isfinite(delta) and math.isfinite(float(self.pos[0]) + delta)
+        if not (math.isfinite(float(self.pos[0]) + delta)
                 and math.isfinite(float(self.pos[-1]) + delta)):
-            raise ValueError(f"{name} must be finite and keep the positive scores finite "
-                             f"(they run from {self.pos[0]!r} to {self.pos[-1]!r}), "
-                             f"got {delta!r}.")
+            raise ValueError(f"{name} must {must}, got {delta!r}.")
         return delta
 
     def auc(self, delta: float = 0.0) -> float:
@@ -805,24 +790,7 @@ def indist_auc(y: np.ndarray, s: np.ndarray) -> float:
 # --- signal, noise, resolution ----------------------------------------------------------------------
 
 def _metric_specs(metrics: Any) -> dict[str, MetricSpec]:
-    if isinstance(metrics, str) or callable(metrics):
-        metrics = (metrics,)
-    if not isinstance(metrics, Iterable):
-        raise TypeError(f"metrics must be a metric name, a callable, or a sequence or "
-                        f"mapping of them, got {metrics!r}.")
-    if isinstance(metrics, Mapping):
-        items = list(metrics.items())
-    else:
-        items = [(m if isinstance(m, str) else getattr(m, "__name__", repr(m)), m)
-                 for m in metrics]
-    out: dict[str, MetricSpec] = {}
-    for name, spec in items:
-        if isinstance(spec, str) and spec not in METRICS:
-            raise ValueError(f"metrics: unknown metric {spec!r}; built-in metrics are "
-                             f"{', '.join(METRICS)}, or pass a callable on a ScoreTable.")
-        if not (isinstance(spec, str) or callable(spec)):
-            raise TypeError(f"metrics: {name!r} must be a metric name or a callable.")
-        out[str(name)] = spec
+    out = metric_specs(metrics, METRICS)
     if "auc" not in out.values():
         out = {"auc": "auc", **out}          # the reference scale is always measured
     return out
@@ -836,11 +804,8 @@ def _measure(y: np.ndarray, s: np.ndarray, specs: Mapping[str, MetricSpec]) -> l
     for spec in specs.values():
         if isinstance(spec, str):
             if builtin is None:
-                r = engine().summarize(y.view(np.uint8), s, None, 1.0, 0.0,
-                                                np.array([0.5]), True)
-                row = np.r_[r.weight_pos, r.weight_neg, r.auc, r.average_precision,
-                            r.crossings[0, 1:]]
-                builtin = {k: v[0] for k, v in _derived(row[None, :]).items()}
+                builtin = {k: v[0] for k, v in _sweep_metrics(engine().summarize(
+                    y.view(np.uint8), s, None, 1.0, 0.0, np.array([0.5]), True)).items()}
             out.append(float(builtin[spec]))
         else:
             if table is None:
@@ -1122,6 +1087,10 @@ class Noise:
                              f"{', '.join(map(repr, self.values))}.")
         return self.values[metric]
 
+    def _summary(self, metric: str, confidence: float) -> Interval:
+        # The bootstrap's summary of replicates; noise has no estimate of its own.
+        return Interval.from_replicates(metric, math.nan, self._metric(metric), confidence)
+
     def interval(self, metric: str, confidence: float = 0.95) -> tuple[float, float]:
         """The central ``confidence`` interval of the replicates (NaN ones left out).
 
@@ -1145,14 +1114,11 @@ class Noise:
         >>> bool(low < 0.8 < high)
         True
         """
-        confidence = check_level(confidence, "confidence")
-        v = self._metric(metric)
-        v = v[~np.isnan(v)]
-        if len(v) == 0:
+        summary = self._summary(metric, check_level(confidence, "confidence"))
+        if summary.n_undefined == len(summary.replicates):
             raise ValueError(f"{metric} is undefined (NaN) in every replicate: it has no "
                              "noise interval.")
-        tail = (1 - confidence) / 2
-        return float(np.quantile(v, tail)), float(np.quantile(v, 1 - tail))
+        return summary.low, summary.high
 
     def std_error(self, metric: str) -> float:
         """Standard deviation of the replicates (ddof=1, NaN ones left out).
@@ -1174,9 +1140,7 @@ class Noise:
         >>> round(spread.std_error("auc"), 4)
         0.0257
         """
-        v = self._metric(metric)
-        v = v[~np.isnan(v)]
-        return float(np.std(v, ddof=1)) if len(v) > 1 else math.nan
+        return self._summary(metric, 0.95).std_error
 
 
 def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
@@ -1304,9 +1268,7 @@ class Resolution:
         >>> d["metric"], len(d["interval"])
         ('auc', 2)
         """
-        return {f.name: (list(map(_plain, getattr(self, f.name)))
-                         if isinstance(getattr(self, f.name), tuple)
-                         else _plain(getattr(self, f.name))) for f in fields(self)}
+        return record_dict(self)
 
 
 def _mapped_width(signal: SignalCurve, noise_: Noise, metric: str, confidence: float
@@ -1492,9 +1454,7 @@ class ResolvingPowerTable:
         >>> [row["metric"] for row in table.to_dict()["rows"]]
         ['auc', 'average_precision', 'precision']
         """
-        return {"model": self.model, "auc": self.auc, "n": self.n,
-                "prevalence": self.prevalence, "n_rep": self.n_rep,
-                "rows": [r.to_dict() for r in self.rows]}
+        return record_dict(self, rows=[r.to_dict() for r in self.rows])
 
     def __str__(self) -> str:
         lines = [f"resolving power: {self.model}, AUROC {self.auc:.4f}, n {self.n:,}, "

@@ -9,7 +9,7 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 
-from ._core.results import SweepResult, clamp_probability
+from ._core.results import SweepResult, operating_rates
 from ._core.validation import check_two_classes
 from .errors import LevelNotReachedWarning, warn_undefined_b
 
@@ -26,6 +26,24 @@ def _plain(value: Any) -> Any:
     if isinstance(value, np.bool_):
         return bool(value)
     return value
+
+
+def record_dict(record: Any, *, skip: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
+    """A result record (a dataclass) as plain JSON types: the one ``to_dict``.
+
+    Every field in order, through ``_plain`` (tuples and arrays as lists of plain
+    values), except those in ``skip`` or ``extra``; then ``extra``'s entries, already
+    plain (nested records, mappings keyed for JSON), in the order given.
+    """
+    out = {}
+    for f in fields(record):
+        if f.name in skip or f.name in extra:
+            continue
+        value = getattr(record, f.name)
+        out[f.name] = ([_plain(v) for v in value] if isinstance(value, (tuple, np.ndarray))
+                       else _plain(value))
+    out.update(extra)
+    return out
 
 
 @dataclass(frozen=True)
@@ -104,13 +122,8 @@ class OperatingPoint:
         if math.isnan(index):           # no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
-        # Probabilities are clamped once, here (B's rounding is absorbed by the engine;
-        # B itself may leave [0, 1] with fractional weights, SPEC §3).
-        precision = clamp_probability(tp / (tp + fp))
-        base_rate = weight_pos / (weight_pos + weight_neg)
-        return cls(level, True, threshold, b, precision, precision / base_rate,
-                   clamp_probability(tp / weight_pos), clamp_probability(fp / weight_neg),
-                   clamp_probability(2.0 * tp / (tp + fp + weight_pos)), tp, fp)
+        return cls(level, True, threshold, b,
+                   *operating_rates(tp, fp, weight_pos, weight_neg), tp, fp)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None).
@@ -128,7 +141,7 @@ class OperatingPoint:
         >>> d["threshold"], d["reached"]
         (0.35, True)
         """
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return record_dict(self)
 
 
 class OperatingPoints(Mapping[float, "OperatingPoint"]):
@@ -306,12 +319,10 @@ class Report:
         >>> json.loads(json.dumps(d)) == d
         True
         """
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
-               if f.name not in ("at", "intervals")}
-        out["at"] = {f"{level:g}": point.to_dict() for level, point in self.at.items()}
-        out["intervals"] = (None if self.intervals is None else
-                            {k: v.to_dict() for k, v in self.intervals.items()})
-        return out
+        return record_dict(
+            self, at={f"{level:g}": point.to_dict() for level, point in self.at.items()},
+            intervals=(None if self.intervals is None else
+                       {k: v.to_dict() for k, v in self.intervals.items()}))
 
     def __str__(self) -> str:
         lines = [
@@ -403,5 +414,5 @@ class Curves:
         >>> indist_fast.curves([0, 1, 1, 0], [0.1, 0.8, 0.8, 0.3]).to_dict()["thresholds"]
         [0.8, 0.3, 0.1]
         """
-        return {f.name: [_plain(v) for v in getattr(self, f.name)] for f in fields(self)}
+        return record_dict(self)
 

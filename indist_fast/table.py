@@ -9,7 +9,7 @@ import numpy as np
 
 from ._core.engine import engine
 from ._core.curves import curve_columns
-from ._core.results import clamp_probability
+from ._core.results import operating_rates
 from ._core.validation import (LabelCoding, Rows, _as_1d, check_flag, check_levels,
                           combine_codings, prepare_rows)
 from ._core.validation import check_two_classes
@@ -358,12 +358,10 @@ class ScoreTable:
         cols = curve_columns(self.scores, self.pos, self.neg, exclude_self)
         warn_undefined_b(int(np.count_nonzero(~cols.defined)), wp, exclude_self)
         # TP ends at the in-order total: the rates are over that same total.
-        wp, wn = float(cols.tp[-1]), float(cols.fp[-1])
+        rates = operating_rates(cols.tp, cols.fp, cols.tp[-1], cols.fp[-1])
         return Curves(
-            thresholds=self.scores.copy(), tp=cols.tp, fp=cols.fp,
-            tpr=clamp_probability(cols.tp / wp), fpr=clamp_probability(cols.fp / wn),
-            precision=clamp_probability(cols.tp / (cols.tp + cols.fp)),
-            f1=clamp_probability(2.0 * cols.tp / (cols.tp + cols.fp + wp)),
+            thresholds=self.scores.copy(), tp=cols.tp, fp=cols.fp, tpr=rates.tpr,
+            fpr=rates.fpr, precision=rates.precision, f1=rates.f1,
             b=cols.b, b_plus=cols.b_plus, b_minus=cols.b_minus)
 
 

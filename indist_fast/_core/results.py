@@ -185,6 +185,55 @@ def clamp_probability(x: Any) -> Any:
     return float(out) if np.ndim(out) == 0 else out
 
 
+def _divide(a: float, b: float) -> float:
+    """``a / b`` for floats as IEEE (and NumPy) divides: x / 0 is +-inf, 0 / 0 NaN."""
+    if b != 0.0:
+        return a / b
+    if a == 0.0 or a != a:
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+class Rates(NamedTuple):
+    """The rates of operating points, from their TP and FP (SPEC §4): precision ``C``,
+    lift ``C / base_rate``, true and false positive rates and F1; scalars or arrays as
+    given to ``operating_rates``."""
+
+    precision: Any
+    lift: Any
+    tpr: Any
+    fpr: Any
+    f1: Any
+
+
+def operating_rates(tp: Any, fp: Any, weight_pos: Any, weight_neg: Any) -> Rates:
+    """Precision, lift, TPR, FPR and F1 where ``tp`` positive and ``fp`` negative weight
+    lie at or above the threshold, out of ``weight_pos`` and ``weight_neg``.
+
+    The one place these formulas live: reports, curves and bootstrap replicates all
+    read them here, so they agree to the bit. Any argument may be an array (they
+    broadcast); scalars give Python floats. Probabilities are clamped to [0, 1] once,
+    after the arithmetic; a zero denominator gives NaN or inf, never an error (a
+    replicate may draw no positive).
+    """
+    if all(isinstance(v, float) for v in (tp, fp, weight_pos, weight_neg)):
+        # One operating point (a report's levels): plain floats, no NumPy overhead.
+        precision = clamp_probability(_divide(tp, tp + fp))
+        return Rates(precision, _divide(precision, _divide(weight_pos, weight_pos + weight_neg)),
+                     clamp_probability(_divide(tp, weight_pos)),
+                     clamp_probability(_divide(fp, weight_neg)),
+                     clamp_probability(_divide(2.0 * tp, tp + fp + weight_pos)))
+    tp, fp, wp, wn = (np.asarray(v, dtype=np.float64)[()]
+                      for v in (tp, fp, weight_pos, weight_neg))
+    # Python float arithmetic, which these replace, overflows to inf silently.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        precision = clamp_probability(tp / (tp + fp))
+        lift = precision / (wp / (wp + wn))
+        return Rates(precision, float(lift) if np.ndim(lift) == 0 else lift,
+                     clamp_probability(tp / wp), clamp_probability(fp / wn),
+                     clamp_probability(2.0 * tp / (tp + fp + wp)))
+
+
 # B's own rounding slack: a sweep's sums round, so a B that is exactly 0 or 1 can come
 # out a few ulps past it; anything further out is SPEC §3's value (fractional weights
 # push Num_j or Den_j past the bounds through the self-pair terms) and is kept.

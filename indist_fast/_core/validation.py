@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 import math
 from numbers import Real
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 import numpy as np
 
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
-           "check_level", "raise_row_errors"]
+           "check_level", "check_real", "check_count", "check_flag", "check_seed",
+           "check_columns", "raise_row_errors"]
 
 _LABEL_DTYPES = {np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64,
                                        np.uint16, np.uint32, np.uint64,
@@ -302,14 +303,96 @@ def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarra
                          f"{w[bad_weight].item()!r} at row {bad_weight}.")
 
 
+def _bound(x: float) -> str:
+    return f"{x:g}"
+
+
+def _range_phrase(low: float | None, high: float | None, low_open: bool, high_open: bool,
+                  finite: bool) -> str:
+    """What ``check_real`` asks for, in words (the end of its ValueError)."""
+    if low is not None and high is not None:
+        if low_open and high_open:
+            return f"lie strictly between {_bound(low)} and {_bound(high)}"
+        return (f"lie in {'(' if low_open else '['}{_bound(low)}, {_bound(high)}"
+                f"{')' if high_open else ']'}")
+    if low is not None:
+        side = f"{'>' if low_open else '>='} {_bound(low)}"
+    elif high is not None:
+        side = f"{'<' if high_open else '<='} {_bound(high)}"
+    else:
+        return "be finite" if finite else "not be NaN"
+    return f"be {side}{' and finite' if finite else ''}"
+
+
+def check_real(value: Any, name: str, *, low: float | None = None,
+               high: float | None = None, low_open: bool = False, high_open: bool = False,
+               finite: bool = True, kind: str = "be a real number",
+               must: str | None = None) -> float:
+    """A real scalar argument as a plain float, checked against its range.
+
+    Bools (Python's and NumPy's) are refused although ``numbers.Real`` admits them:
+    ``True`` passed for a level or a score is a mistake, never a number. NaN is always
+    refused; ``finite=False`` lets ``+-inf`` through (a threshold of ``inf`` labels
+    nothing).
+
+    Parameters
+    ----------
+    value : Any
+        The argument as passed.
+    name : str
+        The argument's name, for the messages.
+    low, high : float or None, default=None
+        Bounds of the accepted range; None leaves that side open-ended.
+    low_open, high_open : bool, default=False
+        Exclude the bound itself.
+    finite : bool, default=True
+        Refuse ``+-inf``.
+    kind : str, default="be a real number"
+        What the TypeError says the argument must do.
+    must : str or None, default=None
+        What the ValueError says the argument must do (``"lie in [0, 1]"``); by
+        default it is worded from the range.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not a real number; the message names ``name``.
+    ValueError
+        ``value`` is NaN, infinite (with ``finite=True``) or out of range; the
+        message names ``name``.
+
+    Examples
+    --------
+    >>> from indist_fast._core.validation import check_real
+    >>> check_real(1, "sigma", low=0.0, low_open=True)
+    1.0
+    >>> check_real(0.0, "sigma", low=0.0, low_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma must be > 0 and finite, got 0.0.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise TypeError(f"{name} must {kind}, got {value!r}.")
+    try:
+        x = float(value)
+    except OverflowError:              # an int beyond float64: out of any finite range
+        x = math.inf if cast(float, value) > 0 else -math.inf
+    if (math.isnan(x) or (finite and math.isinf(x))
+            or (low is not None and (x <= low if low_open else x < low))
+            or (high is not None and (x >= high if high_open else x > high))):
+        phrase = must or _range_phrase(low, high, low_open, high_open, finite)
+        raise ValueError(f"{name} must {phrase}, got {value!r}.")
+    return x
+
+
 def check_level(level: Any, name: str = "level") -> float:
     """A level of B must be a real number strictly between 0 and 1."""
-    if isinstance(level, bool) or not isinstance(level, (Real, np.number)):
-        raise TypeError(f"{name} must be a real number in (0, 1), got {level!r}.")
-    level = float(level)
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"{name} must lie strictly between 0 and 1, got {level!r}.")
-    return float(level)
+    return check_real(level, name, low=0.0, high=1.0, low_open=True, high_open=True,
+                      kind="be a real number in (0, 1)")
 
 
 def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
@@ -408,6 +491,19 @@ def make_rng(seed: Any, name: str = "seed") -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(check_seed(seed, name))
+
+
+def check_columns(columns: Iterable[tuple[str, Any]], available: Iterable[Any], where: str,
+                  none: str = "none") -> None:
+    """Every named column (``(role, name)`` pairs, None for an unused one) is among
+    ``available``; the ValueError names the role and lists what is there (``none``
+    when nothing is). ``where`` says what was searched: a path, "the table", ...
+    """
+    available = list(available)
+    for role, name in columns:
+        if name is not None and name not in available:
+            raise ValueError(f"{role}: column {name!r} is not in {where}; available columns: "
+                             f"{', '.join(map(repr, available)) or none}.")
 
 
 def check_two_classes(weight_pos: float, weight_neg: float) -> None:

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from . import ranges
-from .._core.validation import check_count, check_flag, check_levels
+from .._core.validation import check_columns, check_count, check_flag, check_levels
 from ..results import Report
 from ..table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
@@ -184,10 +184,8 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
                             f"weight]) of dask arrays, got {type(collection).__name__}.")
         if label is None or score is None:
             raise ValueError("a dask DataFrame needs the label and score column names.")
-        for role, name in (("label", label), ("score", score), ("weight", weight)):
-            if name is not None and name not in collection.columns:
-                raise ValueError(f"{role}: column {name!r} is not in the DataFrame; columns: "
-                                 f"{', '.join(map(repr, collection.columns))}.")
+        check_columns((("label", label), ("score", score), ("weight", weight)),
+                      collection.columns, "the DataFrame")
         parts = list(collection.to_delayed())
         samples = [delayed(lambda df: _sample(df[score].to_numpy(), sample_per_partition))(p)
                    for p in parts]

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
 import numpy as np
 
 from .._core.engine import engine
+from .._core.results import SweepResult, operating_rates
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
 from .._core.validation import check_two_classes
-from ..results import _plain
+from ..results import record_dict
 from ..table import ScoreTable
 
 __all__ = ["bootstrap", "BootstrapResult", "Interval", "Resampler", "METRICS",
@@ -113,7 +114,8 @@ class Interval:
         >>> round(iv.low, 4), round(iv.high, 4), iv.n_undefined
         (0.705, 0.795, 1)
         """
-        replicates = np.asarray(replicates, dtype=np.float64)
+        # A copy made read-only: the caller's array keeps its flags.
+        replicates = np.array(replicates, dtype=np.float64)
         replicates.setflags(write=False)
         ok = replicates[~np.isnan(replicates)]
         tail = (1.0 - confidence) / 2.0
@@ -138,8 +140,7 @@ class Interval:
         >>> d["metric"], d["confidence"], "replicates" in d
         ('auc', 0.95, False)
         """
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)
-                if f.name != "replicates"}
+        return record_dict(self, skip=("replicates",))
 
 
 @dataclass(frozen=True)
@@ -210,10 +211,8 @@ class BootstrapResult:
         >>> d["n_boot"], sorted(d["intervals"]["auc"])[:3]
         (50, ['confidence', 'estimate', 'high'])
         """
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self)
-               if f.name != "intervals"}
-        out["intervals"] = {k: v.to_dict() for k, v in self.intervals.items()}
-        return out
+        return record_dict(self, intervals={k: v.to_dict()
+                                            for k, v in self.intervals.items()})
 
     def __str__(self) -> str:
         pct = f"{self.confidence:.0%}"
@@ -242,11 +241,15 @@ def _derived(sweeps: np.ndarray, column: int = 0) -> dict[str, np.ndarray]:
     wp, wn, auc, ap = sweeps[:, 0], sweeps[:, 1], sweeps[:, 2], sweeps[:, 3]
     first = 4 + 4 * column
     threshold, tp, fp, b = (sweeps[:, first + i] for i in range(4))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = tp / (tp + fp)
-        return {"auc": auc, "average_precision": ap, "threshold": threshold,
-                "precision": precision, "lift": precision * (wp + wn) / wp,
-                "tpr": tp / wp, "fpr": fp / wn, "f1": 2.0 * tp / (tp + fp + wp), "b": b}
+    return {"auc": auc, "average_precision": ap, "threshold": threshold, "b": b,
+            **operating_rates(tp, fp, wp, wn)._asdict()}
+
+
+def _sweep_metrics(result: SweepResult) -> dict[str, np.ndarray]:
+    """``_derived`` of one sweep (its first level), read like a replicate's row."""
+    row = np.concatenate(([result.weight_pos, result.weight_neg, result.auc,
+                           result.average_precision], result.crossings[:1, 1:].ravel()))
+    return _derived(row[None, :])
 
 
 class Resampler:
@@ -506,30 +509,30 @@ class Resampler:
         return y, s, w
 
 
-def _metric_specs(metrics: Any) -> dict[str, str | TableMetric]:
-    """Names to built-in names or callables on a ScoreTable."""
+def _metric_specs(metrics: Any, builtin: tuple[str, ...] = METRICS
+                  ) -> dict[str, str | TableMetric]:
+    """Names to built-in names (one of ``builtin``) or callables on a ScoreTable: the
+    one reading of a ``metrics`` argument (the bootstrap's and resolving power's)."""
     if isinstance(metrics, str) or callable(metrics):
         metrics = (metrics,)
+    if not isinstance(metrics, Iterable):
+        raise TypeError(f"metrics must be a metric name, a callable, or a sequence or "
+                        f"mapping of them, got {metrics!r}.")
     items: Iterable[tuple[str, Any]]
     if isinstance(metrics, Mapping):
         items = metrics.items()
     else:
-        try:
-            items = [(m if isinstance(m, str) else getattr(m, "__name__", repr(m)), m)
-                     for m in metrics]
-        except TypeError:
-            raise TypeError(f"metrics must be names or callables, got {metrics!r}.") from None
+        items = [(m if isinstance(m, str) else getattr(m, "__name__", repr(m)), m)
+                 for m in metrics]
     specs: dict[str, str | TableMetric] = {}
     for name, spec in items:
-        if isinstance(spec, str) and spec not in METRICS:
+        if isinstance(spec, str) and spec not in builtin:
             raise ValueError(f"metrics: unknown metric {spec!r}; built-in metrics are "
-                             f"{', '.join(METRICS)}, or pass a callable on a ScoreTable.")
+                             f"{', '.join(builtin)}, or pass a callable on a ScoreTable.")
         if not (isinstance(spec, str) or callable(spec)):
             raise TypeError(f"metrics: {name!r} must be a metric name or a callable, "
                             f"got {type(spec).__name__}.")
         specs[str(name)] = spec
-    if not specs:
-        raise ValueError("metrics: ask for at least one metric.")
     return specs
 
 
@@ -561,17 +564,16 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
     n_boot, confidence = _check_settings(n_boot, confidence)
     level = check_level(level)
     specs = _metric_specs(metrics)
+    if not specs:
+        raise ValueError("metrics: ask for at least one metric.")
     exclude_self = check_flag(exclude_self, "exclude_self")
     seed = check_seed(seed)
     entropy = _entropy(seed)        # before the replicates: a bad seed fails at once
     check_two_classes(table.weight_pos, table.weight_neg)
     resampler = Resampler.from_rows(rows, table, stratified=stratified, seed=seed)
     levels = np.array([level])
-    full = engine().sweep_table(table.scores, table.pos, table.neg, levels,
-                                         exclude_self)
-    full_row = np.concatenate(([full.weight_pos, full.weight_neg, full.auc,
-                                full.average_precision], full.crossings[:, 1:].ravel()))
-    estimates = _derived(full_row[None, :])
+    estimates = _sweep_metrics(engine().sweep_table(table.scores, table.pos, table.neg,
+                                                    levels, exclude_self))
     builtin = _derived(resampler.sweeps(n_boot, levels, exclude_self)) if any(
         isinstance(s, str) for s in specs.values()) else {}
     intervals = {}

@@ -9,16 +9,16 @@ scores), never an n_pos x n_neg matrix. Weights count as copies (SPEC §1).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from .._core.engine import engine
-from .._core.validation import Rows, check_level, prepare_rows
+from .._core.validation import Rows, check_level, check_real, prepare_rows
 from .._core.validation import check_two_classes
-from ..results import _plain
+from ..results import record_dict
 from ..table import ScoreTable
 
 __all__ = ["delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest",
@@ -71,7 +71,7 @@ class DeLongResult:
         >>> sorted(indist_fast.delong(y, s).to_dict())
         ['auc', 'confidence', 'high', 'low', 'std_error', 'variance']
         """
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ class DeLongTest:
         >>> sorted(t.to_dict())
         ['auc_a', 'auc_b', 'difference', 'p_value', 'std_error', 'z']
         """
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return record_dict(self)
 
 
 def structural_components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
@@ -323,16 +323,11 @@ def hanley_mcneil_se(auc: float, n_pos: float, n_neg: float) -> float:
     >>> round(hanley_mcneil_se(0.8, 100, 100), 5)
     0.03137
     """
-    for name, value in (("auc", auc), ("n_pos", n_pos), ("n_neg", n_neg)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(
-                value, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{name} must be a number, got {value!r}.")
-    if not 0.0 <= auc <= 1.0:
-        raise ValueError(f"auc must lie in [0, 1], got {auc!r}.")
+    auc = check_real(auc, "auc", low=0.0, high=1.0, kind="be a number")
     # Counts may be effective (weighted) sizes, so any finite real >= 1 will do.
-    for name, value in (("n_pos", n_pos), ("n_neg", n_neg)):
-        if not (math.isfinite(value) and value >= 1):
-            raise ValueError(f"{name} must be a finite count of at least 1, got {value!r}.")
+    n_pos, n_neg = (check_real(value, name, low=1.0, kind="be a number",
+                               must="be a finite count of at least 1")
+                    for name, value in (("n_pos", n_pos), ("n_neg", n_neg)))
     q1 = auc / (2.0 - auc)
     q2 = 2.0 * auc * auc / (1.0 + auc)
     var = (auc * (1 - auc) + (n_pos - 1) * (q1 - auc * auc)

@@ -9,15 +9,14 @@ values (``indist_fast.evaluate``) are cheaper and have no sampling error.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
-from numbers import Real
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._core.validation import Rows, check_count, check_flag, make_rng, prepare_rows
+from .._core.validation import Rows, check_count, check_flag, check_real, make_rng, prepare_rows
 from .._core.validation import check_two_classes
-from ..results import _plain
+from ..results import record_dict
 from ..table import ScoreTable
 
 __all__ = ["sample_auc", "sample_b", "sample_b_curve", "PairEstimate", "PairCurve"]
@@ -64,7 +63,7 @@ class PairEstimate:
         >>> sorted(sample_auc(y, s, 100, seed=0).to_dict())
         ['estimate', 'n_pairs', 'std_error']
         """
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return record_dict(self)
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,14 +102,6 @@ MAX_PAIRS = 10**7
 
 def _check_n_pairs(n_pairs: Any) -> int:
     return check_count(n_pairs, "n_pairs", minimum=1, maximum=MAX_PAIRS)
-
-
-def _check_threshold(threshold: Any, name: str = "threshold") -> float:
-    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (Real, np.number)):
-        raise TypeError(f"{name} must hold real numbers, got {threshold!r}.")
-    if math.isnan(threshold):
-        raise ValueError(f"{name} must not be NaN.")
-    return float(threshold)
 
 
 def _estimate(wins: np.ndarray) -> PairEstimate:
@@ -294,7 +285,7 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     (0.5, True)
     """
     n = _check_n_pairs(n_pairs)
-    t = _check_threshold(threshold)
+    t = check_real(threshold, "threshold", finite=False)
     replace = check_flag(replace, "replace")
     rng = make_rng(seed)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
@@ -309,8 +300,8 @@ def _check_thresholds(thresholds: Any) -> np.ndarray:
     if arr.ndim != 1:
         raise ValueError(f"thresholds should be a 1d array, got an array of shape "
                          f"{arr.shape} instead.")
-    return np.array([_check_threshold(x, "thresholds") for x in arr.tolist()],
-                    dtype=np.float64)
+    return np.array([check_real(x, "thresholds", finite=False, kind="hold real numbers")
+                     for x in arr.tolist()], dtype=np.float64)
 
 
 def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,

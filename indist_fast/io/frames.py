@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.validation import Rows, prepare_rows
+from .._core.validation import Rows, check_columns, prepare_rows
 
 
 def frame_columns(data: Any, label: str, score: str, weight: str | None
@@ -20,14 +20,13 @@ def frame_columns(data: Any, label: str, score: str, weight: str | None
     if not names:
         raise TypeError("label=/score= need a DataFrame (pandas, polars) or a pyarrow "
                         f"Table as the first argument, got {type(data).__name__}.")
+    roles = (("label", label), ("score", score), ("weight", weight))
+    check_columns(roles, names, "the table")
     out: list[Any] = []
-    for role, name in (("label", label), ("score", score), ("weight", weight)):
+    for _, name in roles:
         if name is None:
             out.append(None)
             continue
-        if name not in names:
-            raise ValueError(f"{role}: column {name!r} is not in the table; columns: "
-                             f"{', '.join(map(repr, names))}.")
         column = data.column(name) if hasattr(data, "column_names") else data[name]
         to_numpy = getattr(column, "to_numpy", None)
         out.append(to_numpy() if to_numpy is not None else np.asarray(column))

@@ -36,7 +36,7 @@ from typing import IO, Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from .._core.validation import check_flag
+from .._core.validation import check_columns, check_flag
 
 __all__ = ["read_columns", "open_source", "check_path", "naming_columns", "LabelText",
            "typed_pos_label"]
@@ -88,10 +88,8 @@ def _missing_columns(path: str, cols: dict[str, str | None], available: list[str
                      plain: str = "none") -> None:
     """Every used column present, and present once: a CSV header (or a Parquet schema)
     may repeat a name, and the readers would then pick one copy silently."""
+    check_columns(cols.items(), available, path, plain)
     for role, name in cols.items():
-        if name is not None and name not in available:
-            raise ValueError(f"{role}: column {name!r} is not in {path}; available columns: "
-                             f"{', '.join(map(repr, available)) or plain}.")
         if name is not None and available.count(name) > 1:
             raise ValueError(f"path: {path} has {available.count(name)} columns named "
                              f"{name!r} (the {role} column); rename the duplicates so the "
