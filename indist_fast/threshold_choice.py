@@ -139,6 +139,13 @@ class CostDistribution:
                             axis=-1)
         return self._beta_moments(lo, hi)
 
+    def _moments(self) -> tuple[float, float, float]:
+        """``E[c^k]`` for k = 0, 1, 2: what ``partial_moments`` gives on [0, 1]."""
+        if self.is_uniform:
+            return 1.0, 0.5, 1.0 / 3.0
+        first = self.a / (self.a + self.b)
+        return 1.0, first, first * ((self.a + 1) / (self.a + self.b + 1))
+
     def _beta_moments(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         """The Beta moments through the regularised incomplete beta function."""
         try:
@@ -227,6 +234,12 @@ class LossCurve:
         if not isinstance(distribution, CostDistribution):
             raise TypeError("distribution must be a CostDistribution, got "
                             f"{distribution!r}.")
+        if len(self.coef) == 1 and self.breaks[0] <= 0.0 and self.breaks[-1] >= 1.0:
+            # one piece over all of [0, 1] (a fixed operating point): the full moments
+            # are exact scalars, and most methods land here, so skip the array work
+            k0, k1, k2 = self.coef[0].tolist()
+            m0, m1, m2 = distribution._moments()
+            return k0 * m0 + k1 * m1 + k2 * m2
         moments = distribution.partial_moments(self.breaks[:-1], self.breaks[1:])
         return float(np.sum(self.coef * moments))
 
@@ -252,8 +265,8 @@ class LossCurve:
         >>> LossCurve.line(0.25, 0.5, 0.5)([0.0, 1.0]).tolist()
         [0.5, 0.25]
         """
-        return _lines(np.array([0.0, 1.0]), np.array([fnr], dtype=np.float64),
-                      np.array([fpr], dtype=np.float64), pi1)
+        intercept, slope = _line(fnr, fpr, pi1)
+        return cls(np.array([0.0, 1.0]), np.array([[intercept, slope, 0.0]]))
 
 
 # --- what one sweep gives ---------------------------------------------------------------------
@@ -362,12 +375,17 @@ def _rates(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return tp / tp[-1], fp / fp[-1]
 
 
-def _lines(breaks: np.ndarray, fnr: np.ndarray, fpr: np.ndarray, pi1: float) -> LossCurve:
-    """The cost line ``Q(c) = 2 pi0 fpr + 2 c (pi1 fnr - pi0 fpr)`` of each point."""
+def _line(fnr: Any, fpr: Any, pi1: float) -> tuple[Any, Any]:
+    """Intercept and slope of the cost line ``Q(c) = 2 [c pi1 fnr + (1 - c) pi0 fpr]``
+    (scalars or arrays alike)."""
     pi0 = 1.0 - pi1
+    return 2 * pi0 * fpr, 2 * (pi1 * fnr - pi0 * fpr)
+
+
+def _lines(breaks: np.ndarray, fnr: np.ndarray, fpr: np.ndarray, pi1: float) -> LossCurve:
+    """One cost line per operating point, each in force on its own piece."""
     coef = np.zeros((len(fnr), 3))
-    coef[:, 0] = 2 * pi0 * fpr
-    coef[:, 1] = 2 * (pi1 * fnr - pi0 * fpr)
+    coef[:, 0], coef[:, 1] = _line(fnr, fpr, pi1)
     return LossCurve(breaks, coef)
 
 
