@@ -460,8 +460,8 @@ def _rate_driven_curve(ctx: _Context) -> LossCurve:
 
 def _hull_steps(ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The hull's TPR and FPR, and each segment's rise ``pi1 dtpr`` and run ``pi0 dfpr``."""
-    fp, tp, _ = ctx.sums.hull
-    tpr, fpr = _rates(tp, fp)
+    hull = _hull(ctx)
+    tpr, fpr = hull.tpr, hull.fpr
     return tpr, fpr, ctx.pi1 * np.diff(tpr), (1.0 - ctx.pi1) * np.diff(fpr)
 
 
