@@ -13,7 +13,9 @@ and its expected loss averages ``Q`` over ``c ~ U(0, 1)`` or ``Beta(a, b)``. Wit
 Every method's ``Q`` is a piecewise polynomial of degree <= 2 in ``c`` (``LossCurve``),
 integrated exactly, never on a grid. For a uniform ``c`` the needed sums come out of
 the same one-sort sweep as ``evaluate`` (``compare_methods`` costs about one
-``evaluate``); other cost distributions read the score table.
+``evaluate``); other cost distributions read the score table. Each method is one
+entry of a registry (``_REGISTRY``) that says what it needs and builds its ``Q``;
+every public function dispatches through it.
 
 Under a uniform ``c`` the methods equal familiar metrics (tests check each):
 score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-driven
@@ -239,7 +241,7 @@ class LossCurve:
             # are exact scalars, and most methods land here, so skip the array work
             k0, k1, k2 = self.coef[0].tolist()
             m0, m1, m2 = distribution._moments()
-            return k0 * m0 + k1 * m1 + k2 * m2
+            return float(k0 * m0 + k1 * m1 + k2 * m2)
         moments = distribution.partial_moments(self.breaks[:-1], self.breaks[1:])
         return float(np.sum(self.coef * moments))
 
