@@ -13,7 +13,9 @@ and its expected loss averages ``Q`` over ``c ~ U(0, 1)`` or ``Beta(a, b)``. Wit
 Every method's ``Q`` is a piecewise polynomial of degree <= 2 in ``c`` (``LossCurve``),
 integrated exactly, never on a grid. For a uniform ``c`` the needed sums come out of
 the same one-sort sweep as ``evaluate`` (``compare_methods`` costs about one
-``evaluate``); other cost distributions read the score table.
+``evaluate``); other cost distributions read the score table. Each method is one
+entry of a registry (``_REGISTRY``) that says what it needs and builds its ``Q``;
+every public function dispatches through it.
 
 Under a uniform ``c`` the methods equal familiar metrics (tests check each):
 score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-driven
@@ -24,7 +26,10 @@ score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-dr
 from __future__ import annotations
 
 import math
+import textwrap
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -40,17 +45,6 @@ __all__ = ["METHODS", "CostDistribution", "LossCurve", "expected_loss", "compare
            "MethodComparison", "MethodLoss", "roc_convex_hull", "RocHull",
            "refinement_loss", "brier_score", "mean_absolute_error", "cost_curves",
            "CostCurves", "brier_curve", "hull_calibration", "HullCalibration", "loss_curve"]
-
-METHODS = ("score-fixed", "score-uniform", "score-driven", "rate-fixed", "rate-uniform",
-           "rate-driven", "optimal", "indistinguishability")
-_SCORE_METHODS = ("score-uniform", "score-driven")
-_EQUALS = {"score-fixed": "error rate at t", "score-uniform": "mean absolute error",
-           "score-driven": "Brier score", "rate-fixed": "error rate at rate q",
-           "rate-uniform": "1/2 + pi0 pi1 (1 - 2 AUC)",
-           "rate-driven": "1/3 + pi0 pi1 (1 - 2 AUC)",
-           "optimal": "refinement loss of the ROC hull",
-           "indistinguishability": "error rate at r_b"}
-
 
 # --- the distribution of the cost proportion ------------------------------------------------
 
@@ -147,6 +141,13 @@ class CostDistribution:
                             axis=-1)
         return self._beta_moments(lo, hi)
 
+    def _moments(self) -> tuple[float, float, float]:
+        """``E[c^k]`` for k = 0, 1, 2: what ``partial_moments`` gives on [0, 1]."""
+        if self.is_uniform:
+            return 1.0, 0.5, 1.0 / 3.0
+        first = self.a / (self.a + self.b)
+        return 1.0, first, first * ((self.a + 1) / (self.a + self.b + 1))
+
     def _beta_moments(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         """The Beta moments through the regularised incomplete beta function."""
         try:
@@ -235,6 +236,12 @@ class LossCurve:
         if not isinstance(distribution, CostDistribution):
             raise TypeError("distribution must be a CostDistribution, got "
                             f"{distribution!r}.")
+        if len(self.coef) == 1 and self.breaks[0] <= 0.0 and self.breaks[-1] >= 1.0:
+            # one piece over all of [0, 1] (a fixed operating point): the full moments
+            # are exact scalars, and most methods land here, so skip the array work
+            k0, k1, k2 = self.coef[0].tolist()
+            m0, m1, m2 = distribution._moments()
+            return float(k0 * m0 + k1 * m1 + k2 * m2)
         moments = distribution.partial_moments(self.breaks[:-1], self.breaks[1:])
         return float(np.sum(self.coef * moments))
 
@@ -260,16 +267,16 @@ class LossCurve:
         >>> LossCurve.line(0.25, 0.5, 0.5)([0.0, 1.0]).tolist()
         [0.5, 0.25]
         """
-        pi0 = 1.0 - pi1
-        return cls(np.array([0.0, 1.0]),
-                   np.array([[2 * pi0 * fpr, 2 * (pi1 * fnr - pi0 * fpr), 0.0]]))
+        intercept, slope = _line(fnr, fpr, pi1)
+        return cls(np.array([0.0, 1.0]), np.array([[intercept, slope, 0.0]]))
 
 
 # --- what one sweep gives ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class _Context:
-    """Everything the methods read: the sweep, its cost sums, the condition's pis.
+    """Everything the methods read: the sweep, its cost sums, the condition's pis, and
+    the fixed threshold ``t`` and rate ``q`` the sums were gathered at (NaN when unset).
 
     Weights are the caller's (the engines gather the sums in an exactly rescaled
     form and report them unscaled); every rate and loss is a ratio of them.
@@ -278,17 +285,28 @@ class _Context:
     sweep: SweepResult
     sums: CostSums
     pi1: float                      # condition's pi1 (the data's, or 1/2 for skew)
-    table: ScoreTable | None        # only when a non-uniform distribution needs it
+    table: ScoreTable | None        # only when a method's curve reads it
     weight_pos: float
     weight_neg: float
+    t: float
+    q: float                        # the rate itself, even when asked for as _Q_IS_PI
 
-    def fnr_fpr(self, tp: float, fp: float) -> tuple[float, float]:
-        return 1.0 - tp / self.weight_pos, fp / self.weight_neg
+    def line(self, tp: float, fp: float) -> LossCurve:
+        """``Q(c)`` of the fixed operating point labelling weights ``tp`` and ``fp``."""
+        return LossCurve.line(1.0 - tp / self.weight_pos, fp / self.weight_neg, self.pi1)
+
+    def class_mean(self, pos: float, neg: float) -> float:
+        """A per-row sum split by class, as the condition weighs the classes:
+        ``pi1 pos / W+ + pi0 neg / W-`` (the pooled mean under the cost condition)."""
+        return self.pi1 * pos / self.weight_pos + (1.0 - self.pi1) * neg / self.weight_neg
 
     def crossing(self) -> tuple[float, float, float]:
         """Threshold r_b (NaN when B never reaches 1/2) and TP, FP there."""
         _, threshold, tp, fp, _ = self.sweep.crossings[0]
         return float(threshold), tp, fp
+
+    def scores_are_probabilities(self) -> bool:
+        return 0.0 <= self.sums.min_score and self.sums.max_score <= 1.0
 
 
 # Passed as q_fixed, the sweep reads it as "the rate's own pi1": the base rate under
@@ -296,8 +314,8 @@ class _Context:
 _Q_IS_PI = -1.0
 
 
-def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool,
-             exclude_self: bool = True) -> _Context:
+def _context(rows: Rows, *, condition: str, need_table: bool, t: float = math.nan,
+             q: float = math.nan, exclude_self: bool = True) -> _Context:
     """One sort, one sweep: the report fields plus every threshold-choice sum."""
     if condition not in ("cost", "skew"):
         raise ValueError(f"condition must be 'cost' or 'skew', got {condition!r}.")
@@ -321,14 +339,14 @@ def _context(rows: Rows, *, t: float, q: float, condition: str, need_table: bool
     check_two_classes(wp, wn)
     assert sweep.costs is not None
     pi1 = 0.5 if condition == "skew" else wp / (wp + wn)
-    return _Context(sweep, sweep.costs, pi1, table, wp, wn)
+    return _Context(sweep, sweep.costs, pi1, table, wp, wn, t, pi1 if q == _Q_IS_PI else q)
 
 
-# --- the methods ------------------------------------------------------------------------------
+# --- the loss curves ----------------------------------------------------------------------------
 
 def _check_scores_in_unit_interval(ctx: _Context, method: str) -> None:
-    lo, hi = ctx.sums.min_score, ctx.sums.max_score
-    if lo < 0.0 or hi > 1.0:
+    if not ctx.scores_are_probabilities():
+        lo, hi = ctx.sums.min_score, ctx.sums.max_score
         raise ValueError(f"y_score: {method} needs scores in [0, 1] (probability "
                          f"estimates); the scores run from {_shown(lo):.4g} to "
                          f"{_shown(hi):.4g}. Calibrate them first, or use a rate-based "
@@ -359,24 +377,69 @@ def _rates(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return tp / tp[-1], fp / fp[-1]
 
 
-def _score_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
-    """``t = 1 - c``: the operating point changes at ``c = 1 - score``."""
-    fnr, fpr = _point_rates(table)
-    # point j (j groups labelled) is in force for c in [1 - s_j, 1 - s_{j+1})
-    breaks = np.concatenate(([0.0], 1.0 - table.scores, [1.0]))
-    return _lines(breaks, fnr, fpr, pi1)
+def _line(fnr: Any, fpr: Any, pi1: float) -> tuple[Any, Any]:
+    """Intercept and slope of the cost line ``Q(c) = 2 [c pi1 fnr + (1 - c) pi0 fpr]``
+    (scalars or arrays alike)."""
+    pi0 = 1.0 - pi1
+    return 2 * pi0 * fpr, 2 * (pi1 * fnr - pi0 * fpr)
 
 
 def _lines(breaks: np.ndarray, fnr: np.ndarray, fpr: np.ndarray, pi1: float) -> LossCurve:
-    pi0 = 1.0 - pi1
+    """One cost line per operating point, each in force on its own piece."""
     coef = np.zeros((len(fnr), 3))
-    coef[:, 0] = 2 * pi0 * fpr
-    coef[:, 1] = 2 * (pi1 * fnr - pi0 * fpr)
+    coef[:, 0], coef[:, 1] = _line(fnr, fpr, pi1)
     return LossCurve(breaks, coef)
 
 
-def _rate_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
+def _score_fixed_curve(ctx: _Context) -> LossCurve:
+    return ctx.line(ctx.sums.t_tp, ctx.sums.t_fp)
+
+
+def _rate_fixed_curve(ctx: _Context) -> LossCurve:
+    return ctx.line(ctx.sums.q_tp, ctx.sums.q_fp)
+
+
+def _indistinguishability_curve(ctx: _Context) -> LossCurve:
+    threshold, tp, fp = ctx.crossing()
+    if math.isnan(threshold):     # no r_b, so no operating point: the loss is undefined
+        tp = fp = math.nan
+    return ctx.line(tp, fp)
+
+
+def _score_uniform_curve(ctx: _Context) -> LossCurve:
+    """``t ~ U(0, 1)``: a row scoring s is labelled with probability s, so the mean
+    FNR and FPR are the classes' mean absolute errors."""
+    s = ctx.sums
+    return LossCurve.line(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg, ctx.pi1)
+
+
+def _rate_uniform_curve(ctx: _Context) -> LossCurve:
+    """Mean FNR and FPR over a uniform rate ``q = pi1 tpr + pi0 fpr``.
+
+    On the linearly interpolated ROC, ``int tpr dq = pi1/2 + pi0 A`` and ``int fpr
+    dq = pi1 (1 - A) + pi0/2`` (``int tpr dfpr = A``, ``int tpr dtpr = 1/2``), so the
+    AUC of the sweep gives both exactly.
+    """
+    pi1, auc = ctx.pi1, ctx.sweep.auc
+    pi0 = 1.0 - pi1
+    return LossCurve.line(1.0 - (0.5 * pi1 + pi0 * auc), pi1 * (1.0 - auc) + 0.5 * pi0, pi1)
+
+
+def _score_driven_curve(ctx: _Context) -> LossCurve:
+    """``t = 1 - c``: the operating point changes at ``c = 1 - score``."""
+    table = ctx.table
+    assert table is not None
+    fnr, fpr = _point_rates(table)
+    # point j (j groups labelled) is in force for c in [1 - s_j, 1 - s_{j+1})
+    breaks = np.concatenate(([0.0], 1.0 - table.scores, [1.0]))
+    return _lines(breaks, fnr, fpr, ctx.pi1)
+
+
+def _rate_driven_curve(ctx: _Context) -> LossCurve:
     """``q = c``: on each rate segment tpr and fpr are linear in c, so Q is quadratic."""
+    table = ctx.table
+    assert table is not None
+    pi1 = ctx.pi1
     pi0 = 1.0 - pi1
     tp, fp = table.pos.astype(np.float64), table.neg.astype(np.float64)
     cum_tp, cum_fp = _cumulative(table)
@@ -397,94 +460,152 @@ def _rate_driven_curve(table: ScoreTable, pi1: float) -> LossCurve:
     return LossCurve(np.concatenate((a, [1.0])), coef)
 
 
-def _hull_rates(ctx: _Context) -> tuple[np.ndarray, np.ndarray]:
-    fp, tp, _ = ctx.sums.hull
-    return _rates(tp, fp)
+def _hull_steps(ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The hull's TPR and FPR, and each segment's rise ``pi1 dtpr`` and run ``pi0 dfpr``."""
+    hull = _hull(ctx)
+    tpr, fpr = hull.tpr, hull.fpr
+    return tpr, fpr, ctx.pi1 * np.diff(tpr), (1.0 - ctx.pi1) * np.diff(fpr)
 
 
 def _optimal_curve(ctx: _Context) -> LossCurve:
     """The lower envelope of the hull vertices' lines (SPEC §7, optimal)."""
-    pi1 = ctx.pi1
-    pi0 = 1.0 - pi1
-    tpr, fpr = _hull_rates(ctx)
-    d1, d0 = pi1 * np.diff(tpr), pi0 * np.diff(fpr)
+    tpr, fpr, d1, d0 = _hull_steps(ctx)
     # vertex v is optimal between the crossings with its neighbours: c = d0 / (d1 + d0)
     with np.errstate(invalid="ignore", divide="ignore"):
         cross = np.where(d1 + d0 > 0, d0 / (d1 + d0), 0.0)
     breaks = np.concatenate(([0.0], np.maximum.accumulate(cross), [1.0]))
-    return _lines(breaks, 1.0 - tpr, fpr, pi1)
+    return _lines(breaks, 1.0 - tpr, fpr, ctx.pi1)
 
 
 def _refinement(ctx: _Context) -> float:
     """Refinement loss of the hull: ``sum (pi1 dtpr + pi0 dfpr) p (1 - p)``."""
-    tpr, fpr = _hull_rates(ctx)
-    d1, d0 = ctx.pi1 * np.diff(tpr), (1.0 - ctx.pi1) * np.diff(fpr)
+    _, _, d1, d0 = _hull_steps(ctx)
     mass = d1 + d0
     ok = mass > 0
     return float(np.sum(d1[ok] * d0[ok] / mass[ok]))
 
 
-def _method_loss(ctx: _Context, method: str, dist: CostDistribution, t: float,
-                 q: float) -> float:
-    s, pi1 = ctx.sums, ctx.pi1
-    pi0, mu = 1.0 - pi1, dist.mean
-
-    def linear(fnr: float, fpr: float) -> float:           # E over c of a fixed point
-        return 2.0 * (mu * pi1 * fnr + (1.0 - mu) * pi0 * fpr)
-
-    if method in _SCORE_METHODS:
-        _check_scores_in_unit_interval(ctx, method)
-    if method == "score-fixed":
-        return linear(*ctx.fnr_fpr(s.t_tp, s.t_fp))
-    if method == "rate-fixed":
-        return linear(*ctx.fnr_fpr(s.q_tp, s.q_fp))
-    if method == "indistinguishability":
-        threshold, tp, fp = ctx.crossing()
-        if math.isnan(threshold):
-            return math.nan
-        return linear(*ctx.fnr_fpr(tp, fp))
-    if method == "score-uniform":        # t ~ U(0, 1): P(s < t) = 1 - s
-        return linear(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg)
-    if method == "rate-uniform":
-        return linear(*_rate_uniform_rates(ctx))
-    if method == "score-driven":
-        if dist.is_uniform:
-            return pi1 * s.brier_pos / ctx.weight_pos + pi0 * s.brier_neg / ctx.weight_neg
-        assert ctx.table is not None
-        return _score_driven_curve(ctx.table, pi1).expected(dist)
-    if method == "rate-driven":
-        if dist.is_uniform:     # SPEC §7, with the condition's pis in Q and in q
-            return 1.0 / 3.0 + pi0 * pi1 * (1.0 - 2.0 * ctx.sweep.auc)
-        assert ctx.table is not None
-        return _rate_driven_curve(ctx.table, pi1).expected(dist)
-    if method == "optimal":
-        return _optimal_curve(ctx).expected(dist)
-    raise AssertionError(method)
+def _brier_loss(ctx: _Context) -> float:
+    """Score-driven loss under a uniform c: the condition's Brier score, from the sums."""
+    return ctx.class_mean(ctx.sums.brier_pos, ctx.sums.brier_neg)
 
 
-def _rate_uniform_rates(ctx: _Context) -> tuple[float, float]:
-    """Mean FNR and FPR over a uniform rate ``q = pi1 tpr + pi0 fpr``.
+def _rate_driven_loss(ctx: _Context) -> float:
+    """Rate-driven loss under a uniform c (SPEC §7, the condition's pis in Q and q)."""
+    pi1 = ctx.pi1
+    return 1.0 / 3.0 + (1.0 - pi1) * pi1 * (1.0 - 2.0 * ctx.sweep.auc)
 
-    On the linearly interpolated ROC, ``int tpr dq = pi1/2 + pi0 A`` and ``int fpr
-    dq = pi1 (1 - A) + pi0/2`` (``int tpr dfpr = A``, ``int tpr dtpr = 1/2``), so the
-    AUC of the sweep gives both exactly.
+
+def _no_setting(ctx: _Context) -> str:
+    return ""
+
+
+def _t_setting(ctx: _Context) -> str:
+    return f"t={_shown(ctx.t):g}"
+
+
+def _q_setting(ctx: _Context) -> str:
+    return f"q={ctx.q:.4g}"
+
+
+def _r_b_setting(ctx: _Context) -> str:
+    return f"t=r_b={_shown(ctx.crossing()[0]):.4g}"
+
+
+# --- the method registry --------------------------------------------------------------------
+
+# What each setting keyword is, as the message for a method that lacks it names it.
+_SETTINGS = {"t": "the threshold t", "q": "the predicted positive rate q"}
+
+
+@dataclass(frozen=True)
+class _Method:
+    """One threshold choice method of SPEC §7: what it needs and how its loss comes.
+
+    Its expected loss is its loss curve integrated against the cost distribution,
+    except where ``uniform_loss`` gives the uniform-c value from the sweep's sums
+    alone (it saves building the score table the curve needs).
     """
-    pi1, auc = ctx.pi1, ctx.sweep.auc
-    pi0 = 1.0 - pi1
-    return 1.0 - (0.5 * pi1 + pi0 * auc), pi1 * (1.0 - auc) + 0.5 * pi0
+
+    name: str
+    threshold: str                  # how it picks the threshold for a cost proportion c
+    equals: str                     # its expected loss under c ~ U(0, 1) (SPEC §7 table)
+    curve: Callable[[_Context], LossCurve]
+    needs: str | None = None        # the setting keyword it requires, "t" or "q"
+    unit_scores: bool = False       # it reads scores as probabilities: they must be in [0, 1]
+    needs_table: bool = False       # its curve reads the score table
+    uniform_loss: Callable[[_Context], float] | None = None
+    setting: Callable[[_Context], str] = _no_setting      # compare_methods' "setting" column
+    undefined: str = ""             # why its loss can be NaN
+
+    def settings(self, t: Any, q: Any) -> tuple[float, float]:
+        """``t`` and ``q`` checked, NaN when not given and not needed."""
+        return _check_t(t, self.needs == "t"), _check_q(q, self.needs == "q")
+
+    def table_needed(self, dist: CostDistribution) -> bool:
+        return self.needs_table and not (dist.is_uniform and self.uniform_loss is not None)
+
+    def loss_curve(self, ctx: _Context) -> LossCurve:
+        if self.unit_scores:
+            _check_scores_in_unit_interval(ctx, self.name)
+        return self.curve(ctx)
+
+    def expected_loss(self, ctx: _Context, dist: CostDistribution) -> float:
+        if self.uniform_loss is not None and dist.is_uniform:
+            if self.unit_scores:
+                _check_scores_in_unit_interval(ctx, self.name)
+            return self.uniform_loss(ctx)
+        return self.loss_curve(ctx).expected(dist)
+
+    def describe(self) -> str:
+        """One line for the docstrings."""
+        needs = [f"needs ``{self.needs}``"] if self.needs else []
+        if self.unit_scores:
+            needs.append("needs scores in [0, 1]")
+        if self.undefined:
+            needs.append(f"NaN when {self.undefined}")
+        extra = f" ({'; '.join(needs)})" if needs else ""
+        return f"``{self.name}``{extra}: threshold {self.threshold}; uniform c: {self.equals}."
 
 
-def _check_method(method: Any) -> str:
+_REGISTRY: Mapping[str, _Method] = MappingProxyType({m.name: m for m in (
+    _Method("score-fixed", "fixed at t", "error rate at t", _score_fixed_curve,
+            needs="t", setting=_t_setting),
+    _Method("score-uniform", "t ~ U(0, 1)", "mean absolute error", _score_uniform_curve,
+            unit_scores=True),
+    _Method("score-driven", "t = 1 - c", "Brier score", _score_driven_curve,
+            unit_scores=True, needs_table=True, uniform_loss=_brier_loss),
+    _Method("rate-fixed", "at predicted positive rate q", "error rate at rate q",
+            _rate_fixed_curve, needs="q", setting=_q_setting),
+    _Method("rate-uniform", "at rate q ~ U(0, 1)", "1/2 + pi0 pi1 (1 - 2 AUC)",
+            _rate_uniform_curve),
+    _Method("rate-driven", "at rate q = c", "1/3 + pi0 pi1 (1 - 2 AUC)", _rate_driven_curve,
+            needs_table=True, uniform_loss=_rate_driven_loss),
+    _Method("optimal", "minimising Q(c)", "refinement loss of the ROC hull", _optimal_curve),
+    _Method("indistinguishability", "fixed at r_b (SPEC §4)", "error rate at r_b",
+            _indistinguishability_curve, setting=_r_b_setting,
+            undefined="B never reaches 1/2"),
+)})
+METHODS = tuple(_REGISTRY)
+
+
+def _check_method(method: Any) -> _Method:
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}.")
-    return str(method)
+    return _REGISTRY[method]
+
+
+def _absent(name: str, required: bool) -> float:
+    """An unset setting: NaN, or the error naming the method that needs it."""
+    if required:
+        method = next(m.name for m in _REGISTRY.values() if m.needs == name)
+        raise ValueError(f"method {method!r} needs {_SETTINGS[name]}.")
+    return math.nan
 
 
 def _check_t(t: Any, required: bool) -> float:
     if t is None:
-        if required:
-            raise ValueError("method 'score-fixed' needs the threshold t.")
-        return math.nan
+        return _absent("t", required)
     if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)):
         raise TypeError(f"t must be a number, got {t!r}.")
     if math.isnan(t):
@@ -494,14 +615,24 @@ def _check_t(t: Any, required: bool) -> float:
 
 def _check_q(q: Any, required: bool) -> float:
     if q is None:
-        if required:
-            raise ValueError("method 'rate-fixed' needs the predicted positive rate q.")
-        return math.nan
+        return _absent("q", required)
     if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)):
         raise TypeError(f"q must be a number in [0, 1], got {q!r}.")
     if not 0.0 <= q <= 1.0:
         raise ValueError(f"q must lie in [0, 1], got {q!r}.")
     return float(q)
+
+
+def _describe_methods(doc: str | None) -> str | None:
+    """``doc`` with its ``{methods}`` line replaced by one line per registered method."""
+    if doc is None:             # python -OO
+        return None
+    line = next(x for x in doc.splitlines() if x.strip() == "{methods}")
+    indent = line[:len(line) - len(line.lstrip())]
+    listing = "\n".join(textwrap.fill(m.describe(), 88, initial_indent=indent + "- ",
+                                       subsequent_indent=indent + "  ")
+                         for m in _REGISTRY.values())
+    return doc.replace(line, listing)
 
 
 def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = None,
@@ -521,10 +652,10 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
     pos_label : scalar, default=None
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     method : str
-        One of ``score-fixed`` (needs ``t``), ``score-uniform``, ``score-driven``
-        (both need scores in [0, 1]), ``rate-fixed`` (needs ``q``), ``rate-uniform``,
-        ``rate-driven``, ``optimal``, ``indistinguishability`` (the fixed threshold
-        r_b; NaN when B never reaches 1/2).
+        One of ``METHODS``, each with the threshold it uses for a cost proportion c
+        and what its expected loss equals under a uniform c:
+
+        {methods}
     t : float, optional
         Threshold of score-fixed: predict positive where ``score >= t``.
     q : float, optional
@@ -547,14 +678,16 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
     >>> round(tc.expected_loss(y, p, "score-driven"), 6) == round(tc.brier_score(y, p), 6)
     True
     """
-    method = _check_method(method)
-    t_value = _check_t(t, method == "score-fixed")
-    q_value = _check_q(q, method == "rate-fixed")
+    spec = _check_method(method)
+    t_value, q_value = spec.settings(t, q)
     dist = CostDistribution.coerce(cost_distribution)
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    need_table = not dist.is_uniform and method in ("score-driven", "rate-driven")
-    ctx = _context(rows, t=t_value, q=q_value, condition=condition, need_table=need_table)
-    return _method_loss(ctx, method, dist, t_value, q_value)
+    ctx = _context(rows, t=t_value, q=q_value, condition=condition,
+                   need_table=spec.table_needed(dist))
+    return spec.expected_loss(ctx, dist)
+
+
+expected_loss.__doc__ = _describe_methods(expected_loss.__doc__)
 
 
 # --- comparing all methods ----------------------------------------------------------------------
@@ -723,25 +856,15 @@ def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | Non
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
     q_value = _Q_IS_PI if q is None else _check_q(q, True)
     ctx = _context(rows, t=t_value, q=q_value, condition=condition,
-                   need_table=not dist.is_uniform)
-    if q is None:
-        q_value = ctx.pi1
-    r_b = ctx.crossing()[0]
-    settings = {"score-fixed": f"t={_shown(t_value):g}", "rate-fixed": f"q={q_value:.4g}",
-                "indistinguishability": f"t=r_b={_shown(r_b):.4g}"}
+                   need_table=any(m.table_needed(dist) for m in _REGISTRY.values()))
     out = []
-    for method in METHODS:
-        note = ""
-        try:
-            loss = _method_loss(ctx, method, dist, t_value, q_value)
-        except ValueError as exc:
-            if method not in _SCORE_METHODS:
-                raise
+    for spec in _REGISTRY.values():
+        if spec.unit_scores and not ctx.scores_are_probabilities():
             loss, note = math.nan, "scores outside [0, 1]"
-            del exc
-        if method == "indistinguishability" and math.isnan(loss):
-            note = "B never reaches 1/2"
-        out.append(MethodLoss(method, settings.get(method, ""), loss, _EQUALS[method], note))
+        else:
+            loss = spec.expected_loss(ctx, dist)
+            note = spec.undefined if math.isnan(loss) else ""
+        out.append(MethodLoss(spec.name, spec.setting(ctx), loss, spec.equals, note))
     wp, wn = ctx.weight_pos, ctx.weight_neg
     return MethodComparison(tuple(out), condition, dist, float(ctx.sweep.auc),
                             wp / (wp + wn))
@@ -752,7 +875,7 @@ def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | Non
 def _uniform_context(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
                      condition: str = "cost") -> _Context:
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    return _context(rows, t=math.nan, q=math.nan, condition=condition, need_table=False)
+    return _context(rows, condition=condition, need_table=False)
 
 
 def brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
@@ -783,7 +906,7 @@ def brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     """
     ctx = _uniform_context(y_true, y_score, sample_weight, pos_label)
     _check_scores_in_unit_interval(ctx, "brier_score")
-    return (ctx.sums.brier_pos + ctx.sums.brier_neg) / (ctx.weight_pos + ctx.weight_neg)
+    return ctx.class_mean(ctx.sums.brier_pos, ctx.sums.brier_neg)
 
 
 def mean_absolute_error(y_true: Any, y_score: Any, *, sample_weight: Any = None,
@@ -814,7 +937,7 @@ def mean_absolute_error(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     """
     ctx = _uniform_context(y_true, y_score, sample_weight, pos_label)
     _check_scores_in_unit_interval(ctx, "mean_absolute_error")
-    return (ctx.sums.mae_pos + ctx.sums.mae_neg) / (ctx.weight_pos + ctx.weight_neg)
+    return ctx.class_mean(ctx.sums.mae_pos, ctx.sums.mae_neg)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1000,7 +1123,7 @@ def hull_calibration(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     [1.0, 0.5, 0.0]
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    ctx = _context(rows, t=math.nan, q=math.nan, condition="cost", need_table=True)
+    ctx = _context(rows, condition="cost", need_table=True)
     table = ctx.table
     assert table is not None
     fp, tp, thresholds = ctx.sums.hull
@@ -1085,17 +1208,16 @@ def cost_curves(y_true: Any, y_score: Any, *, condition: str = "cost",
     ([0.0, 0.5, 1.0], [0.0, 0.1667, 0.0])
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    ctx = _context(rows, t=math.nan, q=math.nan, condition=condition, need_table=True)
+    ctx = _context(rows, condition=condition, need_table=True)
     table = ctx.table
     assert table is not None
     fnr, fpr = _point_rates(table)
     lines = _lines(np.zeros(len(fnr) + 1), fnr, fpr, ctx.pi1)
     envelope = _optimal_curve(ctx)
     corners = np.unique(envelope.breaks)
-    probabilities = 0.0 <= ctx.sums.min_score and ctx.sums.max_score <= 1.0
     return CostCurves(np.concatenate(([np.inf], table.scores)), lines.coef[:, 0],
                       lines.coef[:, 1], corners, envelope(corners),
-                      _score_driven_curve(table, ctx.pi1) if probabilities else None)
+                      _score_driven_curve(ctx) if ctx.scores_are_probabilities() else None)
 
 
 def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None,
@@ -1136,31 +1258,12 @@ def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None
     >>> q([0.0, 1.0]).round(4).tolist()
     [0.0, 0.3333]
     """
-    method = _check_method(method)
-    t_value = _check_t(t, method == "score-fixed")
-    q_value = _check_q(q, method == "rate-fixed")
+    spec = _check_method(method)
+    t_value, q_value = spec.settings(t, q)
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    ctx = _context(rows, t=t_value, q=q_value, condition=condition, need_table=True)
-    assert ctx.table is not None
-    s = ctx.sums
-    if method in _SCORE_METHODS:
-        _check_scores_in_unit_interval(ctx, method)
-    if method == "score-fixed":
-        return LossCurve.line(*ctx.fnr_fpr(s.t_tp, s.t_fp), ctx.pi1)
-    if method == "rate-fixed":
-        return LossCurve.line(*ctx.fnr_fpr(s.q_tp, s.q_fp), ctx.pi1)
-    if method == "indistinguishability":
-        _, tp, fp = ctx.crossing()
-        return LossCurve.line(*ctx.fnr_fpr(tp, fp), ctx.pi1)
-    if method == "score-uniform":
-        return LossCurve.line(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg, ctx.pi1)
-    if method == "rate-uniform":
-        return LossCurve.line(*_rate_uniform_rates(ctx), ctx.pi1)
-    if method == "score-driven":
-        return _score_driven_curve(ctx.table, ctx.pi1)
-    if method == "rate-driven":
-        return _rate_driven_curve(ctx.table, ctx.pi1)
-    return _optimal_curve(ctx)
+    ctx = _context(rows, t=t_value, q=q_value, condition=condition,
+                   need_table=spec.needs_table)
+    return spec.loss_curve(ctx)
 
 
 def brier_curve(y_true: Any, y_score: Any, *, condition: str = "cost",
