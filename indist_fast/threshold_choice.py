@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -36,9 +36,8 @@ import numpy as np
 
 from ._core.engine import engine
 from ._core.results import CostSums, SweepResult
-from ._core.validation import Rows, prepare_rows
-from ._core.validation import check_two_classes
-from .results import _plain
+from ._core.validation import Rows, check_real, check_two_classes, prepare_rows
+from .results import _plain, record_dict
 from .table import ScoreTable
 
 __all__ = ["METHODS", "CostDistribution", "LossCurve", "expected_loss", "compare_methods",
@@ -69,12 +68,8 @@ class CostDistribution:
 
     def __post_init__(self) -> None:
         for name in ("a", "b"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-                raise TypeError(f"cost_distribution: {name} must be a number, got {v!r}.")
-            if not (math.isfinite(v) and v > 0):
-                raise ValueError(f"cost_distribution: {name} must be positive and finite, "
-                                 f"got {v!r}.")
+            check_real(getattr(self, name), f"cost_distribution: {name}", low=0.0,
+                       low_open=True, kind="be a number", must="be positive and finite")
 
     @classmethod
     def coerce(cls, value: Any) -> "CostDistribution":
@@ -606,21 +601,14 @@ def _absent(name: str, required: bool) -> float:
 def _check_t(t: Any, required: bool) -> float:
     if t is None:
         return _absent("t", required)
-    if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)):
-        raise TypeError(f"t must be a number, got {t!r}.")
-    if math.isnan(t):
-        raise ValueError("t must not be NaN.")
-    return float(t)
+    return check_real(t, "t", finite=False, kind="be a number", must="not be NaN")
 
 
 def _check_q(q: Any, required: bool) -> float:
     if q is None:
         return _absent("q", required)
-    if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)):
-        raise TypeError(f"q must be a number in [0, 1], got {q!r}.")
-    if not 0.0 <= q <= 1.0:
-        raise ValueError(f"q must lie in [0, 1], got {q!r}.")
-    return float(q)
+    return check_real(q, "q", low=0.0, high=1.0, kind="be a number in [0, 1]",
+                      must="lie in [0, 1]")
 
 
 def _describe_methods(doc: str | None) -> str | None:
@@ -739,7 +727,7 @@ class MethodLoss:
         >>> tc.compare_methods(y, p)["score-fixed"].to_dict()["setting"]
         't=0.5'
         """
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return record_dict(self)
 
 
 @dataclass(frozen=True)
@@ -795,11 +783,9 @@ class MethodComparison:
         >>> d["cost_distribution"], len(d["rows"])
         ({'a': 1.0, 'b': 1.0}, 8)
         """
-        return {"condition": self.condition,
-                "cost_distribution": {"a": self.cost_distribution.a,
-                                      "b": self.cost_distribution.b},
-                "auc": _plain(self.auc), "base_rate": _plain(self.base_rate),
-                "rows": [r.to_dict() for r in self.rows]}
+        dist = self.cost_distribution
+        return record_dict(self, cost_distribution={"a": _plain(dist.a), "b": _plain(dist.b)},
+                           rows=[r.to_dict() for r in self.rows])
 
     def __str__(self) -> str:
         d = self.cost_distribution
