@@ -26,7 +26,7 @@ from ._core.engine import engine
 from ._core.validation import check_count, check_level, check_real, check_seed, prepare_rows
 from .errors import IndistFastWarning
 from ._core.validation import check_two_classes
-from .results import record_dict
+from .results import record_dict, row_where
 from .inference.bootstrap import (MAX_REPLICATES, Interval, Resampler, _derived,
                                   _sweep_metrics)
 from .inference.bootstrap import _metric_specs as metric_specs
@@ -1434,10 +1434,7 @@ class ResolvingPowerTable:
     n_rep: int
 
     def __getitem__(self, metric: str) -> Resolution:
-        for r in self.rows:
-            if r.metric == metric:
-                return r
-        raise KeyError(metric)
+        return row_where(self.rows, "metric", metric)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types: the settings and one dict per row.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, fields
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
@@ -44,6 +44,18 @@ def record_dict(record: Any, *, skip: tuple[str, ...] = (), **extra: Any) -> dic
                        else _plain(value))
     out.update(extra)
     return out
+
+
+_Row = TypeVar("_Row")
+
+
+def row_where(rows: Iterable[_Row], field: str, key: Any) -> _Row:
+    """The row of a result table whose ``field`` is ``key``: the one lookup behind its
+    ``table[key]``; KeyError naming the key when no row has it."""
+    for row in rows:
+        if getattr(row, field) == key:
+            return row
+    raise KeyError(key)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ import numpy as np
 from ._core.engine import engine
 from ._core.results import CostSums, SweepResult
 from ._core.validation import Rows, check_real, check_two_classes, prepare_rows
-from .results import _plain, record_dict
+from .results import _plain, record_dict, row_where
 from .table import ScoreTable
 
 __all__ = ["METHODS", "CostDistribution", "LossCurve", "expected_loss", "compare_methods",
@@ -761,10 +761,7 @@ class MethodComparison:
     base_rate: float
 
     def __getitem__(self, method: str) -> MethodLoss:
-        for row in self.rows:
-            if row.method == method:
-                return row
-        raise KeyError(method)
+        return row_where(self.rows, "method", method)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types: the settings and one dict per row.
