@@ -44,6 +44,31 @@ def rows(draw, max_n=40, weighted=None, float32=None, both_classes=True):
     return y, s, w
 
 
+@st.composite
+def spoiled(draw, cases):
+    """A case of ``cases`` with, at random rows, NaN scores, bad weights (negative, inf,
+    NaN) and a third label: ``(y, s, w, pos_label)``. The engines find the first bad
+    row of each kind across their row blocks and must raise the same error.
+
+    The third label is the middle of ``{0, 1, 2}`` with ``pos_label=2``: ``prepare_rows``
+    takes the extremes as the two classes, so only the kernels' row pass can find it.
+    """
+    y, s, w = draw(cases)
+    s = s.copy()
+    for _ in range(draw(st.integers(0, 2))):
+        s[draw(st.integers(0, len(s) - 1))] = np.nan
+    if w is not None:
+        w = w.copy()
+        for _ in range(draw(st.integers(0, 2))):
+            w[draw(st.integers(0, len(w) - 1))] = draw(st.sampled_from([-1.0, np.inf, np.nan]))
+    if not draw(st.booleans()):
+        return y, s, w, None
+    coded = np.where(y, 2, 0).astype(np.int8)
+    for _ in range(draw(st.integers(0, 2))):
+        coded[draw(st.integers(0, len(coded) - 1))] = 1
+    return coded, s, w, 2
+
+
 def layouts(arr: np.ndarray) -> dict[str, np.ndarray]:
     """The same values in the memory layouts the facade must accept."""
     strided = np.empty(2 * len(arr), dtype=arr.dtype)[::2]
@@ -129,6 +154,20 @@ def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     monkeypatch.setattr(_fast, "first_crossings", log.wrap_crossings(_fast.first_crossings))
     monkeypatch.setattr(_fast, "_two_piece_keys", log.wrap_two_piece(_fast._two_piece_keys))
     return log
+
+
+LAYOUTS = ("contiguous", "strided", "byteswapped", "readonly", "list")
+DTYPES = (np.float64, np.float32, np.float16)     # of scores, before prepare_rows
+
+
+def prepared(case, layout: str):
+    """``prepare_rows`` of a case ``(y, s, w[, pos_label])`` with its arrays in
+    ``layout``, and the description failure messages start with."""
+    from indist_fast._core.validation import prepare_rows
+
+    y, s, w = ((None if a is None else layouts(a)[layout]) for a in case[:3])
+    pos_label = case[3] if len(case) > 3 else None
+    return prepare_rows(y, s, w, pos_label), describe(s, layout, w)
 
 
 def describe(s, layout: str, w=None) -> str:

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cases import describe, labelled, layouts, rows
+from cases import DTYPES, LAYOUTS, describe, labelled, prepared, rows, spoiled
 from indist_fast import IndistFastWarning
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
@@ -27,8 +27,6 @@ from indist_fast.inference.bootstrap import Resampler
 from indist_fast.table import ScoreTable
 from test_kernels import assert_sweeps_equal, assert_tables_equal
 
-LAYOUTS = ("contiguous", "strided", "byteswapped", "readonly", "list")
-DTYPES = (np.float64, np.float32, np.float16)
 LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=5, unique=True)
 SETTINGS = settings(max_examples=60, deadline=None)
 
@@ -40,12 +38,6 @@ def threaded_rows(draw, weighted=None, both_classes=False):
     y, s, w = draw(rows(max_n=200, weighted=weighted, both_classes=both_classes,
                         float32=False))
     return y, s.astype(draw(st.sampled_from(DTYPES))), w
-
-
-def prepared(case, layout):
-    """``prepare_rows`` of the case in ``layout``, and its description for messages."""
-    y, s, w = ((None if a is None else layouts(a)[layout]) for a in case)
-    return prepare_rows(y, s, w), describe(s, layout, w)
 
 
 def outcome(fn, *args):
@@ -163,17 +155,10 @@ def test_release_groups_cover_every_row_once_per_pass(threaded):
     assert threaded.calls["scatter_scores"] > 2 * threaded.calls["summarize_sorted"]
 
 
-@st.composite
-def bad_rows(draw):
-    """Weighted rows with NaN scores and bad weights (negative, inf, NaN) at random rows:
-    the first of each must be found across both row blocks."""
-    y, s, w = draw(threaded_rows(weighted=True))
-    s, w = s.copy(), w.copy()
-    for _ in range(draw(st.integers(0, 3))):
-        s[draw(st.integers(0, len(s) - 1))] = np.nan
-    for _ in range(draw(st.integers(0, 3))):
-        w[draw(st.integers(0, len(w) - 1))] = draw(st.sampled_from([-1.0, np.inf, np.nan]))
-    return y, s, w if draw(st.booleans()) else None
+def bad_rows():
+    """Rows with NaN scores, bad weights and a third label at random rows: the first of
+    each must be found across both row blocks."""
+    return spoiled(threaded_rows())
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "byteswapped"])
