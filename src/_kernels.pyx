@@ -291,7 +291,8 @@ cdef object _sweep_result(Sweep* st, object costs):
         st.n_groups, st.n_undefined, wp * st.inv_scale, wn * st.inv_scale,
         clamp_probability(st.auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
         clamp_probability(st.ap_num / wp) if wp > 0 else np.nan,
-        b_value(st.b_gap, den) if den > 0 else np.nan,
+        # (a range below others with no group of its own has no B of its own either)
+        b_value(st.b_gap, den) if den > 0 and st.n_groups > 0 else np.nan,
         crossings, costs)
 
 
