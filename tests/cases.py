@@ -83,11 +83,12 @@ def layouts(arr: np.ndarray) -> dict[str, np.ndarray]:
 # --- reaching the threaded paths of indist_fast._fast on small inputs -------------------
 
 class PathLog:
-    """Which threaded paths of ``indist_fast._fast`` ran, and on which thread.
+    """Which threaded paths of ``indist_fast._core.fast`` ran, and on which thread.
 
     ``calls[name]`` and ``helper[name]`` count calls of a wrapped kernel in all and on
     the pool's helper thread (so a path truly ran on two threads); ``two_piece`` counts
-    weighted sweeps finished by ``_two_piece_keys``; ``pieces[k]`` counts crossing
+    weighted sweeps finished by ``_two_piece_keys`` and ``two_piece_declined`` those it
+    handed back to the one-piece sweep (None); ``pieces[k]`` counts crossing
     merges of ``k`` pieces (2: the lower piece swept again in one go, 3: again in
     halves from the checkpoint); ``releases`` counts ``release`` callbacks seen.
     """
@@ -99,6 +100,7 @@ class PathLog:
         self.helper: Counter[str] = Counter()
         self.pieces: Counter[int] = Counter()
         self.two_piece = 0
+        self.two_piece_declined = 0
         self._lock = threading.Lock()    # counters are updated from both threads
 
     def wrap(self, fn, name):
@@ -122,6 +124,7 @@ class PathLog:
             out = fn(*args, **kwargs)
             with self._lock:
                 self.two_piece += out is not None
+                self.two_piece_declined += out is None
             return out
         return run
 
@@ -133,7 +136,17 @@ _WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
 
 def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     """Let ``_fast`` take its two-thread, pivot and checkpoint paths from ``min_rows``
-    rows on, and record which it took (see ``PathLog``).
+    rows on, and record which it took (see ``log_paths``)."""
+    from indist_fast._core import fast as _fast
+
+    monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
+    monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
+    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
+    return log_paths(monkeypatch)
+
+
+def log_paths(monkeypatch) -> PathLog:
+    """Record which paths ``_fast`` takes (see ``PathLog``), thresholds unchanged.
 
     The kernels are wrapped through per-test stand-ins for ``_fast._kernels`` and
     ``_fast._resample``, so the compiled modules themselves are left untouched.
@@ -141,9 +154,6 @@ def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     from indist_fast._core import fast as _fast
 
     log = PathLog()
-    monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
-    monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
-    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
     for attr, names in _WRAPPED.items():
         module = getattr(_fast, attr)
         stand_in = types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module)

@@ -16,6 +16,8 @@ import copy
 import dataclasses
 import inspect
 import math
+import os
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -27,7 +29,7 @@ from hypothesis import strategies as st
 from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows, spoiled
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
-from indist_fast._core.engine import Engine
+from indist_fast._core.engine import Engine, engine
 from indist_fast._core.results import SweepResult
 from indist_fast._core.validation import Rows, prepare_rows
 from indist_fast.inference.bootstrap import Resampler
@@ -341,7 +343,7 @@ def test_twins_agree(request, name, layout, mode):
     twin = TWINS[name]
     log = request.getfixturevalue("threaded") if mode == "threaded" else None
 
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=30, deadline=None)
     @given(case=engine_cases(SIZES[mode], twin.raw_rows), data=st.data())
     def check(case, data):
         try:
@@ -369,3 +371,102 @@ def test_failures_name_the_function_dtype_shape_and_layout(monkeypatch):
     message = str(caught.value)
     for part in ("delong_sums", "dtype=float32", "shape=(2,)", "layout=strided"):
         assert part in message, part
+
+
+# --- regressions found by the generic test (each on both backends) ----------------------
+
+def _rows_of_runs(runs):
+    """The rows that sorted into ``runs``, for an oracle that does not merge runs."""
+    y = np.concatenate([np.full(len(s), positive) for s, positive in runs])
+    return prepare_rows(y, np.concatenate([s for s, _ in runs]))
+
+
+def test_summarize_runs_gathers_cost_sums(backend):
+    """The compiled merge swept in its plain mode only: cost sums asked for came back
+    empty (min_score inf, no hull)."""
+    runs = [(np.array([0.2, 0.5]), True), (np.array([0.1, 0.3, 0.6]), False),
+            (np.array([0.3]), True)]
+    levels, costs = np.array([0.5]), (0.25, -1.0, math.nan)
+    got = engine().summarize_runs(runs, levels, True, costs)
+    r = _rows_of_runs(runs)
+    want = engine().summarize(r.y, r.s, None, r.pos_value, r.neg_value, levels, True, costs)
+    assert_sweep_results_equal(got, want)
+    assert got.costs.hull.shape[1] > 1
+
+
+def test_summarize_runs_leaves_runs_in_memory_intact(backend):
+    """The compiled merge gives back the pages it has read; on ordinary memory that
+    zeroed the caller's runs."""
+    rng = np.random.default_rng(4)
+    runs = [(np.sort(rng.normal(size=5000) + 1.0), True), (np.sort(rng.normal(size=7000)), False),
+            (np.sort(rng.normal(size=3000)).astype(np.float32), False)]
+    before = [s.copy() for s, _ in runs]
+    levels = np.array([0.3, 0.5])
+    got = engine().summarize_runs(runs, levels, True, held_bytes=0)
+    for (s, _), b in zip(runs, before):
+        np.testing.assert_array_equal(s, b)
+    r = _rows_of_runs(runs)
+    assert_sweep_results_equal(
+        got, engine().summarize(r.y, r.s, None, r.pos_value, r.neg_value, levels, True))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/smaps")
+def test_summarize_runs_still_gives_back_pages_of_mapped_runs(tmp_path):
+    """Runs over a read-only file mapping (as ``io.files`` writes them) are merged in
+    place, their pages given back; only other runs are copied first."""
+    from test_run_merge_memory import _resident_bytes
+
+    path = tmp_path / "runs.bin"
+    data = np.sort(np.random.default_rng(5).normal(size=(8, 65_536)), axis=1)
+    data.tofile(path)
+    mapped = np.memmap(path, dtype=np.float64, mode="r", shape=data.shape)
+    runs = [(mapped[k], k % 2 == 0) for k in range(len(data))]
+    for s, _ in runs:
+        s.sum()                                     # every page resident
+    assert _resident_bytes(path) >= data.nbytes // 2
+    _fast.summarize_runs(runs, np.array([0.5]), True)
+    assert _resident_bytes(path) <= len(runs) * 2 * os.sysconf("SC_PAGESIZE")
+    del runs, mapped
+
+
+def test_weighted_summarize_releases_every_row(backend):
+    """The compiled twin called ``release`` on unweighted rows only."""
+    released = []
+    y, s, w = np.array([1, 0, 1, 0, 0], np.uint8), np.linspace(1, 0, 5), np.arange(5.0)
+    engine().summarize(y, s, w, 1.0, 0.0, np.array([0.5]), True, None,
+                       lambda a, b: released.append((a, b)))
+    assert_released_every_row(released, len(s), backend)
+
+
+def test_first_nan_outranks_an_earlier_third_label_across_release_groups(threaded, backend):
+    """With ``release``, rows are counted in groups; the compiled twin raised the first
+    group's third label before counting the NaN of a later group, which the reference
+    (and the whole-input check) reports first."""
+    y = np.array([1, 0, 0, 0, 0, 0, 0, 0, 2, 0], np.uint8)      # coded 0/2, 1 is third
+    s = np.r_[np.zeros(9), np.nan]
+    assert len(s) > 2 * _fast.PARALLEL_MIN_ROWS == _fast.RELEASE_BLOCK_ROWS
+    with pytest.raises(ValueError, match=r"y_score contains NaN \(first at row 9\)"):
+        engine().summarize(y, s, None, 2.0, 0.0, np.array([0.5]), True, None,
+                           lambda a, b: None)
+    with pytest.raises(ValueError, match=r"y_score contains NaN \(first at row 9\)"):
+        engine().sorted_classes(y, s, 2.0, 0.0, lambda a, b: None)
+
+
+def test_an_empty_range_has_no_b_of_its_own(backend):
+    """A range below others with no group of its own: the compiled twin reported B of
+    the state above as its ``b_last``, the reference NaN."""
+    scores, tp, fp = np.array([1.0, 0.0]), np.array([2, 0]), np.array([1, 3])
+    top, gap = engine().sweep_range(scores, tp, fp, np.array([0.5]), True, 2.0, 4.0,
+                                    0.0, 0.0, 0.0)
+    empty, gap_empty = engine().sweep_range(scores[2:], tp[2:], fp[2:], np.array([0.5]),
+                                            True, 2.0, 4.0, 2.0, 4.0, gap)
+    assert not math.isnan(top.b_last)
+    assert empty.n_groups == 0 and math.isnan(empty.b_last) and gap_empty == gap
+
+
+def test_delong_sums_of_one_class_are_nan_without_warnings(backend):
+    """The reference divided by a zero class weight with NumPy's RuntimeWarning (an
+    error under this suite's filters); the kernel returns NaN quietly."""
+    for tp, fp in (([0.0], [1.0]), ([2.0, 1.0], [0.0, 0.0])):
+        out = engine().delong_sums(np.array(tp), np.array(fp))
+        assert math.isnan(out.auc)

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cases import DTYPES, LAYOUTS, describe, labelled, prepared, rows, spoiled
+from cases import (DTYPES, LAYOUTS, describe, labelled, log_paths, lower_thresholds, prepared,
+                   rows, spoiled)
 from indist_fast import IndistFastWarning
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
@@ -312,3 +313,52 @@ def test_pivot_between_infinities_at_default_thresholds(weighted):
     assert (sample == np.inf).sum() == (sample == -np.inf).sum()
     r = prepare_rows(np.arange(n) % 3 == 0, s, np.ones(n) if weighted else None)
     assert_same_summary(r, np.array([0.5]), True, describe(s, "contiguous", r.w))
+
+
+# --- the fallbacks for a counted W_P that is not the TP the sweep ends at --------------
+
+# Positive weights whose exact total lies just above the midpoint between 1 and the next
+# double. The counting pass sums them in row order: each 2**-107 is lost against the
+# error term 2**-53 already held, and the total rounds (to even) down to 1. The sweep
+# sums them in key order, highest score first: the three 2**-107 add up before they
+# meet 1, the error term becomes 2**-53 + 2**-105, and the total rounds up to
+# 1 + 2**-52. So W_P as counted is not the TP the sweep ends at: ``_two_piece_keys``
+# declines (its lower piece does not end at W_P) and ``_summarize_keys`` sweeps again.
+_TINY = 2.0 ** -107
+ROUNDING_ORDER = (np.array([1, 1, 1, 1, 1, 0, 0], bool),
+                  np.array([0.1, 0.2, 0.9, 0.8, 0.7, 0.5, 0.0]),
+                  np.array([1.0, 2.0 ** -53, _TINY, _TINY, _TINY, 1.0, 1.0]))
+# Weights around those rounding boundaries, for generated rows.
+_MAGNITUDES = (3.0, 1.0, 2.0 ** -53, 2.0 ** -54, 2.0 ** -106, _TINY)
+
+
+@st.composite
+def magnitude_rows(draw):
+    """Rows (both classes) of up to 120 rows whose weights span 2**-107 to 3."""
+    y, s, _ = draw(rows(max_n=120, weighted=False, float32=False))
+    w = draw(st.lists(st.sampled_from(_MAGNITUDES), min_size=len(s), max_size=len(s)))
+    return y, s, np.array(w)
+
+
+@pytest.mark.parametrize("paths", ["default", "threaded"])
+def test_weights_that_round_differently_in_row_and_score_order(monkeypatch, paths):
+    """The counted W_P differs from the sweep's compensated TP: the two-piece sweep
+    hands back (threaded) and the one-piece sweep reruns with its own total; both then
+    give the reference's results."""
+    log = lower_thresholds(monkeypatch) if paths == "threaded" else log_paths(monkeypatch)
+    reruns = []
+
+    @SETTINGS
+    @given(case=magnitude_rows(), levels=LEVELS, exclude_self=st.booleans())
+    @example(case=ROUNDING_ORDER, levels=[0.3, 0.5, 0.7], exclude_self=True)
+    def check(case, levels, exclude_self):
+        before = log.calls["summarize_keys"]
+        r, info = prepared(case, "contiguous")
+        assert_same_summary(r, np.array(levels), exclude_self, info)
+        reruns.append(log.calls["summarize_keys"] - before == 2)
+
+    check()
+    assert any(reruns), "no weighted sweep ran again with its own total"
+    if paths == "threaded":
+        assert log.two_piece_declined, "the two-piece sweep never handed back"
+        assert log.two_piece, "no weighted sweep finished in two pieces"
