@@ -362,3 +362,21 @@ def test_weights_that_round_differently_in_row_and_score_order(monkeypatch, path
     if paths == "threaded":
         assert log.two_piece_declined, "the two-piece sweep never handed back"
         assert log.two_piece, "no weighted sweep finished in two pieces"
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pivot_sample_of_nan_scores_only(threaded, weighted):
+    """Every sampled score NaN: no pivot (all rows go to one piece), and the count then
+    reports the first NaN as the reference does."""
+    n = 12
+    s = np.where(np.arange(n) % (n // _fast._PIVOT_SAMPLE) == 0, np.nan, np.linspace(1, 0, n))
+    assert np.isnan(s[:: n // _fast._PIVOT_SAMPLE]).all() and not np.isnan(s).all()
+    r = prepare_rows(np.arange(n) % 2 == 0, s, np.ones(n) if weighted else None)
+    info = describe(s, "contiguous", r.w)
+    args = (r.y, r.s, r.w, r.pos_value, r.neg_value)
+    fast = outcome(_fast.build_table, *args)
+    assert_same_outcome(fast, outcome(_reference.build_table, *args), assert_tables_equal,
+                        info)
+    assert fast == (ValueError, "y_score contains NaN (first at row 0); drop or impute "
+                                "those rows first.")
+    assert_same_summary(r, np.array([0.5]), True, info)
