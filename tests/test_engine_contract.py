@@ -23,14 +23,13 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows, spoiled
+from cases import DTYPES, LAYOUTS, labelled, prepared, rows, spoiled
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
 from indist_fast._core.engine import Engine, engine
-from indist_fast._core.results import SweepResult
 from indist_fast._core.validation import Rows, prepare_rows
 from indist_fast.inference.bootstrap import Resampler
 from indist_fast.table import ScoreTable
