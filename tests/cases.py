@@ -66,6 +66,8 @@ def spoiled(draw, cases):
     coded = np.where(y, 2, 0).astype(np.int8)
     for _ in range(draw(st.integers(0, 2))):
         coded[draw(st.integers(0, len(coded) - 1))] = 1
+    if not (coded == 2).any():      # else prepare_rows refuses pos_label=2 up front
+        coded[draw(st.integers(0, len(coded) - 1))] = 2
     return coded, s, w, 2
 
 
