@@ -291,7 +291,8 @@ cdef object _sweep_result(Sweep* st, object costs):
         st.n_groups, st.n_undefined, wp * st.inv_scale, wn * st.inv_scale,
         clamp_probability(st.auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
         clamp_probability(st.ap_num / wp) if wp > 0 else np.nan,
-        b_value(st.b_gap, den) if den > 0 else np.nan,
+        # (a range below others with no group of its own has no B of its own either)
+        b_value(st.b_gap, den) if den > 0 and st.n_groups > 0 else np.nan,
         crossings, costs)
 
 
@@ -829,7 +830,7 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
     cdef vector[int] heap
     cdef Stream s
     cdef double weight_pos = 0.0, weight_neg = 0.0
-    cdef int n_heap = 0, top
+    cdef int n_heap = 0
     cdef Sink sink
     cdef Hull hull
     cdef uintptr_t page = <uintptr_t>sysconf(_SC_PAGESIZE)
@@ -863,26 +864,36 @@ def summarize_runs(list runs, const double[::1] levels, bint exclude_self, objec
                 n_heap += 1
         for k in range(n_heap // 2 - 1, -1, -1):
             _sift_down(streams.data(), heap.data(), n_heap, <int>k)
-        # Invariant: heap[0] names the stream with the highest remaining score.
-        while n_heap > 0:
-            top = heap[0]
-            if streams[top].positive:
-                _add(&sink, streams[top].head, 1.0, 0.0, <PlainMode>0, <Plain>0)
-            else:
-                _add(&sink, streams[top].head, 0.0, 1.0, <PlainMode>0, <Plain>0)
-            streams[top].left -= 1
-            if streams[top].left > 0:
-                streams[top].head = _stream_head(&streams[top])
-                if (streams[top].left & RELEASE_CHECK) == 0:
-                    _release_consumed(&streams[top], page, step)
-            else:
-                _release_consumed(&streams[top], page, 0)    # nothing left to read
-                n_heap -= 1
-                heap[0] = heap[n_heap]
-            if n_heap > 0:
-                _sift_down(streams.data(), heap.data(), n_heap, 0)
-        _flush(&sink, <PlainMode>0, <Plain>0)
+        if sink.sweep_costs:
+            _merge_runs(streams.data(), heap.data(), n_heap, &sink, page, step, <CostMode>0)
+        else:
+            _merge_runs(streams.data(), heap.data(), n_heap, &sink, page, step, <PlainMode>0)
     return _close_sweep(&sink)
+
+
+cdef void _merge_runs(Stream* streams, int* heap, int n_heap, Sink* sink, uintptr_t page,
+                      uintptr_t step, mode_t mode) noexcept nogil:
+    """Add every row of the heaped streams to the sink, highest score first."""
+    cdef int top
+    # Invariant: heap[0] names the stream with the highest remaining score.
+    while n_heap > 0:
+        top = heap[0]
+        if streams[top].positive:
+            _add(sink, streams[top].head, 1.0, 0.0, mode, <Plain>0)
+        else:
+            _add(sink, streams[top].head, 0.0, 1.0, mode, <Plain>0)
+        streams[top].left -= 1
+        if streams[top].left > 0:
+            streams[top].head = _stream_head(&streams[top])
+            if (streams[top].left & RELEASE_CHECK) == 0:
+                _release_consumed(&streams[top], page, step)
+        else:
+            _release_consumed(&streams[top], page, 0)    # nothing left to read
+            n_heap -= 1
+            heap[0] = heap[n_heap]
+        if n_heap > 0:
+            _sift_down(streams, heap, n_heap, 0)
+    _flush(sink, mode, <Plain>0)
 
 
 def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[::1] fp,

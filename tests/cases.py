@@ -44,6 +44,33 @@ def rows(draw, max_n=40, weighted=None, float32=None, both_classes=True):
     return y, s, w
 
 
+@st.composite
+def spoiled(draw, cases):
+    """A case of ``cases`` with, at random rows, NaN scores, bad weights (negative, inf,
+    NaN) and a third label: ``(y, s, w, pos_label)``. The engines find the first bad
+    row of each kind across their row blocks and must raise the same error.
+
+    The third label is the middle of ``{0, 1, 2}`` with ``pos_label=2``: ``prepare_rows``
+    takes the extremes as the two classes, so only the kernels' row pass can find it.
+    """
+    y, s, w = draw(cases)
+    s = s.copy()
+    for _ in range(draw(st.integers(0, 2))):
+        s[draw(st.integers(0, len(s) - 1))] = np.nan
+    if w is not None:
+        w = w.copy()
+        for _ in range(draw(st.integers(0, 2))):
+            w[draw(st.integers(0, len(w) - 1))] = draw(st.sampled_from([-1.0, np.inf, np.nan]))
+    if not draw(st.booleans()):
+        return y, s, w, None
+    coded = np.where(y, 2, 0).astype(np.int8)
+    for _ in range(draw(st.integers(0, 2))):
+        coded[draw(st.integers(0, len(coded) - 1))] = 1
+    if not (coded == 2).any():      # else prepare_rows refuses pos_label=2 up front
+        coded[draw(st.integers(0, len(coded) - 1))] = 2
+    return coded, s, w, 2
+
+
 def layouts(arr: np.ndarray) -> dict[str, np.ndarray]:
     """The same values in the memory layouts the facade must accept."""
     strided = np.empty(2 * len(arr), dtype=arr.dtype)[::2]
@@ -58,11 +85,12 @@ def layouts(arr: np.ndarray) -> dict[str, np.ndarray]:
 # --- reaching the threaded paths of indist_fast._fast on small inputs -------------------
 
 class PathLog:
-    """Which threaded paths of ``indist_fast._fast`` ran, and on which thread.
+    """Which threaded paths of ``indist_fast._core.fast`` ran, and on which thread.
 
     ``calls[name]`` and ``helper[name]`` count calls of a wrapped kernel in all and on
     the pool's helper thread (so a path truly ran on two threads); ``two_piece`` counts
-    weighted sweeps finished by ``_two_piece_keys``; ``pieces[k]`` counts crossing
+    weighted sweeps finished by ``_two_piece_keys`` and ``two_piece_declined`` those it
+    handed back to the one-piece sweep (None); ``pieces[k]`` counts crossing
     merges of ``k`` pieces (2: the lower piece swept again in one go, 3: again in
     halves from the checkpoint); ``releases`` counts ``release`` callbacks seen.
     """
@@ -74,6 +102,7 @@ class PathLog:
         self.helper: Counter[str] = Counter()
         self.pieces: Counter[int] = Counter()
         self.two_piece = 0
+        self.two_piece_declined = 0
         self._lock = threading.Lock()    # counters are updated from both threads
 
     def wrap(self, fn, name):
@@ -97,6 +126,7 @@ class PathLog:
             out = fn(*args, **kwargs)
             with self._lock:
                 self.two_piece += out is not None
+                self.two_piece_declined += out is None
             return out
         return run
 
@@ -108,7 +138,17 @@ _WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
 
 def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     """Let ``_fast`` take its two-thread, pivot and checkpoint paths from ``min_rows``
-    rows on, and record which it took (see ``PathLog``).
+    rows on, and record which it took (see ``log_paths``)."""
+    from indist_fast._core import fast as _fast
+
+    monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
+    monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
+    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
+    return log_paths(monkeypatch)
+
+
+def log_paths(monkeypatch) -> PathLog:
+    """Record which paths ``_fast`` takes (see ``PathLog``), thresholds unchanged.
 
     The kernels are wrapped through per-test stand-ins for ``_fast._kernels`` and
     ``_fast._resample``, so the compiled modules themselves are left untouched.
@@ -116,9 +156,6 @@ def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     from indist_fast._core import fast as _fast
 
     log = PathLog()
-    monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
-    monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
-    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
     for attr, names in _WRAPPED.items():
         module = getattr(_fast, attr)
         stand_in = types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module)
@@ -129,6 +166,20 @@ def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     monkeypatch.setattr(_fast, "first_crossings", log.wrap_crossings(_fast.first_crossings))
     monkeypatch.setattr(_fast, "_two_piece_keys", log.wrap_two_piece(_fast._two_piece_keys))
     return log
+
+
+LAYOUTS = ("contiguous", "strided", "byteswapped", "readonly", "list")
+DTYPES = (np.float64, np.float32, np.float16)     # of scores, before prepare_rows
+
+
+def prepared(case, layout: str):
+    """``prepare_rows`` of a case ``(y, s, w[, pos_label])`` with its arrays in
+    ``layout``, and the description failure messages start with."""
+    from indist_fast._core.validation import prepare_rows
+
+    y, s, w = ((None if a is None else layouts(a)[layout]) for a in case[:3])
+    pos_label = case[3] if len(case) > 3 else None
+    return prepare_rows(y, s, w, pos_label), describe(s, layout, w)
 
 
 def describe(s, layout: str, w=None) -> str:

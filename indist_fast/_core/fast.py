@@ -10,6 +10,7 @@ enough to repay a thread hand-off.
 from __future__ import annotations
 
 import math
+import mmap
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -96,16 +97,26 @@ def _sort_in_place(lo: list[np.ndarray], hi: list[np.ndarray]) -> None:
 
 
 def _count(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: float,
-           pivot: float, blocks: list[tuple[int, int]]) -> list[RowCounts]:
-    """Per-block counts; raises on the first bad row of the whole input."""
+           pivot: float, blocks: list[tuple[int, int]], check: bool = True
+           ) -> list[RowCounts]:
+    """Per-block counts; raises on the first bad row of the blocks (unless ``check`` is
+    False: the caller raises once all blocks are counted)."""
     def job(b: tuple[int, int]) -> Callable[[], RowCounts]:
         return lambda: _kernels.count_rows(y, s, w, pos_value, neg_value, pivot, *b)
     counts = _on_two_threads([job(b) for b in blocks])
+    if check:
+        _raise_first_bad_row(counts, y, s, w)
+    return counts
+
+
+def _raise_first_bad_row(counts: list[RowCounts], y: Array, s: Array, w: Array | None
+                         ) -> None:
+    """The error of the whole input's first bad row of each kind, as the reference
+    raises it (a NaN anywhere outranks a third label in an earlier block)."""
     def first(rows: list[int]) -> int:
         return min((r for r in rows if r >= 0), default=-1)
     raise_row_errors(first([c.bad_label for c in counts]), first([c.nan_row for c in counts]),
                      first([c.bad_weight for c in counts]), y, s, w)
-    return counts
 
 
 def _cursors(sizes: list[list[int]]) -> tuple[list[list[int]], list[int]]:
@@ -164,9 +175,10 @@ def _split_classes(y: Array, s: Array, pos_value: float, neg_value: float,
     pivot, groups = _pivot(s), _passes(len(s), release)
     counts = []
     for group in groups:
-        counts += _count(y, s, None, pos_value, neg_value, pivot, group)
+        counts += _count(y, s, None, pos_value, neg_value, pivot, group, check=False)
         if release is not None:
             release(group[0][0], group[-1][1])
+    _raise_first_bad_row(counts, y, s, None)
     pos_starts, (n_pos_lo, n_pos_hi) = _cursors([[c.pos_lo, c.pos_hi] for c in counts])
     neg_starts, (n_neg_lo, n_neg_hi) = _cursors([[c.neg_lo, c.neg_hi] for c in counts])
     pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)
@@ -241,12 +253,15 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
               release: Release = None) -> SweepResult:
     """Sweep result of raw rows, read while merging: no table is materialised.
 
-    ``release(start, stop)``, when given, is called once the unweighted passes are
-    done with rows ``start:stop`` (memory-mapped input can drop those pages).
+    ``release(start, stop)``, when given, is called once the passes are done with rows
+    ``start:stop`` (memory-mapped input can drop those pages): per row group without
+    weights, for all rows at once after the weighted passes (they copy what they need).
     """
     if w is not None:
         keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _sorted_keys(
             y, s, w, pos_value, neg_value)
+        if release is not None:
+            release(0, len(s))
         if costs is None and len(keys_lo) and len(keys_hi) and math.isfinite(wp):
             two_piece = _two_piece_keys(keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo,
                                         levels, exclude_self)
@@ -261,8 +276,26 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
 def summarize_runs(runs: list[tuple[Array, bool]], levels: Array, exclude_self: bool,
                    costs: Costs = None, held_bytes: int = 1 << 26) -> SweepResult:
     """Sweep ascending runs of one class each, ``(scores, positive)``, as one array:
-    a k-way merge holding about ``held_bytes`` of the runs' pages resident."""
+    a k-way merge holding about ``held_bytes`` of the runs' pages resident.
+
+    The merge gives back the pages it has read. Only a read-only file mapping gets
+    them back from the file; any other run is merged from a copy, since giving back
+    pages of ordinary memory zeroes them (the caller's array would be overwritten).
+    """
+    runs = [(scores if _read_only_mapping(scores) else np.array(scores), positive)
+            for scores, positive in runs]
     return _kernels.summarize_runs(runs, levels, exclude_self, costs, held_bytes)
+
+
+def _read_only_mapping(arr: object) -> bool:
+    """Whether ``arr`` views a read-only memory map of a file."""
+    base = arr
+    while isinstance(base, (np.ndarray, memoryview)):
+        base = base.base if isinstance(base, np.ndarray) else base.obj
+    if not isinstance(base, mmap.mmap):
+        return False
+    with memoryview(base) as view:
+        return view.readonly
 
 
 def _prefix_split(keys: Array, bits: int) -> int:

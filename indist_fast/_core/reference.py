@@ -296,9 +296,10 @@ def delong_sums(tp: Array, fp: Array) -> DeLongSums:
     scale = weight_scale(float(tp.sum() + fp.sum()) if len(tp) else 0.0)
     tp, fp = tp * scale, fp * scale
     wp, wn = tp.sum(), fp.sum()
-    v10 = (wn - np.cumsum(fp) + 0.5 * fp) / wn        # of a positive in each group
-    v01 = (np.cumsum(tp) - tp + 0.5 * tp) / wp        # of a negative in each group
-    auc = clamp_probability(float(np.dot(tp, v10) / wp))
+    with np.errstate(divide="ignore", invalid="ignore"):   # one class: NaN, as the kernel
+        v10 = (wn - np.cumsum(fp) + 0.5 * fp) / wn        # of a positive in each group
+        v01 = (np.cumsum(tp) - tp + 0.5 * tp) / wp        # of a negative in each group
+        auc = clamp_probability(float(np.dot(tp, v10) / wp))
     return DeLongSums(auc, float(np.dot(tp, (v10 - auc) ** 2)) / scale,
                       float(np.dot(fp, (v01 - auc) ** 2)) / scale)
 

@@ -1,0 +1,468 @@
+"""The Engine protocol (``_core/engine.py``) held to both of its twins.
+
+``fast`` (the compiled kernels) and ``reference`` (NumPy) export exactly the protocol's
+names with its signatures, and one generic test compares every protocol function of
+the two, found by name (as bottleneck's tests find each slow twin), on generated rows:
+ties, +-inf, +-0.0, zero weights, one class and bad rows, in every layout of
+``cases.layouts`` after ``prepare_rows``, at the default size thresholds and with the
+``threaded`` fixture's lowered ones. ``TWINS`` says, per name, how to make the
+arguments from a case and how to compare the results; a protocol name without an
+entry fails ``test_every_protocol_name_has_a_case``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import math
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cases import DTYPES, LAYOUTS, labelled, prepared, rows, spoiled
+from indist_fast._core import fast as _fast
+from indist_fast._core import reference as _reference
+from indist_fast._core.engine import Engine, engine
+from indist_fast._core.validation import Rows, prepare_rows
+from indist_fast.inference.bootstrap import Resampler
+from indist_fast.table import ScoreTable
+from test_kernels import assert_sweeps_equal, assert_tables_equal
+
+TWIN_MODULES = {"fast": _fast, "reference": _reference}
+PROTOCOL = tuple(name for name, value in vars(Engine).items()
+                 if not name.startswith("_") and inspect.isfunction(value))
+
+
+# --- names and signatures --------------------------------------------------------------
+
+def test_protocol_is_read():
+    # (a change in how Protocol stores its methods must not make the tests below vacuous)
+    assert len(PROTOCOL) >= 10 and "summarize" in PROTOCOL
+
+
+@pytest.mark.parametrize("twin", sorted(TWIN_MODULES))
+def test_twins_export_exactly_the_protocol(twin):
+    module = TWIN_MODULES[twin]
+    assert sorted(module.__all__) == sorted(PROTOCOL)
+    assert len(set(module.__all__)) == len(module.__all__), "a name exported twice"
+    for name in PROTOCOL:
+        assert callable(getattr(module, name)), name
+
+
+def _protocol_signature(name: str) -> inspect.Signature:
+    sig = inspect.signature(getattr(Engine, name))
+    params = list(sig.parameters.values())
+    assert params[0].name == "self"
+    return sig.replace(parameters=params[1:])
+
+
+@pytest.mark.parametrize("name", PROTOCOL)
+def test_twins_have_the_protocol_signature(name):
+    """Names, kinds, defaults, annotation text and return annotation, all equal."""
+    protocol = _protocol_signature(name)
+    for twin, module in TWIN_MODULES.items():
+        assert inspect.signature(getattr(module, name)) == protocol, (
+            f"{twin}.{name}{inspect.signature(getattr(module, name))} != "
+            f"Engine.{name}{protocol}")
+
+
+# --- comparing results ------------------------------------------------------------------
+
+TOL = 1e-12      # relative, for sums (as test_kernels); tables and counts are exact
+
+
+def assert_costs_equal(fast, ref):
+    assert (fast is None) == (ref is None), "cost sums on one engine only"
+    if fast is None:
+        return
+    for field, a, b in zip(fast._fields, fast, ref):
+        # (the hull's turn test and the score sums round differently: 1e-10 as
+        # test_kernels.test_cost_sums_match_reference)
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, equal_nan=True,
+                                   err_msg=field)
+
+
+def assert_sweep_results_equal(fast, ref):
+    assert_sweeps_equal(fast, ref, TOL)
+    assert_costs_equal(fast.costs, ref.costs)
+
+
+def assert_sorted_classes_equal(fast, ref):
+    for f, r, field in zip(fast, ref, fast._fields):
+        assert f.dtype == r.dtype, field
+        # (as values: -0.0 and 0.0 may come out in either order, as np.sort's do)
+        np.testing.assert_array_equal(f, r, err_msg=field)
+
+
+def assert_replicate_counts_equal(fast, ref):
+    for f, r, field in zip(fast, ref, fast._fields):
+        assert f.dtype == r.dtype, field
+        if field.endswith("counts"):
+            np.testing.assert_array_equal(f, r, err_msg=field)
+        else:
+            np.testing.assert_allclose(f, r, rtol=TOL, atol=0, err_msg=field)
+
+
+def assert_allclose(fast, ref):
+    np.testing.assert_allclose(fast, ref, rtol=TOL, atol=TOL, equal_nan=True)
+
+
+def assert_range_sweeps_equal(fast, ref):
+    assert_sweep_results_equal(fast.result, ref.result)
+    np.testing.assert_allclose(fast.gap, ref.gap, rtol=TOL, atol=TOL)
+
+
+# --- making arguments -------------------------------------------------------------------
+
+class _Release:
+    """Stands for a ``release`` callback: each twin gets its own recorder."""
+
+    def __repr__(self) -> str:
+        return "RELEASE"
+
+
+RELEASE = _Release()
+LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=5, unique=True).map(np.array)
+COSTS = st.one_of(st.none(), st.none(), st.tuples(
+    st.floats(-2, 2), st.one_of(st.floats(0, 1), st.just(-1.0)),
+    st.sampled_from([math.nan, 0.5])))
+Draw = Callable[[st.SearchStrategy[Any]], Any]
+
+
+def _raw(r: Rows) -> tuple:
+    return r.y, r.s, r.w, r.pos_value, r.neg_value
+
+
+def _table(r: Rows) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # (a reference table: the arguments must not depend on the engine under test)
+    return tuple(_reference.build_table(*_raw(r)))
+
+
+def _part(r: Rows, start: int, stop: int) -> Rows:
+    return dataclasses.replace(r, y=r.y[start:stop], s=r.s[start:stop],
+                               w=None if r.w is None else r.w[start:stop])
+
+
+def _sweep_args(draw: Draw) -> tuple:
+    return draw(LEVELS), draw(st.booleans())
+
+
+def summarize_args(draw: Draw, r: Rows) -> tuple:
+    return (*_raw(r), *_sweep_args(draw), draw(COSTS), draw(st.sampled_from([None, RELEASE])))
+
+
+def sweep_table_args(draw: Draw, r: Rows) -> tuple:
+    return (*_table(r), *_sweep_args(draw), draw(COSTS))
+
+
+def merge_tables_args(draw: Draw, r: Rows) -> tuple:
+    k = draw(st.integers(0, r.n_rows))     # (both parts weighted or both not: one dtype)
+    return (*_table(_part(r, 0, k)), *_table(_part(r, k, r.n_rows)))
+
+
+def sorted_classes_args(draw: Draw, r: Rows) -> tuple:
+    return (r.y, r.s, r.pos_value, r.neg_value, draw(st.sampled_from([None, RELEASE])))
+
+
+def summarize_runs_args(draw: Draw, r: Rows) -> tuple:
+    """The runs out-of-core evaluation writes: each class of a few chunks, sorted."""
+    cuts = sorted(draw(st.lists(st.integers(0, r.n_rows), max_size=3)))
+    bounds = [0, *cuts, r.n_rows]
+    runs = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        part = _part(r, a, b)
+        pos, neg = _reference.sorted_classes(part.y, part.s, part.pos_value, part.neg_value)
+        runs += [(pos, True), (neg, False)]
+    held_bytes = draw(st.sampled_from([0, 4096, 1 << 26]))
+    return (runs, *_sweep_args(draw), draw(COSTS), held_bytes)
+
+
+def _resampler(draw: Draw, r: Rows) -> tuple[Resampler, bool]:
+    stratified = draw(st.booleans())
+    return Resampler.from_rows(r, ScoreTable.from_rows(r), stratified=stratified,
+                               seed=draw(st.integers(0, 2**32 - 1))), stratified
+
+
+def replicate_counts_args(draw: Draw, r: Rows) -> tuple:
+    res, stratified = _resampler(draw, r)
+    return (res.bit_generator(draw(st.integers(0, 3))), res.pos_group, res.pos_weight,
+            res.neg_group, res.neg_weight, len(res.table.scores), stratified)
+
+
+def replicate_sweeps_args(draw: Draw, r: Rows) -> tuple:
+    res, stratified = _resampler(draw, r)
+    generators = [res.bit_generator(k) for k in range(draw(st.integers(0, 5)))]
+    return (generators, res.pos_group, res.pos_weight, res.neg_group, res.neg_weight,
+            res.table.scores, stratified, *_sweep_args(draw))
+
+
+def delong_sums_args(draw: Draw, r: Rows) -> tuple:
+    return _table(r)[1:]
+
+
+def sweep_range_args(draw: Draw, r: Rows) -> tuple:
+    """The lower part of a table from the state of the part above it (as
+    ``distributed.ranges`` sweeps each range)."""
+    scores, tp, fp = _table(r)
+    k = draw(st.integers(0, len(scores)))
+    levels, exclude_self = _sweep_args(draw)
+    weight_pos, weight_neg = float(np.sum(tp, dtype=float)), float(np.sum(fp, dtype=float))
+    tp_above, fp_above = float(np.sum(tp[:k], dtype=float)), float(np.sum(fp[:k], dtype=float))
+    _, gap_above = _reference.sweep_range(scores[:k], tp[:k], fp[:k], levels, exclude_self,
+                                          weight_pos, weight_neg, 0.0, 0.0, 0.0)
+    return (scores[k:], tp[k:], fp[k:], levels, exclude_self, weight_pos, weight_neg,
+            tp_above, fp_above, gap_above)
+
+
+@dataclass(frozen=True)
+class Twin:
+    """How the generic test calls one protocol function and compares the twins.
+
+    ``raw_rows``: the function reads rows as given, so the cases include bad rows (both
+    twins must raise the same error); otherwise the arguments are built from valid rows.
+    ``helper``: the kernel the ``threaded`` fixture must have seen on the helper thread.
+    """
+
+    args: Callable[[Draw, Rows], tuple]
+    compare: Callable[[Any, Any], None]
+    raw_rows: bool = False
+    helper: str | None = None
+
+
+TWINS: dict[str, Twin] = {
+    "build_table": Twin(lambda draw, r: _raw(r), assert_tables_equal, True, "count_rows"),
+    "summarize": Twin(summarize_args, assert_sweep_results_equal, True, "count_rows"),
+    "sweep_table": Twin(sweep_table_args, assert_sweep_results_equal),
+    "merge_tables": Twin(merge_tables_args, assert_tables_equal),
+    "sorted_classes": Twin(sorted_classes_args, assert_sorted_classes_equal, True,
+                           "scatter_scores"),
+    "summarize_runs": Twin(summarize_runs_args, assert_sweep_results_equal),
+    "replicate_counts": Twin(replicate_counts_args, assert_replicate_counts_equal),
+    "replicate_sweeps": Twin(replicate_sweeps_args, assert_allclose, False,
+                             "replicate_sweeps"),
+    "delong_sums": Twin(delong_sums_args, assert_allclose),
+    "sweep_range": Twin(sweep_range_args, assert_range_sweeps_equal),
+}
+
+
+def test_every_protocol_name_has_a_case():
+    assert sorted(TWINS) == sorted(PROTOCOL)
+
+
+# --- the generic comparison -------------------------------------------------------------
+
+@st.composite
+def engine_cases(draw, max_n: int, raw_rows: bool):
+    """``(y, s, w[, pos_label])``: one class or both, scores in float64/32/16, and for
+    functions that read raw rows, sometimes bad rows."""
+    one_class = draw(st.integers(0, 4)) == 0
+    base = rows(max_n=max_n, both_classes=not one_class, float32=False)
+    y, s, w, *label = draw(spoiled(base) if raw_rows and draw(st.booleans()) else base)
+    return (y, s.astype(draw(st.sampled_from(DTYPES))), w, *label)
+
+
+def outcome(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, or the type and message of the error it raised."""
+    try:
+        return fn(*args)
+    except (ValueError, TypeError) as exc:
+        return type(exc), str(exc)
+
+
+def raised(result: Any) -> bool:
+    return isinstance(result, tuple) and len(result) == 2 and isinstance(result[0], type)
+
+
+def _own_copy(arg: Any, released: list[tuple[int, int]]) -> Any:
+    """The argument one twin gets: its own release recorder, and bit generators in
+    the same state (they are consumed by design); arrays are shared, to see that
+    neither twin writes to them."""
+    if arg is RELEASE:
+        return lambda start, stop: released.append((start, stop))
+    if isinstance(arg, np.random.BitGenerator) or (
+            isinstance(arg, list) and arg and isinstance(arg[0], np.random.BitGenerator)):
+        return copy.deepcopy(arg)
+    return arg
+
+
+def _arrays(arg: Any) -> list[np.ndarray]:
+    if isinstance(arg, np.ndarray):
+        return [arg]
+    if isinstance(arg, (tuple, list)):
+        return [a for item in arg for a in _arrays(item)]
+    return []
+
+
+def assert_released_every_row(released: list[tuple[int, int]], n: int, twin: str):
+    seen = np.zeros(n, bool)
+    for start, stop in released:
+        assert 0 <= start <= stop <= n, f"{twin} released rows {start}:{stop} of {n}"
+        seen[start:stop] = True
+    assert seen.all(), (f"{twin} never released rows {np.flatnonzero(~seen)[:5].tolist()}"
+                        f"... (released {released})")
+
+
+def check_twins(name: str, args: tuple, n_rows: int) -> None:
+    """Both twins on the same arguments: the same error, or equal results of the same
+    type; inputs unchanged; with a ``release`` callback, every row released."""
+    twin = TWINS[name]
+    before = [a.copy() for a in _arrays(args)]
+    outcomes, releases = {}, {}
+    for which, module in TWIN_MODULES.items():
+        releases[which] = []
+        own = tuple(_own_copy(a, releases[which]) for a in args)
+        outcomes[which] = outcome(getattr(module, name), *own)
+        for a, b in zip(_arrays(args), before):
+            assert a.tobytes() == b.tobytes(), f"{which}.{name} modified an input"
+    fast, ref = outcomes["fast"], outcomes["reference"]
+    if raised(fast) or raised(ref):
+        assert fast == ref, f"different outcomes: fast {fast!r}, reference {ref!r}"
+        return
+    assert type(fast) is type(ref), f"{type(fast).__name__} != {type(ref).__name__}"
+    twin.compare(fast, ref)
+    if any(a is RELEASE for a in args):
+        for which, released in releases.items():
+            assert_released_every_row(released, n_rows, which)
+
+
+SIZES = {"default": 40, "threaded": 120}    # rows; the fixture lowers thresholds to 4
+
+
+@pytest.mark.parametrize("mode", sorted(SIZES))
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("name", PROTOCOL)
+def test_twins_agree(request, name, layout, mode):
+    twin = TWINS[name]
+    log = request.getfixturevalue("threaded") if mode == "threaded" else None
+
+    @settings(max_examples=30, deadline=None)
+    @given(case=engine_cases(SIZES[mode], twin.raw_rows), data=st.data())
+    def check(case, data):
+        r, info = prepared(case, layout)
+        with labelled(f"[{name}, {mode} thresholds]{info}"):
+            check_twins(name, twin.args(data.draw, r), r.n_rows)
+
+    check()
+    if log is not None and twin.helper is not None:
+        assert log.helper[twin.helper], f"{twin.helper} never ran on the helper thread"
+
+
+def test_failures_name_the_function_dtype_shape_and_layout(monkeypatch):
+    """A failing comparison says where: the protocol name, thresholds, dtype, shape,
+    layout."""
+    monkeypatch.setitem(TWINS, "delong_sums", dataclasses.replace(
+        TWINS["delong_sums"], compare=lambda f, r: np.testing.assert_array_equal(f, -1)))
+    r, info = prepared((np.array([True, False]), np.array([0.5, 0.25], np.float32), None),
+                       "strided")
+    with pytest.raises(AssertionError) as caught:
+        with labelled(f"[delong_sums, default thresholds]{info}"):
+            check_twins("delong_sums", delong_sums_args(None, r), r.n_rows)
+    message = str(caught.value)
+    for part in ("delong_sums", "dtype=float32", "shape=(2,)", "layout=strided"):
+        assert part in message, part
+
+
+# --- regressions found by the generic test (each on both backends) ----------------------
+
+def _rows_of_runs(runs):
+    """The rows that sorted into ``runs``, for an oracle that does not merge runs."""
+    y = np.concatenate([np.full(len(s), positive) for s, positive in runs])
+    return prepare_rows(y, np.concatenate([s for s, _ in runs]))
+
+
+def test_summarize_runs_gathers_cost_sums(backend):
+    """The compiled merge swept in its plain mode only: cost sums asked for came back
+    empty (min_score inf, no hull)."""
+    runs = [(np.array([0.2, 0.5]), True), (np.array([0.1, 0.3, 0.6]), False),
+            (np.array([0.3]), True)]
+    levels, costs = np.array([0.5]), (0.25, -1.0, math.nan)
+    got = engine().summarize_runs(runs, levels, True, costs)
+    r = _rows_of_runs(runs)
+    want = engine().summarize(r.y, r.s, None, r.pos_value, r.neg_value, levels, True, costs)
+    assert_sweep_results_equal(got, want)
+    assert got.costs.hull.shape[1] > 1
+
+
+def test_summarize_runs_leaves_runs_in_memory_intact(backend):
+    """The compiled merge gives back the pages it has read; on ordinary memory that
+    zeroed the caller's runs."""
+    rng = np.random.default_rng(4)
+    runs = [(np.sort(rng.normal(size=5000) + 1.0), True), (np.sort(rng.normal(size=7000)), False),
+            (np.sort(rng.normal(size=3000)).astype(np.float32), False)]
+    before = [s.copy() for s, _ in runs]
+    levels = np.array([0.3, 0.5])
+    got = engine().summarize_runs(runs, levels, True, held_bytes=0)
+    for (s, _), b in zip(runs, before):
+        np.testing.assert_array_equal(s, b)
+    r = _rows_of_runs(runs)
+    assert_sweep_results_equal(
+        got, engine().summarize(r.y, r.s, None, r.pos_value, r.neg_value, levels, True))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/smaps")
+def test_summarize_runs_still_gives_back_pages_of_mapped_runs(tmp_path):
+    """Runs over a read-only file mapping (as ``io.files`` writes them) are merged in
+    place, their pages given back; only other runs are copied first."""
+    from test_run_merge_memory import _resident_bytes
+
+    path = tmp_path / "runs.bin"
+    data = np.sort(np.random.default_rng(5).normal(size=(8, 65_536)), axis=1)
+    data.tofile(path)
+    mapped = np.memmap(path, dtype=np.float64, mode="r", shape=data.shape)
+    runs = [(mapped[k], k % 2 == 0) for k in range(len(data))]
+    for s, _ in runs:
+        s.sum()                                     # every page resident
+    assert _resident_bytes(path) >= data.nbytes // 2
+    _fast.summarize_runs(runs, np.array([0.5]), True)
+    assert _resident_bytes(path) <= len(runs) * 2 * os.sysconf("SC_PAGESIZE")
+    del runs, mapped
+
+
+def test_weighted_summarize_releases_every_row(backend):
+    """The compiled twin called ``release`` on unweighted rows only."""
+    released = []
+    y, s, w = np.array([1, 0, 1, 0, 0], np.uint8), np.linspace(1, 0, 5), np.arange(5.0)
+    engine().summarize(y, s, w, 1.0, 0.0, np.array([0.5]), True, None,
+                       lambda a, b: released.append((a, b)))
+    assert_released_every_row(released, len(s), backend)
+
+
+def test_first_nan_outranks_an_earlier_third_label_across_release_groups(threaded, backend):
+    """With ``release``, rows are counted in groups; the compiled twin raised the first
+    group's third label before counting the NaN of a later group, which the reference
+    (and the whole-input check) reports first."""
+    y = np.array([1, 0, 0, 0, 0, 0, 0, 0, 2, 0], np.uint8)      # coded 0/2, 1 is third
+    s = np.r_[np.zeros(9), np.nan]
+    assert len(s) > 2 * _fast.PARALLEL_MIN_ROWS == _fast.RELEASE_BLOCK_ROWS
+    with pytest.raises(ValueError, match=r"y_score contains NaN \(first at row 9\)"):
+        engine().summarize(y, s, None, 2.0, 0.0, np.array([0.5]), True, None,
+                           lambda a, b: None)
+    with pytest.raises(ValueError, match=r"y_score contains NaN \(first at row 9\)"):
+        engine().sorted_classes(y, s, 2.0, 0.0, lambda a, b: None)
+
+
+def test_an_empty_range_has_no_b_of_its_own(backend):
+    """A range below others with no group of its own: the compiled twin reported B of
+    the state above as its ``b_last``, the reference NaN."""
+    scores, tp, fp = np.array([1.0, 0.0]), np.array([2, 0]), np.array([1, 3])
+    top, gap = engine().sweep_range(scores, tp, fp, np.array([0.5]), True, 2.0, 4.0,
+                                    0.0, 0.0, 0.0)
+    empty, gap_empty = engine().sweep_range(scores[2:], tp[2:], fp[2:], np.array([0.5]),
+                                            True, 2.0, 4.0, 2.0, 4.0, gap)
+    assert not math.isnan(top.b_last)
+    assert empty.n_groups == 0 and math.isnan(empty.b_last) and gap_empty == gap
+
+
+def test_delong_sums_of_one_class_are_nan_without_warnings(backend):
+    """The reference divided by a zero class weight with NumPy's RuntimeWarning (an
+    error under this suite's filters); the kernel returns NaN quietly."""
+    for tp, fp in (([0.0], [1.0]), ([2.0, 1.0], [0.0, 0.0])):
+        out = engine().delong_sums(np.array(tp), np.array(fp))
+        assert math.isnan(out.auc)
