@@ -19,7 +19,7 @@ from typing import Callable, Sequence, TypeVar
 import numpy as np
 
 from . import _kernels, _resample
-from .results import (Array, Costs, DeLongSums, KeySweep, PieceSweep, RangeSweep, ReplicateCounts,
+from .results import (Array, Costs, DeLongSums, PieceSweep, RangeSweep, ReplicateCounts,
                       RowCounts, SortedClasses, SweepResult, Table, b_from_gap,
                       Release, clamp_probability, first_crossings)
 from .validation import raise_row_errors
