@@ -41,7 +41,7 @@ class RangeTotals:
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast import ranges
+    >>> from indist_fast.distributed import ranges
     >>> table = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> parts = ranges.split_table(table, [0.4])
     >>> ranges.range_totals(parts[1])
@@ -75,7 +75,7 @@ def range_totals(table: ScoreTable) -> RangeTotals:
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast import ranges
+    >>> from indist_fast.distributed import ranges
     >>> table = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> parts = ranges.split_table(table, [0.4])
     >>> ranges.range_totals(parts[0])
@@ -121,7 +121,7 @@ def range_shares(table: ScoreTable, weight_pos: float, weight_neg: float, tp_abo
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast import ranges
+    >>> from indist_fast.distributed import ranges
     >>> table = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> parts = ranges.split_table(table, [0.4])
     >>> shares = [ranges.range_shares(parts[0], 3.0, 3.0, 0.0, 0.0, True),
@@ -162,7 +162,7 @@ def range_crossings(table: ScoreTable, weight_pos: float, weight_neg: float,
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast import ranges
+    >>> from indist_fast.distributed import ranges
     >>> table = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> parts = ranges.split_table(table, [0.4])
     >>> shares = [ranges.range_shares(parts[0], 3.0, 3.0, 0.0, 0.0, True),
@@ -205,7 +205,7 @@ def combine_ranges(totals: Sequence[RangeTotals], shares: Sequence[tuple[SweepRe
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast import ranges
+    >>> from indist_fast.distributed import ranges
     >>> table = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> parts = ranges.split_table(table, [0.4])
     >>> totals = [ranges.range_totals(t) for t in parts]
@@ -260,7 +260,7 @@ def split_table(table: ScoreTable, splitters: np.ndarray) -> list[ScoreTable]:
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast import ranges
+    >>> from indist_fast.distributed import ranges
     >>> table = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> parts = ranges.split_table(table, [0.4])
     >>> [t.scores.tolist() for t in parts]
@@ -297,7 +297,7 @@ def sweep_ranges(tables: Sequence[ScoreTable], levels: np.ndarray,
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast import ranges
+    >>> from indist_fast.distributed import ranges
     >>> table = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> parts = ranges.split_table(table, [0.4])
     >>> import numpy as np

@@ -109,7 +109,7 @@ class Interval:
         Examples
         --------
         >>> import numpy as np
-        >>> from indist_fast.resampling import Interval
+        >>> from indist_fast.inference.bootstrap import Interval
         >>> iv = Interval.from_replicates("auc", 0.8, np.array([0.7, 0.75, 0.8, np.nan]), 0.9)
         >>> round(iv.low, 4), round(iv.high, 4), iv.n_undefined
         (0.705, 0.795, 1)
@@ -271,7 +271,7 @@ class Resampler:
     Examples
     --------
     >>> from indist_fast._core.validation import prepare_rows
-    >>> from indist_fast.resampling import Resampler
+    >>> from indist_fast.inference.bootstrap import Resampler
     >>> from indist_fast.table import ScoreTable
     >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
     >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
@@ -313,7 +313,7 @@ class Resampler:
         --------
         >>> from indist_fast import ScoreTable
         >>> from indist_fast._core.validation import prepare_rows
-        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.inference.bootstrap import Resampler
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> r = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
         >>> r.pos_group.tolist(), r.neg_group.tolist()
@@ -350,7 +350,7 @@ class Resampler:
         Examples
         --------
         >>> from indist_fast._core.validation import prepare_rows
-        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.inference.bootstrap import Resampler
         >>> from indist_fast.table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
@@ -387,7 +387,7 @@ class Resampler:
         Examples
         --------
         >>> from indist_fast._core.validation import prepare_rows
-        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.inference.bootstrap import Resampler
         >>> from indist_fast.table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
@@ -420,7 +420,7 @@ class Resampler:
         Examples
         --------
         >>> from indist_fast._core.validation import prepare_rows
-        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.inference.bootstrap import Resampler
         >>> from indist_fast.table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
@@ -452,7 +452,7 @@ class Resampler:
         Examples
         --------
         >>> from indist_fast._core.validation import prepare_rows
-        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.inference.bootstrap import Resampler
         >>> from indist_fast.table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
@@ -488,7 +488,7 @@ class Resampler:
         Examples
         --------
         >>> from indist_fast._core.validation import prepare_rows
-        >>> from indist_fast.resampling import Resampler
+        >>> from indist_fast.inference.bootstrap import Resampler
         >>> from indist_fast.table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)

@@ -149,7 +149,7 @@ def structural_components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     Examples
     --------
     >>> from indist_fast import ScoreTable
-    >>> from indist_fast.auc_inference import structural_components
+    >>> from indist_fast.inference.delong import structural_components
     >>> table = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
     >>> v10, v01 = structural_components(table)
     >>> v10.tolist(), v01.tolist()

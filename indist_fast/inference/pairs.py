@@ -37,7 +37,7 @@ class PairEstimate:
 
     Examples
     --------
-    >>> from indist_fast.sampling import sample_auc
+    >>> from indist_fast.inference.pairs import sample_auc
     >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
     >>> e = sample_auc(y, s, 1000, seed=0)
     >>> e.n_pairs, 0 <= e.estimate <= 1
@@ -58,7 +58,7 @@ class PairEstimate:
 
         Examples
         --------
-        >>> from indist_fast.sampling import sample_auc
+        >>> from indist_fast.inference.pairs import sample_auc
         >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
         >>> sorted(sample_auc(y, s, 100, seed=0).to_dict())
         ['estimate', 'n_pairs', 'std_error']
@@ -81,7 +81,7 @@ class PairCurve:
 
     Examples
     --------
-    >>> from indist_fast.sampling import sample_b_curve
+    >>> from indist_fast.inference.pairs import sample_b_curve
     >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
     >>> curve = sample_b_curve(y, s, [0.8, 0.6], 500, seed=0)
     >>> float(curve.estimate[0])    # the top positive never beats itself: B is 0 there
@@ -277,7 +277,7 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     Examples
     --------
     >>> import indist_fast
-    >>> from indist_fast.sampling import sample_b
+    >>> from indist_fast.inference.pairs import sample_b
     >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
     >>> exact = indist_fast.curves(y, s).b[3]    # B at threshold 0.3
     >>> e = sample_b(y, s, 0.3, 20000, seed=0)
@@ -337,7 +337,7 @@ def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
 
     Examples
     --------
-    >>> from indist_fast.sampling import sample_b_curve
+    >>> from indist_fast.inference.pairs import sample_b_curve
     >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
     >>> c = sample_b_curve(y, s, [0.8, 0.3], 1000, seed=0)
     >>> c.thresholds.tolist(), c.estimate.shape, c.n_pairs

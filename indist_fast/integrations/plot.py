@@ -153,7 +153,7 @@ def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: i
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> ax = plot.scores_by_class(y, s, bins=10)
     >>> ax.get_xlabel()
@@ -210,7 +210,7 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> ax = plot.roc(y, s)
     >>> ax.get_lines()[0].get_label()
@@ -260,7 +260,7 @@ def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> ax = plot.b_curve(y, s)
     >>> ax.get_xlabel(), ax.get_ylabel()
@@ -306,7 +306,7 @@ def c_tpr_fpr_vs_b(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_w
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> ax = plot.c_tpr_fpr_vs_b(y, s)
     >>> ax.get_xlabel()
@@ -350,7 +350,7 @@ def b_split(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> ax = plot.b_split(y, s)
     >>> ax.get_xlabel()
@@ -396,7 +396,7 @@ def cost_curves(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> ax = plot.cost_curves(y, s)
     >>> ax.get_xlabel(), ax.get_ylabel()
@@ -442,7 +442,7 @@ def signal_curves(signal: Any, *, ax: Any = None) -> Any:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> from indist_fast.resolving_power import Binormal, signal_curve
     >>> curve = signal_curve(Binormal.for_auc(0.8), prevalence=0.2)
     >>> ax = plot.signal_curves(curve)
@@ -489,7 +489,7 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> fig = plot.report_sheet(y, s, title="demo")
     >>> len(fig.axes)
@@ -553,7 +553,7 @@ def nine_panels(sets: Mapping[str, tuple[Any, Any]]) -> Any:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from indist_fast import plot
+    >>> from indist_fast.integrations import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> fig = plot.nine_panels({"demo": (y, s)})
     >>> len(fig.axes)

@@ -79,7 +79,7 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
     --------
     >>> import numpy as np
     >>> from sklearn.linear_model import LogisticRegression
-    >>> from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+    >>> from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(400, 3)); y = (X[:, 0] + rng.normal(size=400) > 1).astype(int)
     >>> clf = IndistinguishabilityThresholdClassifier(LogisticRegression()).fit(X, y)
@@ -136,7 +136,7 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
         --------
         >>> import numpy as np
         >>> from sklearn.linear_model import LogisticRegression
-        >>> from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+        >>> from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(200, 2)); y = (X[:, 0] + rng.normal(size=200) > 1).astype(int)
         >>> clf = IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=3).fit(X, y)
@@ -190,7 +190,7 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
         --------
         >>> import numpy as np
         >>> from sklearn.linear_model import LogisticRegression
-        >>> from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+        >>> from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(200, 2)); y = (X[:, 0] + rng.normal(size=200) > 1).astype(int)
         >>> clf = IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=3).fit(X, y)
@@ -221,7 +221,7 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
         --------
         >>> import numpy as np
         >>> from sklearn.linear_model import LogisticRegression
-        >>> from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
+        >>> from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(200, 2)); y = (X[:, 0] + rng.normal(size=200) > 1).astype(int)
         >>> clf = IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=3).fit(X, y)

@@ -62,7 +62,7 @@ def parse_memory(limit: Any) -> int:
 
     Examples
     --------
-    >>> from indist_fast.files import parse_memory
+    >>> from indist_fast.io.files import parse_memory
     >>> parse_memory("1GB"), parse_memory("512MiB"), parse_memory(1000)
     (1000000000, 536870912, 1000)
     """
