@@ -1,4 +1,8 @@
-"""Former home of :mod:`indist_fast.inference.delong`; the same names, kept for existing imports."""
+"""Old path of :mod:`indist_fast.inference.delong`: importing it gives that very module, so
+every name (private ones included) and every patch of one reach the same object."""
 
-from .inference.delong import *  # noqa: F401,F403
-from .inference.delong import __all__  # noqa: F401
+import sys
+
+from .inference import delong as _home
+
+sys.modules[__name__] = _home

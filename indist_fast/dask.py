@@ -1,4 +1,8 @@
-"""Former home of :mod:`indist_fast.distributed.dask`; the same names, kept for existing imports."""
+"""Old path of :mod:`indist_fast.distributed.dask`: importing it gives that very module, so
+every name (private ones included) and every patch of one reach the same object."""
 
-from .distributed.dask import *  # noqa: F401,F403
-from .distributed.dask import __all__  # noqa: F401
+import sys
+
+from .distributed import dask as _home
+
+sys.modules[__name__] = _home

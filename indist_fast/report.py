@@ -1,4 +1,8 @@
-"""Former home of :mod:`indist_fast.results`; the same names, kept for existing imports."""
+"""Old path of :mod:`indist_fast.results`: importing it gives that very module, so
+every name (private ones included) and every patch of one reach the same object."""
 
-from .results import *  # noqa: F401,F403
-from .results import __all__  # noqa: F401
+import sys
+
+from . import results as _home
+
+sys.modules[__name__] = _home

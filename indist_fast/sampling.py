@@ -1,4 +1,8 @@
-"""Former home of :mod:`indist_fast.inference.pairs`; the same names, kept for existing imports."""
+"""Old path of :mod:`indist_fast.inference.pairs`: importing it gives that very module, so
+every name (private ones included) and every patch of one reach the same object."""
 
-from .inference.pairs import *  # noqa: F401,F403
-from .inference.pairs import __all__  # noqa: F401
+import sys
+
+from .inference import pairs as _home
+
+sys.modules[__name__] = _home

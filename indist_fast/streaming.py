@@ -1,4 +1,8 @@
-"""Former home of :mod:`indist_fast.io.streaming`; the same names, kept for existing imports."""
+"""Old path of :mod:`indist_fast.io.streaming`: importing it gives that very module, so
+every name (private ones included) and every patch of one reach the same object."""
 
-from .io.streaming import *  # noqa: F401,F403
-from .io.streaming import __all__  # noqa: F401
+import sys
+
+from .io import streaming as _home
+
+sys.modules[__name__] = _home

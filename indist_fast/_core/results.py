@@ -1,8 +1,12 @@
-"""What the engines return, named: both twins (and the compiled kernels) build these.
+"""What the engines return, named, and the arithmetic on it both twins share.
 
 ``SweepResult`` is the one-sweep summary every evaluation reads; the other records
 carry a kernel's extra state (a table, row counts, a piece's final G) so that no caller
-indexes a positional tuple.
+indexes a positional tuple. The functions turn those numbers into reported ones the same
+way on every path: probabilities clamped (``clamp_probability``, ``clamp_b``), B from
+its gap (``b_from_gap``), the exact weight scale (``weight_scale``), the rates at an
+operating point (``operating_rates``) and the first crossing over pieces
+(``first_crossings``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
    lives, and cut into one piece per range.
 3. The pieces of each range are merged on a worker: range tables, kept there.
 4. The ranges are swept in parallel from the state of the ranges above them
-   (``indist_fast.ranges``): only a few numbers per range reach the client.
+   (``indist_fast.distributed.ranges``): only a few numbers per range reach the client.
 
 Needs the optional extra ``dask`` (dask and distributed); works on a local scheduler
 or a ``dask.distributed`` cluster.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
@@ -82,7 +82,7 @@ class Interval:
     low: float
     high: float
     confidence: float
-    replicates: np.ndarray
+    replicates: np.ndarray = field(repr=False)     # thousands of values: not in repr()
     n_undefined: int
 
     @classmethod
