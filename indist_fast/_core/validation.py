@@ -19,8 +19,10 @@ __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_leve
            "check_level", "check_real", "check_count", "check_flag", "check_seed",
            "check_columns", "raise_row_errors"]
 
-_LABEL_DTYPES = {np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64,
-                                       np.uint16, np.uint32, np.uint64,
+# The label dtypes the kernels are compiled for (``types.pxd``'s ``label_t``); other
+# integer widths are narrowed or widened exactly by ``_kernel_integers``, float16 and
+# long double become float64.
+_LABEL_DTYPES = {np.dtype(t) for t in (np.uint8, np.int8, np.int32, np.int64,
                                        np.float32, np.float64)}
 
 
@@ -195,12 +197,18 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
         return (_native_contiguous(y).view(np.uint8), float(positive), float(not positive),
                 LabelCoding(positive, not positive))
     if kind in "iuf":
-        if y.dtype not in _LABEL_DTYPES and y.dtype.newbyteorder("=") not in _LABEL_DTYPES:
+        if kind == "f" and y.dtype.newbyteorder("=") not in _LABEL_DTYPES:
             y = y.astype(np.float64)      # float16, long double
         y = _native_contiguous(y)
         if len(y) == 0:
-            return y, 1.0, 0.0, LabelCoding(1.0)
+            return y.astype(np.uint8), 1.0, 0.0, LabelCoding(1.0)
         lo, hi = y.min(), y.max()
+        if kind in "iu":
+            if lo < -_EXACT_INT or hi > _EXACT_INT:
+                # Labels are matched as float64 values: beyond 2**53 two labels could
+                # meet there, so such columns take the exact path of Python ints.
+                return _labels(y.astype(object), pos_label)
+            y = _kernel_integers(y, int(lo), int(hi))
         if np.isnan(lo) or np.isnan(hi):
             raise ValueError("y_true contains NaN.")
         lo, hi = float(lo), float(hi)
@@ -208,7 +216,8 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
             if not ({lo, hi} <= {0.0, 1.0} or {lo, hi} <= {-1.0, 1.0}):
                 raise ValueError(
                     f"y_true must be coded {{0, 1}} or {{-1, 1}} without pos_label; found "
-                    f"values from {lo:g} to {hi:g}. Pass pos_label to name the positive class.")
+                    f"values from {_show_label(lo)} to {_show_label(hi)}. Pass pos_label to "
+                    "name the positive class.")
             negative = lo if lo != 1.0 else None
             return y, 1.0, (0.0 if negative is None else negative), LabelCoding(1.0, negative)
         if not isinstance(pos_label, (Real, np.number)):
@@ -220,7 +229,7 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
             negative = lo if pos == hi else hi
         else:
             raise ValueError(f"pos_label={pos_label!r} is not a value of y_true "
-                             f"(smallest {lo:g}, largest {hi:g}).")
+                             f"(smallest {_show_label(lo)}, largest {_show_label(hi)}).")
         return (y, pos, (np.nan if negative is None else negative),
                 LabelCoding(pos, negative))
     if kind in "OUS":
@@ -247,6 +256,20 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
         coding = LabelCoding(_plain_label(pos_label), others[0] if others else None)
         return np.ascontiguousarray(y == pos_label).view(np.uint8), 1.0, 0.0, coding
     raise TypeError(f"y_true must hold binary labels, got an array of dtype {y.dtype}.")
+
+
+def _kernel_integers(y: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Integer labels in a dtype the kernels take, the same values: int16 and uint16
+    widened to int32, uint32 and uint64 viewed as the signed type of their width when
+    their values fit it (no copy), else widened."""
+    if y.dtype in _LABEL_DTYPES:
+        return y
+    if y.dtype.itemsize <= 2:
+        return y.astype(np.int32)
+    signed = np.dtype(f"i{y.dtype.itemsize}")
+    if hi <= np.iinfo(signed).max:
+        return y.view(signed)
+    return y.astype(np.int64)             # uint32 beyond 2**31 (hi <= 2**53 here)
 
 
 def _first_missing(values: np.ndarray) -> int:
