@@ -19,6 +19,8 @@ from .io.streaming import Accumulator
 from .io.files import evaluate_file
 from .distributed import dask
 from .table import ScoreTable
+from .segments import evaluate_many
+from .report_table import ReportTable
 from . import datasets
 
 __version__ = "0.1.0"
@@ -51,8 +53,9 @@ def get_include() -> str:
     """
     return _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
 
+
 __all__ = [
-    "backend", "get_include", "evaluate", "curves", "roc_auc", "average_precision",
+    "backend", "get_include", "evaluate", "evaluate_many", "ReportTable", "curves", "roc_auc", "average_precision",
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",

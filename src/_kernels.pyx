@@ -927,3 +927,128 @@ def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[:
             sweep_push_at(&sink.sweep, scores[g], t * scale, <double>fp[g] * scale,
                           (tp_above + local) * scale)
     return RangeSweep(_close_sweep(&sink), sink.sweep.b_gap)
+
+
+# ---------------------------------------------------------------------------
+# Segments: one call sweeps every segment of the rows (evaluate_many).
+
+ctypedef pair[double, double] ScoreWeight     # (score, weight), sorted by score
+
+
+cdef inline void _segment_group(const ScoreWeight* a, Py_ssize_t* i, const ScoreWeight* b,
+                                Py_ssize_t* j, double* score, double* tp_g,
+                                double* fp_g) noexcept nogil:
+    """The next distinct score below the ones taken, walking both class pieces down from
+    their ends (``i``, ``j`` count what is left), with its positive and negative weight."""
+    cdef double x
+    if i[0] > 0 and (j[0] == 0 or a[i[0] - 1].first >= b[j[0] - 1].first):
+        x = a[i[0] - 1].first
+    else:
+        x = b[j[0] - 1].first
+    tp_g[0] = 0.0
+    fp_g[0] = 0.0
+    while i[0] > 0 and a[i[0] - 1].first == x:      # -0.0 == 0.0: one score
+        i[0] -= 1
+        tp_g[0] += a[i[0]].second
+    while j[0] > 0 and b[j[0] - 1].first == x:
+        j[0] -= 1
+        fp_g[0] += b[j[0]].second
+    score[0] = x
+
+
+cdef void _sweep_segment(const ScoreWeight* a, Py_ssize_t n_a, const ScoreWeight* b,
+                         Py_ssize_t n_b, Sweep* st, bint exclude_self,
+                         const double[::1] levels) noexcept nogil:
+    """Sweep one segment's sorted class pieces. The totals are the groups' weights summed
+    in the sweep's own order first, so its TP ends exactly at W_P (see sweep.pxd)."""
+    cdef Py_ssize_t i = n_a, j = n_b
+    cdef double x, tp_g, fp_g, wp = 0.0, wn = 0.0
+    while i > 0 or j > 0:
+        _segment_group(a, &i, b, &j, &x, &tp_g, &fp_g)
+        wp += tp_g
+        wn += fp_g
+    sweep_init(st, wp, wn, exclude_self, levels)
+    i, j = n_a, n_b
+    while i > 0 or j > 0:
+        _segment_group(a, &i, b, &j, &x, &tp_g, &fp_g)
+        sweep_push(st, x, tp_g * st.scale, fp_g * st.scale)
+
+
+def summarize_segments(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+                       const int64_t[::1] codes, Py_ssize_t n_segments, double pos_value,
+                       const double[::1] levels, bint exclude_self, double[:, ::1] out,
+                       double[:, :, ::1] crossings):
+    """Sweep every segment of already validated rows (``codes[i]`` in ``[0, n_segments)``
+    is row ``i``'s segment; rows not of ``pos_value`` are negatives; zero weights drop).
+
+    Rows are placed by segment and class with a counting pass, each piece is sorted in
+    cache, and each segment is swept on its own. ``out[g]`` receives ``n_rows,
+    n_groups, n_undefined, weight_pos, weight_neg, auc, average_precision, b_last`` of
+    segment ``g`` and ``crossings[g]`` its ``[index, threshold, TP, FP, B]`` per level,
+    as ``SweepResult`` holds them. NumPy equivalent:
+    ``indist_fast._core.reference.summarize_segments``.
+    """
+    cdef Py_ssize_t n = s.shape[0], i, g, k, c, n_levels = levels.shape[0]
+    cdef bint weighted = w is not None
+    if y.shape[0] != n or codes.shape[0] != n or (weighted and w.shape[0] != n):
+        raise ValueError("row arrays differ in length")
+    if out.shape[0] != n_segments or out.shape[1] != 8 or crossings.shape[0] != n_segments \
+            or crossings.shape[1] != n_levels or crossings.shape[2] != 5:
+        raise ValueError("output arrays do not match the segments and levels")
+    _check_levels(levels)
+    cdef label_t pos_label = <label_t>pos_value
+    cdef vector[Py_ssize_t] start
+    start.resize(2 * n_segments + 1, 0)
+    cdef vector[ScoreWeight] rows
+    cdef vector[Py_ssize_t] cursor
+    cdef vector[int64_t] n_rows
+    n_rows.resize(max(n_segments, 1), 0)
+    cdef Sweep st
+    cdef double wi, den
+    with nogil:
+        for i in range(n):
+            g = codes[i]
+            if g < 0 or g >= n_segments:
+                with gil:
+                    raise ValueError(f"segment code {g} at row {i} is outside [0, {n_segments})")
+            n_rows[g] += 1
+            if not weighted or w[i] > 0.0:
+                start[2 * g + (y[i] != pos_label) + 1] += 1
+        for k in range(2 * n_segments):
+            start[k + 1] += start[k]
+        rows.resize(start[2 * n_segments])
+        cursor.assign(start.begin(), start.end())
+        for i in range(n):
+            wi = w[i] if weighted else 1.0
+            if wi > 0.0:
+                c = 2 * codes[i] + (y[i] != pos_label)
+                rows[cursor[c]].first = <double>s[i]
+                rows[cursor[c]].second = wi
+                cursor[c] += 1
+        for k in range(2 * n_segments):
+            std_sort(rows.begin() + start[k], rows.begin() + start[k + 1])
+        memset(&st, 0, sizeof(Sweep))
+        for g in range(n_segments):
+            _sweep_segment(rows.data() + start[2 * g], start[2 * g + 1] - start[2 * g],
+                           rows.data() + start[2 * g + 1], start[2 * g + 2] - start[2 * g + 1],
+                           &st, exclude_self, levels)
+            den = _last_den(&st)
+            out[g, 0] = <double>n_rows[g]
+            out[g, 1] = <double>st.n_groups
+            out[g, 2] = <double>st.n_undefined
+            out[g, 3] = st.weight_pos * st.inv_scale
+            out[g, 4] = st.weight_neg * st.inv_scale
+            out[g, 5] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
+                         if st.weight_pos > 0 and st.weight_neg > 0 else NAN)
+            out[g, 6] = clamp_probability(st.ap_num / st.weight_pos) if st.weight_pos > 0 else NAN
+            out[g, 7] = b_value(st.b_gap, den) if den > 0 else NAN
+            for k in range(n_levels):
+                if st.crossings[k].found:
+                    crossings[g, k, 0] = <double>st.crossings[k].index
+                    crossings[g, k, 1] = st.crossings[k].threshold
+                    crossings[g, k, 2] = st.crossings[k].tp
+                    crossings[g, k, 3] = st.crossings[k].fp
+                    crossings[g, k, 4] = st.crossings[k].b
+                else:
+                    for c in range(5):
+                        crossings[g, k, c] = NAN

@@ -18,7 +18,7 @@ numpydoc_docscrape = pytest.importorskip("numpydoc.docscrape")
 import indist_fast
 
 # Every public module (the old top-level names are shims re-exporting these).
-SUBMODULES = ("table", "metrics", "results", "errors", "threshold_choice", "resolving_power",
+SUBMODULES = ("table", "metrics", "results", "segments", "report_table", "errors", "threshold_choice", "resolving_power",
               "datasets", "cli", "inference.bootstrap", "inference.delong", "inference.pairs",
               "io", "io.readers", "io.frames", "io.files", "io.streaming",
               "distributed.ranges", "distributed.dask",

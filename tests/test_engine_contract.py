@@ -221,6 +221,21 @@ def sweep_range_args(draw: Draw, r: Rows) -> tuple:
             tp_above, fp_above, gap_above)
 
 
+def summarize_segments_args(draw: Draw, r: Rows) -> tuple:
+    """Rows cut into up to six segments (some possibly empty or of one class)."""
+    n_segments = draw(st.integers(1, 6))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    codes = rng.integers(0, n_segments, r.n_rows).astype(np.int64)
+    return (*_raw(r)[:3], codes, n_segments, r.pos_value, r.neg_value, *_sweep_args(draw))
+
+
+def assert_segment_sweeps_equal(fast, ref):
+    assert type(fast) is type(ref)
+    for f, r, field in zip(fast, ref, fast._fields):
+        assert f.dtype == r.dtype and f.shape == r.shape, field
+        np.testing.assert_allclose(f, r, rtol=TOL, atol=TOL, equal_nan=True, err_msg=field)
+
+
 @dataclass(frozen=True)
 class Twin:
     """How the generic test calls one protocol function and compares the twins.
@@ -249,6 +264,8 @@ TWINS: dict[str, Twin] = {
                              "replicate_sweeps"),
     "delong_sums": Twin(delong_sums_args, assert_allclose),
     "sweep_range": Twin(sweep_range_args, assert_range_sweeps_equal),
+    "summarize_segments": Twin(summarize_segments_args, assert_segment_sweeps_equal, True,
+                               "count_rows"),
 }
 
 

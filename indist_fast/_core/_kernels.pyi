@@ -107,4 +107,13 @@ def sweep_range(scores: NDArray[np.float64], tp: np.ndarray, fp: np.ndarray,
                 weight_neg: float, tp_above: float, fp_above: float,
                 b_above: float) -> RangeSweep: ...
 
+# def summarize_segments(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+#                        const int64_t[::1] codes, Py_ssize_t n_segments, double pos_value,
+#                        const double[::1] levels, bint exclude_self, double[:, ::1] out,
+#                        double[:, :, ::1] crossings)
+def summarize_segments(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64] | None,
+                       codes: NDArray[np.int64], n_segments: int, pos_value: float,
+                       levels: NDArray[np.float64], exclude_self: bool,
+                       out: NDArray[np.float64], crossings: NDArray[np.float64]) -> None: ...
+
 __test__: dict[str, str]

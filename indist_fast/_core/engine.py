@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator, Protocol, cast
 if TYPE_CHECKING:
     import numpy as np
     from .results import (Array, Costs, DeLongSums, RangeSweep, Release, ReplicateCounts,
-                          SortedClasses, SweepResult, Table)
+                          SegmentSweeps, SortedClasses, SweepResult, Table)
 
 __all__ = ["backend", "engine", "use_backend"]
 
@@ -83,6 +83,10 @@ class Engine(Protocol):
                          levels: Array, exclude_self: bool) -> Array: ...
 
     def delong_sums(self, tp: Array, fp: Array) -> DeLongSums: ...
+
+    def summarize_segments(self, y: Array, s: Array, w: Array | None, codes: Array,
+                           n_segments: int, pos_value: float, neg_value: float,
+                           levels: Array, exclude_self: bool) -> SegmentSweeps: ...
 
     def sweep_range(self, scores: Array, tp: Array, fp: Array, levels: Array,
                     exclude_self: bool, weight_pos: float, weight_neg: float,

@@ -20,13 +20,14 @@ import numpy as np
 
 from . import _kernels, _resample
 from .results import (Array, Costs, DeLongSums, PieceSweep, RangeSweep, ReplicateCounts,
-                      RowCounts, SortedClasses, SweepResult, Table, b_from_gap,
+                      RowCounts, SegmentSweeps, SortedClasses, SweepResult, Table,
+                      b_from_gap,
                       Release, clamp_probability, first_crossings)
 from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs"]
+           "summarize_runs", "summarize_segments"]
 
 # Below this many rows a second thread costs more than it saves. These size constants
 # are read at call time, so tests can lower them to reach the threaded paths.
@@ -427,3 +428,17 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
             stratified, levels, exclude_self, out[a:b])
     _on_two_threads([job(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])])
     return out
+
+
+def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segments: int,
+                       pos_value: float, neg_value: float, levels: Array,
+                       exclude_self: bool) -> SegmentSweeps:
+    """One sweep per segment (``codes``: int64 segment of each row, in
+    ``[0, n_segments)``): rows placed by segment and class in one counting pass, each
+    piece sorted in cache, each segment swept on its own."""
+    _count(y, s, w, pos_value, neg_value, -np.inf, _blocks(len(s)))   # raises on bad rows
+    out = np.empty((n_segments, 8))
+    crossings = np.empty((n_segments, len(levels), 5))
+    _kernels.summarize_segments(y, s, w, codes, n_segments, pos_value, levels, exclude_self,
+                                out, crossings)
+    return SegmentSweeps.from_columns(out, crossings)

@@ -18,13 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from .curves import CurveColumns, _columns
-from .results import (Array, Costs, CostSums, DeLongSums, RangeSweep, ReplicateCounts, SortedClasses,
+from .results import (Array, Costs, CostSums, DeLongSums, RangeSweep, ReplicateCounts,
+                      SegmentSweeps, SortedClasses,
                       Release, SweepResult, Table, clamp_probability, weight_scale)
 from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs"]
+           "summarize_runs", "summarize_segments"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -313,3 +314,24 @@ def sweep_range(scores: Array, tp: Array, fp: Array, levels: Array,
     return RangeSweep(*_sweep(scores, tp.astype(np.float64, copy=False),
                               fp.astype(np.float64, copy=False), levels, exclude_self,
                               weight_pos, weight_neg, tp_above, fp_above, b_above))
+
+
+def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segments: int,
+                       pos_value: float, neg_value: float, levels: Array,
+                       exclude_self: bool) -> SegmentSweeps:
+    """One sweep per segment: ``sweep_table(*build_table(...))`` of each segment's rows."""
+    _checked_classes(y, s, w, pos_value, neg_value)
+    if len(codes) and (codes.min() < 0 or codes.max() >= n_segments):
+        raise ValueError(f"segment codes must lie in [0, {n_segments})")
+    out = np.empty((n_segments, 8))
+    crossings = np.empty((n_segments, len(levels), 5))
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(n_segments + 1))
+    for g in range(n_segments):
+        rows = order[bounds[g]:bounds[g + 1]]
+        r = sweep_table(*build_table(y[rows], s[rows], None if w is None else w[rows],
+                                     pos_value, neg_value), levels, exclude_self)
+        out[g] = [len(rows), r.n_groups, r.n_undefined, r.weight_pos, r.weight_neg, r.auc,
+                  r.average_precision, r.b_last]
+        crossings[g] = r.crossings
+    return SegmentSweeps.from_columns(out, crossings)

@@ -153,6 +153,36 @@ class CostSettings(NamedTuple):
     rate_pi_pos: float
 
 
+class SegmentSweeps(NamedTuple):
+    """One sweep per segment, as arrays indexed by segment code (``summarize_segments``):
+    the fields of ``SweepResult`` for every segment, ``n_rows`` counting its rows (zero
+    weights included) and ``crossings`` of shape ``(n_segments, n_levels, 5)``."""
+
+    n_rows: np.ndarray
+    n_groups: np.ndarray
+    n_undefined: np.ndarray
+    weight_pos: np.ndarray
+    weight_neg: np.ndarray
+    auc: np.ndarray
+    average_precision: np.ndarray
+    b_last: np.ndarray
+    crossings: np.ndarray
+
+    @classmethod
+    def from_columns(cls, out: np.ndarray, crossings: np.ndarray) -> "SegmentSweeps":
+        """From the kernels' ``(n_segments, 8)`` block (the fields in order) and crossings."""
+        return cls(out[:, 0].astype(np.int64), out[:, 1].astype(np.int64),
+                   out[:, 2].astype(np.int64), out[:, 3].copy(), out[:, 4].copy(),
+                   out[:, 5].copy(), out[:, 6].copy(), out[:, 7].copy(), crossings)
+
+    def sweep(self, segment: int) -> SweepResult:
+        """Segment ``segment``'s sweep as the ``SweepResult`` of its rows alone."""
+        return SweepResult(int(self.n_groups[segment]), int(self.n_undefined[segment]),
+                           float(self.weight_pos[segment]), float(self.weight_neg[segment]),
+                           float(self.auc[segment]), float(self.average_precision[segment]),
+                           float(self.b_last[segment]), self.crossings[segment])
+
+
 class CostSums(NamedTuple):
     """Condition-free sums of SPEC §7 from one sweep (uniform cost proportion).
 

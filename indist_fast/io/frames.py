@@ -13,6 +13,13 @@ def frame_columns(data: Any, label: str, score: str, weight: str | None
                   ) -> tuple[Any, Any, Any]:
     """Columns of a pandas or polars DataFrame or a pyarrow Table, as NumPy arrays
     (zero-copy where the library allows it)."""
+    y, s, w = table_columns(data, [("label", label), ("score", score), ("weight", weight)])
+    return y, s, w
+
+
+def table_columns(data: Any, roles: list[tuple[str, str | None]]) -> list[Any]:
+    """The named columns (``(role, name)`` pairs; None for an unused one) of a pandas or
+    polars DataFrame or a pyarrow Table, as NumPy arrays."""
     columns = getattr(data, "column_names", None)          # pyarrow.Table
     if columns is None:
         columns = getattr(data, "columns", None)           # pandas, polars
@@ -20,7 +27,6 @@ def frame_columns(data: Any, label: str, score: str, weight: str | None
     if not names:
         raise TypeError("label=/score= need a DataFrame (pandas, polars) or a pyarrow "
                         f"Table as the first argument, got {type(data).__name__}.")
-    roles = (("label", label), ("score", score), ("weight", weight))
     check_columns(roles, names, "the table")
     out: list[Any] = []
     for _, name in roles:
@@ -30,7 +36,7 @@ def frame_columns(data: Any, label: str, score: str, weight: str | None
         column = data.column(name) if hasattr(data, "column_names") else data[name]
         to_numpy = getattr(column, "to_numpy", None)
         out.append(to_numpy() if to_numpy is not None else np.asarray(column))
-    return out[0], out[1], out[2]
+    return out
 
 
 def prepare_frame_or_rows(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,

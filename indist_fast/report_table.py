@@ -1,0 +1,272 @@
+"""``ReportTable``: the reports of many (segment, model) pairs as one columnar table."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._core.results import SegmentSweeps, operating_rates
+from .results import Report, _plain
+
+__all__ = ["ReportTable", "REPORT_COLUMNS"]
+
+#: The ``Report`` fields a table holds per row, under the same names.
+REPORT_COLUMNS = ("n_rows", "weight_pos", "weight_neg", "base_rate", "auc",
+                  "average_precision", "n_thresholds", "threshold", "b", "precision", "lift",
+                  "tpr", "fpr", "f1", "reached")
+_METRICS = ("base_rate", "auc", "average_precision", "threshold", "b", "precision", "lift",
+            "tpr", "fpr", "f1")
+
+
+def _report_columns(sweeps: SegmentSweeps, main: int) -> dict[str, np.ndarray]:
+    """The report fields of every segment of one model, computed as ``Report`` does."""
+    wp, wn = sweeps.weight_pos, sweeps.weight_neg
+    point = sweeps.crossings[:, main, :]
+    reached = ~np.isnan(point[:, 0])
+    rates = operating_rates(point[:, 2], point[:, 3], wp, wn)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        base_rate = wp / (wp + wn)
+    cols = {"n_rows": sweeps.n_rows, "weight_pos": wp, "weight_neg": wn,
+            "base_rate": base_rate, "auc": sweeps.auc,
+            "average_precision": sweeps.average_precision,
+            "n_thresholds": sweeps.n_groups, "threshold": point[:, 1], "b": point[:, 4],
+            "precision": rates.precision, "lift": rates.lift, "tpr": rates.tpr,
+            "fpr": rates.fpr, "f1": rates.f1, "reached": reached}
+    one_class = ~((wp > 0) & (wn > 0))
+    if one_class.any():       # no report exists for them: every metric is NaN
+        for name in _METRICS:
+            cols[name] = np.where(one_class, np.nan, cols[name])
+        cols["reached"] = reached & ~one_class
+    cols["one_class"] = one_class
+    return cols
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    """One row per (segment..., model): every ``Report`` field, as columns.
+
+    Attributes
+    ----------
+    by : tuple of str
+        The segment columns' names (``group`` for an unnamed array); empty without
+        segments.
+    columns : Mapping[str, ndarray]
+        The segment columns, ``model``, the ``Report`` fields (``REPORT_COLUMNS``) and
+        ``one_class`` (True where a segment holds a single class: its metrics are NaN).
+    levels : tuple of float
+        The levels of ``B`` the reports were asked for.
+    exclude_self : bool
+        The form of ``B`` used.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> t = indist_fast.evaluate_many([0, 1, 1, 0, 1, 0, 0, 1],
+    ...                               {"a": [.1, .9, .8, .3, .6, .2, .4, .7],
+    ...                                "b": [.5, .4, .9, .1, .8, .3, .6, .2]},
+    ...                               groups=["x", "x", "x", "x", "y", "y", "y", "y"])
+    >>> len(t), t.columns["model"].tolist()
+    (4, ['a', 'b', 'a', 'b'])
+    >>> t.report(model="a", group="x").auc == indist_fast.roc_auc([0, 1, 1, 0], [.1, .9, .8, .3])
+    True
+    """
+
+    by: tuple[str, ...]
+    columns: Mapping[str, np.ndarray]
+    levels: tuple[float, ...]
+    exclude_self: bool
+    # per row: (the model's sweeps, the segment's index in them), for ``report``; set by
+    # ``_with_sources``, as a table is only built from sweeps
+    _sources: tuple[tuple[SegmentSweeps, int], ...] = field(init=False, repr=False,
+                                                           compare=False, default=())
+
+    def _with_sources(self, sources: tuple[tuple[SegmentSweeps, int], ...]) -> "ReportTable":
+        object.__setattr__(self, "_sources", sources)
+        return self
+
+    @classmethod
+    def _from_sweeps(cls, by: Sequence[str], segments: Mapping[str, np.ndarray],
+                    models: Sequence[Any], sweeps: Sequence[SegmentSweeps],
+                    levels: tuple[float, ...], exclude_self: bool) -> "ReportTable":
+        """Rows segment-major, models in the order given.
+
+        Parameters
+        ----------
+        by : sequence of str
+            Names of the segment columns.
+        segments : Mapping[str, ndarray]
+            Each segment column's value per segment code.
+        models : sequence
+            The models' names, one per entry of ``sweeps``.
+        sweeps : sequence of SegmentSweeps
+            One per model, over the same segments.
+        levels : tuple of float
+            The levels asked for (the sweeps' crossings hold them, then 0.5 if missing).
+        exclude_self : bool
+            The form of ``B`` used.
+
+        Returns
+        -------
+        ReportTable
+        """
+        n_seg, n_mod = (len(sweeps[0].n_rows) if sweeps else 0), len(models)
+        main = levels.index(0.5) if 0.5 in levels else len(levels)
+        per_model = [_report_columns(sw, main) for sw in sweeps]
+        columns: dict[str, np.ndarray] = {}
+        for name in by:
+            columns[name] = np.repeat(np.asarray(segments[name]), n_mod)
+        model_values = np.empty(n_mod, dtype=object)
+        model_values[:] = list(models)
+        columns["model"] = np.tile(model_values, n_seg)
+        for name in per_model[0] if per_model else ():
+            # (n_mod, n_seg) stacked, then read segment-major
+            columns[name] = np.stack([cols[name] for cols in per_model]).T.reshape(-1)
+        sources = tuple((sweeps[m], g) for g in range(n_seg) for m in range(n_mod))
+        return cls(tuple(by), columns, levels, exclude_self)._with_sources(sources)
+
+    def __len__(self) -> int:
+        return len(self.columns["model"])
+
+    def _row(self, model: Any, segment: Mapping[str, Any]) -> int:
+        unknown = set(segment) - set(self.by)
+        if unknown:
+            raise TypeError(f"segment columns are {list(self.by)}; got {sorted(unknown)}.")
+        missing = set(self.by) - set(segment)
+        if missing:
+            raise TypeError(f"name every segment column: missing {sorted(missing)}.")
+        models = self.columns["model"]
+        if model is None:
+            if len(set(models.tolist())) > 1:
+                raise TypeError(f"model= is needed: the table holds the models "
+                                f"{sorted(set(map(str, models.tolist())))}.")
+            keep = np.ones(len(self), dtype=bool)
+        else:
+            keep = np.array([m == model for m in models.tolist()], dtype=bool)
+        for name, value in segment.items():
+            keep &= np.array([v == value for v in self.columns[name].tolist()], dtype=bool)
+        rows = np.flatnonzero(keep)
+        if len(rows) == 0:
+            raise KeyError(f"no row for model={model!r} and {dict(segment)!r}.")
+        return int(rows[0])
+
+    def report(self, model: Any = None, **segment: Any) -> Report:
+        """The ``Report`` of one row, as ``indist_fast.evaluate`` gives it on its rows.
+
+        Parameters
+        ----------
+        model : optional
+            The model's name; may be left out when the table holds one model.
+        **segment
+            One value per segment column, e.g. ``country="se", day=3``.
+
+        Returns
+        -------
+        Report
+            Raises ValueError for a segment of one class, as ``evaluate`` does.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> t = indist_fast.evaluate_many([0, 1, 1, 0], [.1, .9, .8, .3], groups=[1, 1, 1, 1])
+        >>> t.report(group=1).auc
+        1.0
+        """
+        sweeps, g = self._sources[self._row(model, segment)]
+        levels = self.levels
+        return Report.from_sweep(sweeps.sweep(g), levels, int(sweeps.n_rows[g]),
+                                 self.exclude_self)
+
+    def to_dict(self) -> dict[str, list[Any]]:
+        """Plain JSON types, a list per column (NaN becomes None).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> t = indist_fast.evaluate_many([0, 1, 1, 0], [.1, .9, .8, .3], groups=[1, 1, 2, 2])
+        >>> t.to_dict()["group"], t.to_dict()["auc"]
+        ([1, 2], [1.0, 1.0])
+        """
+        return {name: [_plain(v) for v in col.tolist()] for name, col in self.columns.items()}
+
+    def to_pandas(self) -> Any:
+        """The table as a ``pandas.DataFrame`` (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> t = indist_fast.evaluate_many([0, 1, 1, 0], [.1, .9, .8, .3], groups=[1, 1, 2, 2])
+        >>> t.to_pandas()[["group", "auc"]].shape
+        (2, 2)
+        """
+        import pandas as pd
+        return pd.DataFrame({name: col for name, col in self.columns.items()})
+
+    def to_polars(self) -> Any:
+        """The table as a ``polars.DataFrame`` (needs polars).
+
+        Returns
+        -------
+        polars.DataFrame
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> t = indist_fast.evaluate_many([0, 1, 1, 0], [.1, .9, .8, .3], groups=[1, 1, 2, 2])
+        >>> t.to_polars().shape[0]
+        2
+        """
+        import polars as pl
+        return pl.DataFrame({name: (col.tolist() if col.dtype == object else col)
+                             for name, col in self.columns.items()})
+
+    def to_arrow(self) -> Any:
+        """The table as a ``pyarrow.Table`` (needs pyarrow).
+
+        Returns
+        -------
+        pyarrow.Table
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> t = indist_fast.evaluate_many([0, 1, 1, 0], [.1, .9, .8, .3], groups=[1, 1, 2, 2])
+        >>> t.to_arrow().num_rows
+        2
+        """
+        import pyarrow as pa
+        return pa.table({name: (col.tolist() if col.dtype == object else col)
+                         for name, col in self.columns.items()})
+
+    def __str__(self) -> str:
+        shown = list(self.by) + ["model", "n_rows", "auc", "average_precision", "threshold",
+                                 "precision", "lift", "reached"]
+        rows = list(range(len(self)))
+        if len(rows) > 20:
+            rows = rows[:10] + [-1] + rows[-10:]
+
+        def cell(name: str, i: int) -> str:
+            v = self.columns[name][i]
+            if isinstance(v, (float, np.floating)):
+                return "nan" if math.isnan(v) else f"{v:.4f}"
+            if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+                return f"{int(v):,}"
+            return str(v)
+        table = [[cell(n, i) if i >= 0 else "..." for n in shown] for i in rows]
+        widths = [max([len(n)] + [len(r[k]) for r in table]) for k, n in enumerate(shown)]
+        lines = ["  ".join(n.rjust(wd) for n, wd in zip(shown, widths))]
+        lines += ["  ".join(c.rjust(wd) for c, wd in zip(r, widths)) for r in table]
+        flagged = int(np.count_nonzero(self.columns["one_class"]))
+        lines.append(f"{len(self):,} rows" + (f"; {flagged:,} of one class (metrics NaN)"
+                                              if flagged else ""))
+        return "\n".join(lines)

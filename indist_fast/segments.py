@@ -1,0 +1,253 @@
+"""Every metric per segment, for several models, from one call: ``evaluate_many``.
+
+Segments are numbered once (hash factorisation with pandas, a sort without it); each
+score column then costs one engine call that places its rows by segment and class in a
+counting pass, sorts each piece in cache and sweeps every segment on its own, so a
+hundred thousand small segments cost about as much as one sort of the rows, not a
+hundred thousand calls.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from typing import Any, Iterable
+
+import numpy as np
+
+from ._core.engine import engine
+from ._core.results import SegmentSweeps
+from ._core.validation import Rows, check_flag, check_levels, prepare_rows
+from .errors import IndistFastWarning
+from .io.frames import table_columns
+from .report_table import ReportTable
+from .table import DEFAULT_LEVELS, with_main_level
+
+__all__ = ["evaluate_many"]
+
+
+def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
+                  sample_weight: Any = None, pos_label: Any = None,
+                  levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
+                  label: str | None = None, score: str | Iterable[str] | None = None,
+                  by: str | Iterable[str] | None = None, weight: str | None = None,
+                  total: bool = False) -> ReportTable:
+    """``indist_fast.evaluate`` for every segment and every model at once.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,), or a table
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``. With
+        ``label=``/``score=``, a pandas or polars DataFrame or a pyarrow Table instead.
+    scores : array-like of shape (n_samples,) or (n_samples, n_models), or a mapping
+        The models' scores (higher meaning more likely positive; ±inf allowed, NaN
+        not): one array (model ``"score"``), the columns of a 2-D array (models ``0 ..
+        k-1``) or a mapping from model name to array.
+    groups : array-like of shape (n_samples,), or a sequence of such arrays, default=None
+        Segment of each row: ints, strings, categoricals; several arrays segment by
+        their combinations. None: one segment of all rows.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    levels : sequence of float, default=(0.4, 0.5, 0.6)
+        Levels of ``B`` whose operating points each ``report()`` holds in ``Report.at``.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
+    label, score, weight : str, default=None
+        Column names when ``y_true`` is a table; ``score`` may list several models.
+    by : str or sequence of str, default=None
+        Segment column names when ``y_true`` is a table.
+    total : bool, default=False
+        Also give each model's report over all rows (segment columns None there).
+
+    Returns
+    -------
+    ReportTable
+        One row per (segment, model), segments in sorted order. A segment holding one
+        class gets NaN metrics and ``one_class=True`` (one warning counts them).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y = [0, 1, 1, 0, 1, 0, 0, 1]
+    >>> t = indist_fast.evaluate_many(y, {"m1": [.1, .9, .8, .3, .6, .2, .4, .7],
+    ...                                   "m2": [.5, .4, .9, .1, .8, .3, .6, .2]},
+    ...                               groups=["de", "de", "de", "de", "se", "se", "se", "se"])
+    >>> t.columns["group"].tolist(), t.columns["model"].tolist()
+    (['de', 'de', 'se', 'se'], ['m1', 'm2', 'm1', 'm2'])
+    >>> t.columns["auc"].tolist()
+    [1.0, 0.75, 1.0, 0.5]
+    """
+    lv = check_levels(levels)
+    exclude_self = check_flag(exclude_self, "exclude_self")
+    total = check_flag(total, "total")
+    y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
+                                                   label, score, by, weight)
+    rows = [prepare_rows(y, s, w, pos_label) for s in models.values()]
+    n = rows[0].n_rows
+    codes, n_segments, segment_values = _segments(group_arrays, by_names, n)
+    all_levels = with_main_level(lv)
+    sweeps = [_sweeps(r, codes, n_segments, all_levels, exclude_self) for r in rows]
+    table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
+                                    exclude_self)
+    flagged = int(np.count_nonzero(table.columns["one_class"]))
+    if flagged:
+        warnings.warn(f"{flagged:,} of {len(table):,} (segment, model) rows hold a single "
+                      "class: their AUC, B and precision are undefined (NaN; see the "
+                      "one_class column).", IndistFastWarning, stacklevel=2)
+    if total:
+        table = _with_totals(table, rows, all_levels, exclude_self, list(models))
+    return table
+
+
+def _sweeps(rows: Rows, codes: np.ndarray, n_segments: int, levels: np.ndarray,
+            exclude_self: bool) -> SegmentSweeps:
+    return engine().summarize_segments(rows.y, rows.s, rows.w, codes, n_segments,
+                                       rows.pos_value, rows.neg_value, levels, exclude_self)
+
+
+def _with_totals(table: ReportTable, rows: list[Rows], levels: np.ndarray,
+                 exclude_self: bool, models: list[Any]) -> ReportTable:
+    """``table`` followed by one row per model over all rows (segment columns None)."""
+    codes = np.zeros(rows[0].n_rows, dtype=np.int64)
+    whole = [_sweeps(r, codes, 1, levels, exclude_self) for r in rows]
+    totals = ReportTable._from_sweeps(table.by, {name: np.array([None], dtype=object)
+                                                for name in table.by},
+                                     models, whole, table.levels, exclude_self)
+    columns = {name: np.concatenate((col.astype(object) if name in table.by else col,
+                                     totals.columns[name]))
+               for name, col in table.columns.items()}
+    return ReportTable(table.by, columns, table.levels, exclude_self)._with_sources(
+        table._sources + totals._sources)
+
+
+def _inputs(y_true: Any, scores: Any, groups: Any, sample_weight: Any, label: str | None,
+            score: Any, by: Any, weight: str | None
+            ) -> tuple[Any, dict[Any, Any], Any, list[Any], list[str]]:
+    """Labels, ``{model: scores}``, weights, the group arrays and their names."""
+    if label is not None or score is not None or by is not None or weight is not None:
+        if label is None or score is None:
+            raise TypeError("pass both label= and score= column names with a table.")
+        if scores is not None or groups is not None or sample_weight is not None:
+            raise TypeError("with label=/score= columns, pass the table alone (not scores, "
+                            "groups or sample_weight arrays).")
+        score_names = _names(score, "score")
+        by_names = [] if by is None else _names(by, "by")
+        cols = table_columns(y_true, [("label", label), ("weight", weight)]
+                             + [("score", s) for s in score_names]
+                             + [("by", b) for b in by_names])
+        y, w = cols[0], cols[1]
+        models = dict(zip(score_names, cols[2:2 + len(score_names)]))
+        return y, models, w, cols[2 + len(score_names):], by_names
+    if scores is None:
+        raise TypeError("scores is missing: pass the scores (an array, a 2-D array of "
+                        "models, or a mapping name -> array), or a table with label= "
+                        "and score= column names.")
+    return y_true, _models(scores), sample_weight, *_group_arrays(groups)
+
+
+def _names(value: Any, name: str) -> list[str]:
+    names = [value] if isinstance(value, str) else list(value)
+    if not names or not all(isinstance(v, str) for v in names):
+        raise TypeError(f"{name} must be a column name or a non-empty list of them, "
+                        f"got {value!r}.")
+    if len(set(names)) < len(names):
+        raise ValueError(f"{name} names a column twice: {names}.")
+    return names
+
+
+def _models(scores: Any) -> dict[Any, Any]:
+    if isinstance(scores, Mapping):
+        if not scores:
+            raise ValueError("scores is an empty mapping: name at least one model.")
+        return dict(scores)
+    arr = scores if isinstance(scores, np.ndarray) else None
+    if arr is None:
+        try:
+            arr = np.asarray(scores)
+        except ValueError:                       # ragged
+            arr = None
+    if arr is not None and arr.ndim == 2:
+        if arr.shape[1] == 0:
+            raise ValueError("scores has no columns: need at least one model.")
+        return {k: arr[:, k] for k in range(arr.shape[1])}
+    return {"score": scores}
+
+
+def _group_arrays(groups: Any) -> tuple[list[Any], list[str]]:
+    if groups is None:
+        return [], []
+    if isinstance(groups, (list, tuple)) and groups and all(
+            isinstance(g, (list, tuple, np.ndarray)) or hasattr(g, "__array__")
+            for g in groups):
+        return list(groups), [f"group{k}" for k in range(len(groups))]
+    return [groups], ["group"]
+
+
+def _segments(arrays: list[Any], names: list[str], n: int
+              ) -> tuple[np.ndarray, int, dict[str, np.ndarray]]:
+    """Segment code of every row (segments in sorted order of their values), their
+    number, and each column's value per segment."""
+    if not arrays:
+        return np.zeros(n, dtype=np.int64), 1, {}
+    codes = np.zeros(n, dtype=np.int64)
+    uniques = []
+    for name, array in zip(names, arrays):
+        c, u = _factorize(array, name, n)
+        codes = codes * len(u) + c        # < the product of the counts: no overflow
+        uniques.append(u)
+    if len(arrays) == 1:
+        return codes, len(uniques[0]), {names[0]: uniques[0]}
+    seg_codes, combined = _dense_codes(codes)
+    values = {}
+    rest = combined
+    for name, u in reversed(list(zip(names, uniques))):
+        values[name] = u[rest % len(u)]
+        rest = rest // len(u)
+    return seg_codes, len(combined), {name: values[name] for name in names}
+
+
+def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Integers renumbered 0..k-1 in sorted order, and the k distinct values: one
+    counting pass when their range is small, a sort otherwise."""
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo <= 4 * len(values) + 1024:
+        present = np.bincount(values - lo, minlength=hi - lo + 1) > 0
+        lookup = np.cumsum(present) - 1
+        return lookup[values - lo].astype(np.int64), np.flatnonzero(present) + lo
+    uniques, codes = np.unique(values, return_inverse=True)
+    return codes.astype(np.int64).reshape(-1), uniques
+
+
+def _factorize(array: Any, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (int64, in sorted order of the values) and the distinct values of one group
+    column; missing values are an error naming the column and row."""
+    values = array if isinstance(array, np.ndarray) else _to_numpy(array)
+    if values.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {values.shape}.")
+    if len(values) != n:
+        raise ValueError(f"{name} has {len(values)} rows, the labels {n}.")
+    if values.dtype == object:
+        for row, v in enumerate(values.tolist()):
+            if v is None or v != v:
+                raise ValueError(f"{name} has a missing value ({v!r}) at row {row}; drop "
+                                 "or fill those rows first.")
+    if values.dtype.kind in "iu" and len(values):
+        codes, uniques = _dense_codes(values.astype(np.int64, copy=False))
+        return codes, uniques.astype(values.dtype)
+    try:
+        uniques, codes = np.unique(values, return_inverse=True)
+    except TypeError as exc:
+        raise TypeError(f"{name} mixes values that cannot be compared: {exc}") from None
+    if values.dtype.kind in "fc" and len(uniques) and np.isnan(uniques[-1]):
+        row = int(np.flatnonzero(np.isnan(values))[0])
+        raise ValueError(f"{name} has a missing value (NaN) at row {row}; drop or fill "
+                         "those rows first.")
+    return codes.astype(np.int64).reshape(-1), uniques
+
+
+def _to_numpy(array: Any) -> np.ndarray:
+    to_numpy = getattr(array, "to_numpy", None)       # pandas/polars series, arrow arrays
+    out = np.asarray(to_numpy() if to_numpy is not None else array)
+    return out
