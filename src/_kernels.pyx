@@ -974,6 +974,104 @@ cdef void _sweep_segment(const ScoreWeight* a, Py_ssize_t n_a, const ScoreWeight
         sweep_push(st, x, tp_g * st.scale, fp_g * st.scale)
 
 
+cdef void _write_segment(Sweep* st, Py_ssize_t g, int64_t n_rows, double[:, ::1] out,
+                         double[:, :, ::1] crossings) noexcept nogil:
+    """Segment ``g``'s sweep into row ``g`` of the outputs (``SegmentSweeps`` order)."""
+    cdef double den = _last_den(st)
+    cdef Py_ssize_t k, c
+    out[g, 0] = <double>n_rows
+    out[g, 1] = <double>st.n_groups
+    out[g, 2] = <double>st.n_undefined
+    out[g, 3] = st.weight_pos * st.inv_scale
+    out[g, 4] = st.weight_neg * st.inv_scale
+    out[g, 5] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
+                 if st.weight_pos > 0 and st.weight_neg > 0 else NAN)
+    out[g, 6] = clamp_probability(st.ap_num / st.weight_pos) if st.weight_pos > 0 else NAN
+    out[g, 7] = b_value(st.b_gap, den) if den > 0 else NAN
+    for k in range(crossings.shape[1]):
+        if st.crossings[k].found:
+            crossings[g, k, 0] = <double>st.crossings[k].index
+            crossings[g, k, 1] = st.crossings[k].threshold
+            crossings[g, k, 2] = st.crossings[k].tp
+            crossings[g, k, 3] = st.crossings[k].fp
+            crossings[g, k, 4] = st.crossings[k].b
+        else:
+            for c in range(5):
+                crossings[g, k, c] = NAN
+
+
+def place_segments(const label_t[::1] y, const score_t[::1] s, const int64_t[::1] codes,
+                   Py_ssize_t n_segments, double pos_value):
+    """Unweighted rows placed by segment and class with one counting pass:
+    ``(scores, start)`` where piece ``k = 2 g + negative`` is ``scores[start[k]:
+    start[k + 1]]`` (float64, in row order: the caller sorts big pieces with NumPy's
+    SIMD sort, ``sweep_placed_segments`` the small ones)."""
+    cdef Py_ssize_t n = s.shape[0], i, k, g
+    if y.shape[0] != n or codes.shape[0] != n:
+        raise ValueError("row arrays differ in length")
+    cdef label_t pos_label = <label_t>pos_value
+    start_arr = np.zeros(2 * n_segments + 1, dtype=np.int64)
+    scores_arr = np.empty(n, dtype=np.float64)
+    cdef int64_t[::1] start = start_arr
+    cdef double[::1] scores = scores_arr
+    cdef vector[int64_t] cursor
+    with nogil:
+        for i in range(n):
+            g = codes[i]
+            if g < 0 or g >= n_segments:
+                with gil:
+                    raise ValueError(f"segment code {g} at row {i} is outside [0, {n_segments})")
+            start[2 * g + (y[i] != pos_label) + 1] += 1
+        for k in range(2 * n_segments):
+            start[k + 1] += start[k]
+        cursor.assign(&start[0], &start[0] + 2 * n_segments)
+        for i in range(n):
+            k = 2 * codes[i] + (y[i] != pos_label)
+            scores[cursor[k]] = <double>s[i]
+            cursor[k] += 1
+    return scores_arr, start_arr
+
+
+def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
+                          const double[::1] levels, bint exclude_self, Py_ssize_t sort_below,
+                          double[:, ::1] out, double[:, :, ::1] crossings):
+    """Sweep every segment of ``place_segments``' pieces, each ascending once sorted
+    (pieces shorter than ``sort_below`` are sorted here, in place)."""
+    cdef Py_ssize_t n_segments = (start.shape[0] - 1) // 2, g, k, i, j
+    cdef double* base = &scores[0] if scores.shape[0] else NULL
+    cdef double* a
+    cdef double* b
+    cdef double x, tp_g, fp_g
+    cdef Sweep st
+    _check_levels(levels)
+    if out.shape[0] != n_segments or crossings.shape[0] != n_segments \
+            or crossings.shape[1] != levels.shape[0]:
+        raise ValueError("output arrays do not match the segments and levels")
+    with nogil:
+        for k in range(2 * n_segments):
+            if start[k + 1] - start[k] < sort_below:
+                std_sort(base + start[k], base + start[k + 1])
+        memset(&st, 0, sizeof(Sweep))
+        for g in range(n_segments):
+            a = base + start[2 * g]
+            b = base + start[2 * g + 1]
+            i = start[2 * g + 1] - start[2 * g]
+            j = start[2 * g + 2] - start[2 * g + 1]
+            sweep_init(&st, <double>i, <double>j, exclude_self, levels)
+            while i > 0 or j > 0:
+                x = a[i - 1] if i > 0 and (j == 0 or a[i - 1] >= b[j - 1]) else b[j - 1]
+                tp_g = 0.0
+                fp_g = 0.0
+                while i > 0 and a[i - 1] == x:      # -0.0 == 0.0: one score
+                    i -= 1
+                    tp_g += 1.0
+                while j > 0 and b[j - 1] == x:
+                    j -= 1
+                    fp_g += 1.0
+                sweep_push(&st, x, tp_g, fp_g)       # counts: the scale is 1
+            _write_segment(&st, g, start[2 * g + 2] - start[2 * g], out, crossings)
+
+
 def summarize_segments(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
                        const int64_t[::1] codes, Py_ssize_t n_segments, double pos_value,
                        const double[::1] levels, bint exclude_self, double[:, ::1] out,
@@ -1004,7 +1102,7 @@ def summarize_segments(const label_t[::1] y, const score_t[::1] s, const double[
     cdef vector[int64_t] n_rows
     n_rows.resize(max(n_segments, 1), 0)
     cdef Sweep st
-    cdef double wi, den
+    cdef double wi
     with nogil:
         for i in range(n):
             g = codes[i]
@@ -1032,23 +1130,4 @@ def summarize_segments(const label_t[::1] y, const score_t[::1] s, const double[
             _sweep_segment(rows.data() + start[2 * g], start[2 * g + 1] - start[2 * g],
                            rows.data() + start[2 * g + 1], start[2 * g + 2] - start[2 * g + 1],
                            &st, exclude_self, levels)
-            den = _last_den(&st)
-            out[g, 0] = <double>n_rows[g]
-            out[g, 1] = <double>st.n_groups
-            out[g, 2] = <double>st.n_undefined
-            out[g, 3] = st.weight_pos * st.inv_scale
-            out[g, 4] = st.weight_neg * st.inv_scale
-            out[g, 5] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
-                         if st.weight_pos > 0 and st.weight_neg > 0 else NAN)
-            out[g, 6] = clamp_probability(st.ap_num / st.weight_pos) if st.weight_pos > 0 else NAN
-            out[g, 7] = b_value(st.b_gap, den) if den > 0 else NAN
-            for k in range(n_levels):
-                if st.crossings[k].found:
-                    crossings[g, k, 0] = <double>st.crossings[k].index
-                    crossings[g, k, 1] = st.crossings[k].threshold
-                    crossings[g, k, 2] = st.crossings[k].tp
-                    crossings[g, k, 3] = st.crossings[k].fp
-                    crossings[g, k, 4] = st.crossings[k].b
-                else:
-                    for c in range(5):
-                        crossings[g, k, c] = NAN
+            _write_segment(&st, g, n_rows[g], out, crossings)

@@ -76,6 +76,26 @@ def test_every_row_is_evaluate_on_its_segment(backend, case, seed, n_groups, exc
                                None if w is None else w[rows_of], exclude_self)
 
 
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=rows(max_n=60, both_classes=False), seed=st.integers(0, 2**32 - 1),
+       n_groups=st.integers(1, 4))
+def test_segments_on_the_numpy_sorted_and_threaded_paths(threaded, case, seed, n_groups):
+    """Pieces long enough for NumPy's sort (threshold lowered to a few rows), on two
+    threads: the compiled engine against the reference, row by row."""
+    from indist_fast._core import fast, reference
+    from indist_fast._core.validation import prepare_rows
+    y, s, w = case
+    codes = np.random.default_rng(seed).integers(0, n_groups, len(y)).astype(np.int64)
+    r = prepare_rows(y, s, w)
+    args = (r.y, r.s, r.w, codes, n_groups, r.pos_value, r.neg_value, np.array([0.4, 0.5]),
+            True)
+    got, want = fast.summarize_segments(*args), reference.summarize_segments(*args)
+    for field, a, b in zip(got._fields, got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, equal_nan=True,
+                                   err_msg=field)
+
+
 def test_one_sort_serves_segments_of_one_row_and_one_class(backend):
     y = np.array([1, 0, 1, 1, 0, 0, 1, 0], dtype=bool)
     s = np.array([0.9, 0.9, 0.8, 0.1, 0.5, 0.5, 0.5, 0.2])

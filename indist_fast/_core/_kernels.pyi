@@ -116,4 +116,17 @@ def summarize_segments(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64] | No
                        levels: NDArray[np.float64], exclude_self: bool,
                        out: NDArray[np.float64], crossings: NDArray[np.float64]) -> None: ...
 
+# def place_segments(const label_t[::1] y, const score_t[::1] s, const int64_t[::1] codes,
+#                    Py_ssize_t n_segments, double pos_value)
+def place_segments(y: np.ndarray, s: np.ndarray, codes: NDArray[np.int64], n_segments: int,
+                   pos_value: float) -> tuple[NDArray[np.float64], NDArray[np.int64]]: ...
+
+# def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
+#                           const double[::1] levels, bint exclude_self,
+#                           Py_ssize_t sort_below, double[:, ::1] out,
+#                           double[:, :, ::1] crossings)
+def sweep_placed_segments(scores: NDArray[np.float64], start: NDArray[np.int64],
+                          levels: NDArray[np.float64], exclude_self: bool, sort_below: int,
+                          out: NDArray[np.float64], crossings: NDArray[np.float64]) -> None: ...
+
 __test__: dict[str, str]

@@ -430,15 +430,32 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
     return out
 
 
+# Pieces at least this long are sorted by NumPy's SIMD sort (one call each, on two
+# threads); shorter ones by the kernel in one pass, where a call per piece would cost
+# more than the sort.
+SEGMENT_NUMPY_SORT = 256
+
+
 def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segments: int,
                        pos_value: float, neg_value: float, levels: Array,
                        exclude_self: bool) -> SegmentSweeps:
     """One sweep per segment (``codes``: int64 segment of each row, in
     ``[0, n_segments)``): rows placed by segment and class in one counting pass, each
-    piece sorted in cache, each segment swept on its own."""
+    piece sorted, each segment swept on its own. One segment is plain ``summarize``."""
+    if n_segments == 1 and len(codes) and not codes.any():
+        whole = summarize(y, s, w, pos_value, neg_value, levels, exclude_self)
+        return SegmentSweeps.from_sweep(whole, len(s))
     _count(y, s, w, pos_value, neg_value, -np.inf, _blocks(len(s)))   # raises on bad rows
     out = np.empty((n_segments, 8))
     crossings = np.empty((n_segments, len(levels), 5))
-    _kernels.summarize_segments(y, s, w, codes, n_segments, pos_value, levels, exclude_self,
-                                out, crossings)
+    if w is not None:
+        _kernels.summarize_segments(y, s, w, codes, n_segments, pos_value, levels,
+                                    exclude_self, out, crossings)
+        return SegmentSweeps.from_columns(out, crossings)
+    scores, start = _kernels.place_segments(y, s, codes, n_segments, pos_value)
+    big = [scores[a:b] for a, b in zip(start[:-1].tolist(), start[1:].tolist())
+           if b - a >= SEGMENT_NUMPY_SORT]
+    _sort_in_place(big[1::2], big[0::2])
+    _kernels.sweep_placed_segments(scores, start, levels, exclude_self, SEGMENT_NUMPY_SORT,
+                                   out, crossings)
     return SegmentSweeps.from_columns(out, crossings)

@@ -175,6 +175,15 @@ class SegmentSweeps(NamedTuple):
                    out[:, 2].astype(np.int64), out[:, 3].copy(), out[:, 4].copy(),
                    out[:, 5].copy(), out[:, 6].copy(), out[:, 7].copy(), crossings)
 
+    @classmethod
+    def from_sweep(cls, result: SweepResult, n_rows: int) -> "SegmentSweeps":
+        """One segment holding every row: ``result`` as a table of one."""
+        return cls(np.array([n_rows]), np.array([result.n_groups]),
+                   np.array([result.n_undefined]), np.array([result.weight_pos]),
+                   np.array([result.weight_neg]), np.array([result.auc]),
+                   np.array([result.average_precision]), np.array([result.b_last]),
+                   result.crossings[None])
+
     def sweep(self, segment: int) -> SweepResult:
         """Segment ``segment``'s sweep as the ``SweepResult`` of its rows alone."""
         return SweepResult(int(self.n_groups[segment]), int(self.n_undefined[segment]),
