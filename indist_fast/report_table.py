@@ -78,14 +78,23 @@ class ReportTable:
     columns: Mapping[str, np.ndarray]
     levels: tuple[float, ...]
     exclude_self: bool
-    # per row: (the model's sweeps, the segment's index in them), for ``report``; set by
-    # ``_with_sources``, as a table is only built from sweeps
-    _sources: tuple[tuple[SegmentSweeps, int], ...] = field(init=False, repr=False,
-                                                           compare=False, default=())
+    # Where ``report`` finds a row's sweep: blocks of rows, each the models' sweeps over
+    # its segments, segment-major (row i of a block: segment i // n_models, model
+    # i % n_models). Set by ``_with_sources``: a table is only built from sweeps.
+    _sources: tuple[tuple[SegmentSweeps, ...], ...] = field(init=False, repr=False,
+                                                          compare=False, default=())
 
-    def _with_sources(self, sources: tuple[tuple[SegmentSweeps, int], ...]) -> "ReportTable":
+    def _with_sources(self, sources: tuple[tuple[SegmentSweeps, ...], ...]) -> "ReportTable":
         object.__setattr__(self, "_sources", sources)
         return self
+
+    def _sweep_of(self, row: int) -> tuple[SegmentSweeps, int]:
+        for block in self._sources:
+            size = len(block) * len(block[0].n_rows)
+            if row < size:
+                return block[row % len(block)], row // len(block)
+            row -= size
+        raise IndexError(row)
 
     @classmethod
     def _from_sweeps(cls, by: Sequence[str], segments: Mapping[str, np.ndarray],
@@ -124,8 +133,7 @@ class ReportTable:
         for name in per_model[0] if per_model else ():
             # (n_mod, n_seg) stacked, then read segment-major
             columns[name] = np.stack([cols[name] for cols in per_model]).T.reshape(-1)
-        sources = tuple((sweeps[m], g) for g in range(n_seg) for m in range(n_mod))
-        return cls(tuple(by), columns, levels, exclude_self)._with_sources(sources)
+        return cls(tuple(by), columns, levels, exclude_self)._with_sources((tuple(sweeps),))
 
     def __len__(self) -> int:
         return len(self.columns["model"])
@@ -174,7 +182,7 @@ class ReportTable:
         >>> t.report(group=1).auc
         1.0
         """
-        sweeps, g = self._sources[self._row(model, segment)]
+        sweeps, g = self._sweep_of(self._row(model, segment))
         levels = self.levels
         return Report.from_sweep(sweeps.sweep(g), levels, int(sweeps.n_rows[g]),
                                  self.exclude_self)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ._core.engine import engine
 from ._core.results import SegmentSweeps
-from ._core.validation import Rows, check_flag, check_levels, prepare_rows
+from ._core.validation import Rows, check_flag, check_levels, prepare_rows, with_scores
 from .errors import IndistFastWarning
 from .io.frames import table_columns
 from .report_table import ReportTable
@@ -84,11 +84,17 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     total = check_flag(total, "total")
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
-    rows = [prepare_rows(y, s, w, pos_label) for s in models.values()]
+    scores_list = list(models.values())
+    first = prepare_rows(y, scores_list[0], w, pos_label)
+    rows = [first] + [with_scores(first, s) for s in scores_list[1:]]
     n = rows[0].n_rows
     codes, n_segments, segment_values = _segments(group_arrays, by_names, n)
     all_levels = with_main_level(lv)
     sweeps = [_sweeps(r, codes, n_segments, all_levels, exclude_self) for r in rows]
+    present = sweeps[0].n_rows > 0            # codes may number values no row holds
+    if not present.all():
+        sweeps = [sw.take(present) for sw in sweeps]
+        segment_values = {k: v[present] for k, v in segment_values.items()}
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
                                     exclude_self)
     flagged = int(np.count_nonzero(table.columns["one_class"]))
@@ -191,6 +197,10 @@ def _segments(arrays: list[Any], names: list[str], n: int
     number, and each column's value per segment."""
     if not arrays:
         return np.zeros(n, dtype=np.int64), 1, {}
+    if len(arrays) == 1:
+        direct = _direct_codes(arrays[0], n)
+        if direct is not None:
+            return direct[0], len(direct[1]), {names[0]: direct[1]}
     codes = np.zeros(n, dtype=np.int64)
     uniques = []
     for name, array in zip(names, arrays):
@@ -206,6 +216,18 @@ def _segments(arrays: list[Any], names: list[str], n: int
         values[name] = u[rest % len(u)]
         rest = rest // len(u)
     return seg_codes, len(combined), {name: values[name] for name in names}
+
+
+def _direct_codes(array: Any, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Non-negative integer groups of a small range are their own codes (segments no row
+    holds are dropped after the sweep): no renumbering pass. None otherwise."""
+    if not (isinstance(array, np.ndarray) and array.dtype.kind in "iu" and array.ndim == 1
+            and len(array) == n and n):
+        return None
+    lo, hi = int(array.min()), int(array.max())
+    if lo < 0 or hi > 4 * n + 1024:
+        return None
+    return array.astype(np.int64, copy=False), np.arange(hi + 1).astype(array.dtype)
 
 
 def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1034,9 +1034,11 @@ def place_segments(const label_t[::1] y, const score_t[::1] s, const int64_t[::1
 
 def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
                           const double[::1] levels, bint exclude_self, Py_ssize_t sort_below,
-                          double[:, ::1] out, double[:, :, ::1] crossings):
-    """Sweep every segment of ``place_segments``' pieces, each ascending once sorted
-    (pieces shorter than ``sort_below`` are sorted here, in place)."""
+                          double[:, ::1] out, double[:, :, ::1] crossings,
+                          Py_ssize_t first=0, Py_ssize_t stop=-1):
+    """Sweep segments ``first:stop`` (default all) of ``place_segments``' pieces, each
+    ascending once sorted (pieces shorter than ``sort_below`` are sorted here, in
+    place). Disjoint segment ranges may run on different threads."""
     cdef Py_ssize_t n_segments = (start.shape[0] - 1) // 2, g, k, i, j
     cdef double* base = &scores[0] if scores.shape[0] else NULL
     cdef double* a
@@ -1047,12 +1049,16 @@ def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
     if out.shape[0] != n_segments or crossings.shape[0] != n_segments \
             or crossings.shape[1] != levels.shape[0]:
         raise ValueError("output arrays do not match the segments and levels")
+    if stop < 0:
+        stop = n_segments
+    if not 0 <= first <= stop <= n_segments:
+        raise ValueError(f"bad segment range {first}:{stop} of {n_segments}")
     with nogil:
-        for k in range(2 * n_segments):
+        for k in range(2 * first, 2 * stop):
             if start[k + 1] - start[k] < sort_below:
                 std_sort(base + start[k], base + start[k + 1])
         memset(&st, 0, sizeof(Sweep))
-        for g in range(n_segments):
+        for g in range(first, stop):
             a = base + start[2 * g]
             b = base + start[2 * g + 1]
             i = start[2 * g + 1] - start[2 * g]

@@ -209,6 +209,8 @@ def test_long_tables_print_their_ends(backend):
                                                                           dtype=object)),
      ValueError, r"group has a missing value \(None\) at row 1"),
     (lambda: indist_fast.evaluate_many([0, 1], {}), ValueError, "scores is an empty mapping"),
+    (lambda: indist_fast.evaluate_many([0, 1], {"a": [.1, .2], "b": [.3]}), ValueError,
+     r"inconsistent numbers of samples: \[2, 1\]"),
     (lambda: indist_fast.evaluate_many([0, 1]), TypeError, "scores is missing"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, np.nan]), ValueError,
      "y_score contains NaN"),

@@ -124,9 +124,11 @@ def place_segments(y: np.ndarray, s: np.ndarray, codes: NDArray[np.int64], n_seg
 # def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
 #                           const double[::1] levels, bint exclude_self,
 #                           Py_ssize_t sort_below, double[:, ::1] out,
-#                           double[:, :, ::1] crossings)
+#                           double[:, :, ::1] crossings, Py_ssize_t first=0,
+#                           Py_ssize_t stop=-1)
 def sweep_placed_segments(scores: NDArray[np.float64], start: NDArray[np.int64],
                           levels: NDArray[np.float64], exclude_self: bool, sort_below: int,
-                          out: NDArray[np.float64], crossings: NDArray[np.float64]) -> None: ...
+                          out: NDArray[np.float64], crossings: NDArray[np.float64],
+                          first: int = ..., stop: int = ...) -> None: ...
 
 __test__: dict[str, str]

@@ -456,6 +456,11 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
     big = [scores[a:b] for a, b in zip(start[:-1].tolist(), start[1:].tolist())
            if b - a >= SEGMENT_NUMPY_SORT]
     _sort_in_place(big[1::2], big[0::2])
-    _kernels.sweep_placed_segments(scores, start, levels, exclude_self, SEGMENT_NUMPY_SORT,
-                                   out, crossings)
+    # two segment ranges of about equal rows, one per thread
+    half = int(np.searchsorted(start[::2], start[-1] // 2)) if len(s) >= PARALLEL_MIN_ROWS \
+        else n_segments
+    def sweep(a: int, b: int) -> Callable[[], None]:
+        return lambda: _kernels.sweep_placed_segments(scores, start, levels, exclude_self,
+                                                      SEGMENT_NUMPY_SORT, out, crossings, a, b)
+    _on_two_threads([sweep(a, b) for a, b in ((0, half), (half, n_segments)) if b > a])
     return SegmentSweeps.from_columns(out, crossings)

@@ -184,6 +184,10 @@ class SegmentSweeps(NamedTuple):
                    np.array([result.average_precision]), np.array([result.b_last]),
                    result.crossings[None])
 
+    def take(self, keep: np.ndarray) -> "SegmentSweeps":
+        """The segments where the boolean mask ``keep`` is True, renumbered in order."""
+        return SegmentSweeps(*(field[keep] for field in self))
+
     def sweep(self, segment: int) -> SweepResult:
         """Segment ``segment``'s sweep as the ``SweepResult`` of its rows alone."""
         return SweepResult(int(self.n_groups[segment]), int(self.n_undefined[segment]),

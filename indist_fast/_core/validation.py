@@ -311,6 +311,16 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
     return Rows(y, s, w, pos_value, neg_value, coding)
 
 
+def with_scores(rows: Rows, y_score: Any) -> Rows:
+    """``rows`` with other scores (another model on the same labels and weights): only
+    the scores are validated again."""
+    s = _scores(y_score)
+    if len(s) != rows.n_rows:
+        raise ValueError("Found input variables with inconsistent numbers of samples: "
+                         f"[{rows.n_rows}, {len(s)}] (y_true, y_score).")
+    return Rows(rows.y, s, rows.w, rows.pos_value, rows.neg_value, rows.coding)
+
+
 def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarray,
                      s: np.ndarray, w: np.ndarray | None) -> None:
     """Turn the kernels' first-bad-row indices (-1 = none) into one clear error."""
