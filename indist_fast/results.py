@@ -49,6 +49,14 @@ def record_dict(record: Any, *, skip: tuple[str, ...] = (), **extra: Any) -> dic
 _Row = TypeVar("_Row")
 
 
+def _count_text(weight: float) -> str:
+    """A class weight for people: whole numbers (counts) in full with separators, as
+    ``4,749,950`` rather than ``4.74995e+06``; fractional weights to six digits."""
+    if float(weight).is_integer() and abs(weight) < 2**53:
+        return f"{int(weight):,}"
+    return f"{weight:,.6g}"
+
+
 def row_where(rows: Iterable[_Row], field: str, key: Any) -> _Row:
     """The row of a result table whose ``field`` is ``key``: the one lookup behind its
     ``table[key]``; KeyError naming the key when no row has it."""
@@ -338,8 +346,8 @@ class Report:
 
     def __str__(self) -> str:
         lines = [
-            f"rows {self.n_rows:,}   positives {self.weight_pos:,.6g}   "
-            f"negatives {self.weight_neg:,.6g}   base rate {self.base_rate:.4f}",
+            f"rows {self.n_rows:,}   positives {_count_text(self.weight_pos)}   "
+            f"negatives {_count_text(self.weight_neg)}   base rate {self.base_rate:.4f}",
             f"AUC {self.auc:.4f}   average precision {self.average_precision:.4f}   "
             f"operating points {self.n_thresholds:,}",
             "",
