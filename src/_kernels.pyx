@@ -1000,6 +1000,16 @@ cdef void _write_segment(Sweep* st, Py_ssize_t g, int64_t n_rows, double[:, ::1]
                 crossings[g, k, c] = NAN
 
 
+cdef inline int64_t _segment(const int64_t[::1] codes, Py_ssize_t i,
+                             Py_ssize_t n_segments) except -1 nogil:
+    """Row ``i``'s segment code, checked to lie in ``[0, n_segments)``."""
+    cdef int64_t g = codes[i]
+    if g < 0 or g >= n_segments:
+        with gil:
+            raise ValueError(f"segment code {g} at row {i} is outside [0, {n_segments})")
+    return g
+
+
 def place_segments(const label_t[::1] y, const score_t[::1] s, const int64_t[::1] codes,
                    Py_ssize_t n_segments, double pos_value):
     """Unweighted rows placed by segment and class with one counting pass:
@@ -1017,10 +1027,7 @@ def place_segments(const label_t[::1] y, const score_t[::1] s, const int64_t[::1
     cdef vector[int64_t] cursor
     with nogil:
         for i in range(n):
-            g = codes[i]
-            if g < 0 or g >= n_segments:
-                with gil:
-                    raise ValueError(f"segment code {g} at row {i} is outside [0, {n_segments})")
+            g = _segment(codes, i, n_segments)
             start[2 * g + (y[i] != pos_label) + 1] += 1
         for k in range(2 * n_segments):
             start[k + 1] += start[k]
@@ -1111,10 +1118,7 @@ def summarize_segments(const label_t[::1] y, const score_t[::1] s, const double[
     cdef double wi
     with nogil:
         for i in range(n):
-            g = codes[i]
-            if g < 0 or g >= n_segments:
-                with gil:
-                    raise ValueError(f"segment code {g} at row {i} is outside [0, {n_segments})")
+            g = _segment(codes, i, n_segments)
             n_rows[g] += 1
             if not weighted or w[i] > 0.0:
                 start[2 * g + (y[i] != pos_label) + 1] += 1
