@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 import numpy as np
 
@@ -20,10 +20,13 @@ from ._core.results import SegmentSweeps
 from ._core.validation import Rows, check_flag, check_levels, prepare_rows, with_scores
 from .errors import IndistFastWarning
 from .io.frames import table_columns
-from .report_table import ReportTable
+from .report_table import REPORT_COLUMNS, ReportTable
 from .table import DEFAULT_LEVELS, with_main_level
 
 __all__ = ["evaluate_many"]
+
+# Column names a ReportTable uses itself: segment columns may not take them.
+RESERVED = frozenset(REPORT_COLUMNS) | {"model", "one_class"}
 
 
 def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
@@ -88,6 +91,11 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     first = prepare_rows(y, scores_list[0], w, pos_label)
     rows = [first] + [with_scores(first, s) for s in scores_list[1:]]
     n = rows[0].n_rows
+    clash = sorted(set(by_names) & RESERVED)
+    if clash:
+        raise ValueError(f"groups/by: segment column name(s) {clash} would hide the table's "
+                         f"own columns of that name; rename them (reserved: model, "
+                         f"one_class and the Report fields).")
     codes, n_segments, segment_values = _segments(group_arrays, by_names, n)
     all_levels = with_main_level(lv)
     sweeps = [_sweeps(r, codes, n_segments, all_levels, exclude_self) for r in rows]
@@ -168,6 +176,9 @@ def _models(scores: Any) -> dict[Any, Any]:
         if not scores:
             raise ValueError("scores is an empty mapping: name at least one model.")
         return dict(scores)
+    columns = getattr(scores, "columns", None)            # a DataFrame of models
+    if columns is not None and not isinstance(scores, np.ndarray):
+        return {name: scores[name] for name in list(columns)}
     arr = scores if isinstance(scores, np.ndarray) else None
     if arr is None:
         try:
@@ -182,13 +193,27 @@ def _models(scores: Any) -> dict[Any, Any]:
 
 
 def _group_arrays(groups: Any) -> tuple[list[Any], list[str]]:
+    """The group arrays and their names: a mapping's keys, a Series' name, else
+    ``group`` (one array) or ``group0, group1, ...``."""
     if groups is None:
         return [], []
+    if isinstance(groups, Mapping):
+        if not groups:
+            raise ValueError("groups is an empty mapping: name at least one segment column.")
+        return list(groups.values()), [str(k) for k in groups]
     if isinstance(groups, (list, tuple)) and groups and all(
             isinstance(g, (list, tuple, np.ndarray)) or hasattr(g, "__array__")
             for g in groups):
-        return list(groups), [f"group{k}" for k in range(len(groups))]
-    return [groups], ["group"]
+        names = [_series_name(g, f"group{k}") for k, g in enumerate(groups)]
+        if len(set(names)) < len(names):
+            names = [f"group{k}" for k in range(len(groups))]
+        return list(groups), names
+    return [groups], [_series_name(groups, "group")]
+
+
+def _series_name(array: Any, default: str) -> str:
+    name = getattr(array, "name", None)                  # pandas and polars Series
+    return name if isinstance(name, str) and name else default
 
 
 def _segments(arrays: list[Any], names: list[str], n: int
@@ -250,14 +275,19 @@ def _factorize(array: Any, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"{name} must be 1-D, got shape {values.shape}.")
     if len(values) != n:
         raise ValueError(f"{name} has {len(values)} rows, the labels {n}.")
-    if values.dtype == object:
-        for row, v in enumerate(values.tolist()):
-            if v is None or v != v:
-                raise ValueError(f"{name} has a missing value ({v!r}) at row {row}; drop "
-                                 "or fill those rows first.")
     if values.dtype.kind in "iu" and len(values):
         codes, uniques = _dense_codes(values.astype(np.int64, copy=False))
         return codes, uniques.astype(values.dtype)
+    factorized = _hash_factorize(values)
+    if factorized is not None:
+        codes, uniques = factorized
+        if len(codes) and codes.min() < 0:          # pandas' mark of a missing value
+            _refuse_missing(name, int(np.flatnonzero(codes < 0)[0]), values)
+        return codes, uniques
+    if values.dtype == object:
+        for row, v in enumerate(values.tolist()):
+            if v is None or v != v:
+                _refuse_missing(name, row, values)
     try:
         uniques, codes = np.unique(values, return_inverse=True)
     except TypeError as exc:
@@ -267,6 +297,24 @@ def _factorize(array: Any, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"{name} has a missing value (NaN) at row {row}; drop or fill "
                          "those rows first.")
     return codes.astype(np.int64).reshape(-1), uniques
+
+
+def _refuse_missing(name: str, row: int, values: np.ndarray) -> NoReturn:
+    raise ValueError(f"{name} has a missing value ({values[row]!r}) at row {row}; drop or "
+                     "fill those rows first.")
+
+
+def _hash_factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes in sorted order of the values by a hash pass (pandas.factorize; an object
+    argsort is 20-50x slower), or None without pandas or for values it cannot sort."""
+    if values.dtype.kind not in "OUS":
+        return None
+    try:
+        import pandas as pd
+        codes, uniques = pd.factorize(values, sort=True)
+    except (ImportError, TypeError):
+        return None
+    return codes.astype(np.int64), np.asarray(uniques, dtype=values.dtype)
 
 
 def _to_numpy(array: Any) -> np.ndarray:

@@ -259,3 +259,33 @@ def test_inputs_are_not_modified(backend):
     _many_quietly(y, s, groups=g, sample_weight=w)
     for a, b in zip((y, s, g, w), copies):
         np.testing.assert_array_equal(a, b)
+
+
+def test_names_come_from_series_frames_and_mappings(backend):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(4)
+    n = 300
+    frame = pd.DataFrame({"y": rng.integers(0, 2, n), "m1": rng.random(n), "m2": rng.random(n),
+                          "country": rng.choice(["se", "de", None], n, p=[.5, .5, 0]),
+                          "day": rng.integers(1, 3, n)})
+    t = _many_quietly(frame["y"], frame[["m1", "m2"]], groups=[frame["country"], frame["day"]])
+    assert t.by == ("country", "day") and t.columns["model"].tolist()[:2] == ["m1", "m2"]
+    t2 = _many_quietly(frame["y"], frame["m1"], groups={"c": frame["country"].to_numpy()})
+    assert t2.by == ("c",) and t2.columns["c"].tolist() == ["de", "se"]
+    assert t2.columns["auc"].tolist() == [
+        indist_fast.roc_auc(frame["y"][frame["country"] == c], frame["m1"][frame["country"] == c])
+        for c in ("de", "se")]
+
+
+@pytest.mark.parametrize("name", ["model", "auc", "one_class"])
+def test_a_segment_column_may_not_hide_the_table_columns(name):
+    with pytest.raises(ValueError, match=rf"groups/by: segment column name\(s\) \['{name}'\]"):
+        indist_fast.evaluate_many([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4],
+                                  groups={name: ["a", "a", "b", "b"]})
+
+
+def test_missing_string_segments_are_named_on_the_hash_path():
+    pytest.importorskip("pandas")
+    groups = np.array(["a", "b", None, "a"], dtype=object)
+    with pytest.raises(ValueError, match=r"group has a missing value \(None\) at row 2"):
+        indist_fast.evaluate_many([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], groups=groups)
