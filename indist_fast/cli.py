@@ -229,14 +229,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Once(argparse.Action):
+    """A column option given once: argparse would silently keep the last of several."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        earlier = getattr(namespace, self.dest, None)
+        if earlier is not None:
+            parser.error(f"{option_string} given twice ({earlier!r}, then {values!r}): one "
+                         "column per run; evaluate several models in Python with "
+                         "indist_fast.evaluate_many.")
+        setattr(namespace, self.dest, values)
+
+
 def _add_columns(p: argparse.ArgumentParser, weight: bool = True) -> None:
     """The file and column arguments every file command takes (``--weight`` where the
     command can use weights: resolving power resamples unweighted rows)."""
     p.add_argument("file", help=".npy (structured), .npz, .csv or .parquet")
-    p.add_argument("--label", required=True, help="label column")
-    p.add_argument("--score", required=True, help="score column")
+    p.add_argument("--label", required=True, action=_Once, help="label column")
+    p.add_argument("--score", required=True, action=_Once, help="score column")
     if weight:
-        p.add_argument("--weight", default=None, help="sample-weight column")
+        p.add_argument("--weight", default=None, action=_Once, help="sample-weight column")
     p.add_argument("--pos-label", type=_pos_label, default=None,
                    help="label of the positive class (needed for text labels)")
     p.add_argument("--drop-nulls", action="store_true",

@@ -147,3 +147,14 @@ def test_cli_bootstrap_prints_intervals(files, capsys):
     got = json.loads(capsys.readouterr().out)
     assert got["intervals"]["precision"]["high"] == pytest.approx(
         want.intervals["precision"].high)
+
+
+@pytest.mark.parametrize("option", ["--label", "--score", "--weight"])
+def test_a_column_option_given_twice_is_an_error_not_the_last_one(option, capsys):
+    base = {"--label": "y", "--score": "p"}
+    args = ["evaluate", "x.csv", *[x for o, v in base.items() if o != option for x in (o, v)],
+            option, "a", option, "b"]
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert f"{option} given twice ('a', then 'b')" in capsys.readouterr().err
