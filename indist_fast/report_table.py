@@ -17,34 +17,48 @@ __all__ = ["ReportTable", "REPORT_COLUMNS"]
 REPORT_COLUMNS = ("n_rows", "weight_pos", "weight_neg", "base_rate", "auc",
                   "average_precision", "n_thresholds", "threshold", "b", "precision", "lift",
                   "tpr", "fpr", "f1", "reached")
-_METRICS = ("base_rate", "auc", "average_precision", "threshold", "b", "precision", "lift",
-            "tpr", "fpr", "f1")
 
 
-def _report_columns(sweeps: SegmentSweeps, main: int) -> dict[str, np.ndarray]:
-    """The report fields of every segment of one model, computed as ``Report`` does."""
+_POINT = ("threshold", "b", "precision", "lift", "tpr", "fpr", "f1", "reached")
+
+
+def _point_columns(sweeps: SegmentSweeps, k: int) -> dict[str, np.ndarray]:
+    """The operating point of crossing ``k`` in every segment, as ``OperatingPoint``."""
+    point = sweeps.crossings[:, k, :]
+    rates = operating_rates(point[:, 2], point[:, 3], sweeps.weight_pos, sweeps.weight_neg)
+    return {"threshold": point[:, 1], "b": point[:, 4], "precision": rates.precision,
+            "lift": rates.lift, "tpr": rates.tpr, "fpr": rates.fpr, "f1": rates.f1,
+            "reached": ~np.isnan(point[:, 0])}
+
+
+def _report_columns(sweeps: SegmentSweeps, levels: tuple[float, ...]
+                    ) -> dict[str, np.ndarray]:
+    """The report fields of every segment of one model, computed as ``Report`` does:
+    level 0.5 under the plain names, other levels as ``<field>_at_<level>``."""
     wp, wn = sweeps.weight_pos, sweeps.weight_neg
-    point = sweeps.crossings[:, main, :]
-    reached = ~np.isnan(point[:, 0])
-    rates = operating_rates(point[:, 2], point[:, 3], wp, wn)
     with np.errstate(divide="ignore", invalid="ignore"):
         base_rate = wp / (wp + wn)
+    main = levels.index(0.5) if 0.5 in levels else len(levels)
     cols = {"n_rows": sweeps.n_rows, "weight_pos": wp, "weight_neg": wn,
             "base_rate": base_rate, "auc": sweeps.auc,
-            "average_precision": sweeps.average_precision,
-            "n_thresholds": sweeps.n_groups, "threshold": point[:, 1], "b": point[:, 4],
-            "precision": rates.precision, "lift": rates.lift, "tpr": rates.tpr,
-            "fpr": rates.fpr, "f1": rates.f1, "reached": reached}
+            "average_precision": sweeps.average_precision, "n_thresholds": sweeps.n_groups,
+            **_point_columns(sweeps, main)}
+    for k, level in enumerate(levels):
+        if level != 0.5:
+            cols.update({f"{name}_at_{level:g}": col
+                         for name, col in _point_columns(sweeps, k).items()})
     one_class = ~((wp > 0) & (wn > 0))
     if one_class.any():       # no report exists for them: every metric is NaN
-        for name in _METRICS:
-            cols[name] = np.where(one_class, np.nan, cols[name])
-        cols["reached"] = reached & ~one_class
+        for name, col in cols.items():
+            if name.startswith("reached"):
+                cols[name] = col & ~one_class
+            elif name not in ("n_rows", "weight_pos", "weight_neg", "n_thresholds"):
+                cols[name] = np.where(one_class, np.nan, col)
     cols["one_class"] = one_class
     return cols
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ReportTable:
     """One row per (segment..., model): every ``Report`` field, as columns.
 
@@ -54,7 +68,9 @@ class ReportTable:
         The segment columns' names (``group`` for an unnamed array); empty without
         segments.
     columns : Mapping[str, ndarray]
-        The segment columns, ``model``, the ``Report`` fields (``REPORT_COLUMNS``) and
+        The segment columns, ``model``, the ``Report`` fields (``REPORT_COLUMNS``, the
+        operating point at level 0.5), the operating point of every other level as
+        ``<field>_at_<level>`` (``threshold_at_0.4``, ``precision_at_0.6``, ...) and
         ``one_class`` (True where a segment holds a single class: its metrics are NaN).
     levels : tuple of float
         The levels of ``B`` the reports were asked for.
@@ -122,8 +138,7 @@ class ReportTable:
         ReportTable
         """
         n_seg, n_mod = (len(sweeps[0].n_rows) if sweeps else 0), len(models)
-        main = levels.index(0.5) if 0.5 in levels else len(levels)
-        per_model = [_report_columns(sw, main) for sw in sweeps]
+        per_model = [_report_columns(sw, levels) for sw in sweeps]
         columns: dict[str, np.ndarray] = {}
         for name in by:
             columns[name] = np.repeat(np.asarray(segments[name]), n_mod)
@@ -137,6 +152,13 @@ class ReportTable:
 
     def __len__(self) -> int:
         return len(self.columns["model"])
+
+    def __repr__(self) -> str:
+        # a summary: the columns hold one value per row, often hundreds of thousands
+        models = list(dict.fromkeys(self.columns["model"].tolist()))
+        shown = ", ".join(map(repr, models[:5])) + (", ..." if len(models) > 5 else "")
+        return (f"ReportTable({len(self):,} rows, by={list(self.by)}, models=[{shown}], "
+                f"levels={list(self.levels)}, exclude_self={self.exclude_self})")
 
     def _row(self, model: Any, segment: Mapping[str, Any]) -> int:
         unknown = set(segment) - set(self.by)

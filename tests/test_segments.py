@@ -47,6 +47,13 @@ def assert_row_is_evaluate(table, i, y, s, w, exclude_self=True):
         got, expected = table.columns[name][i], getattr(want, name)
         np.testing.assert_allclose(np.float64(got), np.float64(expected), rtol=1e-12,
                                    atol=1e-12, equal_nan=True, err_msg=name)
+    for level, point in want.at.items():
+        if level == 0.5:
+            continue
+        for name in ("threshold", "b", "precision", "lift", "tpr", "fpr", "f1", "reached"):
+            np.testing.assert_allclose(np.float64(table.columns[f"{name}_at_{level:g}"][i]),
+                                       np.float64(getattr(point, name)), rtol=1e-12,
+                                       atol=1e-12, equal_nan=True, err_msg=f"{name}@{level}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", LevelNotReachedWarning)
         warnings.simplefilter("ignore", UndefinedBWarning)
@@ -289,3 +296,13 @@ def test_missing_string_segments_are_named_on_the_hash_path():
     groups = np.array(["a", "b", None, "a"], dtype=object)
     with pytest.raises(ValueError, match=r"group has a missing value \(None\) at row 2"):
         indist_fast.evaluate_many([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], groups=groups)
+
+
+def test_repr_is_a_summary_not_the_columns(backend):
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 5000).astype(bool)
+    table = _many_quietly(y, {f"m{k}": rng.random(5000) for k in range(7)},
+                          groups=np.arange(5000) % 500)
+    text = repr(table)
+    assert text.startswith("ReportTable(3,500 rows, by=['group'], models=['m0', 'm1'")
+    assert "..." in text and len(text) < 200
