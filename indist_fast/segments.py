@@ -17,7 +17,8 @@ import numpy as np
 
 from ._core.engine import engine
 from ._core.results import SegmentSweeps
-from ._core.validation import Rows, check_flag, check_levels, prepare_rows, with_scores
+from ._core.validation import (Rows, _first_missing, check_flag, check_levels,
+                               prepare_rows, with_scores)
 from .errors import IndistFastWarning
 from .io.frames import table_columns
 from .report_table import REPORT_COLUMNS, ReportTable
@@ -284,10 +285,9 @@ def _factorize(array: Any, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         if len(codes) and codes.min() < 0:          # pandas' mark of a missing value
             _refuse_missing(name, int(np.flatnonzero(codes < 0)[0]), values)
         return codes, uniques
-    if values.dtype == object:
-        for row, v in enumerate(values.tolist()):
-            if v is None or v != v:
-                _refuse_missing(name, row, values)
+    missing = _first_missing(values) if values.dtype == object else -1
+    if missing >= 0:
+        _refuse_missing(name, missing, values)
     try:
         uniques, codes = np.unique(values, return_inverse=True)
     except TypeError as exc:

@@ -272,28 +272,42 @@ cdef void _merge_pieces(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     _flush(sink, mode, <Plain>0)
 
 
-cdef object _sweep_result(Sweep* st, object costs):
-    """The sweep's state as the ``SweepResult`` both engines return."""
-    cdef int k
-    crossings = np.full((st.n_levels, 5), np.nan)
-    cdef double[:, ::1] c = crossings
-    for k in range(st.n_levels):
+cdef void _write_segment(Sweep* st, Py_ssize_t g, int64_t n_rows, double[:, ::1] out,
+                         double[:, :, ::1] crossings) noexcept nogil:
+    """Segment ``g``'s sweep into row ``g`` of the outputs (``SegmentSweeps`` order)."""
+    cdef double den = _last_den(st)
+    cdef Py_ssize_t k, c
+    out[g, 0] = <double>n_rows
+    out[g, 1] = <double>st.n_groups
+    out[g, 2] = <double>st.n_undefined
+    out[g, 3] = st.weight_pos * st.inv_scale
+    out[g, 4] = st.weight_neg * st.inv_scale
+    out[g, 5] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
+                 if st.weight_pos > 0 and st.weight_neg > 0 else NAN)
+    out[g, 6] = clamp_probability(st.ap_num / st.weight_pos) if st.weight_pos > 0 else NAN
+    # (a range below others with no group of its own has no B of its own either)
+    out[g, 7] = b_value(st.b_gap, den) if den > 0 and st.n_groups > 0 else NAN
+    for k in range(crossings.shape[1]):
         if st.crossings[k].found:
-            c[k, 0] = <double>st.crossings[k].index
-            c[k, 1] = st.crossings[k].threshold
-            c[k, 2] = st.crossings[k].tp
-            c[k, 3] = st.crossings[k].fp
-            c[k, 4] = st.crossings[k].b
-    wp = st.weight_pos
-    wn = st.weight_neg
-    den = _last_den(st)
-    return SweepResult(
-        st.n_groups, st.n_undefined, wp * st.inv_scale, wn * st.inv_scale,
-        clamp_probability(st.auc_num / (wp * wn)) if wp > 0 and wn > 0 else np.nan,
-        clamp_probability(st.ap_num / wp) if wp > 0 else np.nan,
-        # (a range below others with no group of its own has no B of its own either)
-        b_value(st.b_gap, den) if den > 0 and st.n_groups > 0 else np.nan,
-        crossings, costs)
+            crossings[g, k, 0] = <double>st.crossings[k].index
+            crossings[g, k, 1] = st.crossings[k].threshold
+            crossings[g, k, 2] = st.crossings[k].tp
+            crossings[g, k, 3] = st.crossings[k].fp
+            crossings[g, k, 4] = st.crossings[k].b
+        else:
+            for c in range(5):
+                crossings[g, k, c] = NAN
+
+
+cdef object _sweep_result(Sweep* st, object costs):
+    """The sweep's state as the ``SweepResult`` both engines return (the numbers as
+    ``_write_segment`` writes them for a table of segments)."""
+    out = np.empty((1, 8))
+    crossings = np.empty((1, st.n_levels, 5))
+    _write_segment(st, 0, 0, out, crossings)
+    cdef double[:, ::1] o = out        # (memoryview reads give Python floats)
+    return SweepResult(st.n_groups, st.n_undefined, o[0, 3], o[0, 4], o[0, 5], o[0, 6],
+                       o[0, 7], crossings[0], costs)
 
 
 cdef inline double _last_den(Sweep* st) noexcept nogil:
@@ -974,32 +988,6 @@ cdef void _sweep_segment(const ScoreWeight* a, Py_ssize_t n_a, const ScoreWeight
         sweep_push(st, x, tp_g * st.scale, fp_g * st.scale)
 
 
-cdef void _write_segment(Sweep* st, Py_ssize_t g, int64_t n_rows, double[:, ::1] out,
-                         double[:, :, ::1] crossings) noexcept nogil:
-    """Segment ``g``'s sweep into row ``g`` of the outputs (``SegmentSweeps`` order)."""
-    cdef double den = _last_den(st)
-    cdef Py_ssize_t k, c
-    out[g, 0] = <double>n_rows
-    out[g, 1] = <double>st.n_groups
-    out[g, 2] = <double>st.n_undefined
-    out[g, 3] = st.weight_pos * st.inv_scale
-    out[g, 4] = st.weight_neg * st.inv_scale
-    out[g, 5] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
-                 if st.weight_pos > 0 and st.weight_neg > 0 else NAN)
-    out[g, 6] = clamp_probability(st.ap_num / st.weight_pos) if st.weight_pos > 0 else NAN
-    out[g, 7] = b_value(st.b_gap, den) if den > 0 else NAN
-    for k in range(crossings.shape[1]):
-        if st.crossings[k].found:
-            crossings[g, k, 0] = <double>st.crossings[k].index
-            crossings[g, k, 1] = st.crossings[k].threshold
-            crossings[g, k, 2] = st.crossings[k].tp
-            crossings[g, k, 3] = st.crossings[k].fp
-            crossings[g, k, 4] = st.crossings[k].b
-        else:
-            for c in range(5):
-                crossings[g, k, c] = NAN
-
-
 cdef inline int64_t _segment(const int64_t[::1] codes, Py_ssize_t i,
                              Py_ssize_t n_segments) except -1 nogil:
     """Row ``i``'s segment code, checked to lie in ``[0, n_segments)``."""
@@ -1046,12 +1034,9 @@ def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
     """Sweep segments ``first:stop`` (default all) of ``place_segments``' pieces, each
     ascending once sorted (pieces shorter than ``sort_below`` are sorted here, in
     place). Disjoint segment ranges may run on different threads."""
-    cdef Py_ssize_t n_segments = (start.shape[0] - 1) // 2, g, k, i, j
+    cdef Py_ssize_t n_segments = (start.shape[0] - 1) // 2, g, k
     cdef double* base = &scores[0] if scores.shape[0] else NULL
-    cdef double* a
-    cdef double* b
-    cdef double x, tp_g, fp_g
-    cdef Sweep st
+    cdef Sink sink
     _check_levels(levels)
     if out.shape[0] != n_segments or crossings.shape[0] != n_segments \
             or crossings.shape[1] != levels.shape[0]:
@@ -1064,25 +1049,16 @@ def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
         for k in range(2 * first, 2 * stop):
             if start[k + 1] - start[k] < sort_below:
                 std_sort(base + start[k], base + start[k + 1])
-        memset(&st, 0, sizeof(Sweep))
         for g in range(first, stop):
-            a = base + start[2 * g]
-            b = base + start[2 * g + 1]
-            i = start[2 * g + 1] - start[2 * g]
-            j = start[2 * g + 2] - start[2 * g + 1]
-            sweep_init(&st, <double>i, <double>j, exclude_self, levels)
-            while i > 0 or j > 0:
-                x = a[i - 1] if i > 0 and (j == 0 or a[i - 1] >= b[j - 1]) else b[j - 1]
-                tp_g = 0.0
-                fp_g = 0.0
-                while i > 0 and a[i - 1] == x:      # -0.0 == 0.0: one score
-                    i -= 1
-                    tp_g += 1.0
-                while j > 0 and b[j - 1] == x:
-                    j -= 1
-                    fp_g += 1.0
-                sweep_push(&st, x, tp_g, fp_g)       # counts: the scale is 1
-            _write_segment(&st, g, start[2 * g + 2] - start[2 * g], out, crossings)
+            sink_init(&sink)
+            sink.sweeping = True
+            sweep_init(&sink.sweep, <double>(start[2 * g + 1] - start[2 * g]),
+                       <double>(start[2 * g + 2] - start[2 * g + 1]), exclude_self, levels)
+            _merge_desc(base + start[2 * g], start[2 * g + 1] - start[2 * g],
+                        base + start[2 * g + 1], start[2 * g + 2] - start[2 * g + 1],
+                        &sink, <PlainMode>0)
+            _flush(&sink, <PlainMode>0, <Plain>0)
+            _write_segment(&sink.sweep, g, start[2 * g + 2] - start[2 * g], out, crossings)
 
 
 def summarize_segments(const label_t[::1] y, const score_t[::1] s, const double[::1] w,

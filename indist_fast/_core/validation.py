@@ -302,22 +302,24 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
     s = _scores(y_score)
     y, pos_value, neg_value, coding = _labels(y_true, pos_label)
     w = _weights(sample_weight)
+    _check_lengths(y, s, w)
+    if len(s) == 0:
+        raise ValueError("y_true and y_score are empty: need at least one row.")
+    return Rows(y, s, w, pos_value, neg_value, coding)
+
+
+def _check_lengths(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> None:
     lengths = [len(y), len(s)] + ([] if w is None else [len(w)])
     if len(set(lengths)) > 1:
         raise ValueError("Found input variables with inconsistent numbers of samples: "
                          f"{lengths} (y_true, y_score{', sample_weight' if w is not None else ''}).")
-    if len(s) == 0:
-        raise ValueError("y_true and y_score are empty: need at least one row.")
-    return Rows(y, s, w, pos_value, neg_value, coding)
 
 
 def with_scores(rows: Rows, y_score: Any) -> Rows:
     """``rows`` with other scores (another model on the same labels and weights): only
     the scores are validated again."""
     s = _scores(y_score)
-    if len(s) != rows.n_rows:
-        raise ValueError("Found input variables with inconsistent numbers of samples: "
-                         f"[{rows.n_rows}, {len(s)}] (y_true, y_score).")
+    _check_lengths(rows.y, s, None)
     return Rows(rows.y, s, rows.w, rows.pos_value, rows.neg_value, rows.coding)
 
 
