@@ -144,7 +144,6 @@ def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
     monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
     monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
-    monkeypatch.setattr(_fast, "SEGMENT_NUMPY_SORT", min_rows)
     return log_paths(monkeypatch)
 
 

@@ -229,6 +229,22 @@ def summarize_segments_args(draw: Draw, r: Rows) -> tuple:
     return (*_raw(r)[:3], codes, n_segments, r.pos_value, r.neg_value, *_sweep_args(draw))
 
 
+def summarize_models_args(draw: Draw, r: Rows) -> tuple:
+    """Up to three models' scores (the first the rows' own, so bad rows reach it) over
+    the same segments."""
+    y, s, w, codes, n_segments, pos, neg, levels, exclude_self = summarize_segments_args(draw, r)
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    others = [np.round(rng.normal(size=len(s)), 1).astype(s.dtype)
+              for _ in range(draw(st.integers(0, 2)))]
+    return (y, [s] + others, w, codes, n_segments, pos, neg, levels, exclude_self)
+
+
+def assert_model_sweeps_equal(fast, ref):
+    assert len(fast) == len(ref)
+    for f, r in zip(fast, ref):
+        assert_segment_sweeps_equal(f, r)
+
+
 def assert_segment_sweeps_equal(fast, ref):
     assert type(fast) is type(ref)
     for f, r, field in zip(fast, ref, fast._fields):
@@ -266,6 +282,8 @@ TWINS: dict[str, Twin] = {
     "sweep_range": Twin(sweep_range_args, assert_range_sweeps_equal),
     "summarize_segments": Twin(summarize_segments_args, assert_segment_sweeps_equal, True,
                                "count_rows"),
+    "summarize_models": Twin(summarize_models_args, assert_model_sweeps_equal, True,
+                             "count_rows"),
 }
 
 

@@ -116,10 +116,18 @@ def summarize_segments(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64] | No
                        levels: NDArray[np.float64], exclude_self: bool,
                        out: NDArray[np.float64], crossings: NDArray[np.float64]) -> None: ...
 
+# def count_segments(const label_t[::1] y, const score_t[::1] s, const int64_t[::1] codes,
+#                    double pos_value, double neg_value, int64_t[::1] counts,
+#                    Py_ssize_t start, Py_ssize_t stop)
+def count_segments(y: np.ndarray, s: np.ndarray, codes: NDArray[np.int64], pos_value: float,
+                   neg_value: float, counts: NDArray[np.int64], start: int, stop: int) -> int: ...
+
 # def place_segments(const label_t[::1] y, const score_t[::1] s, const int64_t[::1] codes,
-#                    Py_ssize_t n_segments, double pos_value)
-def place_segments(y: np.ndarray, s: np.ndarray, codes: NDArray[np.int64], n_segments: int,
-                   pos_value: float) -> tuple[NDArray[np.float64], NDArray[np.int64]]: ...
+#                    double pos_value, int64_t[::1] cursor, double[::1] scores,
+#                    Py_ssize_t start, Py_ssize_t stop)
+def place_segments(y: np.ndarray, s: np.ndarray, codes: NDArray[np.int64], pos_value: float,
+                   cursor: NDArray[np.int64], scores: NDArray[np.float64], start: int,
+                   stop: int) -> None: ...
 
 # def sweep_placed_segments(double[::1] scores, const int64_t[::1] start,
 #                           const double[::1] levels, bint exclude_self,

@@ -88,6 +88,10 @@ class Engine(Protocol):
                            n_segments: int, pos_value: float, neg_value: float,
                            levels: Array, exclude_self: bool) -> SegmentSweeps: ...
 
+    def summarize_models(self, y: Array, scores: list[Array], w: Array | None, codes: Array,
+                         n_segments: int, pos_value: float, neg_value: float,
+                         levels: Array, exclude_self: bool) -> list[SegmentSweeps]: ...
+
     def sweep_range(self, scores: Array, tp: Array, fp: Array, levels: Array,
                     exclude_self: bool, weight_pos: float, weight_neg: float,
                     tp_above: float, fp_above: float, b_above: float) -> RangeSweep: ...

@@ -25,7 +25,7 @@ from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs", "summarize_segments"]
+           "summarize_runs", "summarize_segments", "summarize_models"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -335,3 +335,11 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
                   r.average_precision, r.b_last]
         crossings[g] = r.crossings
     return SegmentSweeps.from_columns(out, crossings)
+
+
+def summarize_models(y: Array, scores: list[Array], w: Array | None, codes: Array,
+                     n_segments: int, pos_value: float, neg_value: float, levels: Array,
+                     exclude_self: bool) -> list[SegmentSweeps]:
+    """``summarize_segments`` of each model's scores, one after the other."""
+    return [summarize_segments(y, s, w, codes, n_segments, pos_value, neg_value, levels,
+                               exclude_self) for s in scores]
