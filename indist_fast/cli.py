@@ -50,23 +50,40 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from .io.files import evaluate_file
+    table_form = len(args.score) > 1 or bool(args.by) or args.csv is not None
+    if table_form and (args.bootstrap is not None or args.plot):
+        raise ValueError(f"{'--bootstrap' if args.bootstrap is not None else '--plot'} "
+                         "takes one --score and no --by or --csv; evaluate the models or "
+                         "segments one at a time, or use indist_fast.evaluate_many in Python.")
+    if args.csv is not None:          # refused before the data are read, not after
+        folder = os.path.dirname(os.path.abspath(args.csv))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise ValueError(f"--csv: cannot write to {args.csv} (no such folder, or not "
+                             "writable).")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", IndistFastWarning)
         if args.bootstrap is None:
-            report = evaluate_file(args.file, label=args.label, score=args.score,
-                                   weight=args.weight, pos_label=args.pos_label,
-                                   levels=tuple(args.levels), memory_limit=args.memory_limit,
+            result = evaluate_file(args.file, label=args.label,
+                                   score=args.score if table_form else args.score[0],
+                                   **({"by": args.by} if args.by else {}), weight=args.weight,
+                                   pos_label=args.pos_label, levels=tuple(args.levels),
+                                   memory_limit=args.memory_limit,
                                    progress=False if args.no_progress else None,
                                    tmp_dir=args.tmp_dir, drop_nulls=args.drop_nulls)
         else:        # the bootstrap resamples rows: they are read into memory
             _check_bootstrap_fits(args)
             with _columns(args) as (y, s, w, pos_label):
-                report = evaluate(y, s, sample_weight=w, pos_label=pos_label,
+                result = evaluate(y, s, sample_weight=w, pos_label=pos_label,
                                   levels=tuple(args.levels), n_boot=args.bootstrap,
                                   seed=args.seed)
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
-    _show(args, report)
+    if args.csv is not None:
+        _write_csv(args.csv, result.to_dict())
+        print(f"table: {args.csv} ({len(result):,} rows)", file=sys.stderr)
+        if not args.json:
+            return 0
+    _show(args, result)
     if args.plot:
         from .integrations.plot import report_sheet
         with _columns(args) as (y, s, w, pos_label):
@@ -76,8 +93,27 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_csv(path: str, columns: dict[str, list[Any]]) -> None:
+    """A table's columns as CSV (empty fields for missing values), written whole to a
+    temporary file beside ``path`` and then renamed: no half-written table is left."""
+    import csv
+    import tempfile
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".indist-fast-", suffix=".csv", dir=folder)
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(columns)
+            writer.writerows(zip(*columns.values()))
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
 def _cols(args: argparse.Namespace) -> dict[str, str | None]:
-    return {"label": args.label, "score": args.score, "weight": getattr(args, "weight", None)}
+    score = args.score[0] if isinstance(args.score, list) else args.score
+    return {"label": args.label, "score": score, "weight": getattr(args, "weight", None)}
 
 
 @contextlib.contextmanager
@@ -86,7 +122,7 @@ def _columns(args: argparse.Namespace) -> Iterator[tuple[Any, Any, Any, Any]]:
     column's type; errors about them in the block name their column and file, as
     ``evaluate_file``'s do."""
     cols = _cols(args)
-    y, s, w = read_columns(args.file, label=args.label, score=args.score,
+    y, s, w = read_columns(args.file, label=args.label, score=cols["score"],
                            weight=cols["weight"], drop_nulls=args.drop_nulls)
     with naming_columns(args.file, cols):
         yield y, s, w, typed_pos_label(args.pos_label, y)
@@ -120,7 +156,10 @@ def _show(args: argparse.Namespace, result: Any) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"{args.file}: label {args.label!r}, score {args.score!r}"
+        scores = args.score if isinstance(args.score, list) else [args.score]
+        print(f"{args.file}: label {args.label!r}, "
+              + (f"score {scores[0]!r}" if len(scores) == 1 else f"scores {scores!r}")
+              + (f", by {args.by!r}" if getattr(args, "by", None) else "")
               + (f", weight {args.weight!r}" if getattr(args, "weight", None) else ""))
         print(result)
     return 0
@@ -190,7 +229,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also draw the nine panels of the paper to this file")
     demo.set_defaults(run=_demo)
     ev = sub.add_parser("evaluate", help="evaluate label and score columns of a file")
-    _add_columns(ev)
+    _add_columns(ev, several=True)
+    ev.add_argument("--by", action=_Distinct, default=[], metavar="COLUMN",
+                    help="segment column (repeat for combinations): one row per segment "
+                         "and model")
     ev.add_argument("--levels", type=float, nargs="+", default=[0.4, 0.5, 0.6],
                     help="levels of B to report (0.4 0.5 0.6)")
     ev.add_argument("--bootstrap", type=int, default=None, metavar="N",
@@ -207,7 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.add_argument("--plot", type=_plot, default=None, metavar="PNG",
                     help="also draw a report sheet to this file (reads the rows into memory)")
-    ev.add_argument("--json", action="store_true", help="print the report as JSON")
+    ev.add_argument("--json", action="store_true", help="print the report or table as JSON")
+    ev.add_argument("--csv", default=None, metavar="OUT",
+                    help="write the table (one row per segment and model) to this CSV file")
     ev.set_defaults(run=_evaluate)
     lo = sub.add_parser("losses", help="expected loss of every threshold choice method")
     _add_columns(lo)
@@ -242,12 +286,31 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def _add_columns(p: argparse.ArgumentParser, weight: bool = True) -> None:
+class _Distinct(argparse.Action):
+    """A column option that may repeat (several models or segment columns), each
+    column once."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        earlier = list(getattr(namespace, self.dest, None) or [])
+        if values in earlier:
+            parser.error(f"{option_string} {values!r} given twice.")
+        setattr(namespace, self.dest, earlier + [values])
+
+
+def _add_columns(p: argparse.ArgumentParser, weight: bool = True, several: bool = False
+                 ) -> None:
     """The file and column arguments every file command takes (``--weight`` where the
-    command can use weights: resolving power resamples unweighted rows)."""
-    p.add_argument("file", help=".npy (structured), .npz, .csv or .parquet")
+    command can use weights: resolving power resamples unweighted rows; ``--score``
+    repeated where the command evaluates several models)."""
+    p.add_argument("file", metavar="PATH", help="a file (.parquet, .csv, .csv.gz, .feather, .npy, .npz), a "
+                                "folder of them (hive partitions become columns) or a glob")
     p.add_argument("--label", required=True, action=_Once, help="label column")
-    p.add_argument("--score", required=True, action=_Once, help="score column")
+    if several:
+        p.add_argument("--score", required=True, action=_Distinct,
+                       help="score column (repeat for several models)")
+    else:
+        p.add_argument("--score", required=True, action=_Once, help="score column")
     if weight:
         p.add_argument("--weight", default=None, action=_Once, help="sample-weight column")
     p.add_argument("--pos-label", type=_pos_label, default=None,

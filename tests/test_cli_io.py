@@ -149,12 +149,22 @@ def test_cli_bootstrap_prints_intervals(files, capsys):
         want.intervals["precision"].high)
 
 
-@pytest.mark.parametrize("option", ["--label", "--score", "--weight"])
-def test_a_column_option_given_twice_is_an_error_not_the_last_one(option, capsys):
+@pytest.mark.parametrize("command,option", [("evaluate", "--label"), ("evaluate", "--weight"),
+                                            ("losses", "--score")])
+def test_a_column_option_given_twice_is_an_error_not_the_last_one(command, option, capsys):
     base = {"--label": "y", "--score": "p"}
-    args = ["evaluate", "x.csv", *[x for o, v in base.items() if o != option for x in (o, v)],
+    args = [command, "x.csv", *[x for o, v in base.items() if o != option for x in (o, v)],
             option, "a", option, "b"]
     with pytest.raises(SystemExit) as exit_:
         main(args)
     assert exit_.value.code == 2
     assert f"{option} given twice ('a', then 'b')" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--score", "--by"])
+def test_evaluate_takes_several_scores_and_segments_but_each_column_once(option, capsys):
+    args = ["evaluate", "x.csv", "--label", "y", "--score", "p", option, "a", option, "a"]
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert f"{option} 'a' given twice" in capsys.readouterr().err
