@@ -80,7 +80,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(f"warning: {warning.message}", file=sys.stderr)
     if args.csv is not None:
         _write_csv(args.csv, result.to_dict())
-        print(f"table: {args.csv} ({len(result):,} rows)", file=sys.stderr)
+        print(f"table: {args.csv}", file=sys.stderr)
         if not args.json:
             return 0
     _show(args, result)
@@ -122,7 +122,7 @@ def _columns(args: argparse.Namespace) -> Iterator[tuple[Any, Any, Any, Any]]:
     column's type; errors about them in the block name their column and file, as
     ``evaluate_file``'s do."""
     cols = _cols(args)
-    y, s, w = read_columns(args.file, label=args.label, score=cols["score"],
+    y, s, w = read_columns(args.file, label=args.label, score=str(cols["score"]),
                            weight=cols["weight"], drop_nulls=args.drop_nulls)
     with naming_columns(args.file, cols):
         yield y, s, w, typed_pos_label(args.pos_label, y)

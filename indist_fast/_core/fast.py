@@ -14,7 +14,7 @@ import mmap
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, NamedTuple, Sequence, TypeVar
 
 import numpy as np
 
@@ -443,67 +443,98 @@ def _padded_lengths(size: Array) -> Array:
     hold it (NumPy sorts arrays this small without releasing it)."""
     exponent = np.frexp(size.astype(np.float64))[1]        # the bit length of each size
     step = np.left_shift(1, np.maximum(exponent - 4, 0)).astype(np.int64)
-    return -(-size // step) * step
+    padded: Array = -(-size // step) * step
+    return padded
 
 
-def _place_segments(y: Array, s: Array, codes: Array, n_segments: int, pos_value: float,
-                    neg_value: float) -> tuple[Array, Array, Array]:
-    """Validated rows' scores placed by segment and class, each piece sorted ascending:
-    ``(scores, begin, size)``, piece ``k = 2 g + negative`` being ``scores[begin[k]:
-    begin[k] + size[k]]``. Rows are counted (``count_segments``) and placed
-    (``place_segments``) in two blocks on two threads; pieces of one padded length lie
-    side by side, padded with +inf, and are sorted together as rows of a 2-D array."""
+class _Placed(NamedTuple):
+    """Rows placed by segment and class, each piece sorted ascending: piece ``k = 2 g +
+    negative`` is ``scores[begin[k]:begin[k] + size[k]]`` (its weights at the same places
+    of ``weights``, None without weights); ``n_rows[g]`` counts segment ``g``'s rows,
+    zero weights included."""
+
+    scores: Array
+    weights: Array | None
+    begin: Array
+    size: Array
+    n_rows: Array
+
+
+def _place_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segments: int,
+                    pos_value: float, neg_value: float) -> _Placed:
+    """Count and check the rows (``count_segments``), place them (``place_segments``),
+    both in two blocks on two threads, then sort the pieces: pieces of one padded length
+    lie side by side, padded with +inf, and are sorted together as rows of a 2-D array
+    (weighted: argsorted, scores and weights taken in that order)."""
     blocks = _blocks(len(s))
-    counts = [np.zeros(2 * n_segments + 1, dtype=np.int64) for _ in blocks]
-    n_bad = _on_two_threads([
-        (lambda b=b, c=c: _kernels.count_segments(y, s, codes, pos_value, neg_value, c, *b))
-        for b, c in zip(blocks, counts)])
-    if sum(n_bad):
-        _count(y, s, None, pos_value, neg_value, -np.inf, blocks)   # raises on bad rows
+    counts = [np.zeros(3 * n_segments + 1, dtype=np.int64) for _ in blocks]
+    def count(b: tuple[int, int], c: Array) -> Callable[[], tuple[int, int]]:
+        return lambda: _kernels.count_segments(y, s, w, codes, pos_value, neg_value, c, *b)
+    found = _on_two_threads([count(b, c) for b, c in zip(blocks, counts)])
+    if sum(bad for bad, _ in found):
+        _count(y, s, w, pos_value, neg_value, -np.inf, blocks)     # raises on bad rows
         raise ValueError(f"segment codes must lie in [0, {n_segments})")
-    size = sum(c[:-1] for c in counts)
+    size: Array = np.sum([c[:2 * n_segments] for c in counts], axis=0)
+    n_rows = size[0::2] + size[1::2] + np.sum([c[2 * n_segments:-1] for c in counts], axis=0)
     length = _padded_lengths(size)
     order = np.argsort(length, kind="stable")       # pieces grouped by padded length
     ends = np.cumsum(length[order])
     begin = np.empty_like(size)
     begin[order] = ends - length[order]
     scores = np.empty(int(ends[-1]) if len(ends) else 0)
+    weights = None if w is None else np.empty_like(scores)
     # each block writes its rows of a piece after the earlier blocks' rows of it
-    cursors = [begin + sum(c[:-1] for c in counts[:b]) for b in range(len(blocks))]
-    _on_two_threads([
-        (lambda b=b, c=c: _kernels.place_segments(y, s, codes, pos_value, c, scores, *b))
-        for b, c in zip(blocks, cursors)])
+    cursors = [begin + sum(c[:2 * n_segments] for c in counts[:b]) for b in range(len(blocks))]
+    def place(b: tuple[int, int], c: Array) -> Callable[[], None]:
+        return lambda: _kernels.place_segments(y, s, w, codes, pos_value, c, scores, weights, *b)
+    _on_two_threads([place(b, c) for b, c in zip(blocks, cursors)])
     _kernels.pad_pieces(scores, begin, size, length)
-    _sort_rows(scores, length[order], ends)
-    return scores, begin, size
+    # A real +inf ties with the padding: a stable argsort keeps it (and its weight) ahead.
+    _sort_rows(scores, weights, length[order], ends, stable=sum(inf for _, inf in found) > 0)
+    return _Placed(scores, weights, begin, size, n_rows)
 
 
-def _sort_rows(scores: Array, lengths: Array, ends: Array) -> None:
+def _sort_rows(scores: Array, weights: Array | None, lengths: Array, ends: Array,
+               stable: bool) -> None:
     """Sort the runs of equal-length pieces (``lengths``, ascending, ending at ``ends``)
-    as rows of 2-D views, each run's rows split over two threads."""
+    as rows of 2-D views, each run's rows split over two threads; ``weights`` (if any)
+    follow their scores."""
     last = np.flatnonzero(np.diff(lengths, append=-1))         # last piece of each run
     first = np.concatenate(([0], last[:-1] + 1))
-    halves: tuple[list[Array], list[Array]] = ([], [])
+    halves: tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]] = ([], [])
+    load = [0, 0]
     for a, b in zip(first.tolist(), last.tolist()):
         width = int(lengths[a])
         if width < 2:
             continue
-        rows = scores[int(ends[a]) - width:int(ends[b])].reshape(-1, width)
-        if len(rows) == 1:           # one long piece: whichever thread has less
-            halves[int(sum(map(np.size, halves[0])) > sum(map(np.size, halves[1])))
-                   ].append(rows)
+        lo, hi = int(ends[a]) - width, int(ends[b])
+        if b == a:                   # one long piece: whichever thread has less
+            side = int(load[0] > load[1])
+            halves[side].append((lo, hi, width))
+            load[side] += hi - lo
         else:
-            halves[0].append(rows[:len(rows) // 2])
-            halves[1].append(rows[len(rows) // 2:])
-    def sort_all(views: list[Array]) -> Callable[[], None]:
+            mid = lo + (b - a + 1) // 2 * width
+            halves[0].append((lo, mid, width))
+            halves[1].append((mid, hi, width))
+            load[0] += mid - lo
+            load[1] += hi - mid
+
+    def sort_all(parts: list[tuple[int, int, int]]) -> Callable[[], None]:
         def run() -> None:
-            for v in views:
-                v.sort(axis=1)
+            for lo, hi, width in parts:
+                rows = scores[lo:hi].reshape(-1, width)
+                if weights is None:
+                    rows.sort(axis=1)
+                    continue
+                order = rows.argsort(axis=1, kind="stable" if stable else None)
+                rows[...] = np.take_along_axis(rows, order, axis=1)
+                w_rows = weights[lo:hi].reshape(-1, width)
+                w_rows[...] = np.take_along_axis(w_rows, order, axis=1)
         return run
-    if sum(map(np.size, halves[0])) + sum(map(np.size, halves[1])) < PARALLEL_MIN_ROWS:
-        sort_all(halves[0] + halves[1])()
-    else:
-        _on_two_threads([sort_all(halves[0]), sort_all(halves[1])])
+    jobs = [sort_all(halves[0]), sort_all(halves[1])]
+    if sum(load) < PARALLEL_MIN_ROWS:
+        jobs = [sort_all(halves[0] + halves[1])]
+    _on_two_threads(jobs)
 
 
 def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segments: int,
@@ -517,19 +548,15 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
         return SegmentSweeps.from_sweep(whole, len(s))
     out = np.empty((n_segments, 8))
     crossings = np.empty((n_segments, len(levels), 5))
-    if w is not None:
-        _count(y, s, w, pos_value, neg_value, -np.inf, _blocks(len(s)))   # raises on bad rows
-        _kernels.summarize_segments(y, s, w, codes, n_segments, pos_value, levels,
-                                    exclude_self, out, crossings)
-        return SegmentSweeps.from_columns(out, crossings)
-    scores, begin, size = _place_segments(y, s, codes, n_segments, pos_value, neg_value)
+    p = _place_segments(y, s, w, codes, n_segments, pos_value, neg_value)
     # two segment ranges of about equal rows, one per thread
-    rows = np.cumsum(size[0::2] + size[1::2])
+    rows = np.cumsum(p.size[0::2] + p.size[1::2])
     half = int(np.searchsorted(rows, rows[-1] // 2)) if len(s) >= PARALLEL_MIN_ROWS \
         else n_segments
     def sweep(a: int, b: int) -> Callable[[], None]:
-        return lambda: _kernels.sweep_placed_segments(scores, begin, size, levels,
-                                                      exclude_self, out, crossings, a, b)
+        return lambda: _kernels.sweep_placed_segments(p.scores, p.weights, p.begin, p.size,
+                                                      p.n_rows, levels, exclude_self, out,
+                                                      crossings, a, b)
     _on_two_threads([sweep(a, b) for a, b in ((0, half), (half, n_segments)) if b > a])
     return SegmentSweeps.from_columns(out, crossings)
 
