@@ -14,6 +14,15 @@ from indist_fast._core import fast
 from test_segments import assert_row_is_evaluate
 
 
+def assert_segments_are_evaluate(y, s, w, g):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IndistFastWarning)
+        table = indist_fast.evaluate_many(y, s, groups=g, sample_weight=w)
+    for i, value in enumerate(table.columns["group"].tolist()):
+        rows = g == value
+        assert_row_is_evaluate(table, i, y[rows], s[rows], None if w is None else w[rows])
+
+
 def test_padded_lengths_are_few_and_tight():
     size = np.arange(0, 5000, dtype=np.int64)
     length = fast._padded_lengths(size)
@@ -43,12 +52,7 @@ def test_infinite_scores_tie_with_the_padding_without_losing_their_weight(backen
     w = rng.integers(1, 9, len(y)).astype(float) if weighted else None
     g = np.zeros(len(y), dtype=np.int64)
     g[::11] = 1                                          # a second, smaller segment
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", IndistFastWarning)
-        table = indist_fast.evaluate_many(y, s, groups=g, sample_weight=w)
-    for i, value in enumerate(table.columns["group"].tolist()):
-        rows = g == value
-        assert_row_is_evaluate(table, i, y[rows], s[rows], None if w is None else w[rows])
+    assert_segments_are_evaluate(y, s, w, g)
 
 
 def test_zero_weights_count_as_rows_but_not_as_scores(backend):
@@ -75,9 +79,4 @@ def test_long_and_short_pieces_on_two_threads(threaded, weighted):
     y = rng.random(len(g)) < 0.4
     s = np.round(rng.normal(size=len(g)), 2)
     w = rng.integers(0, 4, len(g)).astype(float) if weighted else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", IndistFastWarning)
-        table = indist_fast.evaluate_many(y, s, groups=g, sample_weight=w)
-    for i, value in enumerate(table.columns["group"].tolist()):
-        rows = g == value
-        assert_row_is_evaluate(table, i, y[rows], s[rows], None if w is None else w[rows])
+    assert_segments_are_evaluate(y, s, w, g)
