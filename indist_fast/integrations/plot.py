@@ -68,11 +68,11 @@ def _thin(n: int, max_points: int, keep: np.ndarray | None = None) -> np.ndarray
     even = np.unique(np.linspace(0, n - 1, min(n, max_points)).astype(np.int64))
     if keep is None or n <= max_points:
         return even
-    keep = np.union1d(keep, [0, n - 1])
-    if len(keep) >= max_points:
-        return keep[_thin(len(keep), max_points)]
-    # the spread's two ends are already kept, so the union stays within the budget
-    return np.union1d(keep, _thin(n, max_points - len(keep) + 2))
+    kept = np.union1d(keep, [0, n - 1])
+    out: np.ndarray = (kept[_thin(len(kept), max_points)] if len(kept) >= max_points
+                       # the spread's two ends are already kept: the union fits the budget
+                       else np.union1d(kept, _thin(n, max_points - len(kept) + 2)))
+    return out
 
 
 # matplotlib widens the data range by a margin when it autoscales and overflows
@@ -166,10 +166,11 @@ class _Model(NamedTuple):
     color: Any
 
 
-def _check_label(label: Any, name: str = "label") -> str | None:
+def _check_label(label: Any, name: str = "label",
+                 what: str = "the model's name in the legend") -> str | None:
     if label is not None and not isinstance(label, str):
-        raise TypeError(f"{name} must be a str (the model's name in the legend) or None, "
-                        f"got {label!r} ({type(label).__name__}).")
+        raise TypeError(f"{name} must be a str ({what}) or None, got {label!r} "
+                        f"({type(label).__name__}).")
     return label
 
 
@@ -769,8 +770,13 @@ def signal_curves(signal: Any, *, ax: Any = None) -> Any:
     return ax
 
 
+# below this share of the weight in the rarer class the sheet's histogram counts on a
+# log axis (at 10% the rare class's bars are already a tenth of the other's height)
+_LOG_COUNTS_BELOW = 0.1
+
+
 def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
-                 title: str | None = None) -> Any:
+                 title: str | None = None, log: bool | None = None) -> Any:
     """Six panels for one model: scores, ROC, B(r), C/tpr/fpr vs B, B split, costs.
 
     Parameters
@@ -785,6 +791,9 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     title : str, optional
         The sheet's title; by default the name of ``y_score`` when it has one (a
         pandas or polars Series: the score column), else none.
+    log : bool, optional
+        Count axis of the score histogram on a log scale; by default when the rarer
+        class holds less than 10% of the weight (its bars would be hard to see).
 
     Returns
     -------
@@ -804,12 +813,18 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> plt.close(fig)
     """
     plt = _plt()
-    title = _check_label(title, "title")
+    title = _check_label(title, "title", "the sheet's title")
     if title is None and isinstance(getattr(y_score, "name", None), str):
         title = y_score.name                   # a Series knows its score column
+    if log is not None:
+        log = check_flag(log, "log")
     table = _table(y_true, y_score, sample_weight)      # one sort for the five curve panels
+    if log is None:
+        rare, total = (min(table.weight_pos, table.weight_neg),
+                       table.weight_pos + table.weight_neg)
+        log = bool(rare < _LOG_COUNTS_BELOW * total)
     fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
-    scores_by_class(table, ax=axes[0, 0])
+    scores_by_class(table, ax=axes[0, 0], log=log)
     roc(table, ax=axes[0, 1])
     b_curve(table, ax=axes[0, 2])
     c_tpr_fpr_vs_b(table, ax=axes[1, 0])
