@@ -169,9 +169,11 @@ def test_repeated_calls_overlay_like_one_call(fn, stat):
     gids = [a.get_gid() for a in ax.get_children() if a.get_gid()]
     refs = [g for g in gids if g != "indist_fast:r_b_point"]
     assert len(refs) == len(set(refs))
-    # default colors follow the Axes' cycle: the models differ
-    colors = [to_rgba(model_line(ax, n).get_color()) for n in MODELS]
-    assert colors[0] != colors[1]
+    # default colors follow the Axes' cycle, which nothing else drawn advances
+    assert [to_rgba(model_line(ax, n).get_color()) for n in MODELS] == [
+        to_rgba("C0"), to_rgba("C1")]
+    assert [to_rgba(model_line(one, n).get_color()) for n in MODELS] == [
+        to_rgba("C0"), to_rgba("C1")]
 
 
 def test_overlay_keeps_what_the_axes_already_holds():

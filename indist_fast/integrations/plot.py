@@ -270,10 +270,11 @@ def _has(ax: Any, key: str) -> bool:
 def _mark_r_b(ax: Any, x: float, y: float, color: Any) -> None:
     """The operating point at r_b in the model's color; the legend gets one key for
     all of them (a key per model would repeat the models' entries)."""
-    ax.plot([x], [y], ls="none", marker="o", ms=6, mfc=color, mec="k", zorder=3,
-            label="_nolegend_", gid=_DECOR + "r_b_point")
+    # an explicit color keeps the Axes' color cycle for the models' curves
+    ax.plot([x], [y], ls="none", marker="o", ms=6, color="k", mfc=color, mec="k",
+            zorder=3, label="_nolegend_", gid=_DECOR + "r_b_point")
     if not _has(ax, "r_b"):
-        ax.plot([], [], ls="none", marker="o", ms=6, mfc="white", mec="k",
+        ax.plot([], [], ls="none", marker="o", ms=6, color="k", mfc="white", mec="k",
                 label="r_b (B = 1/2)", gid=_DECOR + "r_b")
 
 
