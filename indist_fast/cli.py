@@ -87,7 +87,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.plot:
         from .integrations.plot import report_sheet
         with _columns(args) as (y, s, w, pos_label):
-            sheet = report_sheet(y, s, sample_weight=w, title=str(args.file))
+            sheet = report_sheet(y, s, sample_weight=w, title=f"{args.score[0]} ({args.file})")
         sheet.savefig(args.plot, dpi=70)
         print(f"figure: {args.plot}", file=sys.stderr)
     return 0
