@@ -216,9 +216,9 @@ def evaluate(collection: Any, *, label: str | None = None,
                                        maximum=1_000_000)
     if isinstance(collection, tuple):
         if label is not None or score is not None or weight is not None or by is not None:
-            raise TypeError("label=, score=, weight= and by= name DataFrame columns; with a "
-                            "tuple of dask arrays pass the weights as its third item (for "
-                            "segments or several models, pass a dask DataFrame).")
+            raise TypeError("label=, score= and weight= name DataFrame columns, as does by=; "
+                            "with a tuple of dask arrays pass the weights as its third item "
+                            "(for segments or several models, pass a dask DataFrame).")
         arrays = _check_arrays(collection)
         y = arrays[0]
         ys = list(y.to_delayed().ravel())
@@ -315,7 +315,8 @@ def _segment_table(dask: Any, parts: list[Any], label: str, models: list[str],
     """The table of every (segment, model), steps A-C of the module docstring."""
     delayed = dask.delayed
     tables = dask.persist(*[delayed(blocks.partition_segments)(p, label, models, weight, by,
-                                                               pos_label) for p in parts])
+                                                               pos_label, i)
+                            for i, p in enumerate(parts)])
     summaries = dask.compute(*[delayed(blocks.PartitionSegments.summary)(t) for t in tables])
     codes, values, sizes = blocks.global_codes(summaries, by)
     bounds = blocks.block_bounds(sizes, min(n_ranges or len(parts), len(sizes)))
