@@ -162,6 +162,16 @@ def test_a_segment_in_one_partition_and_a_segment_of_one_class(backend):
             indist_fast.dask.evaluate(ddf, label="y", score=["m1", "m2"], by="country")
 
 
+def test_rows_of_weight_zero(backend):
+    frame = _frame(900, seed=4)
+    frame.loc[frame["country"] == "fr", "w"] = 0.0         # a segment of no weight
+    frame.loc[:299, "w"] = 0.0                              # a partition of no weight
+    want, got = both(frame, 3, label="y", score=["m1", "m2"], by="country", weight="w")
+    assert_tables_equal(want, got)
+    fr = got.columns["country"] == "fr"
+    assert got.columns["one_class"][fr].all() and (got.columns["n_rows"][fr] > 0).all()
+
+
 def test_ties_across_partitions(backend):
     frame = _frame(2_000, seed=5).sort_values("m1", kind="stable")   # runs of equal scores
     frame["m1"] = np.round(frame["m1"])                             # straddle the cuts

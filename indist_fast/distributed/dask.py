@@ -177,6 +177,16 @@ def evaluate(collection: Any, *, label: str | None = None,
         weights' sums are exact: no weights, integer or dyadic ones), and the same
         warning for segments of one class.
 
+    Notes
+    -----
+    With ``by=`` or several scores, each partition is summarised where it lives into
+    one score table per (model, segment), and each segment's tables are merged and swept
+    on one worker (runs of segments in parallel, see
+    ``indist_fast.distributed.segment_blocks``): a segment's merged table (one entry per
+    distinct score) must fit in one worker's memory. Several scores without ``by`` are
+    one segment; for one huge segment, call once per score (a str ``score``), which
+    sweeps ranges of scores in parallel instead.
+
     Examples
     --------
     >>> import dask.array as da

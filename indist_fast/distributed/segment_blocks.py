@@ -285,7 +285,7 @@ def block_table(pieces: Sequence[tuple[np.ndarray, np.ndarray, list[SegmentedTab
     """
     n_rows = np.zeros(n, dtype=np.int64)
     for codes, rows, _ in pieces:
-        n_rows[codes - lo] += rows
+        np.add.at(n_rows, codes - lo, rows)
     merged = []
     for m in range(len(models)):
         # (an empty partition holds no tables at all)
