@@ -19,13 +19,20 @@ A segment's table is a sufficient statistic of its rows, and merging tables adds
 weights of equal scores, so the result equals ``evaluate_many`` on all rows at once
 (bit for bit whenever the weights' sums are exact: counts, integer or dyadic weights).
 
-Why tables and not rows: shuffling the rows by segment and calling ``evaluate_many``
-per partition moves every row (label, scores, weight, keys) between workers, where the
-tables move one entry per distinct (segment, score). Measured on a LocalCluster of two
-processes (1e6 rows, 8 partitions, 2 models, one int segment column): 100 segments,
-tables 0.4-0.6 s and shuffle 0.4-0.5 s (both mostly scheduler round trips; the
-in-memory ``evaluate_many`` takes 0.06 s); 10,000 segments, tables ~0.6 s and shuffle
-0.6-1.1 s, before the shuffle path's own label-coding checks and segment ordering.
+Why tables and not rows (measured, 1e6 rows in 8 partitions, 2 models, one int segment
+column; a LocalCluster of two worker processes on a shared 2-core machine, so the
+numbers are noisy): against shuffling the rows by segment (``DataFrame.shuffle``) and
+calling ``evaluate_many`` per partition, the wall time on the cluster was about the same
+(100 segments: tables 0.5-0.6 s, shuffle 0.5-0.6 s; 10,000 segments: tables 0.7 s,
+shuffle 0.5-0.6 s; in memory ``evaluate_many`` takes 0.06 s: scheduling dominates),
+while on one thread the shuffle path used less CPU (0.35-0.5 s against 1.0 s: the
+tables are sorted in NumPy, where ``evaluate_many`` sorts in the compiled kernel). The
+shuffle path's timing leaves out what it still lacks, and why tables are kept: a hash
+shuffle puts segments in no order (``evaluate_many``'s order over all partitions would
+need a sort-based shuffle, one more pass to place the divisions), the partitions' label
+codings go unchecked (one more pass), every row moves between workers where tables
+move one entry per distinct (segment, score), and a segment's merged table is a few
+arrays where a segment's rows may be far larger.
 """
 
 from __future__ import annotations
