@@ -339,3 +339,20 @@ def test_arrays_take_no_by():
     s = da.from_array(np.array([.1, .8, .6, .3]), chunks=2)
     with pytest.raises(TypeError, match="DataFrame columns, as does by="):
         indist_fast.dask.evaluate((y, s), by="g")
+
+
+@pytest.mark.parametrize("score, by", [(["m1", "m2"], ["country", "day"]), ("m1", None),
+                                       (["m2"], "day")])
+def test_totals_over_all_rows(backend, score, by):
+    want, got = both(FRAME, 4, label="y", score=score, by=by, weight="w", total=True)
+    assert_tables_equal(want, got)
+    models = [score] if isinstance(score, str) else score
+    assert got.columns["model"][-len(models):].tolist() == models
+    for name in got.by:
+        assert got.columns[name][-len(models):].tolist() == [None] * len(models)
+
+
+def test_total_is_a_flag():
+    ddf = dd.from_pandas(SMALL, npartitions=2)
+    with pytest.raises(TypeError, match="total"):
+        indist_fast.dask.evaluate(ddf, label="y", score=["p"], total="yes")

@@ -13,7 +13,7 @@ Segments or several scores (``evaluate_many``'s ``ReportTable``), see
 ``indist_fast.distributed.segment_blocks``:
 
 A. Each partition is validated once for all models, numbered by segment as
-   ``evaluate_many`` numbers rows, and summarised into one ``ScoreTable`` per (model,
+   ``evaluate_many`` numbers rows, and summarised into the score table of every (model,
    segment) where it lives; only the segment keys and table sizes reach the client.
 B. The client numbers the keys of all partitions together with ``evaluate_many``'s own
    numbering (so segment order, values and dtypes are its own) and cuts the segments
@@ -137,8 +137,8 @@ def evaluate(collection: Any, *, label: str | None = None,
              score: str | Sequence[str] | None = None, weight: str | None = None,
              by: str | Sequence[str] | None = None, pos_label: Any = None,
              levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
-             n_ranges: int | None = None, sample_per_partition: int = 2000
-             ) -> Report | ReportTable:
+             n_ranges: int | None = None, sample_per_partition: int = 2000,
+             total: bool = False) -> Report | ReportTable:
     """``indist_fast.evaluate`` (one score) or ``evaluate_many`` (several scores, or
     segments) on a dask DataFrame or dask arrays, exactly.
 
@@ -167,11 +167,14 @@ def evaluate(collection: Any, *, label: str | None = None,
         of segments with it. Default the number of partitions.
     sample_per_partition : int, default=2000
         Scores sampled per partition to place the range splitters (1 to 1,000,000).
+    total : bool, default=False
+        Also give each model's report over all rows, as ``evaluate_many(total=True)``
+        does (segment columns None there); the result is then a ``ReportTable``.
 
     Returns
     -------
     Report or ReportTable
-        For one score named by a str and no ``by``, the ``Report`` of
+        For one score named by a str, no ``by`` and no ``total``, the ``Report`` of
         ``indist_fast.evaluate`` on all the rows at once. Otherwise the ``ReportTable``
         of ``indist_fast.evaluate_many(frame, label=, score=, by=, weight=)`` on the
         computed frame: the same columns, rows and values (bit for bit when the
@@ -216,6 +219,7 @@ def evaluate(collection: Any, *, label: str | None = None,
 
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
+    total = check_flag(total, "total")
     # Ceilings: every range is one task per partition plus a merge, so past some
     # thousands the scheduler's overhead outweighs any parallelism (and the quantile
     # array of splitters is allocated at this length). The samples of every partition
@@ -226,10 +230,12 @@ def evaluate(collection: Any, *, label: str | None = None,
     sample_per_partition = check_count(sample_per_partition, "sample_per_partition",
                                        maximum=1_000_000)
     if isinstance(collection, tuple):
-        if label is not None or score is not None or weight is not None or by is not None:
+        if label is not None or score is not None or weight is not None or by is not None \
+                or total:
             raise TypeError("label=, score= and weight= name DataFrame columns, as does by=; "
                             "with a tuple of dask arrays pass the weights as its third item "
-                            "(for segments or several models, pass a dask DataFrame).")
+                            "(for segments, several models or total=, pass a dask "
+                            "DataFrame).")
         arrays = _check_arrays(collection)
         y = arrays[0]
         ys = list(y.to_delayed().ravel())
@@ -255,7 +261,7 @@ def evaluate(collection: Any, *, label: str | None = None,
                          f"columns of that name; rename them (reserved: model, one_class "
                          f"and the Report fields).")
     parts = list(collection.to_delayed())
-    if isinstance(score, str) and not by_names:
+    if isinstance(score, str) and not by_names and not total:
         result, n_rows = _sweep_by_ranges(dask, parts, _frame_parts(label, score, weight),
                                           pos_label, lv, exclude_self, n_ranges,
                                           sample_per_partition)
@@ -264,10 +270,10 @@ def evaluate(collection: Any, *, label: str | None = None,
     # its sweep is evaluate_many's bit for bit, where summing the shares of score ranges
     # rounds AUC and AP differently in the last bits (at the cost of holding each
     # model's whole table on one worker).
-    table = _segment_table(dask, parts, label, models, weight, by_names, pos_label, lv,
-                           exclude_self, n_ranges)
+    table, totals = _segment_table(dask, parts, label, models, weight, by_names, pos_label,
+                                   lv, exclude_self, n_ranges, total)
     warn_one_class(table)
-    return table
+    return table if totals is None else blocks.with_totals(table, totals)
 
 
 def _array_parts(part: Any, k: int, pos_label: Any) -> tuple[Any, Any]:
@@ -322,8 +328,10 @@ def _sweep_by_ranges(dask: Any, parts: list[Any], tasks: Any, pos_label: Any,
 
 def _segment_table(dask: Any, parts: list[Any], label: str, models: list[str],
                    weight: str | None, by: list[str], pos_label: Any, lv: tuple[float, ...],
-                   exclude_self: bool, n_ranges: int | None) -> ReportTable:
-    """The table of every (segment, model), steps A-C of the module docstring."""
+                   exclude_self: bool, n_ranges: int | None, total: bool
+                   ) -> tuple[ReportTable, ReportTable | None]:
+    """The table of every (segment, model), steps A-C of the module docstring, and with
+    ``total`` each model's table over all rows (one more run, of one segment)."""
     delayed = dask.delayed
     tables = dask.persist(*[delayed(blocks.partition_segments)(p, label, models, weight, by,
                                                                pos_label, i)
@@ -339,4 +347,14 @@ def _segment_table(dask: Any, parts: list[Any], label: str, models: list[str],
                                              {k: v[lo:hi] for k, v in values.items()},
                                              models, lv, exclude_self)
                  for b, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
-    return concat_tables(list(dask.compute(*per_block)))
+    if total:
+        whole = [delayed(blocks.split_blocks, nout=1)(t, np.zeros(len(c), np.int64),
+                                                      np.array([0, 1]))[0]
+                 for t, c in zip(tables, codes)]
+        per_block.append(delayed(blocks.block_table)(
+            whole, 0, 1, by, {name: np.array([None], dtype=object) for name in by}, models,
+            lv, exclude_self))
+    done = list(dask.compute(*per_block))
+    if total:
+        return concat_tables(done[:-1]), done[-1]
+    return concat_tables(done), None

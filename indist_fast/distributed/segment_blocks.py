@@ -54,7 +54,7 @@ from ..segments import _segments
 from ..table import ScoreTable
 
 __all__ = ["SegmentedTables", "PartitionSegments", "partition_segments", "global_codes",
-           "block_bounds", "split_blocks", "block_table", "warn_one_class"]
+           "block_bounds", "split_blocks", "block_table", "with_totals", "warn_one_class"]
 
 
 @dataclass(frozen=True)
@@ -323,6 +323,16 @@ def block_table(pieces: Sequence[tuple[np.ndarray, np.ndarray, list[SegmentedTab
         merged.append(both.tables(n, n_rows))
     return from_score_tables(by, values, models, merged, levels=levels,
                              exclude_self=exclude_self)
+
+
+def with_totals(table: ReportTable, totals: ReportTable) -> ReportTable:
+    """``table`` followed by the rows of ``totals`` (its segment columns None), as
+    ``evaluate_many(total=True)`` appends them."""
+    columns = {name: np.concatenate((col.astype(object) if name in table.by else col,
+                                     totals.columns[name]))
+               for name, col in table.columns.items()}
+    return ReportTable(table.by, columns, table.levels, table.exclude_self)._with_sources(
+        table._sources + totals._sources)
 
 
 def warn_one_class(table: ReportTable) -> None:
