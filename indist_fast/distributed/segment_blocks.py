@@ -73,7 +73,8 @@ class SegmentedTables:
     def reduce(cls, codes: np.ndarray, scores: np.ndarray, pos: np.ndarray,
                neg: np.ndarray) -> "SegmentedTables":
         """Entries in any order (rows, or table rows of several partitions) sorted by
-        (segment, score descending), the weights of equal pairs added in entry order."""
+        (segment, score descending), the weights of equal pairs added up (in the sort's
+        order: the sums are evaluate_many's exactly when they are exact)."""
         order = _segment_score_order(codes, scores)
         codes, scores = codes[order], scores[order]
         new = np.ones(len(codes), dtype=bool)
