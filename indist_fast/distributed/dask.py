@@ -22,8 +22,9 @@ C. Per run, on a worker: the segments' tables from every partition are merged an
    swept (``segment_tables.from_score_tables``); the client concatenates the runs.
 
 Score tables move instead of rows: shuffling the rows by segment and calling
-``evaluate_many`` per partition took about as long on a cluster but gives neither its
-segment order nor a check of the label codings (``segment_blocks`` has the measurement).
+``evaluate_many`` per partition was up to 2x faster on a small cluster but gives neither
+its segment order nor a check of the label codings (``segment_blocks`` has the
+measurement and the reasons).
 
 Needs the optional extra ``dask`` (dask and distributed); works on a local scheduler
 or a ``dask.distributed`` cluster.

@@ -22,17 +22,19 @@ weights of equal scores, so the result equals ``evaluate_many`` on all rows at o
 Why tables and not rows (measured, 1e6 rows in 8 partitions, 2 models, one int segment
 column; a LocalCluster of two worker processes on a shared 2-core machine, so the
 numbers are noisy): against shuffling the rows by segment (``DataFrame.shuffle``) and
-calling ``evaluate_many`` per partition, the wall time on the cluster was about the same
-(100 segments: tables 0.5-0.6 s, shuffle 0.5-0.6 s; 10,000 segments: tables 0.7 s,
-shuffle 0.5-0.6 s; in memory ``evaluate_many`` takes 0.06 s: scheduling dominates),
-while on one thread the shuffle path used less CPU (0.35-0.5 s against 1.0 s: the
-tables are sorted in NumPy, where ``evaluate_many`` sorts in the compiled kernel). The
-shuffle path's timing leaves out what it still lacks, and why tables are kept: a hash
-shuffle puts segments in no order (``evaluate_many``'s order over all partitions would
-need a sort-based shuffle, one more pass to place the divisions), the partitions' label
-codings go unchecked (one more pass), every row moves between workers where tables
-move one entry per distinct (segment, score), and a segment's merged table is a few
-arrays where a segment's rows may be far larger.
+calling ``evaluate_many`` per partition, the tables took about as long to twice as long
+(best of two runs each, several load levels: 100 segments, tables 0.5-1.3 s, shuffle
+0.4-1.1 s; 10,000 segments, tables 0.7-1.8 s, shuffle 0.5-0.7 s; in memory
+``evaluate_many`` takes 0.05-0.2 s: scheduling and transfers dominate), and on one
+thread used 2-3x the CPU (0.3-1.0 s against 0.12-0.47 s: the tables are sorted in
+NumPy, twice, where ``evaluate_many`` sorts once in the compiled kernel, and a
+continuous score's table has an entry per row, 32 bytes per model, where a row is ~25).
+Tables are kept for what that shuffle path leaves out: a hash shuffle puts segments in
+no order (``evaluate_many``'s order over all partitions needs a sort-based shuffle, one
+more pass to place its divisions), the partitions' label codings go unchecked (one more
+pass), and rows never shrink where tables shrink with ties (one entry per distinct
+(segment, score): rounded or calibrated scores, counts). Cheaper transfers (codes as
+run lengths, counts in the smallest integer type) are the next step if it matters.
 """
 
 from __future__ import annotations
