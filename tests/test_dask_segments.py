@@ -139,6 +139,14 @@ def test_categorical_segments_sort_as_evaluate_many_sorts_them(backend):
     assert "zz" not in got.columns["country"].tolist()
 
 
+def test_date_bool_and_float_segments(backend):
+    frame = FRAME.assign(date=pd.Timestamp("2026-11-01") + pd.to_timedelta(FRAME["day"] + 3,
+                                                                           unit="D"),
+                         flag=FRAME["w"] > 1, level=FRAME["day"] / 2)
+    for by in ("date", "flag", "level", ["date", "flag"]):
+        assert_tables_equal(*both(frame, 4, label="y", score=["m1"], by=by))
+
+
 def test_string_dtypes(backend):
     frame = FRAME.copy()
     frame["country"] = frame["country"].astype("string[pyarrow]")
