@@ -1,11 +1,30 @@
 """Exact evaluation of dask collections, without gathering rows on one machine.
 
+One score (``evaluate``'s ``Report``):
+
 1. Sampled splitters cut the score axis into ranges of similar size.
 2. Each input partition is validated and sorted once into a ``ScoreTable`` where it
    lives, and cut into one piece per range.
 3. The pieces of each range are merged on a worker: range tables, kept there.
 4. The ranges are swept in parallel from the state of the ranges above them
    (``indist_fast.distributed.ranges``): only a few numbers per range reach the client.
+
+Segments or several scores (``evaluate_many``'s ``ReportTable``), see
+``indist_fast.distributed.segment_blocks``:
+
+A. Each partition is validated once for all models, numbered by segment as
+   ``evaluate_many`` numbers rows, and summarised into the score table of every (model,
+   segment) where it lives; only the segment keys and table sizes reach the client.
+B. The client numbers the keys of all partitions together with ``evaluate_many``'s own
+   numbering (so segment order, values and dtypes are its own) and cuts the segments
+   into runs of similar size.
+C. Per run, on a worker: the segments' tables from every partition are merged and
+   swept (``segment_tables.from_score_tables``); the client concatenates the runs.
+
+Score tables move instead of rows: shuffling the rows by segment and calling
+``evaluate_many`` per partition was up to 2x faster on a small cluster but gives neither
+its segment order nor a check of the label codings (``segment_blocks`` has the
+measurement and the reasons).
 
 Needs the optional extra ``dask`` (dask and distributed); works on a local scheduler
 or a ``dask.distributed`` cluster.
@@ -14,13 +33,19 @@ or a ``dask.distributed`` cluster.
 from __future__ import annotations
 
 from operator import getitem
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from . import ranges
+from . import segment_blocks as blocks
+from .segment_blocks import warn_one_class
+from .._core.results import SweepResult
 from .._core.validation import check_columns, check_count, check_flag, check_levels
+from ..report_table import ReportTable
 from ..results import Report
+from ..segment_tables import concat_tables
+from ..segments import RESERVED, _names
 from ..table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
 __all__ = ["evaluate"]
@@ -109,11 +134,14 @@ def _merge(pieces: list[ScoreTable]) -> ScoreTable:
     return ScoreTable.concat(pieces)
 
 
-def evaluate(collection: Any, *, label: str | None = None, score: str | None = None,
-             weight: str | None = None, pos_label: Any = None,
+def evaluate(collection: Any, *, label: str | None = None,
+             score: str | Sequence[str] | None = None, weight: str | None = None,
+             by: str | Sequence[str] | None = None, pos_label: Any = None,
              levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
-             n_ranges: int | None = None, sample_per_partition: int = 2000) -> Report:
-    """``indist_fast.evaluate`` on a dask DataFrame or dask arrays, exactly.
+             n_ranges: int | None = None, sample_per_partition: int = 2000,
+             total: bool = False) -> Report | ReportTable:
+    """``indist_fast.evaluate`` (one score) or ``evaluate_many`` (several scores, or
+    segments) on a dask DataFrame or dask arrays, exactly.
 
     Parameters
     ----------
@@ -121,8 +149,14 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
         The rows. Arrays are rechunked to the labels' chunks. The label coding of
         the partitions must agree (one of ``{0, 1}``, ``{-1, 1}``, or ``pos_label``
         and one other label): ValueError naming ``y_true`` otherwise.
-    label, score, weight : str
+    label, weight : str
         Column names (DataFrames only).
+    score : str or sequence of str
+        The score column, or several (one model each; DataFrames only).
+    by : str or sequence of str, default=None
+        Segment columns (DataFrames only): ints, strings, categoricals, ...; several
+        columns segment by their combinations. A missing value in one is a ValueError
+        naming the column.
     pos_label : scalar, default=None
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     levels : sequence of float, default=(0.4, 0.5, 0.6)
@@ -130,14 +164,33 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     exclude_self : bool, default=True
         Drop the pairs of a positive copy with itself from ``B``.
     n_ranges : int, default=None
-        Score ranges swept in parallel (1 to 10,000); default the number of partitions.
+        Ranges swept in parallel (1 to 10,000): ranges of scores without ``by``, runs
+        of segments with it. Default the number of partitions.
     sample_per_partition : int, default=2000
         Scores sampled per partition to place the range splitters (1 to 1,000,000).
+    total : bool, default=False
+        Also give each model's report over all rows, as ``evaluate_many(total=True)``
+        does (segment columns None there); the result is then a ``ReportTable``.
 
     Returns
     -------
-    Report
-        The same report as ``indist_fast.evaluate`` on all the rows at once.
+    Report or ReportTable
+        For one score named by a str, no ``by`` and no ``total``, the ``Report`` of
+        ``indist_fast.evaluate`` on all the rows at once. Otherwise the ``ReportTable``
+        of ``indist_fast.evaluate_many(frame, label=, score=, by=, weight=)`` on the
+        computed frame: the same columns, rows and values (bit for bit when the
+        weights' sums are exact: no weights, integer or dyadic ones), and the same
+        warning for segments of one class.
+
+    Notes
+    -----
+    With ``by=`` or several scores, each partition is summarised where it lives into
+    one score table per (model, segment), and each segment's tables are merged and swept
+    on one worker (runs of segments in parallel, see
+    ``indist_fast.distributed.segment_blocks``): a segment's merged table (one entry per
+    distinct score) must fit in one worker's memory. Several scores without ``by`` are
+    one segment; for one huge segment, call once per score (a str ``score``), which
+    sweeps ranges of scores in parallel instead.
 
     Examples
     --------
@@ -148,12 +201,26 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     >>> r = indist_fast.dask.evaluate((y, s))
     >>> round(r.auc, 4), r.threshold, r.precision
     (0.8889, 0.35, 0.75)
+
+    Per segment and model, from a DataFrame:
+
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> frame = pd.DataFrame({"y": [0, 1, 1, 0, 1, 0, 0, 1],
+    ...                       "m1": [.1, .9, .8, .3, .6, .2, .4, .7],
+    ...                       "m2": [.5, .4, .9, .1, .8, .3, .6, .2],
+    ...                       "country": ["de", "de", "de", "de", "se", "se", "se", "se"]})
+    >>> t = indist_fast.dask.evaluate(dd.from_pandas(frame, npartitions=2), label="y",
+    ...                               score=["m1", "m2"], by="country")
+    >>> t.columns["country"].tolist(), t.columns["model"].tolist()
+    (['de', 'de', 'se', 'se'], ['m1', 'm2', 'm1', 'm2'])
+    >>> t.columns["auc"].tolist()
+    [1.0, 0.75, 1.0, 0.5]
     """
     dask = _dask()
-    delayed = dask.delayed
 
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
+    total = check_flag(total, "total")
     # Ceilings: every range is one task per partition plus a merge, so past some
     # thousands the scheduler's overhead outweighs any parallelism (and the quantile
     # array of splitters is allocated at this length). The samples of every partition
@@ -164,36 +231,85 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
     sample_per_partition = check_count(sample_per_partition, "sample_per_partition",
                                        maximum=1_000_000)
     if isinstance(collection, tuple):
-        if label is not None or score is not None or weight is not None:
-            raise TypeError("label=, score= and weight= name DataFrame columns; with a tuple "
-                            "of dask arrays pass the weights as its third item.")
+        if label is not None or score is not None or weight is not None or by is not None \
+                or total:
+            raise TypeError("label=, score= and weight= name DataFrame columns, as does by=; "
+                            "with a tuple of dask arrays pass the weights as its third item "
+                            "(for segments, several models or total=, pass a dask "
+                            "DataFrame).")
         arrays = _check_arrays(collection)
         y = arrays[0]
         ys = list(y.to_delayed().ravel())
         ss = list(arrays[1].rechunk(y.chunks).to_delayed().ravel())
         ws = (list(arrays[2].rechunk(y.chunks).to_delayed().ravel()) if len(arrays) == 3
               else [None] * len(ys))
-        parts = list(zip(ys, ss, ws))
-        samples = [delayed(_sample)(sp, sample_per_partition) for _, sp, _ in parts]
+        result, n_rows = _sweep_by_ranges(dask, list(zip(ys, ss, ws)), _array_parts,
+                                          pos_label, lv, exclude_self, n_ranges,
+                                          sample_per_partition)
+        return Report.from_sweep(result, lv, n_rows, exclude_self)
+    if not _is_dask_frame(collection):
+        raise TypeError("collection must be a dask DataFrame or a tuple (y, score[, "
+                        f"weight]) of dask arrays, got {type(collection).__name__}.")
+    if label is None or score is None:
+        raise ValueError("a dask DataFrame needs the label and score column names.")
+    models = _names(score, "score")
+    by_names = [] if by is None else _names(by, "by")
+    check_columns([("label", label), ("weight", weight)] + [("score", m) for m in models]
+                  + [("by", b) for b in by_names], collection.columns, "the DataFrame")
+    clash = sorted(set(by_names) & RESERVED)
+    if clash:
+        raise ValueError(f"by: segment column name(s) {clash} would hide the table's own "
+                         f"columns of that name; rename them (reserved: model, one_class "
+                         f"and the Report fields).")
+    parts = list(collection.to_delayed())
+    if isinstance(score, str) and not by_names and not total:
+        result, n_rows = _sweep_by_ranges(dask, parts, _frame_parts(label, score, weight),
+                                          pos_label, lv, exclude_self, n_ranges,
+                                          sample_per_partition)
+        return Report.from_sweep(result, lv, n_rows, exclude_self)
+    # Several models without segments go through the segment path too, as one segment:
+    # its sweep is evaluate_many's bit for bit, where summing the shares of score ranges
+    # rounds AUC and AP differently in the last bits (at the cost of holding each
+    # model's whole table on one worker).
+    table, totals = _segment_table(dask, parts, label, models, weight, by_names, pos_label,
+                                   lv, exclude_self, n_ranges, total)
+    warn_one_class(table)
+    return table if totals is None else blocks.with_totals(table, totals)
 
-        def make(p: Any, spl: np.ndarray) -> Any:
-            return delayed(_partition_table)(p[0], p[1], p[2], pos_label, spl)
-    else:
-        if not _is_dask_frame(collection):
-            raise TypeError("collection must be a dask DataFrame or a tuple (y, score[, "
-                            f"weight]) of dask arrays, got {type(collection).__name__}.")
-        if label is None or score is None:
-            raise ValueError("a dask DataFrame needs the label and score column names.")
-        check_columns((("label", label), ("score", score), ("weight", weight)),
-                      collection.columns, "the DataFrame")
-        parts = list(collection.to_delayed())
-        samples = [delayed(lambda df: _sample(df[score].to_numpy(), sample_per_partition))(p)
-                   for p in parts]
-        def make(p: Any, spl: np.ndarray) -> Any:
-            return delayed(_frame_partition)(p, label, score, weight, pos_label, spl)
+
+def _array_parts(part: Any, k: int, pos_label: Any) -> tuple[Any, Any]:
+    """The sampling and table-making tasks of one chunk ``(y, score, weight)``."""
+    def make(splitters: np.ndarray) -> Any:
+        return delayed(_partition_table)(part[0], part[1], part[2], pos_label, splitters)
+    delayed = _dask().delayed
+    return delayed(_sample)(part[1], k), make
+
+
+def _frame_parts(label: str, score: str, weight: str | None) -> Any:
+    """``_array_parts`` for a partition of a DataFrame and one model's column."""
+    def parts(part: Any, k: int, pos_label: Any) -> tuple[Any, Any]:
+        def make(splitters: np.ndarray) -> Any:
+            return delayed(_frame_partition)(part, label, score, weight, pos_label,
+                                             splitters)
+        delayed = _dask().delayed
+        return delayed(_frame_sample)(part, score, k), make
+    return parts
+
+
+def _frame_sample(frame: Any, score: str, k: int) -> np.ndarray:
+    return _sample(frame[score].to_numpy(), k)
+
+
+def _sweep_by_ranges(dask: Any, parts: list[Any], tasks: Any, pos_label: Any,
+                     lv: tuple[float, ...], exclude_self: bool, n_ranges: int | None,
+                     sample_per_partition: int) -> tuple[SweepResult, int]:
+    """One model's sweep over all partitions, range by range (steps 1-4 of the module
+    docstring), and the number of rows."""
+    delayed = dask.delayed
+    samples, makers = zip(*[tasks(p, sample_per_partition, pos_label) for p in parts])
     n_ranges = n_ranges or max(1, len(parts))
     splitters = _splitters(list(dask.compute(*samples)), n_ranges)
-    pieces = [make(p, splitters) for p in parts]
+    pieces = [make(splitters) for make in makers]
     n = len(splitters) + 1
     tables = [delayed(_merge)([delayed(getitem)(piece, r) for piece in pieces])
               for r in range(n)]
@@ -208,4 +324,38 @@ def evaluate(collection: Any, *, label: str | None = None, score: str | None = N
                                                                 level_array, exclude_self)
                                for t, a, f, b in zip(tables, tp_above, fp_above, b_above)])
     result = ranges.combine_ranges(totals, shares, crossings, len(level_array))
-    return Report.from_sweep(result, lv, sum(t.n_rows for t in totals), exclude_self)
+    return result, sum(t.n_rows for t in totals)
+
+
+def _segment_table(dask: Any, parts: list[Any], label: str, models: list[str],
+                   weight: str | None, by: list[str], pos_label: Any, lv: tuple[float, ...],
+                   exclude_self: bool, n_ranges: int | None, total: bool
+                   ) -> tuple[ReportTable, ReportTable | None]:
+    """The table of every (segment, model), steps A-C of the module docstring, and with
+    ``total`` each model's table over all rows (one more run, of one segment)."""
+    delayed = dask.delayed
+    tables = dask.persist(*[delayed(blocks.partition_segments)(p, label, models, weight, by,
+                                                               pos_label, i)
+                            for i, p in enumerate(parts)])
+    summaries = dask.compute(*[delayed(blocks.PartitionSegments.summary)(t) for t in tables])
+    codes, values, sizes = blocks.global_codes(summaries, by)
+    bounds = blocks.block_bounds(sizes, min(n_ranges or len(parts), len(sizes)))
+    n_blocks = len(bounds) - 1
+    split = [delayed(blocks.split_blocks, nout=n_blocks)(t, c, bounds)
+             for t, c in zip(tables, codes)]
+    pieces = [[s[b] for s in split] for b in range(n_blocks)]
+    per_block = [delayed(blocks.block_table)(pieces[b], int(lo), int(hi - lo), by,
+                                             {k: v[lo:hi] for k, v in values.items()},
+                                             models, lv, exclude_self)
+                 for b, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:]))]
+    if total:
+        whole = [delayed(blocks.split_blocks, nout=1)(t, np.zeros(len(c), np.int64),
+                                                      np.array([0, 1]))[0]
+                 for t, c in zip(tables, codes)]
+        per_block.append(delayed(blocks.block_table)(
+            whole, 0, 1, by, {name: np.array([None], dtype=object) for name in by}, models,
+            lv, exclude_self))
+    done = list(dask.compute(*per_block))
+    if total:
+        return concat_tables(done[:-1]), done[-1]
+    return concat_tables(done), None
