@@ -25,7 +25,7 @@ from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs", "summarize_segments"]
+           "summarize_runs", "summarize_segments", "segment_replicate_sweeps"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -335,3 +335,24 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
                   r.average_precision, r.b_last]
         crossings[g] = r.crossings
     return SegmentSweeps.from_columns(out, crossings)
+
+
+def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments: Array,
+                             keys: Array, n_boot: int, pos_start: Array, pos_group: Array,
+                             pos_weight: Array | None, neg_start: Array, neg_group: Array,
+                             neg_weight: Array | None, group_start: Array, scores: Array,
+                             stratified: bool, levels: Array, exclude_self: bool) -> Array:
+    """``replicate_sweeps`` of each listed segment's slots and groups alone, replicate
+    ``k`` of ``segments[i]`` drawn by ``PCG64(SeedSequence(entropy, spawn_key=spawn_key
+    + (keys[i], k)))``; rows segment-major (the kernel seeds the same streams itself)."""
+    out = np.empty((len(segments) * n_boot, 4 + 4 * len(levels)))
+    for i, (s, key) in enumerate(zip(segments.tolist(), keys.tolist())):
+        generators = [np.random.PCG64(np.random.SeedSequence(
+            entropy, spawn_key=tuple(spawn_key) + (key, k))) for k in range(n_boot)]
+        p, n, g = (slice(start[s], start[s + 1]) for start in (pos_start, neg_start,
+                                                                 group_start))
+        out[i * n_boot:(i + 1) * n_boot] = replicate_sweeps(
+            generators, pos_group[p], None if pos_weight is None else pos_weight[p],
+            neg_group[n], None if neg_weight is None else neg_weight[n], scores[g],
+            stratified, levels, exclude_self)
+    return out

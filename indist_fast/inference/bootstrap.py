@@ -45,6 +45,47 @@ MAX_REPLICATES = 10**7
 _GENERATOR_CHUNK = 4096
 
 
+def percentile_bounds(replicates: np.ndarray, confidence: float
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's percentile interval: the ``(1 -+ confidence) / 2`` quantiles of its
+    values that are not NaN (NaN bounds for a row without any).
+
+    One definition for ``Interval`` and the per-segment intervals of
+    ``evaluate_many``: rows with as many defined values are read by one vectorised
+    ``np.quantile``, whose arithmetic per row is that of a 1-D call on the row.
+
+    Parameters
+    ----------
+    replicates : ndarray of float64 of shape (n_rows, n_boot)
+        Replicates of one metric per row (NaN where undefined).
+    confidence : float
+        Coverage of the intervals.
+
+    Returns
+    -------
+    low, high : ndarray of float64 of shape (n_rows,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.inference.bootstrap import percentile_bounds
+    >>> low, high = percentile_bounds(np.array([[0.7, 0.75, 0.8, np.nan],
+    ...                                         [np.nan] * 4]), 0.9)
+    >>> low.round(4).tolist(), high.round(4).tolist()
+    ([0.705, nan], [0.795, nan])
+    """
+    tail = (1.0 - confidence) / 2.0
+    ordered = np.sort(replicates, axis=1)             # NaN sorts last
+    defined = np.count_nonzero(~np.isnan(replicates), axis=1)
+    low, high = np.full(len(replicates), np.nan), np.full(len(replicates), np.nan)
+    for n in np.unique(defined).tolist():
+        if n:
+            rows = defined == n
+            low[rows], high[rows] = np.quantile(ordered[rows, :n], [tail, 1.0 - tail],
+                                                axis=1)
+    return low, high
+
+
 @dataclass(frozen=True)
 class Interval:
     """Bootstrap summary of one metric.
@@ -118,10 +159,9 @@ class Interval:
         replicates = np.array(replicates, dtype=np.float64)
         replicates.setflags(write=False)
         ok = replicates[~np.isnan(replicates)]
-        tail = (1.0 - confidence) / 2.0
-        low, high = (np.quantile(ok, [tail, 1.0 - tail]) if len(ok) else (np.nan, np.nan))
+        low, high = percentile_bounds(replicates[None, :], confidence)
         std = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
-        return cls(metric, float(estimate), std, float(low), float(high), confidence,
+        return cls(metric, float(estimate), std, float(low[0]), float(high[0]), confidence,
                    replicates, int(len(replicates) - len(ok)))
 
     def to_dict(self) -> dict[str, Any]:
