@@ -351,7 +351,8 @@ def _matching(column: np.ndarray, rows: np.ndarray, value: Any) -> np.ndarray:
     if not (isinstance(equal, np.ndarray) and equal.dtype == bool
             and equal.shape == values.shape):
         equal = np.array([v == value for v in values.tolist()], dtype=bool)
-    return rows[equal]
+    out: np.ndarray = rows[equal]
+    return out
 
 
 _NULLABLE = {"i": "Int64", "u": "UInt64", "f": "Float64", "b": "boolean"}
@@ -363,7 +364,7 @@ def _nullable(column: np.ndarray) -> Any:
     if column.dtype != object:
         return column
     import pandas as pd
-    given = column[np.not_equal(column, None)]
+    given = column[np.array([v is not None for v in column.tolist()], dtype=bool)]
     kind = np.asarray(given.tolist()).dtype.kind if len(given) else "O"
     if len(given) == len(column) or kind not in _NULLABLE:
         return column

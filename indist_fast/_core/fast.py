@@ -491,6 +491,8 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
     spawn_key=spawn_key + (keys[i], k)))``, seeded in the kernel."""
     prefix = _seed_words(entropy, spawn_key)
     out = np.empty((len(segments) * n_boot, 4 + 4 * len(levels)))
+    if len(out) == 0:
+        return out
     # two halves of about equal slots, one per thread
     slots = (pos_start[1:] - pos_start[:-1] + neg_start[1:] - neg_start[:-1])[segments]
     work = np.cumsum(slots)

@@ -347,7 +347,7 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
     + (keys[i], k)))``; rows segment-major (the kernel seeds the same streams itself)."""
     out = np.empty((len(segments) * n_boot, 4 + 4 * len(levels)))
     for i, (s, key) in enumerate(zip(segments.tolist(), keys.tolist())):
-        generators = [np.random.PCG64(np.random.SeedSequence(
+        generators: list[np.random.BitGenerator] = [np.random.PCG64(np.random.SeedSequence(
             entropy, spawn_key=tuple(spawn_key) + (key, k))) for k in range(n_boot)]
         p, n, g = (slice(start[s], start[s + 1]) for start in (pos_start, neg_start,
                                                                  group_start))

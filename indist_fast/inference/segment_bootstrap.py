@@ -75,8 +75,9 @@ class SegmentSlots(NamedTuple):
 
     def resamplable(self) -> np.ndarray:
         """Segments ``bootstrap`` accepts: both classes, finite total weight."""
-        return ((self.weight_pos > 0) & (self.weight_neg > 0)
-                & np.isfinite(self.weight_pos + self.weight_neg))
+        ok: np.ndarray = ((self.weight_pos > 0) & (self.weight_neg > 0)
+                          & np.isfinite(self.weight_pos + self.weight_neg))
+        return ok
 
 
 def _starts(counts: np.ndarray) -> np.ndarray:
