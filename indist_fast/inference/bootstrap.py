@@ -52,7 +52,10 @@ def percentile_bounds(replicates: np.ndarray, confidence: float
 
     One definition for ``Interval`` and the per-segment intervals of
     ``evaluate_many``: rows with as many defined values are read by one vectorised
-    ``np.quantile``, whose arithmetic per row is that of a 1-D call on the row.
+    ``np.quantile`` (linear method), whose arithmetic per row is that of a 1-D call on
+    the row. Its interpolation subtracts neighbours, which turns infinite replicates
+    (a threshold at a score of ±inf) into NaN: there the bound is the neighbour it
+    lands on, or the infinite one between them (NaN only between -inf and inf).
 
     Parameters
     ----------
@@ -78,12 +81,34 @@ def percentile_bounds(replicates: np.ndarray, confidence: float
     ordered = np.sort(replicates, axis=1)             # NaN sorts last
     defined = np.count_nonzero(~np.isnan(replicates), axis=1)
     low, high = np.full(len(replicates), np.nan), np.full(len(replicates), np.nan)
+    q = np.array([tail, 1.0 - tail])
     for n in np.unique(defined).tolist():
         if n:
             rows = defined == n
-            low[rows], high[rows] = np.quantile(ordered[rows, :n], [tail, 1.0 - tail],
-                                                axis=1)
+            values = ordered[rows, :n]
+            with np.errstate(invalid="ignore"):
+                bounds = np.quantile(values, q, axis=1)
+            infinite = ~np.isfinite(values).all(axis=1)
+            if infinite.any():
+                bounds[:, infinite] = _infinite_quantiles(values[infinite], q)
+            low[rows], high[rows] = bounds
     return low, high
+
+
+def _infinite_quantiles(values: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Linear quantiles ``q`` of sorted rows holding ±inf, shape ``(len(q), n_rows)``:
+    the neighbour at an exact index, else the sum of the two neighbours (which is the
+    infinite one when one is infinite, and NaN between -inf and inf)."""
+    n = values.shape[1]
+    at = (n - 1) * q                        # np.quantile's virtual index (linear)
+    below = np.floor(at).astype(np.intp)
+    above = np.minimum(below + 1, n - 1)
+    a, b = values[:, below].T, values[:, above].T
+    with np.errstate(invalid="ignore"):
+        lerp = a + (b - a) * (at - below)[:, None]
+        out: np.ndarray = np.where((at == below)[:, None] | (a == b), a,
+                                   np.where(np.isfinite(a) & np.isfinite(b), lerp, a + b))
+    return out
 
 
 @dataclass(frozen=True)
@@ -160,7 +185,8 @@ class Interval:
         replicates.setflags(write=False)
         ok = replicates[~np.isnan(replicates)]
         low, high = percentile_bounds(replicates[None, :], confidence)
-        std = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
+        with np.errstate(invalid="ignore"):      # ±inf replicates: no spread (NaN)
+            std = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
         return cls(metric, float(estimate), std, float(low[0]), float(high[0]), confidence,
                    replicates, int(len(replicates) - len(ok)))
 
