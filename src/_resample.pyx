@@ -445,3 +445,56 @@ def segment_replicate_sweeps(const uint32_t[::1] prefix, const int64_t[::1] segm
                 _sweep_replicate(tp.data(), fp.data(), m, &scores[group_start[s]] if m else NULL,
                                  present.data(), exclude_self, levels,
                                  &out[i * n_boot + k, 0])
+
+
+cdef extern from "<algorithm>" namespace "std" nogil:
+    void sort[Iter](Iter first, Iter last)
+
+cdef extern from "<utility>" namespace "std" nogil:
+    cdef cppclass pair[T, U]:
+        T first
+        U second
+        pair()
+        pair(T, U)
+
+
+def segment_order(const int64_t[::1] codes, const double[::1] s, Py_ssize_t n_segments):
+    """Rows by segment: ``(by_segment, by_score)``, both int64 row indices.
+
+    ``by_segment`` lists each segment's rows in row order (a counting pass);
+    ``by_score`` each segment's rows by score descending, ties in row order (each
+    segment's (score, row) pairs sorted in cache), i.e. ``np.lexsort((-s, codes))``.
+    NumPy equivalent: ``indist_fast._core.reference.segment_order``.
+    """
+    cdef Py_ssize_t n = codes.shape[0], i, a, b, c
+    if s.shape[0] != n:
+        raise ValueError("codes and s differ in length")
+    for i in range(n):
+        if codes[i] < 0 or codes[i] >= n_segments:
+            raise ValueError(f"segment codes must lie in [0, {n_segments})")
+    by_segment = np.empty(n, dtype=np.int64)
+    by_score = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] seg = by_segment, out = by_score
+    cdef vector[int64_t] start
+    cdef vector[pair[double, int64_t]] pieces
+    start.resize(n_segments + 1, 0)
+    with nogil:
+        for i in range(n):
+            start[codes[i] + 1] += 1
+        for c in range(n_segments):
+            start[c + 1] += start[c]
+        for i in range(n):                       # (start[c] ends at segment c's end)
+            seg[start[codes[i]]] = i
+            start[codes[i]] += 1
+        pieces.resize(n)
+        a = 0
+        for c in range(n_segments):
+            b = start[c]
+            for i in range(a, b):
+                # -s: ascending pairs are scores descending, then rows ascending
+                pieces[i] = pair[double, int64_t](-s[seg[i]] + 0.0, seg[i])
+            sort(pieces.begin() + a, pieces.begin() + b)
+            for i in range(a, b):
+                out[i] = pieces[i].second
+            a = b
+    return by_segment, by_score

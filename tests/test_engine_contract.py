@@ -220,6 +220,18 @@ def segment_replicate_sweeps_args(draw: Draw, r: Rows) -> tuple:
             draw(st.booleans()), *_sweep_args(draw))
 
 
+def segment_order_args(draw: Draw, r: Rows) -> tuple:
+    n_segments = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return rng.integers(0, n_segments, r.n_rows).astype(np.int64), r.s, n_segments
+
+
+def assert_orders_equal(fast, ref):
+    for f, r in zip(fast, ref):
+        assert f.dtype == r.dtype
+        np.testing.assert_array_equal(f, r)
+
+
 def delong_sums_args(draw: Draw, r: Rows) -> tuple:
     return _table(r)[1:]
 
@@ -279,6 +291,7 @@ TWINS: dict[str, Twin] = {
     "replicate_counts": Twin(replicate_counts_args, assert_replicate_counts_equal),
     "replicate_sweeps": Twin(replicate_sweeps_args, assert_allclose, False,
                              "replicate_sweeps"),
+    "segment_order": Twin(segment_order_args, assert_orders_equal),
     "segment_replicate_sweeps": Twin(segment_replicate_sweeps_args, assert_allclose),
     "delong_sums": Twin(delong_sums_args, assert_allclose),
     "sweep_range": Twin(sweep_range_args, assert_range_sweeps_equal),

@@ -40,4 +40,8 @@ def segment_replicate_sweeps(prefix: NDArray[np.uint32], segments: NDArray[np.in
                              stratified: bool, levels: NDArray[np.float64],
                              exclude_self: bool, out: NDArray[np.float64]) -> None: ...
 
+# def segment_order(const int64_t[::1] codes, const double[::1] s, Py_ssize_t n_segments)
+def segment_order(codes: NDArray[np.int64], s: NDArray[np.float64],
+                  n_segments: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+
 __test__: dict[str, str]

@@ -82,6 +82,9 @@ class Engine(Protocol):
                          neg_weight: Array | None, scores: Array, stratified: bool,
                          levels: Array, exclude_self: bool) -> Array: ...
 
+    def segment_order(self, codes: Array, s: Array,
+                      n_segments: int) -> tuple[Array, Array]: ...
+
     def segment_replicate_sweeps(self, entropy: int, spawn_key: tuple[int, ...],
                                  segments: Array, keys: Array, n_boot: int,
                                  pos_start: Array, pos_group: Array,

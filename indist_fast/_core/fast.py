@@ -27,7 +27,8 @@ from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs", "summarize_segments", "segment_replicate_sweeps"]
+           "summarize_runs", "summarize_segments", "segment_order",
+           "segment_replicate_sweeps"]
 
 # Below this many rows a second thread costs more than it saves. These size constants
 # are read at call time, so tests can lower them to reach the threaded paths.
@@ -505,3 +506,9 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
             exclude_self, out[a * n_boot:b * n_boot])
     _on_two_threads([job(a, b) for a, b in ((0, half), (half, len(segments))) if b > a])
     return out
+
+
+def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array]:
+    """Rows by segment in row order, and by segment then score descending (ties in row
+    order): a counting pass, then each segment's (score, row) pairs sorted in cache."""
+    return _resample.segment_order(codes, s.astype(np.float64, copy=False), n_segments)

@@ -25,7 +25,8 @@ from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs", "summarize_segments", "segment_replicate_sweeps"]
+           "summarize_runs", "summarize_segments", "segment_order",
+           "segment_replicate_sweeps"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -356,3 +357,15 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
             neg_group[n], None if neg_weight is None else neg_weight[n], scores[g],
             stratified, levels, exclude_self)
     return out
+
+
+def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array]:
+    """Rows by segment in row order, and by segment then score descending (ties in row
+    order), as int64 row indices."""
+    if len(codes) != len(s):
+        raise ValueError("codes and s differ in length")
+    if len(codes) and (codes.min() < 0 or codes.max() >= n_segments):
+        raise ValueError(f"segment codes must lie in [0, {n_segments})")
+    # (+ 0.0: -0.0 and 0.0 are one score, tied by row as the kernel ties them)
+    return (np.argsort(codes, kind="stable").astype(np.int64),
+            np.lexsort((-(s.astype(np.float64) + 0.0), codes)).astype(np.int64))

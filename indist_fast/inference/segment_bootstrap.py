@@ -3,10 +3,12 @@
 Each segment gets the intervals ``bootstrap`` gives on its rows alone, with the seed
 ``SeedSequence(entropy, spawn_key=seed.spawn_key + (g,))`` for the segment in table
 position ``g``: bit for bit, since the slots, the groups and the random streams are
-the same. What changes is the cost. One ``lexsort`` of (segment, score) per model
-numbers every segment's distinct scores; the kernel then draws and sweeps all
-replicates of all segments, seeding each replicate's PCG64 itself (building 10**6
-NumPy generators in Python would take longer than the resampling).
+the same. What changes is the cost. One sort of (segment, score) per model (the
+engine's ``segment_order``: a counting pass by segment, then each segment's pairs
+sorted in cache, 4-6x faster than ``np.lexsort``) numbers every segment's distinct
+scores; the kernel then draws and sweeps all replicates of all segments, seeding each
+replicate's PCG64 itself (building 10**6 NumPy generators in Python would take longer
+than the resampling).
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ def segment_slots(rows: Rows, codes: np.ndarray, n_segments: int) -> SegmentSlot
         # Zero-weight rows are neither slots nor groups (as in ScoreTable.from_rows).
         keep = w > 0
         s, codes, is_pos, w = s[keep], codes[keep], is_pos[keep], w[keep]
-    order = np.lexsort((-s, codes))             # by segment, then score descending
+    by_segment, order = engine().segment_order(codes, s, n_segments)
     sorted_codes, sorted_s = codes[order], s[order]
     first = np.ones(len(order), dtype=bool)
     first[1:] = (sorted_codes[1:] != sorted_codes[:-1]) | (sorted_s[1:] != sorted_s[:-1])
@@ -142,7 +144,6 @@ def segment_slots(rows: Rows, codes: np.ndarray, n_segments: int) -> SegmentSlot
                             wp.astype(np.float64), wn.astype(np.float64))
     group = np.empty(len(order), dtype=np.int64)
     group[order] = local[group_of_sorted]
-    by_segment = np.argsort(codes, kind="stable")        # rows in row order per segment
     pos_rows, neg_rows = by_segment[is_pos[by_segment]], by_segment[~is_pos[by_segment]]
     return SegmentSlots(
         _starts(np.bincount(codes[pos_rows], minlength=n_segments)), group[pos_rows],
