@@ -121,6 +121,9 @@ class ReportTable:
     # i % n_models). Set by ``_with_sources``: a table is only built from sweeps.
     _sources: tuple[tuple[SegmentSweeps, ...], ...] = field(init=False, repr=False,
                                                           compare=False, default=())
+    # ``report``'s row of each (segment values..., model), built on its first call.
+    _index: dict[tuple[Any, ...], int] | None = field(init=False, repr=False,
+                                                      compare=False, default=None)
 
     def _with_sources(self, sources: tuple[tuple[SegmentSweeps, ...], ...]) -> "ReportTable":
         object.__setattr__(self, "_sources", sources)
@@ -200,19 +203,42 @@ class ReportTable:
         missing = set(self.by) - set(segment)
         if missing:
             raise TypeError(f"name every segment column: missing {sorted(missing)}.")
-        models = self.columns["model"]
-        rows = np.arange(len(self))
+        key = model
         if model is None:
-            if len(self._models()) > 1:
+            models = self._models()
+            if len(models) > 1:
                 raise TypeError(f"model= is needed: the table holds the models "
-                                f"{sorted(map(str, self._models()))}.")
-        else:
-            rows = _matching(models, rows, model)
+                                f"{sorted(map(str, models))}.")
+            key = models[0] if models else None
+        row = self._indexed(tuple(segment[name] for name in self.by) + (key,))
+        if row is not None:
+            return row
+        # Equal values need not hash alike (a Timestamp and a datetime64): compare.
+        rows = np.arange(len(self))
+        # segments first: their columns are typed arrays, the model column objects
         for name, value in segment.items():
             rows = _matching(self.columns[name], rows, value)
+        if model is not None:
+            rows = _matching(self.columns["model"], rows, model)
         if len(rows) == 0:
             raise KeyError(f"no row for model={model!r} and {dict(segment)!r}.")
         return int(rows[0])
+
+    def _indexed(self, key: tuple[Any, ...]) -> int | None:
+        """The row of ``key`` by hash (one pass over the columns on the first call)."""
+        if self._index is None:
+            columns = [self.columns[name] for name in self.by + ("model",)]
+            index: dict[tuple[Any, ...], int] = {}
+            # (tolist turns datetime64[ns] into ints, which an int would then match)
+            if not any(col.dtype.kind in "mM" for col in columns):
+                for row, values in enumerate(zip(*(col.tolist() for col in columns))):
+                    index.setdefault(values, row)
+            object.__setattr__(self, "_index", index)
+        assert self._index is not None
+        try:
+            return self._index.get(key)
+        except TypeError:                         # an unhashable value
+            return None
 
     def _models(self) -> list[Any]:
         return list(dict.fromkeys(self.columns["model"].tolist()))
@@ -317,6 +343,8 @@ class ReportTable:
     def __str__(self) -> str:
         shown = list(self.by) + ["model", "n_rows", "auc", "average_precision", "threshold",
                                  "precision", "lift", "reached"]
+        if "auc_low" in self.columns:                  # (n_boot given)
+            shown[shown.index("auc") + 1:shown.index("auc") + 1] = ["auc_low", "auc_high"]
         rows = list(range(len(self)))
         if len(rows) > 20:
             rows = rows[:10] + [-1] + rows[-10:]

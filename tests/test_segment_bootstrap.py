@@ -302,3 +302,15 @@ def test_inputs_are_not_modified(backend):
     _many(y, s, sample_weight=w, groups=g, n_boot=8, seed=1, total=True)
     for a, b in zip((y, s, w, g), copies):
         np.testing.assert_array_equal(a, b)
+
+
+def test_report_finds_datetime_and_object_segments(backend):
+    days = np.repeat(np.array(["2026-11-01", "2026-11-02"], dtype="datetime64[ns]"), 4)
+    y, s = np.array([0, 1, 1, 0] * 2), np.array([0.1, 0.8, 0.6, 0.3, 0.2, 0.7, 0.5, 0.6])
+    t = _many(y, s, groups={"day": days})
+    want = indist_fast.evaluate(y[4:], s[4:]).auc
+    assert t.report(day=np.datetime64("2026-11-02")).auc == want
+    with pytest.raises(KeyError, match="no row"):
+        t.report(day=int(days[4].astype(np.int64)))     # an int is not a day
+    pd = pytest.importorskip("pandas")
+    assert t.report(day=pd.Timestamp("2026-11-02")).auc == want
