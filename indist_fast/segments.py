@@ -106,6 +106,13 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     (['de', 'de', 'se', 'se'], ['m1', 'm2', 'm1', 'm2'])
     >>> t.columns["auc"].tolist()
     [1.0, 0.75, 1.0, 0.5]
+
+    With ``n_boot``, percentile intervals per row (``bootstrap`` on the segment):
+
+    >>> t = indist_fast.evaluate_many(y, [.1, .9, .8, .3, .6, .2, .4, .7], n_boot=100,
+    ...                               seed=0, groups=[1, 1, 1, 1, 1, 2, 2, 2])
+    >>> [name for name in t.columns if name.startswith("auc")]
+    ['auc', 'auc_low', 'auc_high']
     """
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
