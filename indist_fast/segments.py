@@ -81,9 +81,10 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         position ``g`` (0, 1, ... in the table's segment order; the totals rows come
         next, as position ``n_segments``) is resampled as ``bootstrap(its rows,
         seed=SeedSequence(seed_seq.entropy, spawn_key=seed_seq.spawn_key + (g,)))``,
-        bit for bit. The models of a segment share its seed: the same draw counts
-        per class (the same rows when weighted; without weights ``bootstrap`` lays
-        a class's rows out in score order, so each model resamples its own order).
+        bit for bit. The models of a segment share its seed: the same random
+        stream. With weights, that resamples the same rows for every model (paired
+        replicates); without, ``bootstrap`` lays a class's rows out in score order,
+        which differs by model, so the replicates are not paired by row.
     confidence : float, default=0.95
         Coverage of the percentile intervals.
 
@@ -325,7 +326,9 @@ def _direct_codes(array: Any, n: int) -> tuple[np.ndarray, np.ndarray] | None:
     lo, hi = int(array.min()), int(array.max())
     if lo < 0 or hi > 4 * n + 1024:
         return None
-    return array.astype(np.int64, copy=False), np.arange(hi + 1).astype(array.dtype)
+    # (contiguous: a strided column, e.g. of a 2-D array, is copied for the kernels)
+    return (np.ascontiguousarray(array, dtype=np.int64),
+            np.arange(hi + 1).astype(array.dtype))
 
 
 def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

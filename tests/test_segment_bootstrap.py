@@ -314,3 +314,15 @@ def test_report_finds_datetime_and_object_segments(backend):
         t.report(day=int(days[4].astype(np.int64)))     # an int is not a day
     pd = pytest.importorskip("pandas")
     assert t.report(day=pd.Timestamp("2026-11-02")).auc == want
+
+
+def test_strided_integer_groups(backend):
+    """Integer groups that are their own codes may be a strided view (a column of a
+    2-D array): the kernels get a contiguous copy."""
+    y = np.array([0, 1, 1, 0, 1, 0, 0, 1])
+    s = np.array([.1, .9, .8, .3, .6, .2, .4, .7])
+    both = np.c_[np.repeat([1, 2], 4), np.arange(8)]
+    strided = _many(y, s, groups=both[:, 0], n_boot=10, seed=0)
+    plain = _many(y, s, groups=both[:, 0].copy(), n_boot=10, seed=0)
+    for name in ("auc", *INTERVALS):
+        np.testing.assert_array_equal(strided.columns[name], plain.columns[name])

@@ -511,4 +511,5 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
 def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array]:
     """Rows by segment in row order, and by segment then score descending (ties in row
     order): a counting pass, then each segment's (score, row) pairs sorted in cache."""
-    return _resample.segment_order(codes, s.astype(np.float64, copy=False), n_segments)
+    return _resample.segment_order(np.ascontiguousarray(codes, dtype=np.int64),
+                                   np.ascontiguousarray(s, dtype=np.float64), n_segments)
