@@ -357,15 +357,15 @@ cdef int _check_ranges(const int64_t[::1] start, Py_ssize_t n_items, str what) e
     return 0
 
 
-cdef int _check_local_groups(const int64_t[::1] start, const int64_t[::1] group,
+cdef int _check_local_groups(Py_ssize_t s, const int64_t[::1] start,
+                             const int64_t[::1] group,
                              const int64_t[::1] group_start) except -1:
-    cdef Py_ssize_t s, i
-    cdef int64_t m
-    for s in range(start.shape[0] - 1):
-        m = group_start[s + 1] - group_start[s]
-        for i in range(start[s], start[s + 1]):
-            if group[i] < 0 or group[i] >= m:
-                raise ValueError(f"slot {i} names group {group[i]} of {m} in segment {s}")
+    """Segment ``s``'s slots name groups of its own."""
+    cdef Py_ssize_t i
+    cdef int64_t m = group_start[s + 1] - group_start[s]
+    for i in range(start[s], start[s + 1]):
+        if group[i] < 0 or group[i] >= m:
+            raise ValueError(f"slot {i} names group {group[i]} of {m} in segment {s}")
     return 0
 
 
@@ -413,8 +413,6 @@ def segment_replicate_sweeps(const uint32_t[::1] prefix, const int64_t[::1] segm
     _check_ranges(group_start, scores.shape[0], "group_start")
     _check_ranges(pos_start, pos_group.shape[0], "pos_start")
     _check_ranges(neg_start, neg_group.shape[0], "neg_start")
-    _check_local_groups(pos_start, pos_group, group_start)
-    _check_local_groups(neg_start, neg_group, group_start)
     for i in range(n_seg):
         s = segments[i]
         if s < 0 or s >= n_ranges:
@@ -422,6 +420,8 @@ def segment_replicate_sweeps(const uint32_t[::1] prefix, const int64_t[::1] segm
         if keys[i] < 0 or keys[i] >= (<int64_t>1 << 32):
             raise ValueError(f"keys[{i}] = {keys[i]} must lie in [0, 2**32)")
         _check_slot_count(pos_start[s + 1] - pos_start[s] + neg_start[s + 1] - neg_start[s])
+        _check_local_groups(s, pos_start, pos_group, group_start)
+        _check_local_groups(s, neg_start, neg_group, group_start)
         m_max = max(m_max, group_start[s + 1] - group_start[s])
     tp.resize(m_max)
     fp.resize(m_max)

@@ -326,3 +326,32 @@ def test_strided_integer_groups(backend):
     plain = _many(y, s, groups=both[:, 0].copy(), n_boot=10, seed=0)
     for name in ("auc", *INTERVALS):
         np.testing.assert_array_equal(strided.columns[name], plain.columns[name])
+
+
+def test_kernel_refuses_inconsistent_slots():
+    """The compiled entry point checks what it indexes (the facade builds valid
+    arguments; a bug there must not read out of bounds)."""
+    from indist_fast._core import _resample
+    prefix = np.zeros(4, np.uint32)
+    i64 = lambda *v: np.array(v, dtype=np.int64)  # noqa: E731
+    good = dict(pos_start=i64(0, 1), pos_group=i64(0), neg_start=i64(0, 1),
+                neg_group=i64(1), group_start=i64(0, 2), scores=np.array([2.0, 1.0]))
+
+    def call(segments=i64(0), keys=i64(0), **change):
+        a = {**good, **change}
+        out = np.empty((len(segments) * 3, 8))
+        _resample.segment_replicate_sweeps(
+            prefix, segments, keys, 3, a["pos_start"], a["pos_group"], None,
+            a["neg_start"], a["neg_group"], None, a["group_start"], a["scores"], True,
+            np.array([0.5]), True, out)
+        return out
+
+    assert np.isfinite(call()[:, 2]).all()
+    for change, message in [(dict(neg_group=i64(2)), "names group 2 of 2"),
+                            (dict(pos_start=i64(0, 2)), "pos_start must run from 0 to 1"),
+                            (dict(group_start=i64(0, 1)), "group_start must run"),
+                            (dict(segments=i64(1)), "is not a segment"),
+                            (dict(keys=i64(2**32)), "keys"),
+                            (dict(keys=i64(0, 1)), "differ in length")]:
+        with pytest.raises(ValueError, match=message):
+            call(**change)
