@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
 from ._core.results import SegmentSweeps, operating_rates
 from .results import Report, _plain
+
+if TYPE_CHECKING:
+    from .inference.segment_bootstrap import BootstrapSettings
 
 __all__ = ["ReportTable", "REPORT_COLUMNS"]
 
@@ -70,12 +74,27 @@ class ReportTable:
     columns : Mapping[str, ndarray]
         The segment columns, ``model``, the ``Report`` fields (``REPORT_COLUMNS``, the
         operating point at level 0.5), the operating point of every other level as
-        ``<field>_at_<level>`` (``threshold_at_0.4``, ``precision_at_0.6``, ...) and
-        ``one_class`` (True where a segment holds a single class: its metrics are NaN).
+        ``<field>_at_<level>`` (``threshold_at_0.4``, ``precision_at_0.6``, ...),
+        ``one_class`` (True where a segment holds a single class, or weight 0 on every
+        row: its metrics are NaN) and, when asked for with ``n_boot``, the percentile
+        bootstrap intervals ``auc_low``, ``auc_high``, ``average_precision_low``,
+        ``average_precision_high``, ``threshold_low``, ``threshold_high`` (of the
+        threshold ``r_b`` at level 0.5), ``precision_low``, ``precision_high`` (of
+        ``C(r_b)``): each the interval ``indist_fast.bootstrap`` gives on the segment's
+        rows alone with the seed ``evaluate_many`` documents (NaN for a segment of one
+        class, and where no replicate defines the metric). With ``total=True`` the
+        segment columns hold Python objects (None on the totals rows);
+        ``to_pandas`` gives them as nullable columns of their type.
     levels : tuple of float
         The levels of ``B`` the reports were asked for.
     exclude_self : bool
         The form of ``B`` used.
+    n_boot : int or None
+        Bootstrap replicates behind the interval columns (None: no intervals).
+    confidence : float or None
+        Nominal coverage of the intervals.
+    seed_entropy : int or None
+        Entropy of the intervals' seed: pass it as ``seed`` to repeat them.
 
     Examples
     --------
@@ -94,11 +113,17 @@ class ReportTable:
     columns: Mapping[str, np.ndarray]
     levels: tuple[float, ...]
     exclude_self: bool
+    n_boot: int | None = None
+    confidence: float | None = None
+    seed_entropy: int | None = None
     # Where ``report`` finds a row's sweep: blocks of rows, each the models' sweeps over
     # its segments, segment-major (row i of a block: segment i // n_models, model
     # i % n_models). Set by ``_with_sources``: a table is only built from sweeps.
     _sources: tuple[tuple[SegmentSweeps, ...], ...] = field(init=False, repr=False,
                                                           compare=False, default=())
+    # ``report``'s row of each (segment values..., model), built on its first call.
+    _index: dict[tuple[Any, ...], int] | None = field(init=False, repr=False,
+                                                      compare=False, default=None)
 
     def _with_sources(self, sources: tuple[tuple[SegmentSweeps, ...], ...]) -> "ReportTable":
         object.__setattr__(self, "_sources", sources)
@@ -115,7 +140,9 @@ class ReportTable:
     @classmethod
     def _from_sweeps(cls, by: Sequence[str], segments: Mapping[str, np.ndarray],
                     models: Sequence[Any], sweeps: Sequence[SegmentSweeps],
-                    levels: tuple[float, ...], exclude_self: bool) -> "ReportTable":
+                    levels: tuple[float, ...], exclude_self: bool,
+                    intervals: Sequence[Mapping[str, np.ndarray]] | None = None,
+                    boot: "BootstrapSettings | None" = None) -> "ReportTable":
         """Rows segment-major, models in the order given.
 
         Parameters
@@ -132,6 +159,10 @@ class ReportTable:
             The levels asked for (the sweeps' crossings hold them, then 0.5 if missing).
         exclude_self : bool
             The form of ``B`` used.
+        intervals : sequence of Mapping[str, ndarray], optional
+            Per model, interval columns by segment (``segment_intervals``).
+        boot : BootstrapSettings, optional
+            The settings the intervals were drawn with.
 
         Returns
         -------
@@ -145,17 +176,22 @@ class ReportTable:
         model_values = np.empty(n_mod, dtype=object)
         model_values[:] = list(models)
         columns["model"] = np.tile(model_values, n_seg)
+        if intervals is not None:
+            per_model = [{**cols, **iv} for cols, iv in zip(per_model, intervals)]
         for name in per_model[0] if per_model else ():
             # (n_mod, n_seg) stacked, then read segment-major
             columns[name] = np.stack([cols[name] for cols in per_model]).T.reshape(-1)
-        return cls(tuple(by), columns, levels, exclude_self)._with_sources((tuple(sweeps),))
+        settings = (None, None, None) if boot is None else (boot.n_boot, boot.confidence,
+                                                            boot.entropy)
+        return cls(tuple(by), columns, levels, exclude_self, *settings)._with_sources(
+            (tuple(sweeps),))
 
     def __len__(self) -> int:
         return len(self.columns["model"])
 
     def __repr__(self) -> str:
         # a summary: the columns hold one value per row, often hundreds of thousands
-        models = list(dict.fromkeys(self.columns["model"].tolist()))
+        models = self._models()
         shown = ", ".join(map(repr, models[:5])) + (", ..." if len(models) > 5 else "")
         return (f"ReportTable({len(self):,} rows, by={list(self.by)}, models=[{shown}], "
                 f"levels={list(self.levels)}, exclude_self={self.exclude_self})")
@@ -167,20 +203,45 @@ class ReportTable:
         missing = set(self.by) - set(segment)
         if missing:
             raise TypeError(f"name every segment column: missing {sorted(missing)}.")
-        models = self.columns["model"]
+        key = model
         if model is None:
-            if len(set(models.tolist())) > 1:
+            models = self._models()
+            if len(models) > 1:
                 raise TypeError(f"model= is needed: the table holds the models "
-                                f"{sorted(set(map(str, models.tolist())))}.")
-            keep = np.ones(len(self), dtype=bool)
-        else:
-            keep = np.array([m == model for m in models.tolist()], dtype=bool)
+                                f"{sorted(map(str, models))}.")
+            key = models[0] if models else None
+        row = self._indexed(tuple(segment[name] for name in self.by) + (key,))
+        if row is not None:
+            return row
+        # Equal values need not hash alike (a Timestamp and a datetime64): compare.
+        rows = np.arange(len(self))
+        # segments first: their columns are typed arrays, the model column objects
         for name, value in segment.items():
-            keep &= np.array([v == value for v in self.columns[name].tolist()], dtype=bool)
-        rows = np.flatnonzero(keep)
+            rows = _matching(self.columns[name], rows, value)
+        if model is not None:
+            rows = _matching(self.columns["model"], rows, model)
         if len(rows) == 0:
             raise KeyError(f"no row for model={model!r} and {dict(segment)!r}.")
         return int(rows[0])
+
+    def _indexed(self, key: tuple[Any, ...]) -> int | None:
+        """The row of ``key`` by hash (one pass over the columns on the first call)."""
+        if self._index is None:
+            columns = [self.columns[name] for name in self.by + ("model",)]
+            index: dict[tuple[Any, ...], int] = {}
+            # (tolist turns datetime64[ns] into ints, which an int would then match)
+            if not any(col.dtype.kind in "mM" for col in columns):
+                for row, values in enumerate(zip(*(col.tolist() for col in columns))):
+                    index.setdefault(values, row)
+            object.__setattr__(self, "_index", index)
+        assert self._index is not None
+        try:
+            return self._index.get(key)
+        except TypeError:                         # an unhashable value
+            return None
+
+    def _models(self) -> list[Any]:
+        return list(dict.fromkeys(self.columns["model"].tolist()))
 
     def report(self, model: Any = None, **segment: Any) -> Report:
         """The ``Report`` of one row, as ``indist_fast.evaluate`` gives it on its rows.
@@ -240,7 +301,8 @@ class ReportTable:
         (2, 2)
         """
         import pandas as pd
-        return pd.DataFrame({name: col for name, col in self.columns.items()})
+        return pd.DataFrame({name: _nullable(col) if name in self.by else col
+                             for name, col in self.columns.items()})
 
     def to_polars(self) -> Any:
         """The table as a ``polars.DataFrame`` (needs polars).
@@ -281,6 +343,8 @@ class ReportTable:
     def __str__(self) -> str:
         shown = list(self.by) + ["model", "n_rows", "auc", "average_precision", "threshold",
                                  "precision", "lift", "reached"]
+        if "auc_low" in self.columns:                  # (n_boot given)
+            shown[shown.index("auc") + 1:shown.index("auc") + 1] = ["auc_low", "auc_high"]
         rows = list(range(len(self)))
         if len(rows) > 20:
             rows = rows[:10] + [-1] + rows[-10:]
@@ -300,3 +364,36 @@ class ReportTable:
         lines.append(f"{len(self):,} rows" + (f"; {flagged:,} of one class (metrics NaN)"
                                               if flagged else ""))
         return "\n".join(lines)
+
+
+def _matching(column: np.ndarray, rows: np.ndarray, value: Any) -> np.ndarray:
+    """The ``rows`` whose value in ``column`` equals ``value``: one vectorised
+    comparison (element by element only where NumPy cannot compare the types)."""
+    values = column[rows]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # e.g. str column vs int: all False
+        try:
+            equal = values == value
+        except (TypeError, ValueError):
+            equal = None
+    if not (isinstance(equal, np.ndarray) and equal.dtype == bool
+            and equal.shape == values.shape):
+        equal = np.array([v == value for v in values.tolist()], dtype=bool)
+    out: np.ndarray = rows[equal]
+    return out
+
+
+_NULLABLE = {"i": "Int64", "u": "UInt64", "f": "Float64", "b": "boolean"}
+
+
+def _nullable(column: np.ndarray) -> Any:
+    """A segment column holding None (the totals rows) as a pandas nullable array of
+    its values' type; others as they are."""
+    if column.dtype != object:
+        return column
+    import pandas as pd
+    given = column[np.array([v is not None for v in column.tolist()], dtype=bool)]
+    kind = np.asarray(given.tolist()).dtype.kind if len(given) else "O"
+    if len(given) == len(column) or kind not in _NULLABLE:
+        return column
+    return pd.array(column.tolist(), dtype=_NULLABLE[kind])

@@ -9,9 +9,11 @@ hundred thousand calls.
 
 from __future__ import annotations
 
+import contextlib
+import re
 import warnings
 from collections.abc import Mapping
-from typing import Any, Iterable, NoReturn
+from typing import Any, Iterable, Iterator, NoReturn
 
 import numpy as np
 
@@ -20,6 +22,8 @@ from ._core.results import SegmentSweeps
 from ._core.validation import (Rows, _first_missing, check_flag, check_levels,
                                prepare_rows, with_scores)
 from .errors import IndistFastWarning
+from .inference.segment_bootstrap import (BootstrapSettings, bootstrap_settings,
+                                          interval_columns, segment_intervals, segment_slots)
 from .io.frames import table_columns
 from .report_table import REPORT_COLUMNS, ReportTable
 from .table import DEFAULT_LEVELS, with_main_level
@@ -27,7 +31,7 @@ from .table import DEFAULT_LEVELS, with_main_level
 __all__ = ["evaluate_many"]
 
 # Column names a ReportTable uses itself: segment columns may not take them.
-RESERVED = frozenset(REPORT_COLUMNS) | {"model", "one_class"}
+RESERVED = frozenset(REPORT_COLUMNS) | {"model", "one_class"} | set(interval_columns())
 
 
 def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
@@ -35,7 +39,8 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
                   levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
                   label: str | None = None, score: str | Iterable[str] | None = None,
                   by: str | Iterable[str] | None = None, weight: str | None = None,
-                  total: bool = False) -> ReportTable:
+                  total: bool = False, n_boot: int | None = None, seed: Any = None,
+                  confidence: float = 0.95) -> ReportTable:
     """``indist_fast.evaluate`` for every segment and every model at once.
 
     Parameters
@@ -63,13 +68,33 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     by : str or sequence of str, default=None
         Segment column names when ``y_true`` is a table.
     total : bool, default=False
-        Also give each model's report over all rows (segment columns None there).
+        Also give each model's report over all rows (segment columns None there, so
+        they hold Python objects; ``to_pandas`` makes them nullable columns).
+    n_boot : int, default=None
+        Bootstrap replicates per (segment, model) row: adds the percentile intervals
+        ``<metric>_low`` and ``<metric>_high`` of ``auc``, ``average_precision``,
+        ``threshold`` and ``precision`` (stratified, at level 0.5), those of
+        ``indist_fast.bootstrap`` on the segment's rows alone. None: no intervals.
+    seed : int, SeedSequence or None, default=None
+        Seed of the intervals (needs ``n_boot``). With ``seed_seq =
+        SeedSequence(seed)`` (or ``seed`` itself when it is one), the segment in table
+        position ``g`` (0, 1, ... in the table's segment order; the totals rows come
+        next, as position ``n_segments``) is resampled as ``bootstrap(its rows,
+        seed=SeedSequence(seed_seq.entropy, spawn_key=seed_seq.spawn_key + (g,)))``,
+        bit for bit. The models of a segment share its seed: the same random
+        stream. With weights, that resamples the same rows for every model (paired
+        replicates); without, ``bootstrap`` lays a class's rows out in score order,
+        which differs by model, so the replicates are not paired by row.
+    confidence : float, default=0.95
+        Coverage of the percentile intervals.
 
     Returns
     -------
     ReportTable
         One row per (segment, model), segments in sorted order. A segment holding one
-        class gets NaN metrics and ``one_class=True`` (one warning counts them).
+        class (or weight 0 on every row) gets NaN metrics and intervals and
+        ``one_class=True`` (one warning counts them); its ``report()`` raises the
+        error ``evaluate`` raises on its rows.
 
     Examples
     --------
@@ -82,15 +107,26 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     (['de', 'de', 'se', 'se'], ['m1', 'm2', 'm1', 'm2'])
     >>> t.columns["auc"].tolist()
     [1.0, 0.75, 1.0, 0.5]
+
+    With ``n_boot``, percentile intervals per row (``bootstrap`` on the segment):
+
+    >>> t = indist_fast.evaluate_many(y, [.1, .9, .8, .3, .6, .2, .4, .7], n_boot=100,
+    ...                               seed=0, groups=[1, 1, 1, 1, 1, 2, 2, 2])
+    >>> [name for name in t.columns if name.startswith("auc")]
+    ['auc', 'auc_low', 'auc_high']
     """
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
     total = check_flag(total, "total")
+    boot = bootstrap_settings(n_boot, seed, confidence)
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
-    scores_list = list(models.values())
-    first = prepare_rows(y, scores_list[0], w, pos_label)
-    rows = [first] + [with_scores(first, s) for s in scores_list[1:]]
+    names = {name: _score_name(name, len(models), label is not None) for name in models}
+    rows: list[Rows] = []
+    for name, s in models.items():
+        with _naming_scores(names[name]):
+            rows.append(prepare_rows(y, s, w, pos_label) if not rows
+                        else with_scores(rows[0], s))
     n = rows[0].n_rows
     clash = sorted(set(by_names) & RESERVED)
     if clash:
@@ -99,21 +135,51 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
                          f"one_class and the Report fields).")
     codes, n_segments, segment_values = _segments(group_arrays, by_names, n)
     all_levels = with_main_level(lv)
-    sweeps = [_sweeps(r, codes, n_segments, all_levels, exclude_self) for r in rows]
+    sweeps = []
+    for name, r in zip(models, rows):
+        with _naming_scores(names[name]):
+            sweeps.append(_sweeps(r, codes, n_segments, all_levels, exclude_self))
     present = sweeps[0].n_rows > 0            # codes may number values no row holds
     if not present.all():
         sweeps = [sw.take(present) for sw in sweeps]
         segment_values = {k: v[present] for k, v in segment_values.items()}
+        codes = (np.cumsum(present) - 1)[codes]       # renumbered in table order
+    n_table = int(np.count_nonzero(present))
+    intervals = None if boot is None else [
+        segment_intervals(segment_slots(r, codes, n_table), boot, exclude_self=exclude_self)
+        for r in rows]
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
-                                    exclude_self)
+                                    exclude_self, intervals, boot)
     flagged = int(np.count_nonzero(table.columns["one_class"]))
     if flagged:
         warnings.warn(f"{flagged:,} of {len(table):,} (segment, model) rows hold a single "
-                      "class: their AUC, B and precision are undefined (NaN; see the "
-                      "one_class column).", IndistFastWarning, stacklevel=2)
+                      "class (or weight 0 on every row): their AUC, B and precision are "
+                      "undefined (NaN; see the one_class column).", IndistFastWarning,
+                      stacklevel=2)
     if total:
-        table = _with_totals(table, rows, all_levels, exclude_self, list(models))
+        table = _with_totals(table, rows, all_levels, exclude_self, list(models), boot,
+                             n_table)
     return table
+
+
+def _score_name(model: Any, n_models: int, table_form: bool) -> str:
+    """How messages name a model's scores: the argument, or its column."""
+    if table_form:
+        return f"score column {model!r}"
+    return f"scores[{model!r}]" if n_models > 1 or model != "score" else "scores"
+
+
+@contextlib.contextmanager
+def _naming_scores(name: str) -> Iterator[None]:
+    """Errors about ``y_score`` (the shared validation's name for it) name the model
+    whose scores they are about."""
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        if type(exc) not in (ValueError, TypeError) or "y_score" not in message:
+            raise
+        raise type(exc)(re.sub(r"\by_score\b", name, message)) from None
 
 
 def _sweeps(rows: Rows, codes: np.ndarray, n_segments: int, levels: np.ndarray,
@@ -123,17 +189,24 @@ def _sweeps(rows: Rows, codes: np.ndarray, n_segments: int, levels: np.ndarray,
 
 
 def _with_totals(table: ReportTable, rows: list[Rows], levels: np.ndarray,
-                 exclude_self: bool, models: list[Any]) -> ReportTable:
-    """``table`` followed by one row per model over all rows (segment columns None)."""
+                 exclude_self: bool, models: list[Any], boot: BootstrapSettings | None,
+                 n_segments: int) -> ReportTable:
+    """``table`` followed by one row per model over all rows (segment columns None;
+    their intervals resample at table position ``n_segments``)."""
     codes = np.zeros(rows[0].n_rows, dtype=np.int64)
     whole = [_sweeps(r, codes, 1, levels, exclude_self) for r in rows]
+    intervals = None if boot is None else [
+        segment_intervals(segment_slots(r, codes, 1), boot, first_key=n_segments,
+                          exclude_self=exclude_self) for r in rows]
     totals = ReportTable._from_sweeps(table.by, {name: np.array([None], dtype=object)
                                                 for name in table.by},
-                                     models, whole, table.levels, exclude_self)
+                                     models, whole, table.levels, exclude_self, intervals,
+                                     boot)
     columns = {name: np.concatenate((col.astype(object) if name in table.by else col,
                                      totals.columns[name]))
                for name, col in table.columns.items()}
-    return ReportTable(table.by, columns, table.levels, exclude_self)._with_sources(
+    return ReportTable(table.by, columns, table.levels, exclude_self, table.n_boot,
+                       table.confidence, table.seed_entropy)._with_sources(
         table._sources + totals._sources)
 
 
@@ -253,7 +326,9 @@ def _direct_codes(array: Any, n: int) -> tuple[np.ndarray, np.ndarray] | None:
     lo, hi = int(array.min()), int(array.max())
     if lo < 0 or hi > 4 * n + 1024:
         return None
-    return array.astype(np.int64, copy=False), np.arange(hi + 1).astype(array.dtype)
+    # (contiguous: a strided column, e.g. of a 2-D array, is copied for the kernels)
+    return (np.ascontiguousarray(array, dtype=np.int64),
+            np.arange(hi + 1).astype(array.dtype))
 
 
 def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -181,14 +181,11 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
     """
     cdef Py_ssize_t n_rep = len(bit_generators), m = scores.shape[0]
     cdef Py_ssize_t n_pos = pos_group.shape[0], n_neg = neg_group.shape[0]
-    cdef Py_ssize_t k, g, c
+    cdef Py_ssize_t k
     cdef int L = <int>levels.shape[0]
     cdef vector[bitgen_t*] rngs
     cdef vector[double] tp, fp
     cdef vector[Py_ssize_t] present
-    cdef Py_ssize_t n_present
-    cdef Sweep st
-    cdef double wp, wn
     cdef const double* pw = _weights_ptr(pos_weight, n_pos)
     cdef const double* nw = _weights_ptr(neg_weight, n_neg)
     if L > MAX_LEVELS:
@@ -209,40 +206,295 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
             _replicate_groups(rngs[k], &pos_group[0] if n_pos else NULL, pw, n_pos,
                               &neg_group[0] if n_neg else NULL, nw, n_neg, stratified,
                               tp.data(), fp.data(), m, NULL, NULL)
-            wp = 0.0
-            wn = 0.0
-            for g in range(m):
-                wp += tp[g]
-                wn += fp[g]
-            sweep_init(&st, wp, wn, exclude_self, levels)
-            # Groups the replicate did not draw make no operating point. About one
-            # in three is empty, so skipping them by a branch would mispredict often:
-            # list the drawn ones first, without a branch, then sweep those.
-            n_present = 0
-            for g in range(m):
-                present[n_present] = g
-                n_present += (tp[g] + fp[g]) > 0.0
-            for c in range(n_present):
-                g = present[c]
-                sweep_push(&st, scores[g], tp[g] * st.scale, fp[g] * st.scale)
-            out[k, 0] = wp
-            out[k, 1] = wn
-            # (the sweep's own scaled totals: W_P W_N must not overflow)
-            out[k, 2] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
-                         if wp > 0 and wn > 0 else _nan())
-            out[k, 3] = clamp_probability(st.ap_num / st.weight_pos) if wp > 0 else _nan()
-            for c in range(L):
-                if st.crossings[c].found:
-                    out[k, 4 + 4 * c] = st.crossings[c].threshold
-                    out[k, 5 + 4 * c] = st.crossings[c].tp
-                    out[k, 6 + 4 * c] = st.crossings[c].fp
-                    out[k, 7 + 4 * c] = st.crossings[c].b
-                else:
-                    out[k, 4 + 4 * c] = _nan()
-                    out[k, 5 + 4 * c] = _nan()
-                    out[k, 6 + 4 * c] = _nan()
-                    out[k, 7 + 4 * c] = _nan()
+            _sweep_replicate(tp.data(), fp.data(), m, &scores[0] if m else NULL,
+                             present.data(), exclude_self, levels, &out[k, 0])
+
+
+cdef void _sweep_replicate(const double* tp, const double* fp, Py_ssize_t m,
+                           const double* scores, Py_ssize_t* present, bint exclude_self,
+                           const double[::1] levels, double* row) noexcept nogil:
+    """Sweep one replicate's groups into ``row`` (columns as in ``replicate_sweeps``)."""
+    cdef Py_ssize_t g, c, n_present = 0
+    cdef int L = <int>levels.shape[0]
+    cdef double wp = 0.0, wn = 0.0
+    cdef Sweep st
+    for g in range(m):
+        wp += tp[g]
+        wn += fp[g]
+    sweep_init(&st, wp, wn, exclude_self, levels)
+    # Groups the replicate did not draw make no operating point. About one in three
+    # is empty, so skipping them by a branch would mispredict often: list the drawn
+    # ones first, without a branch, then sweep those.
+    for g in range(m):
+        present[n_present] = g
+        n_present += (tp[g] + fp[g]) > 0.0
+    for c in range(n_present):
+        g = present[c]
+        sweep_push(&st, scores[g], tp[g] * st.scale, fp[g] * st.scale)
+    row[0] = wp
+    row[1] = wn
+    # (the sweep's own scaled totals: W_P W_N must not overflow)
+    row[2] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
+              if wp > 0 and wn > 0 else _nan())
+    row[3] = clamp_probability(st.ap_num / st.weight_pos) if wp > 0 else _nan()
+    for c in range(L):
+        if st.crossings[c].found:
+            row[4 + 4 * c] = st.crossings[c].threshold
+            row[5 + 4 * c] = st.crossings[c].tp
+            row[6 + 4 * c] = st.crossings[c].fp
+            row[7 + 4 * c] = st.crossings[c].b
+        else:
+            row[4 + 4 * c] = _nan()
+            row[5 + 4 * c] = _nan()
+            row[6 + 4 * c] = _nan()
+            row[7 + 4 * c] = _nan()
 
 
 cdef inline double _nan() noexcept nogil:
     return NAN
+
+
+# --- replicates of many segments: NumPy's child streams, seeded in the kernel ----------
+#
+# Replicate k of segment g draws from PCG64(SeedSequence(entropy, spawn_key=key + (g, k))),
+# exactly the stream ``bootstrap(segment rows, seed=SeedSequence(entropy, spawn_key=key
+# + (g,)))`` draws for its replicate k. Building that many SeedSequence and PCG64 objects
+# in Python costs about 10 us each (20 s for 10**4 segments x 200 replicates), so the
+# kernel runs SeedSequence's hash (pool of four 32-bit words, numpy/random/
+# bit_generator.pyx) and PCG64's seeding and step (XSL-RR 128/64) itself; the tests hold
+# it to NumPy's own objects.
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    typedef struct { __uint128_t state, inc; } indist_pcg64_t;
+
+    static inline uint32_t indist_hashmix(uint32_t value, uint32_t *hash_const) {
+        value ^= *hash_const;
+        *hash_const *= 0x931e8875u;
+        value *= *hash_const;
+        return value ^ (value >> 16);
+    }
+
+    static inline uint32_t indist_mix(uint32_t x, uint32_t y) {
+        uint32_t r = 0xca01f9ddu * x - 0x4973f715u * y;
+        return r ^ (r >> 16);
+    }
+
+    #define INDIST_PCG_MULT (((__uint128_t)2549297995355413924ULL << 64) \\
+                             | 4865540595714422341ULL)
+
+    static uint64_t indist_pcg64_next(void *st) {
+        indist_pcg64_t *r = (indist_pcg64_t *)st;
+        r->state = r->state * INDIST_PCG_MULT + r->inc;
+        uint64_t v = (uint64_t)(r->state >> 64) ^ (uint64_t)r->state;
+        unsigned rot = (unsigned)(r->state >> 122);
+        return (v >> rot) | (v << ((-rot) & 63));
+    }
+
+    /* SeedSequence of the words prefix[0..n) + [g, k] (n >= 4: the entropy padded to
+       the pool size, then the spawn key's words), generate_state(4, uint64), then
+       PCG64's seeding from those four words. */
+    static void indist_pcg64_seed(indist_pcg64_t *r, const uint32_t *prefix, Py_ssize_t n,
+                                  uint32_t g, uint32_t k) {
+        uint32_t pool[4], hc = 0x43b0d7e5u, words[8];
+        Py_ssize_t i, j;
+        for (i = 0; i < 4; i++) pool[i] = indist_hashmix(prefix[i], &hc);
+        for (i = 0; i < 4; i++)
+            for (j = 0; j < 4; j++)
+                if (i != j) pool[j] = indist_mix(pool[j], indist_hashmix(pool[i], &hc));
+        for (i = 4; i < n + 2; i++) {
+            uint32_t w = i < n ? prefix[i] : (i == n ? g : k);
+            for (j = 0; j < 4; j++) pool[j] = indist_mix(pool[j], indist_hashmix(w, &hc));
+        }
+        hc = 0x8b51f9ddu;
+        for (i = 0; i < 8; i++) {
+            uint32_t v = pool[i % 4] ^ hc;
+            hc *= 0x58f38dedu;
+            v *= hc;
+            words[i] = v ^ (v >> 16);
+        }
+        __uint128_t seed = ((__uint128_t)(((uint64_t)words[1] << 32) | words[0]) << 64)
+                           | (((uint64_t)words[3] << 32) | words[2]);
+        __uint128_t seq = ((__uint128_t)(((uint64_t)words[5] << 32) | words[4]) << 64)
+                          | (((uint64_t)words[7] << 32) | words[6]);
+        r->state = 0;
+        r->inc = (seq << 1) | 1;
+        r->state = r->state * INDIST_PCG_MULT + r->inc;
+        r->state += seed;
+        r->state = r->state * INDIST_PCG_MULT + r->inc;
+    }
+    """
+    ctypedef struct indist_pcg64_t:
+        pass
+    uint64_t indist_pcg64_next(void* st) noexcept nogil
+    void indist_pcg64_seed(indist_pcg64_t* r, const uint32_t* prefix, Py_ssize_t n,
+                           uint32_t g, uint32_t k) noexcept nogil
+
+
+def child_raw(const uint32_t[::1] prefix, uint32_t g, uint32_t k, Py_ssize_t n):
+    """The first ``n`` raw outputs of child ``(g, k)``'s stream (see
+    ``segment_replicate_sweeps``): for the tests, which hold it to NumPy's PCG64."""
+    if prefix.shape[0] < 4:
+        raise ValueError("prefix must hold at least 4 words")
+    cdef indist_pcg64_t rng
+    cdef Py_ssize_t i
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    indist_pcg64_seed(&rng, &prefix[0], prefix.shape[0], g, k)
+    for i in range(n):
+        o[i] = indist_pcg64_next(&rng)
+    return out
+
+
+cdef int _check_ranges(const int64_t[::1] start, Py_ssize_t n_items, str what) except -1:
+    cdef Py_ssize_t i
+    if start.shape[0] < 1 or start[0] != 0 or start[start.shape[0] - 1] != n_items:
+        raise ValueError(f"{what} must run from 0 to {n_items}")
+    for i in range(1, start.shape[0]):
+        if start[i] < start[i - 1]:
+            raise ValueError(f"{what} must not decrease")
+    return 0
+
+
+cdef int _check_local_groups(Py_ssize_t s, const int64_t[::1] start,
+                             const int64_t[::1] group,
+                             const int64_t[::1] group_start) except -1:
+    """Segment ``s``'s slots name groups of its own."""
+    cdef Py_ssize_t i
+    cdef int64_t m = group_start[s + 1] - group_start[s]
+    for i in range(start[s], start[s + 1]):
+        if group[i] < 0 or group[i] >= m:
+            raise ValueError(f"slot {i} names group {group[i]} of {m} in segment {s}")
+    return 0
+
+
+def segment_replicate_sweeps(const uint32_t[::1] prefix, const int64_t[::1] segments,
+                             const int64_t[::1] keys, Py_ssize_t n_boot,
+                             const int64_t[::1] pos_start, const int64_t[::1] pos_group,
+                             const double[::1] pos_weight, const int64_t[::1] neg_start,
+                             const int64_t[::1] neg_group, const double[::1] neg_weight,
+                             const int64_t[::1] group_start, const double[::1] scores,
+                             bint stratified, const double[::1] levels, bint exclude_self,
+                             double[:, ::1] out):
+    """``n_boot`` replicates of each listed segment, swept; row ``i * n_boot + k`` of
+    ``out`` gets replicate ``k`` of ``segments[i]`` (columns as in ``replicate_sweeps``).
+
+    Segment ``s`` owns positive slots ``pos_start[s]:pos_start[s + 1]`` (likewise the
+    negatives) and score groups ``group_start[s]:group_start[s + 1]`` of ``scores``
+    (each segment's distinct scores, descending); slot groups count from the
+    segment's first group. Replicate ``k`` of ``segments[i]`` draws from the stream of
+    the SeedSequence words ``prefix + [keys[i], k]`` (see ``child_raw``), so each
+    segment's replicates are those of ``replicate_sweeps`` on its slots alone with the
+    generators ``PCG64(SeedSequence(..., spawn_key=... + (keys[i], k)))``. NumPy
+    equivalent: ``indist_fast._core.reference.segment_replicate_sweeps``.
+    """
+    cdef Py_ssize_t n_seg = segments.shape[0], n_ranges = group_start.shape[0] - 1
+    cdef Py_ssize_t i, k, s, m, m_max = 1, a, n_p, n_n
+    cdef int L = <int>levels.shape[0]
+    cdef vector[double] tp, fp
+    cdef vector[Py_ssize_t] present
+    cdef indist_pcg64_t pcg
+    cdef bitgen_t rng
+    cdef const double* pw = _weights_ptr(pos_weight, pos_group.shape[0])
+    cdef const double* nw = _weights_ptr(neg_weight, neg_group.shape[0])
+    if L > MAX_LEVELS:
+        raise ValueError(f"at most {MAX_LEVELS} levels")
+    if prefix.shape[0] < 4:
+        raise ValueError("prefix must hold at least 4 words")
+    if keys.shape[0] != n_seg:
+        raise ValueError("keys and segments differ in length")
+    if n_boot < 0 or n_boot >= (<Py_ssize_t>1 << 32):
+        raise ValueError(f"n_boot must lie in [0, 2**32), got {n_boot}")
+    if out.shape[0] != n_seg * n_boot or out.shape[1] != 4 + 4 * L:
+        raise ValueError(f"out must have shape ({n_seg * n_boot}, {4 + 4 * L})")
+    if pos_start.shape[0] != n_ranges + 1 or neg_start.shape[0] != n_ranges + 1:
+        raise ValueError("pos_start, neg_start and group_start differ in length")
+    _check_ranges(group_start, scores.shape[0], "group_start")
+    _check_ranges(pos_start, pos_group.shape[0], "pos_start")
+    _check_ranges(neg_start, neg_group.shape[0], "neg_start")
+    for i in range(n_seg):
+        s = segments[i]
+        if s < 0 or s >= n_ranges:
+            raise ValueError(f"segments[{i}] = {s} is not a segment of {n_ranges}")
+        if keys[i] < 0 or keys[i] >= (<int64_t>1 << 32):
+            raise ValueError(f"keys[{i}] = {keys[i]} must lie in [0, 2**32)")
+        _check_slot_count(pos_start[s + 1] - pos_start[s] + neg_start[s + 1] - neg_start[s])
+        _check_local_groups(s, pos_start, pos_group, group_start)
+        _check_local_groups(s, neg_start, neg_group, group_start)
+        m_max = max(m_max, group_start[s + 1] - group_start[s])
+    tp.resize(m_max)
+    fp.resize(m_max)
+    present.resize(m_max)
+    rng.state = &pcg
+    rng.next_uint64 = indist_pcg64_next
+    with nogil:
+        for i in range(n_seg):
+            s = segments[i]
+            m = group_start[s + 1] - group_start[s]
+            a, n_p = pos_start[s], pos_start[s + 1] - pos_start[s]
+            n_n = neg_start[s + 1] - neg_start[s]
+            for k in range(n_boot):
+                indist_pcg64_seed(&pcg, &prefix[0], prefix.shape[0], <uint32_t>keys[i],
+                                  <uint32_t>k)
+                _replicate_groups(&rng, &pos_group[a] if n_p else NULL,
+                                  pw + a if pw != NULL else NULL, n_p,
+                                  &neg_group[neg_start[s]] if n_n else NULL,
+                                  nw + neg_start[s] if nw != NULL else NULL, n_n,
+                                  stratified, tp.data(), fp.data(), m, NULL, NULL)
+                _sweep_replicate(tp.data(), fp.data(), m, &scores[group_start[s]] if m else NULL,
+                                 present.data(), exclude_self, levels,
+                                 &out[i * n_boot + k, 0])
+
+
+cdef extern from "<algorithm>" namespace "std" nogil:
+    void sort[Iter](Iter first, Iter last)
+
+cdef extern from "<utility>" namespace "std" nogil:
+    cdef cppclass pair[T, U]:
+        T first
+        U second
+        pair()
+        pair(T, U)
+
+
+def segment_order(const int64_t[::1] codes, const double[::1] s, Py_ssize_t n_segments):
+    """Rows by segment: ``(by_segment, by_score)``, both int64 row indices.
+
+    ``by_segment`` lists each segment's rows in row order (a counting pass);
+    ``by_score`` each segment's rows by score descending, ties in row order (each
+    segment's (score, row) pairs sorted in cache), i.e. ``np.lexsort((-s, codes))``.
+    NumPy equivalent: ``indist_fast._core.reference.segment_order``.
+    """
+    cdef Py_ssize_t n = codes.shape[0], i, a, b, c
+    if s.shape[0] != n:
+        raise ValueError("codes and s differ in length")
+    for i in range(n):
+        if codes[i] < 0 or codes[i] >= n_segments:
+            raise ValueError(f"segment codes must lie in [0, {n_segments})")
+    by_segment = np.empty(n, dtype=np.int64)
+    by_score = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] seg = by_segment, out = by_score
+    cdef vector[int64_t] start
+    cdef vector[pair[double, int64_t]] pieces
+    start.resize(n_segments + 1, 0)
+    with nogil:
+        for i in range(n):
+            start[codes[i] + 1] += 1
+        for c in range(n_segments):
+            start[c + 1] += start[c]
+        for i in range(n):                       # (start[c] ends at segment c's end)
+            seg[start[codes[i]]] = i
+            start[codes[i]] += 1
+        pieces.resize(n)
+        a = 0
+        for c in range(n_segments):
+            b = start[c]
+            for i in range(a, b):
+                # -s: ascending pairs are scores descending, then rows ascending
+                pieces[i] = pair[double, int64_t](-s[seg[i]] + 0.0, seg[i])
+            sort(pieces.begin() + a, pieces.begin() + b)
+            for i in range(a, b):
+                out[i] = pieces[i].second
+            a = b
+    return by_segment, by_score

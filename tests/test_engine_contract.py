@@ -32,6 +32,7 @@ from indist_fast._core import reference as _reference
 from indist_fast._core.engine import Engine, engine
 from indist_fast._core.validation import Rows, prepare_rows
 from indist_fast.inference.bootstrap import Resampler
+from indist_fast.inference.segment_bootstrap import segment_slots
 from indist_fast.table import ScoreTable
 from test_kernels import assert_sweeps_equal, assert_tables_equal
 
@@ -203,6 +204,34 @@ def replicate_sweeps_args(draw: Draw, r: Rows) -> tuple:
             res.table.scores, stratified, *_sweep_args(draw))
 
 
+def segment_replicate_sweeps_args(draw: Draw, r: Rows) -> tuple:
+    """Rows cut into up to four segments, some listed (one-class ones too, in any order,
+    repeated), under a seed of any size with a spawn key."""
+    n_segments = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    slots = segment_slots(r, rng.integers(0, n_segments, r.n_rows).astype(np.int64),
+                          n_segments)
+    segments = np.array(draw(st.lists(st.integers(0, n_segments - 1), max_size=5)),
+                        dtype=np.int64)
+    keys = segments + draw(st.sampled_from([0, 7, 2**32 - 5]))
+    entropy = draw(st.integers(0, 2**200))
+    spawn_key = tuple(draw(st.lists(st.integers(0, 2**40), max_size=2)))
+    return (entropy, spawn_key, segments, keys, draw(st.integers(0, 4)), *slots[:8],
+            draw(st.booleans()), *_sweep_args(draw))
+
+
+def segment_order_args(draw: Draw, r: Rows) -> tuple:
+    n_segments = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return rng.integers(0, n_segments, r.n_rows).astype(np.int64), r.s, n_segments
+
+
+def assert_orders_equal(fast, ref):
+    for f, r in zip(fast, ref):
+        assert f.dtype == r.dtype
+        np.testing.assert_array_equal(f, r)
+
+
 def delong_sums_args(draw: Draw, r: Rows) -> tuple:
     return _table(r)[1:]
 
@@ -278,6 +307,8 @@ TWINS: dict[str, Twin] = {
     "replicate_counts": Twin(replicate_counts_args, assert_replicate_counts_equal),
     "replicate_sweeps": Twin(replicate_sweeps_args, assert_allclose, False,
                              "replicate_sweeps"),
+    "segment_order": Twin(segment_order_args, assert_orders_equal),
+    "segment_replicate_sweeps": Twin(segment_replicate_sweeps_args, assert_allclose),
     "delong_sums": Twin(delong_sums_args, assert_allclose),
     "sweep_range": Twin(sweep_range_args, assert_range_sweeps_equal),
     "summarize_segments": Twin(summarize_segments_args, assert_segment_sweeps_equal, True,

@@ -220,7 +220,7 @@ def test_long_tables_print_their_ends(backend):
      r"inconsistent numbers of samples: \[2, 1\]"),
     (lambda: indist_fast.evaluate_many([0, 1]), TypeError, "scores is missing"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, np.nan]), ValueError,
-     "y_score contains NaN"),
+     r"^scores contains NaN"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], groups=[[1, 2], [[1], [2]]]),
      ValueError, "group1 must be 1-D"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], total="yes"), TypeError,

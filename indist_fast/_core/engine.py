@@ -82,6 +82,17 @@ class Engine(Protocol):
                          neg_weight: Array | None, scores: Array, stratified: bool,
                          levels: Array, exclude_self: bool) -> Array: ...
 
+    def segment_order(self, codes: Array, s: Array,
+                      n_segments: int) -> tuple[Array, Array]: ...
+
+    def segment_replicate_sweeps(self, entropy: int, spawn_key: tuple[int, ...],
+                                 segments: Array, keys: Array, n_boot: int,
+                                 pos_start: Array, pos_group: Array,
+                                 pos_weight: Array | None, neg_start: Array,
+                                 neg_group: Array, neg_weight: Array | None,
+                                 group_start: Array, scores: Array, stratified: bool,
+                                 levels: Array, exclude_self: bool) -> Array: ...
+
     def delong_sums(self, tp: Array, fp: Array) -> DeLongSums: ...
 
     def summarize_segments(self, y: Array, s: Array, w: Array | None, codes: Array,

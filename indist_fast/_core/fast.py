@@ -27,7 +27,8 @@ from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs", "summarize_segments", "summarize_models"]
+           "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
+           "segment_replicate_sweeps"]
 
 # Below this many rows a second thread costs more than it saves. These size constants
 # are read at call time, so tests can lower them to reach the threaded paths.
@@ -588,3 +589,51 @@ def summarize_models(y: Array, scores: list[Array], w: Array | None, codes: Arra
     if len(scores) % 2:
         out.append(one(scores[-1]))
     return out
+
+
+def _seed_words(entropy: int, spawn_key: tuple[int, ...]) -> np.ndarray:
+    """SeedSequence's assembled entropy of ``spawn_key + (g, k)`` without ``g, k``: the
+    entropy's 32-bit words, padded to the pool size of 4 (a spawn key follows), then
+    each key element's words (``numpy.random.SeedSequence.get_assembled_entropy``)."""
+    def words(n: int) -> list[int]:
+        out = [n & 0xFFFFFFFF]
+        while n >> 32:
+            n >>= 32
+            out.append(n & 0xFFFFFFFF)
+        return out
+    run = words(int(entropy))
+    run += [0] * (4 - len(run))
+    return np.array(run + [w for key in spawn_key for w in words(int(key))], dtype=np.uint32)
+
+
+def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments: Array,
+                             keys: Array, n_boot: int, pos_start: Array, pos_group: Array,
+                             pos_weight: Array | None, neg_start: Array, neg_group: Array,
+                             neg_weight: Array | None, group_start: Array, scores: Array,
+                             stratified: bool, levels: Array, exclude_self: bool) -> Array:
+    """``n_boot`` swept replicates of each listed segment, the segments split over two
+    threads; replicate ``k`` of ``segments[i]`` draws from ``PCG64(SeedSequence(entropy,
+    spawn_key=spawn_key + (keys[i], k)))``, seeded in the kernel."""
+    prefix = _seed_words(entropy, spawn_key)
+    out = np.empty((len(segments) * n_boot, 4 + 4 * len(levels)))
+    if len(out) == 0:
+        return out
+    # two halves of about equal slots, one per thread
+    slots = (pos_start[1:] - pos_start[:-1] + neg_start[1:] - neg_start[:-1])[segments]
+    work = np.cumsum(slots)
+    half = (int(np.searchsorted(work, work[-1] // 2)) if len(work) > 1 and
+            int(work[-1]) * n_boot >= PARALLEL_MIN_ROWS else len(segments))
+    def job(a: int, b: int) -> Callable[[], None]:
+        return lambda: _resample.segment_replicate_sweeps(
+            prefix, segments[a:b], keys[a:b], n_boot, pos_start, pos_group, pos_weight,
+            neg_start, neg_group, neg_weight, group_start, scores, stratified, levels,
+            exclude_self, out[a * n_boot:b * n_boot])
+    _on_two_threads([job(a, b) for a, b in ((0, half), (half, len(segments))) if b > a])
+    return out
+
+
+def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array]:
+    """Rows by segment in row order, and by segment then score descending (ties in row
+    order): a counting pass, then each segment's (score, row) pairs sorted in cache."""
+    return _resample.segment_order(np.ascontiguousarray(codes, dtype=np.int64),
+                                   np.ascontiguousarray(s, dtype=np.float64), n_segments)

@@ -25,7 +25,8 @@ from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
-           "summarize_runs", "summarize_segments", "summarize_models"]
+           "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
+           "segment_replicate_sweeps"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -343,3 +344,36 @@ def summarize_models(y: Array, scores: list[Array], w: Array | None, codes: Arra
     """``summarize_segments`` of each model's scores, one after the other."""
     return [summarize_segments(y, s, w, codes, n_segments, pos_value, neg_value, levels,
                                exclude_self) for s in scores]
+
+
+def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments: Array,
+                             keys: Array, n_boot: int, pos_start: Array, pos_group: Array,
+                             pos_weight: Array | None, neg_start: Array, neg_group: Array,
+                             neg_weight: Array | None, group_start: Array, scores: Array,
+                             stratified: bool, levels: Array, exclude_self: bool) -> Array:
+    """``replicate_sweeps`` of each listed segment's slots and groups alone, replicate
+    ``k`` of ``segments[i]`` drawn by ``PCG64(SeedSequence(entropy, spawn_key=spawn_key
+    + (keys[i], k)))``; rows segment-major (the kernel seeds the same streams itself)."""
+    out = np.empty((len(segments) * n_boot, 4 + 4 * len(levels)))
+    for i, (s, key) in enumerate(zip(segments.tolist(), keys.tolist())):
+        generators: list[np.random.BitGenerator] = [np.random.PCG64(np.random.SeedSequence(
+            entropy, spawn_key=tuple(spawn_key) + (key, k))) for k in range(n_boot)]
+        p, n, g = (slice(start[s], start[s + 1]) for start in (pos_start, neg_start,
+                                                                 group_start))
+        out[i * n_boot:(i + 1) * n_boot] = replicate_sweeps(
+            generators, pos_group[p], None if pos_weight is None else pos_weight[p],
+            neg_group[n], None if neg_weight is None else neg_weight[n], scores[g],
+            stratified, levels, exclude_self)
+    return out
+
+
+def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array]:
+    """Rows by segment in row order, and by segment then score descending (ties in row
+    order), as int64 row indices."""
+    if len(codes) != len(s):
+        raise ValueError("codes and s differ in length")
+    if len(codes) and (codes.min() < 0 or codes.max() >= n_segments):
+        raise ValueError(f"segment codes must lie in [0, {n_segments})")
+    # (+ 0.0: -0.0 and 0.0 are one score, tied by row as the kernel ties them)
+    return (np.argsort(codes, kind="stable").astype(np.int64),
+            np.lexsort((-(s.astype(np.float64) + 0.0), codes)).astype(np.int64))

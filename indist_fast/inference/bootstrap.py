@@ -45,6 +45,72 @@ MAX_REPLICATES = 10**7
 _GENERATOR_CHUNK = 4096
 
 
+def percentile_bounds(replicates: np.ndarray, confidence: float
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's percentile interval: the ``(1 -+ confidence) / 2`` quantiles of its
+    values that are not NaN (NaN bounds for a row without any).
+
+    One definition for ``Interval`` and the per-segment intervals of
+    ``evaluate_many``: rows with as many defined values are read by one vectorised
+    ``np.quantile`` (linear method), whose arithmetic per row is that of a 1-D call on
+    the row. Its interpolation subtracts neighbours, which turns infinite replicates
+    (a threshold at a score of ±inf) into NaN: there the bound is the neighbour it
+    lands on, or the infinite one between them (NaN only between -inf and inf).
+
+    Parameters
+    ----------
+    replicates : ndarray of float64 of shape (n_rows, n_boot)
+        Replicates of one metric per row (NaN where undefined).
+    confidence : float
+        Coverage of the intervals.
+
+    Returns
+    -------
+    low, high : ndarray of float64 of shape (n_rows,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.inference.bootstrap import percentile_bounds
+    >>> low, high = percentile_bounds(np.array([[0.7, 0.75, 0.8, np.nan],
+    ...                                         [np.nan] * 4]), 0.9)
+    >>> low.round(4).tolist(), high.round(4).tolist()
+    ([0.705, nan], [0.795, nan])
+    """
+    tail = (1.0 - confidence) / 2.0
+    ordered = np.sort(replicates, axis=1)             # NaN sorts last
+    defined = np.count_nonzero(~np.isnan(replicates), axis=1)
+    low, high = np.full(len(replicates), np.nan), np.full(len(replicates), np.nan)
+    q = np.array([tail, 1.0 - tail])
+    for n in np.unique(defined).tolist():
+        if n:
+            rows = defined == n
+            values = ordered[rows, :n]
+            with np.errstate(invalid="ignore"):
+                bounds = np.quantile(values, q, axis=1)
+            infinite = ~np.isfinite(values).all(axis=1)
+            if infinite.any():
+                bounds[:, infinite] = _infinite_quantiles(values[infinite], q)
+            low[rows], high[rows] = bounds
+    return low, high
+
+
+def _infinite_quantiles(values: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Linear quantiles ``q`` of sorted rows holding ±inf, shape ``(len(q), n_rows)``:
+    the neighbour at an exact index, else the sum of the two neighbours (which is the
+    infinite one when one is infinite, and NaN between -inf and inf)."""
+    n = values.shape[1]
+    at = (n - 1) * q                        # np.quantile's virtual index (linear)
+    below = np.floor(at).astype(np.intp)
+    above = np.minimum(below + 1, n - 1)
+    a, b = values[:, below].T, values[:, above].T
+    with np.errstate(invalid="ignore"):
+        lerp = a + (b - a) * (at - below)[:, None]
+        out: np.ndarray = np.where((at == below)[:, None] | (a == b), a,
+                                   np.where(np.isfinite(a) & np.isfinite(b), lerp, a + b))
+    return out
+
+
 @dataclass(frozen=True)
 class Interval:
     """Bootstrap summary of one metric.
@@ -118,10 +184,10 @@ class Interval:
         replicates = np.array(replicates, dtype=np.float64)
         replicates.setflags(write=False)
         ok = replicates[~np.isnan(replicates)]
-        tail = (1.0 - confidence) / 2.0
-        low, high = (np.quantile(ok, [tail, 1.0 - tail]) if len(ok) else (np.nan, np.nan))
-        std = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
-        return cls(metric, float(estimate), std, float(low), float(high), confidence,
+        low, high = percentile_bounds(replicates[None, :], confidence)
+        with np.errstate(invalid="ignore"):      # ±inf replicates: no spread (NaN)
+            std = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
+        return cls(metric, float(estimate), std, float(low[0]), float(high[0]), confidence,
                    replicates, int(len(replicates) - len(ok)))
 
     def to_dict(self) -> dict[str, Any]:
