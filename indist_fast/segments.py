@@ -135,10 +135,8 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
                          f"one_class and the Report fields).")
     codes, n_segments, segment_values = _segments(group_arrays, by_names, n)
     all_levels = with_main_level(lv)
-    sweeps = []
-    for name, r in zip(models, rows):
-        with _naming_scores(names[name]):
-            sweeps.append(_sweeps(r, codes, n_segments, all_levels, exclude_self))
+    sweeps = _model_sweeps(rows, [names[name] for name in models], codes, n_segments,
+                           all_levels, exclude_self)
     present = sweeps[0].n_rows > 0            # codes may number values no row holds
     if not present.all():
         sweeps = [sw.take(present) for sw in sweeps]
@@ -180,6 +178,25 @@ def _naming_scores(name: str) -> Iterator[None]:
         if type(exc) not in (ValueError, TypeError) or "y_score" not in message:
             raise
         raise type(exc)(re.sub(r"\by_score\b", name, message)) from None
+
+
+def _model_sweeps(rows: list[Rows], names: list[str], codes: np.ndarray, n_segments: int,
+                  levels: np.ndarray, exclude_self: bool) -> list[SegmentSweeps]:
+    """Every model's segment sweeps in one engine call (two models at a time on two
+    threads); on bad scores the models are run again one by one, so that the error
+    names the model at fault."""
+    first = rows[0]
+    try:
+        return engine().summarize_models(first.y, [r.s for r in rows], first.w, codes,
+                                         n_segments, first.pos_value, first.neg_value,
+                                         levels, exclude_self)
+    except (ValueError, TypeError):
+        pass
+    sweeps = []
+    for name, r in zip(names, rows):
+        with _naming_scores(name):
+            sweeps.append(_sweeps(r, codes, n_segments, levels, exclude_self))
+    return sweeps
 
 
 def _sweeps(rows: Rows, codes: np.ndarray, n_segments: int, levels: np.ndarray,
