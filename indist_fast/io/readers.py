@@ -570,8 +570,7 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
             fh, raw = _csv_open(path)
             position[0] = raw
             with raw, fh:
-                fh.readline()                                   # the header
-                next_block = _csv_block_reader(fh, size)
+                next_block = _csv_block_reader(fh, size, _past_first_line(fh))
                 while block := next_block():
                     try:
                         table = pcsv.read_csv(
@@ -617,7 +616,20 @@ def _csv_line_bytes(path: str) -> int:
     return max(1, -(-len(sample) // max(1, sample.count(b"\n"))))
 
 
-def _csv_block_reader(fh: IO[bytes], size: int) -> Callable[[], bytes | memoryview]:
+def _past_first_line(fh: Any) -> bytes:
+    """Read past the header line of ``fh``; the bytes read after it (compressed
+    streams have no ``readline``)."""
+    data = b""
+    while (cut := data.find(b"\n")) < 0:
+        more = bytes(fh.read(1 << 16))
+        if not more:
+            return b""
+        data += more
+    return data[cut + 1:]
+
+
+def _csv_block_reader(fh: IO[bytes], size: int, rest: bytes = b""
+                      ) -> Callable[[], bytes | memoryview]:
     """A function returning the next lines of ``fh``, about ``size`` bytes of them,
     ending at a newline (empty at the end of the file).
 
@@ -625,8 +637,8 @@ def _csv_block_reader(fh: IO[bytes], size: int) -> Callable[[], bytes | memoryvi
     allows (the whole file, if parsing is slower), so memory would not stay bounded;
     blocks parsed one at a time do. Like pyarrow's default (``newlines_in_values``
     off), blocks end at a newline. The caller holds the only reference to a block.
+    ``rest``: bytes already read from ``fh``, to come first.
     """
-    rest = b""
 
     def read() -> bytes | memoryview:
         nonlocal rest
