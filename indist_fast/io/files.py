@@ -329,7 +329,7 @@ def evaluate_file(path: Any, *, label: str, score: str | Sequence[str],
     >>> r.auc == evaluate(y, p, levels=(0.5,)).auc
     True
     >>> t.columns["model"].tolist(), t.columns["auc"].tolist()
-    (['p', 'q'], [0.75, 0.75])
+    (['p', 'q'], [0.75, 1.0])
     """
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
@@ -561,6 +561,9 @@ class _Spill(_RunFile):
         super().__init__(folder, None)
         self.buckets: dict[int, list[list[tuple[int, np.dtype, int] | None]]] = {}
 
+    def __enter__(self) -> "_Spill":
+        return self
+
     def put(self, bucket: int, arrays: list[np.ndarray | None]) -> None:
         piece: list[tuple[int, np.dtype, int] | None] = []
         for arr in arrays:
@@ -647,7 +650,7 @@ class _TablePlan:
         buffered.clear()
         with _rows_in_files(src), self._naming_segments():
             for k in self.score_keys:
-                self._check_nan(columns[k], k)
+                self._check_nan(np.asarray(columns[k]), k)
             from ..segments import evaluate_many
             return evaluate_many(
                 columns["label"], {self.cols[k]: columns[k] for k in self.score_keys},
@@ -728,7 +731,8 @@ class _TablePlan:
             bad = np.flatnonzero(~(np.isfinite(rows.w) & (rows.w >= 0)))
             if len(bad):
                 raise_row_errors(-1, -1, int(bad[0]), rows.y, rows.s, rows.w)
-        return positive.view(np.uint8)
+        classes: np.ndarray = positive.view(np.uint8)
+        return classes
 
     def _codes(self, parts: dict[str, Any], n: int) -> np.ndarray:
         """Global segment codes of a chunk's rows: numbered as segments first appear
@@ -739,7 +743,7 @@ class _TablePlan:
                 self._new_segments(1)
                 self.index[()] = 0
             return np.zeros(n, dtype=np.int64)
-        local = [_factorize(parts[k], self.cols[k], n) for k in self.by_keys]
+        local = [_factorize(parts[k], name, n) for k, name in zip(self.by_keys, self.by)]
         combined = np.zeros(n, dtype=np.int64)
         for codes, uniques in local:
             combined = combined * len(uniques) + codes
@@ -762,7 +766,8 @@ class _TablePlan:
             for j, ((_, uniques), p) in enumerate(zip(local, picks)):
                 self.values[j].append(uniques[p[new]])
             self._new_segments(len(new))
-        return glob[inverse.reshape(-1)]
+        out: np.ndarray = glob[inverse.reshape(-1)]
+        return out
 
     def _new_segments(self, k: int) -> None:
         """Room for ``k`` new segments, placed in the open bucket (a new one once it

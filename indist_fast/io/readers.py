@@ -42,7 +42,7 @@ import numpy as np
 from .._core.validation import check_columns, check_flag
 
 __all__ = ["read_columns", "open_source", "check_path", "describe_path", "naming_columns",
-           "LabelText", "typed_pos_label", "role_of"]
+           "LabelText", "typed_pos_label"]
 
 _READ_CHUNK_ROWS = 1 << 22
 _CSV_MIN_BLOCK = 1 << 20           # pyarrow's default; a block must hold whole lines
@@ -595,7 +595,7 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
 
     def done_bytes() -> int:
         raw = position[0]
-        return size if raw is None or raw.closed else raw.tell()
+        return size if raw is None or raw.closed else int(raw.tell())
 
     return _Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes)
 
@@ -612,7 +612,7 @@ def _csv_line_bytes(path: str) -> int:
     as many bytes hold about ``rows`` rows."""
     text, raw = _csv_open(path)
     with raw, text:
-        sample = text.read(_CSV_MIN_BLOCK)
+        sample = bytes(text.read(_CSV_MIN_BLOCK))
     return max(1, -(-len(sample) // max(1, sample.count(b"\n"))))
 
 
@@ -905,7 +905,7 @@ def _hidden(name: str) -> bool:
 
 def _folder_files(folder: str) -> list[str]:
     """Every data file under ``folder``, in sorted order, hidden ones skipped."""
-    found = []
+    found: list[str] = []
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not _hidden(d))
         found.extend(os.path.join(root, f) for f in sorted(files) if not _hidden(f))
@@ -1060,7 +1060,7 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
                     cols: dict[str, str | None], drop_nulls: bool) -> _Source:
     """One source over many files, read one after another; segment (``by``) columns
     may be partition keys, filled in as constants."""
-    formats = {}
+    formats: dict[str, str] = {}
     for f, _ in files:
         ext = _format_of(f)
         if ext not in _SOURCES:
@@ -1082,10 +1082,11 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
                 raise ValueError(f"{role_of(key)}: column {name!r} is a partition key of "
                                  f"{where} (a folder name {name}=...); only by= columns can "
                                  "come from partition keys.")
-            if keys[name] is None:
+            text = keys[name]
+            if text is None:
                 raise ValueError(f"by: partition key {name!r} of {f} is null "
                                  f"({_NULL_PARTITION}); drop or fill those rows first.")
-            value = int(keys[name]) if types[name].kind == "i" else keys[name]
+            value: Any = int(text) if types[name].kind == "i" else text
             constants[key] = np.array([value], dtype=types[name])
         own = {k: n for k, n in cols.items() if k not in constants}
         opened.append((f, _SOURCES[_format_of(f)](f, own, drop_nulls), constants))
