@@ -496,3 +496,28 @@ def test_progress_counts_bytes_of_datasets_and_compressed_csv(tmp_path, fake_tqd
           progress=True)
     bar = fake_tqdm.pop()
     assert (bar.unit, bar.total, bar.n) == ("rows", N, N)
+
+
+def test_date_segments_from_csv_and_parquet(tmp_path, backend):
+    df = frame(20_000)
+    df["when"] = pd.to_datetime("2026-11-01") + pd.to_timedelta(df.day % 7, unit="D")
+    df.assign(when=df.when.dt.strftime("%Y-%m-%d")).to_csv(tmp_path / "d.csv", index=False)
+    df.to_parquet(tmp_path / "d.parquet", index=False)
+    for name in ("d.csv", "d.parquet"):
+        read = (pd.read_csv(tmp_path / name, parse_dates=["when"]) if name == "d.csv"
+                else df)
+        want = oracle(read, ["m1", "m2"], ["when"])
+        for limit in (None, TINY):
+            got = quiet(evaluate_file, tmp_path / name, label="y", score=["m1", "m2"],
+                        by="when", memory_limit=limit, progress=False)
+            assert got.columns["when"].dtype.kind == "M"
+            np.testing.assert_array_equal(got.columns["when"].astype("datetime64[D]"),
+                                          want.columns["when"].astype("datetime64[D]"))
+            for col in ("auc", "n_rows", "threshold", "precision"):
+                np.testing.assert_array_equal(got.columns[col], want.columns[col])
+    with pytest.raises(TypeError, match=r"^score: column 'when' of .* has Arrow type "
+                                        r"timestamp"):
+        evaluate_file(tmp_path / "d.parquet", label="y", score=["when"], progress=False)
+    with pytest.raises(ValueError, match=r"partition keys: 'day'"):
+        evaluate_file(hive(tmp_path, df.drop(columns="when")), label="y", score="m1",
+                      by="nope", progress=False)

@@ -316,6 +316,8 @@ def _arrow_kind(t: Any) -> str | None:
         return "text"
     if types.is_null(t):
         return "null"
+    if types.is_date(t) or types.is_timestamp(t):
+        return "date"
     return None
 
 
@@ -328,8 +330,10 @@ def _check_arrow_types(path: str, cols: dict[str, str | None], schema: Any) -> N
         t = schema.field(name).type
         kind = _arrow_kind(t)
         role = role_of(key)
-        if kind is None or (kind == "text" and not _text_allowed(key)):
-            want = ("booleans, numbers or strings" if _text_allowed(key)
+        if kind is None or (kind == "text" and not _text_allowed(key)) or (
+                kind == "date" and role != "by"):
+            want = ("booleans, numbers, strings or dates" if role == "by"
+                    else "booleans, numbers or strings" if _text_allowed(key)
                     else "numbers (integer, floating point or decimal) or booleans")
             raise TypeError(f"{role}: column {name!r} of {path} has Arrow type {t}; a {role} "
                             f"column must hold {want}.")
@@ -373,6 +377,10 @@ def _to_numpy(col: Any) -> np.ndarray:
         return _to_numpy(pc.cast(col, pa.uint8())).view(np.bool_)
     if pa.types.is_null(t):
         return np.empty(0, dtype=np.float64)
+    if _arrow_kind(t) == "date":          # days (date32), or time units since the epoch
+        unit = "D" if pa.types.is_date32(t) else "ms" if pa.types.is_date64(t) else t.unit
+        ints = _to_numpy(pc.cast(col, pa.int32() if unit == "D" else pa.int64()))
+        return ints.astype(f"datetime64[{unit}]")
     kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else "u"
     dtype = np.dtype(f"{kind}{t.bit_width // 8}")
     if len(col) == 0:
@@ -1053,7 +1061,8 @@ def _partition_types(files: list[tuple[str, dict[str, str | None]]]
 
 def _kind_class(arr: np.ndarray) -> str:
     kind = arr.dtype.kind
-    return "booleans" if kind == "b" else "numbers" if kind in "iuf" else "text"
+    return ("booleans" if kind == "b" else "numbers" if kind in "iuf" else "dates"
+            if kind == "M" else "text")
 
 
 def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
@@ -1089,7 +1098,13 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
             value: Any = int(text) if types[name].kind == "i" else text
             constants[key] = np.array([value], dtype=types[name])
         own = {k: n for k, n in cols.items() if k not in constants}
-        opened.append((f, _SOURCES[_format_of(f)](f, own, drop_nulls), constants))
+        try:
+            opened.append((f, _SOURCES[_format_of(f)](f, own, drop_nulls), constants))
+        except ValueError as exc:
+            if keys and exc.args and "available columns" in str(exc.args[0]):
+                exc.args = (f"{str(exc.args[0]).rstrip('.')}; partition keys: "
+                            f"{', '.join(map(repr, keys))}.",) + exc.args[1:]
+            raise
     sizes = [os.path.getsize(f) for f, _ in files]
     known = all(src.n_rows is not None for _, src, _ in opened)
     starts: list[tuple[int, str]] = []          # (first row in the stream, file)
