@@ -521,3 +521,26 @@ def test_date_segments_from_csv_and_parquet(tmp_path, backend):
     with pytest.raises(ValueError, match=r"partition keys: 'day'"):
         evaluate_file(hive(tmp_path, df.drop(columns="when")), label="y", score="m1",
                       by="nope", progress=False)
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_partition_segments_one_at_a_time_or_parked(tmp_path, backend, monkeypatch, weight):
+    """Segments made of partition keys are swept partition by partition when each
+    fits the limit, else parked like any segment: both equal to memory."""
+    df = frame()
+    folder = hive(tmp_path, df, cols=("country", "day"))
+    whole = pq.read_table(folder).to_pandas()
+    taken = []
+    original = files_module._TablePlan._by_partitions
+
+    def spy(self, *args):
+        taken.append(original(self, *args))
+        return taken[-1]
+    monkeypatch.setattr(files_module._TablePlan, "_by_partitions", spy)
+    for by in (["day"], ["day", "country"]):
+        want = oracle(whole, ["m1", "m2"], by, weight)
+        for limit, partitioned in ((None, True), ("300KB", True), ("10KB", False)):
+            got = quiet(evaluate_file, folder, label="y", score=["m1", "m2"], by=by,
+                        weight=weight, memory_limit=limit, progress=False)
+            assert taken.pop() is partitioned
+            same_table(got, want, weight is not None)

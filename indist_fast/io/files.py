@@ -651,6 +651,8 @@ class _TablePlan:
                 budget = self.limit // 4
             else:
                 budget = self.limit if src.n_rows * per_row <= self.limit else -1
+            if self._by_partitions(src, rows_per_chunk, bar):
+                return self._table()
             buffered, rest = _read_while_it_fits(src.chunks(rows_per_chunk), budget, bar)
             if buffered:
                 self.pos_label = typed_pos_label(self.pos_label, buffered[0][0])
@@ -664,6 +666,71 @@ class _TablePlan:
                 raise
         finally:
             bar.close()
+
+    # -- segments that are partitions -----------------------------------------------------------
+    def _by_partitions(self, src: _Source, rows_per_chunk: int, bar: _Progress) -> bool:
+        """Segments made only of partition keys are sets of whole files: each is read
+        and swept on its own, in memory (as ``evaluate_many`` sweeps one segment), so
+        memory holds one segment and no rows are parked. False (nothing done) when
+        the segments are not partitions, or one of them may not fit ``limit``."""
+        parts = src.parts
+        if not self.by_keys or parts is None or src.chunks_of is None or any(
+                k not in constants for constants, _ in parts for k in self.by_keys):
+            return False
+        groups: dict[tuple[Any, ...], list[int]] = {}
+        for i, (constants, _) in enumerate(parts):
+            key = tuple(constants[k].tolist()[0] for k in self.by_keys)
+            groups.setdefault(key, []).append(i)
+        per_row = src.bytes_per_row + self.row_bytes + _TABLE_BYTES_PER_ROW
+        for files in groups.values():
+            rows = [parts[i][1] for i in files]
+            if any(n is None for n in rows) or sum(rows) * per_row > self.limit:
+                return False
+        eng = engine()
+        self._start()
+        coding = None
+        for key, files in groups.items():
+            buffered = []
+            for chunk in src.chunks_of(files, rows_per_chunk):
+                buffered.append(chunk)
+                bar.update(len(chunk[1]))
+            if buffered:
+                self.pos_label = typed_pos_label(self.pos_label, buffered[0][0])
+            if sum(len(chunk[1]) for chunk in buffered) == 0:
+                continue                      # every row dropped: no segment
+            columns = {k: None if c[0] is None else np.concatenate(c)
+                       for k, c in zip(self.cols, zip(*buffered))}
+            del buffered
+            with _rows_in_files(src):
+                for k in self.score_keys:
+                    self._check_nan(np.asarray(columns[k]), k)
+                rows = prepare_rows(columns["label"], columns["score"], columns["weight"],
+                                    self.pos_label)
+                coding = combine_codings(coding, rows.coding)
+                codes = np.zeros(rows.n_rows, dtype=np.int64)
+                sweeps = [eng.summarize_segments(r.y, r.s, r.w, codes, 1, r.pos_value,
+                                                 r.neg_value, self.levels_all,
+                                                 self.exclude_self)
+                          for r in [rows] + [with_scores(rows, columns[k])
+                                             for k in self.score_keys[1:]]]
+            code = self.index[key] = len(self.index)
+            for j, k in enumerate(self.by_keys):
+                self.values[j].append(parts[files[0]][0][k])
+            self.done_codes.append(np.array([code]))
+            for k, sw in enumerate(sweeps):
+                self.done[k].append(sw)
+            del columns, rows, codes, sweeps
+        if not self.index:
+            raise _no_rows(self.path, self.drop_nulls)
+        return True
+
+    def _start(self) -> None:
+        """Empty segment numbering and results."""
+        self.index: dict[Any, int] = {}
+        self.values: list[list[np.ndarray]] = [[] for _ in self.by_keys]
+        self.done_codes: list[np.ndarray] = []
+        self.done: list[list[SegmentSweeps]] = [[] for _ in self.models]
+        self.levels_all = with_main_level(self.levels)
 
     # -- in memory ------------------------------------------------------------------------------
     def _in_memory(self, buffered: list[tuple[Any, ...]], src: _Source) -> ReportTable:
@@ -709,8 +776,7 @@ class _TablePlan:
     # -- out of core ---------------------------------------------------------------------------
     def _out_of_core(self, chunks: _Rows, bar: _Progress) -> ReportTable:
         eng = engine()
-        self.index: dict[Any, int] = {}
-        self.values: list[list[np.ndarray]] = [[] for _ in self.by_keys]
+        self._start()
         self.seg_rows = np.zeros(0, dtype=np.int64)
         self.seg_pos = np.zeros(0, dtype=np.float64)          # class weights per segment
         self.seg_neg = np.zeros(0, dtype=np.float64)
@@ -734,9 +800,6 @@ class _TablePlan:
                 del chunk, parts, rows, positive, scores, codes
             if not self.index:
                 raise _no_rows(self.path, self.drop_nulls)
-            self.done_codes: list[np.ndarray] = []
-            self.done: list[list[SegmentSweeps]] = [[] for _ in self.models]
-            self.levels_all = with_main_level(self.levels)
             for b in sorted(spill.buckets):
                 self._bucket(spill, spill.buckets[b], np.flatnonzero(self.bucket_of == b),
                              eng)

@@ -171,6 +171,10 @@ class _Source:
     done_bytes: Callable[[], int] | None = None
     # Which file, and which row of it, a row of the stream is (datasets of files).
     locate: Callable[[int], tuple[str, int]] | None = None
+    # A dataset's files: the columns each fills from its partition keys (one value)
+    # and its rows if known; and the chunks of some of them, by index.
+    parts: list[tuple[dict[str, np.ndarray], int | None]] | None = None
+    chunks_of: Callable[[Iterable[int], int], Iterator[tuple[Any, ...]]] | None = None
 
 
 # --- .npy -----------------------------------------------------------------------------------------
@@ -1110,12 +1114,18 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
     starts: list[tuple[int, str]] = []          # (first row in the stream, file)
     done = [0, 0.0]                             # bytes of finished files, of the current
 
+    first: dict[str, tuple[str, str]] = {}      # each column's kind, and where first seen
+
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
-        starts.clear()
         done[:] = [0, 0.0]
-        first: dict[str, tuple[str, str]] = {}
+        return chunks_of(range(len(opened)), rows)
+
+    def chunks_of(files: Iterable[int], rows: int) -> Iterator[tuple[Any, ...]]:
+        """The chunks of some of the files (by index), rows counted from 0 again."""
+        starts.clear()
         row = 0
-        for (f, src, constants), size in zip(opened, sizes):
+        for i in files:
+            (f, src, constants), size = opened[i], sizes[i]
             starts.append((row, f))
             in_file = 0
             for chunk in src.chunks(rows):
@@ -1150,7 +1160,9 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
         1 for k in cols if role_of(k) == "by")
     return _Source(sum(src.n_rows for _, src, _ in opened) if known else None,  # type: ignore
                    per_row, chunks, n_bytes=sum(sizes),
-                   done_bytes=lambda: int(done[0] + done[1]), locate=locate)
+                   done_bytes=lambda: int(done[0] + done[1]), locate=locate,
+                   parts=[(constants, src.n_rows) for _, src, constants in opened],
+                   chunks_of=chunks_of)
 
 
 def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
