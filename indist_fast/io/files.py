@@ -45,7 +45,7 @@ import shutil
 import sys
 import tempfile
 import warnings
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence, TypeAlias, overload
 
 import numpy as np
 
@@ -245,7 +245,38 @@ def _check_tmp_dir(tmp_dir: Any) -> str | None:
     return folder
 
 
-def evaluate_file(path: Any, *, label: str, score: str | Sequence[str],
+_Paths: TypeAlias = "str | os.PathLike[str] | Sequence[str | os.PathLike[str]]"
+
+
+@overload
+def evaluate_file(path: _Paths, *, label: str, score: str, by: None = None,
+                  weight: str | None = None, pos_label: Any = None,
+                  levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
+                  memory_limit: Any = None, progress: bool | None = None,
+                  tmp_dir: str | os.PathLike[str] | None = None,
+                  drop_nulls: bool = False) -> Report: ...
+
+
+@overload
+def evaluate_file(path: _Paths, *, label: str, score: list[str] | tuple[str, ...],
+                  by: str | Sequence[str] | None = None, weight: str | None = None,
+                  pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
+                  exclude_self: bool = True, memory_limit: Any = None,
+                  progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
+                  drop_nulls: bool = False) -> ReportTable: ...
+
+
+@overload
+def evaluate_file(path: _Paths, *, label: str, score: str, by: str | Sequence[str],
+                  weight: str | None = None, pos_label: Any = None,
+                  levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
+                  memory_limit: Any = None, progress: bool | None = None,
+                  tmp_dir: str | os.PathLike[str] | None = None,
+                  drop_nulls: bool = False) -> ReportTable: ...
+
+
+def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
+                  label: str, score: str | Sequence[str],
                   by: str | Sequence[str] | None = None, weight: str | None = None,
                   pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
                   exclude_self: bool = True, memory_limit: Any = None,
@@ -683,8 +714,8 @@ class _TablePlan:
             groups.setdefault(key, []).append(i)
         per_row = src.bytes_per_row + self.row_bytes + _TABLE_BYTES_PER_ROW
         for files in groups.values():
-            rows = [parts[i][1] for i in files]
-            if any(n is None for n in rows) or sum(rows) * per_row > self.limit:
+            sizes = [parts[i][1] for i in files]
+            if any(n is None for n in sizes) or sum(n or 0 for n in sizes) * per_row > self.limit:
                 return False
         eng = engine()
         self._start()
@@ -717,8 +748,8 @@ class _TablePlan:
             for j, k in enumerate(self.by_keys):
                 self.values[j].append(parts[files[0]][0][k])
             self.done_codes.append(np.array([code]))
-            for k, sw in enumerate(sweeps):
-                self.done[k].append(sw)
+            for model, sw in enumerate(sweeps):
+                self.done[model].append(sw)
             del columns, rows, codes, sweeps
         if not self.index:
             raise _no_rows(self.path, self.drop_nulls)

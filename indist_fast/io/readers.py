@@ -1,4 +1,7 @@
-"""Read label, score and weight columns from .npy, .npz, .csv and .parquet files.
+"""Read label, score, weight and segment columns from .npy, .npz, .csv (also
+compressed), .parquet and Arrow IPC (.feather, .arrow) files, and from datasets of
+them: folders (hive partitions ``key=value`` give segment columns), glob patterns,
+lists of paths.
 
 Every format is a *source*: its columns in chunks of bounded size, and, where the
 file allows it (``.npz`` members stored without compression), the whole columns
@@ -35,7 +38,7 @@ import sys
 import zipfile
 import zlib
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -1189,16 +1192,19 @@ def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
     return release
 
 
-def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
+def read_columns(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
+                 label: str, score: str,
                  weight: str | None = None, drop_nulls: bool = False
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Read ``(y_true, y_score, sample_weight)`` columns from a file.
+    """Read ``(y_true, y_score, sample_weight)`` columns from a file or a dataset of files.
 
     Parameters
     ----------
-    path : str or path-like
-        ``.npy`` (a structured array), ``.npz``, ``.csv`` or ``.parquet`` (needs
-        pyarrow).
+    path : str, path-like, or a list of them
+        ``.npy`` (a structured array), ``.npz``, ``.csv`` (also ``.csv.gz``, ``.bz2``,
+        ``.zst``), ``.parquet`` or ``.feather``/``.arrow`` (these need pyarrow); or a
+        folder (read recursively), a glob pattern or a list of such files, read one
+        after another.
     label, score : str
         Column (field, array) names of the labels and the scores.
     weight : str, default=None
