@@ -544,3 +544,12 @@ def test_partition_segments_one_at_a_time_or_parked(tmp_path, backend, monkeypat
                         weight=weight, memory_limit=limit, progress=False)
             assert taken.pop() is partitioned
             same_table(got, want, weight is not None)
+
+
+def test_score_and_by_that_are_not_names(tmp_path):
+    frame(100).to_parquet(tmp_path / "d.parquet")
+    for score, by, name in ((5, None, "score"), (["m1"], 3, "by"), ({"m1"}, None, "score"),
+                            ([], None, "score")):
+        with pytest.raises(TypeError, match=rf"^{name} must be a column name or a "
+                                            "non-empty list of them"):
+            evaluate_file(tmp_path / "d.parquet", label="y", score=score, by=by)

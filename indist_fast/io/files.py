@@ -391,8 +391,8 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         with naming_columns(path, cols):
             return _evaluate_source(src, path, cols, pos_label, lv, exclude_self, limit,
                                     progress, folder, drop_nulls)
-    scores = _names(score, "score")
-    by_names = [] if by is None else _names(by, "by")
+    scores = _column_names(score, "score")
+    by_names = [] if by is None else _column_names(by, "by")
     clash = sorted(set(by_names) & RESERVED)
     if clash:
         raise ValueError(f"by: segment column name(s) {clash} would hide the table's own "
@@ -405,6 +405,15 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     plan = _TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls)
     with naming_columns(path, cols):
         return plan.evaluate(src, progress)
+
+
+def _column_names(value: Any, name: str) -> list[str]:
+    """``evaluate_many``'s check of a column list, also for values that are no
+    sequence at all (its own would let ``list(5)`` fail without naming ``name``)."""
+    if not isinstance(value, (str, list, tuple)):
+        raise TypeError(f"{name} must be a column name or a non-empty list of them, got "
+                        f"{value!r}.")
+    return _names(value, name)
 
 
 def _evaluate_source(src: _Source, path: Any, cols: dict[str, str | None], pos_label: Any,
