@@ -647,12 +647,16 @@ class _Spill(_RunFile):
             offset, dtype, n = spec
             buf = bytearray(n * dtype.itemsize)
             view, got = memoryview(buf), 0
-            while got < len(buf):    # positioned reads: appends go on at the end
-                k = os.preadv(self.file.fileno(), [view[got:]], offset + got)
-                if not k:
-                    raise ValueError(f"tmp_dir: the rows parked in {self.folder} ended "
-                                     "early (the temporary file was cut short).")
-                got += k
+            self.file.seek(offset)
+            try:
+                while got < len(buf):
+                    k = self.file.readinto(view[got:])
+                    if not k:
+                        raise ValueError(f"tmp_dir: the rows parked in {self.folder} ended "
+                                         "early (the temporary file was cut short).")
+                    got += k
+            finally:
+                self.file.seek(0, os.SEEK_END)          # appends go on at the end
             out.append(np.frombuffer(buf, dtype=dtype))
         return out
 
