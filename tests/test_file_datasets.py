@@ -553,3 +553,40 @@ def test_score_and_by_that_are_not_names(tmp_path):
         with pytest.raises(TypeError, match=rf"^{name} must be a column name or a "
                                             "non-empty list of them"):
             evaluate_file(tmp_path / "d.parquet", label="y", score=score, by=by)
+
+
+CHILD = r"""
+import json, sys, warnings
+warnings.simplefilter("ignore")
+import indist_fast, pyarrow.parquet, pyarrow.compute, pandas
+def hwm():
+    with open("/proc/self/status") as fh:
+        return next(int(l.split()[1]) * 1024 for l in fh if l.startswith("VmHWM"))
+base = hwm()
+indist_fast.evaluate_file(sys.argv[1], label="y", score=["m1", "m2"], by="g",
+                          memory_limit=sys.argv[2] or None, progress=False)
+print(json.dumps(hwm() - base))
+"""
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="reads /proc/self/status")
+def test_out_of_core_tables_stay_near_the_memory_limit(tmp_path):
+    import subprocess
+    n = 3_000_000
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, n).astype(np.uint8)
+    pq.write_table(pa.table({"y": y, "m1": rng.normal(y, 1.0).astype(np.float32),
+                             "m2": rng.normal(y, 1.0).astype(np.float32),
+                             "g": rng.integers(0, 500, n)}), tmp_path / "d.parquet",
+                   row_group_size=1 << 18)
+
+    def extra(limit):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+        out = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "d.parquet"),
+                              limit], capture_output=True, text=True, env=env, check=True)
+        return int(out.stdout.split()[-1])
+    limit = 40 * 10**6
+    bounded, whole = extra(str(limit)), extra("")
+    # the rows alone take 3e6 x 25 bytes parked, 3e6 x 17 read: in memory far more
+    assert whole > 3 * limit
+    assert bounded < 2 * limit + 30 * 10**6, (bounded, whole)
