@@ -59,7 +59,7 @@ from .readers import (_page_release, _Source, describe_path, naming_columns, ope
 from ..metrics import evaluate
 from ..results import Report
 from ..report_table import ReportTable
-from ..segments import RESERVED, _names
+from ..segments import RESERVED, _factorize, _names, evaluate_many
 from .streaming import Accumulator
 from ..table import DEFAULT_LEVELS, with_main_level
 
@@ -786,7 +786,6 @@ class _TablePlan:
         with _rows_in_files(src), self._naming_segments():
             for k in self.score_keys:
                 self._check_nan(np.asarray(columns[k]), k)
-            from ..segments import evaluate_many
             return evaluate_many(
                 columns["label"], {self.cols[k]: columns[k] for k in self.score_keys},
                 groups={self.cols[k]: columns[k] for k in self.by_keys} or None,
@@ -868,11 +867,10 @@ class _TablePlan:
     def _codes(self, parts: dict[str, Any], n: int) -> np.ndarray:
         """Global segment codes of a chunk's rows: numbered as segments first appear
         (their sorted order is settled at the end)."""
-        from ..segments import _factorize
         if not self.by_keys:
             if not self.index:
-                self._new_segments(1)
                 self.index[()] = 0
+                self._new_segments(1)
             return np.zeros(n, dtype=np.int64)
         local = [_factorize(parts[k], name, n) for k, name in zip(self.by_keys, self.by)]
         combined = np.zeros(n, dtype=np.int64)
@@ -901,26 +899,29 @@ class _TablePlan:
         return out
 
     def _new_segments(self, k: int) -> None:
-        """Room for ``k`` new segments, placed in the open bucket (a new one once it
+        """Room for the ``k`` segments just numbered, placed in the open bucket (a new one once it
         holds ``cap`` rows: segments arriving in turn, as partitions do, fill buckets
         one after another; buckets that outgrow ``cap`` are split at the end)."""
         if self.bucket_rows[-1] >= self.cap:
             self.bucket_rows.append(0)
-        grow = np.zeros(k)
-        self.seg_rows = np.concatenate((self.seg_rows, grow.astype(np.int64)))
-        self.seg_pos = np.concatenate((self.seg_pos, grow))
-        self.seg_neg = np.concatenate((self.seg_neg, grow))
-        self.bucket_of = np.concatenate((self.bucket_of,
-                                         np.full(k, len(self.bucket_rows) - 1)))
+        first, need = len(self.index) - k, len(self.index)
+        if need > len(self.seg_rows):          # room doubles: appends cost O(1) a segment
+            more = max(need, 2 * len(self.seg_rows)) - len(self.seg_rows)
+            self.seg_rows = np.concatenate((self.seg_rows, np.zeros(more, dtype=np.int64)))
+            self.seg_pos = np.concatenate((self.seg_pos, np.zeros(more)))
+            self.seg_neg = np.concatenate((self.seg_neg, np.zeros(more)))
+            self.bucket_of = np.concatenate((self.bucket_of,
+                                             np.full(more, -1, dtype=np.int64)))
+        self.bucket_of[first:need] = len(self.bucket_rows) - 1
 
     def _count(self, codes: np.ndarray, positive: np.ndarray, w: np.ndarray | None) -> None:
-        m = len(self.index)
+        m = len(self.seg_rows)
         weights = np.ones(len(codes)) if w is None else w
         self.seg_rows += np.bincount(codes, minlength=m)
         self.seg_pos += np.bincount(codes, weights=weights * positive, minlength=m)
         self.seg_neg += np.bincount(codes, weights=weights * (1 - positive), minlength=m)
-        self.bucket_rows = [int(r) for r in np.bincount(
-            self.bucket_of, weights=self.seg_rows, minlength=len(self.bucket_rows))]
+        added = np.bincount(self.bucket_of[codes], minlength=len(self.bucket_rows))
+        self.bucket_rows = [r + int(a) for r, a in zip(self.bucket_rows, added)]
 
     def _park(self, spill: _Spill, codes: np.ndarray, positive: np.ndarray,
               w: np.ndarray | None, scores: list[np.ndarray]) -> None:
@@ -1017,7 +1018,6 @@ class _TablePlan:
 
     def _table(self) -> ReportTable:
         """The swept segments in sorted order of their values, as ``evaluate_many``."""
-        from ..segments import _factorize
         m = len(self.index)
         if self.by_keys:
             values = [np.concatenate(v) for v in self.values]
