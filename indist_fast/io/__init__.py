@@ -1,7 +1,8 @@
 """Prediction logs from files and tables.
 
-``readers`` reads columns from .npy, .npz, .csv and .parquet files (its names are
-re-exported here), ``frames`` takes them from DataFrames, ``files`` evaluates a file
+``readers`` reads columns from .npy, .npz, .csv (also compressed), .parquet and
+Arrow IPC files and from folders, globs and lists of them (its names are re-exported
+here), ``frames`` takes them from DataFrames, ``files`` evaluates a file
 in or out of core, ``streaming`` accumulates chunks.
 """
 

@@ -1,4 +1,7 @@
-"""Read label, score and weight columns from .npy, .npz, .csv and .parquet files.
+"""Read label, score, weight and segment columns from .npy, .npz, .csv (also
+compressed), .parquet and Arrow IPC (.feather, .arrow) files, and from datasets of
+them: folders (hive partitions ``key=value`` give segment columns), glob patterns,
+lists of paths.
 
 Every format is a *source*: its columns in chunks of bounded size, and, where the
 file allows it (``.npz`` members stored without compression), the whole columns
@@ -23,8 +26,11 @@ third label) are the in-memory ones under the role, column and file:
 
 from __future__ import annotations
 
+import bisect
+import codecs
 import contextlib
 import csv
+import io
 import mmap
 import os
 import re
@@ -32,14 +38,14 @@ import sys
 import zipfile
 import zlib
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from .._core.validation import check_columns, check_flag
 
-__all__ = ["read_columns", "open_source", "check_path", "naming_columns", "LabelText",
-           "typed_pos_label"]
+__all__ = ["read_columns", "open_source", "check_path", "describe_path", "naming_columns",
+           "LabelText", "typed_pos_label"]
 
 _READ_CHUNK_ROWS = 1 << 22
 _CSV_MIN_BLOCK = 1 << 20           # pyarrow's default; a block must hold whole lines
@@ -76,8 +82,20 @@ def check_path(path: Any) -> str:
     raise TypeError(f"path must be a file name (str or path-like), got {type(path).__name__}.")
 
 
+def role_of(key: str) -> str:
+    """The role a key of ``cols`` names in messages: ``"score#2"`` (a second model's
+    column) is a ``score``, ``"by#0"`` a ``by`` (segment) column."""
+    return key.partition("#")[0]
+
+
+def _text_allowed(key: str) -> bool:
+    """Labels and segment columns may hold text; scores and weights must be numbers."""
+    return role_of(key) in ("label", "by")
+
+
 def _check_names(cols: dict[str, str | None]) -> None:
-    for role, name in cols.items():
+    for key, name in cols.items():
+        role = role_of(key)
         if not (isinstance(name, str) or (name is None and role == "weight")):
             raise TypeError(f"{role} must be a column name (str)"
                             + (" or None" if role == "weight" else "")
@@ -88,19 +106,21 @@ def _missing_columns(path: str, cols: dict[str, str | None], available: list[str
                      plain: str = "none") -> None:
     """Every used column present, and present once: a CSV header (or a Parquet schema)
     may repeat a name, and the readers would then pick one copy silently."""
-    check_columns(cols.items(), available, path, plain)
-    for role, name in cols.items():
+    check_columns(((role_of(k), name) for k, name in cols.items()), available, path, plain)
+    for key, name in cols.items():
         if name is not None and available.count(name) > 1:
             raise ValueError(f"path: {path} has {available.count(name)} columns named "
-                             f"{name!r} (the {role} column); rename the duplicates so the "
+                             f"{name!r} (the {role_of(key)} column); rename the duplicates so the "
                              "column meant is unambiguous.")
 
 
-def _check_dtype(path: str, role: str, name: str, dtype: np.dtype) -> None:
-    """A NumPy column of a kind its role can take (labels may be text, not the rest)."""
-    kinds = "biufUS" if role == "label" else "biuf"
+def _check_dtype(path: str, key: str, name: str, dtype: np.dtype) -> None:
+    """A NumPy column of a kind its role can take (labels and segments may be text,
+    not the rest)."""
+    kinds = "biufUS" if _text_allowed(key) else "biuf"
+    role = role_of(key)
     if dtype.kind not in kinds or dtype.subdtype is not None:
-        want = ("booleans, numbers or strings" if role == "label"
+        want = ("booleans, numbers or strings" if _text_allowed(key)
                 else "numbers or booleans")
         raise TypeError(f"{role}: column {name!r} of {path} has dtype {dtype}; a {role} "
                         f"column must hold {want}.")
@@ -149,6 +169,15 @@ class _Source:
     chunks: Callable[[int], Iterator[tuple[Any, ...]]]
     whole: Callable[[], tuple[Any, ...]] | None = None        # zero-copy columns
     release: Callable[[int, int], None] | None = None        # drop mapped rows' pages
+    # Bytes on disk, and those read so far (progress where rows are not known).
+    n_bytes: int | None = None
+    done_bytes: Callable[[], int] | None = None
+    # Which file, and which row of it, a row of the stream is (datasets of files).
+    locate: Callable[[int], tuple[str, int]] | None = None
+    # A dataset's files: the columns each fills from its partition keys (one value)
+    # and its rows if known; and the chunks of some of them, by index.
+    parts: list[tuple[dict[str, np.ndarray], int | None]] | None = None
+    chunks_of: Callable[[Iterable[int], int], Iterator[tuple[Any, ...]]] | None = None
 
 
 # --- .npy -----------------------------------------------------------------------------------------
@@ -181,7 +210,7 @@ def _npy_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
 
 # --- .npz -----------------------------------------------------------------------------------------
 
-def _member_header(fh: IO[bytes], path: str, role: str, name: str) -> tuple[int, np.dtype]:
+def _member_header(fh: IO[bytes], path: str, key: str, name: str) -> tuple[int, np.dtype]:
     """Length and dtype of the .npy member ``name`` whose bytes ``fh`` is at."""
     try:
         version = np.lib.format.read_magic(fh)
@@ -192,9 +221,9 @@ def _member_header(fh: IO[bytes], path: str, role: str, name: str) -> tuple[int,
         raise ValueError(f"path: {path} could not be read as .npz: member {name!r}: "
                          f"{_one_line(exc)}") from exc
     if len(shape) != 1:
-        raise ValueError(f"{role}: member {name!r} of {path} must be a 1d array, got "
-                         f"shape {shape}.")
-    _check_dtype(path, role, name, dtype)
+        raise ValueError(f"{role_of(key)}: member {name!r} of {path} must be a 1d array, "
+                         f"got shape {shape}.")
+    _check_dtype(path, key, name, dtype)
     return shape[0], dtype
 
 
@@ -242,7 +271,8 @@ def _npz_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
     lengths = {n for n, _ in specs.values()}
     if len(lengths) != 1:
         raise ValueError(f"path: the columns of {path} differ in length: "
-                         + ", ".join(f"{role} {n}" for role, (n, _) in specs.items()) + ".")
+                         + ", ".join(f"{role_of(k)} {n}" for k, (n, _) in specs.items())
+                         + ".")
     n_rows = lengths.pop()
     per_row = sum(dtype.itemsize for _, dtype in specs.values())
     if not compressed:
@@ -293,19 +323,24 @@ def _arrow_kind(t: Any) -> str | None:
         return "text"
     if types.is_null(t):
         return "null"
+    if types.is_date(t) or types.is_timestamp(t):
+        return "date"
     return None
 
 
 def _check_arrow_types(path: str, cols: dict[str, str | None], schema: Any) -> None:
     """Every used column of a type its role can take (labels may be text, the rest
     must be numbers or booleans), before any row is read."""
-    for role, name in cols.items():
+    for key, name in cols.items():
         if name is None:
             continue
         t = schema.field(name).type
         kind = _arrow_kind(t)
-        if kind is None or (kind == "text" and role != "label"):
-            want = ("booleans, numbers or strings" if role == "label"
+        role = role_of(key)
+        if kind is None or (kind == "text" and not _text_allowed(key)) or (
+                kind == "date" and role != "by"):
+            want = ("booleans, numbers, strings or dates" if role == "by"
+                    else "booleans, numbers or strings" if _text_allowed(key)
                     else "numbers (integer, floating point or decimal) or booleans")
             raise TypeError(f"{role}: column {name!r} of {path} has Arrow type {t}; a {role} "
                             f"column must hold {want}.")
@@ -349,6 +384,10 @@ def _to_numpy(col: Any) -> np.ndarray:
         return _to_numpy(pc.cast(col, pa.uint8())).view(np.bool_)
     if pa.types.is_null(t):
         return np.empty(0, dtype=np.float64)
+    if _arrow_kind(t) == "date":          # days (date32), or time units since the epoch
+        unit = "D" if pa.types.is_date32(t) else "ms" if pa.types.is_date64(t) else t.unit
+        ints = _to_numpy(pc.cast(col, pa.int32() if unit == "D" else pa.int64()))
+        return ints.astype(f"datetime64[{unit}]")
     kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else "u"
     dtype = np.dtype(f"{kind}{t.bit_width // 8}")
     if len(col) == 0:
@@ -365,8 +404,8 @@ def _without_null_dictionary(col: Any) -> Any:
     return col
 
 
-def _null_error(path: str, role: str, name: str | None, row: int) -> ValueError:
-    return ValueError(f"{role}: column {name!r} of {path} has a missing (null) value at "
+def _null_error(path: str, key: str, name: str | None, row: int) -> ValueError:
+    return ValueError(f"{role_of(key)}: column {name!r} of {path} has a missing (null) value at "
                       f"row {row} (counting data rows from 0); drop those rows first, or "
                       "pass drop_nulls=True (CLI: --drop-nulls) to skip them.")
 
@@ -425,10 +464,86 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
     return _Source(n_rows, per_row, chunks)
 
 
+def _ipc_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+    """An Arrow IPC file (Feather v2, ``.arrow``): only the used columns are read (and
+    decompressed), one record batch at a time; an IPC stream is read as it comes."""
+    try:
+        import pyarrow as pa
+        import pyarrow.ipc as ipc
+    except ImportError:
+        raise ImportError("reading Arrow IPC files needs pyarrow: pip install "
+                          "'indist-fast[io]'") from None
+    kind = "Arrow IPC (Feather)"
+
+    def reader(fields: list[int] | None, mm: Any) -> Any:
+        options = ipc.IpcReadOptions(included_fields=fields)
+        try:
+            return ipc.open_file(mm, options=options)
+        except pa.ArrowInvalid:                       # not a file: maybe a stream
+            mm.seek(0)
+            return ipc.open_stream(mm, options=options)
+
+    with _reading(path, kind), pa.memory_map(path) as mm:
+        first = reader([], mm)
+        schema = first.schema
+        n_rows = first.count_rows() if hasattr(first, "get_batch") else None
+    _missing_columns(path, cols, schema.names)
+    _check_arrow_types(path, cols, schema)
+    wanted = list(dict.fromkeys(c for c in cols.values() if c))
+    fields = [schema.get_field_index(c) for c in wanted]
+    per_row = sum(_row_bytes(schema.field(c).type) for c in wanted)
+
+    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
+        def batches() -> Iterator[Any]:
+            with pa.memory_map(path) as mm:
+                r = reader(fields, mm)
+                stream = (r.get_batch(i) for i in range(r.num_record_batches)) \
+                    if hasattr(r, "get_batch") else r
+                for batch in stream:
+                    for start in range(0, batch.num_rows, rows):
+                        yield batch.slice(start, rows)
+        return _arrow_chunks(_guarded(batches, path, kind), cols, path, drop_nulls)
+
+    return _Source(n_rows, per_row, chunks, n_bytes=os.path.getsize(path))
+
+
+# Compressed CSV: the codec pyarrow reads each ending with.
+_CSV_CODECS = {".gz": "gzip", ".gzip": "gzip", ".bz2": "bz2", ".zst": "zstd",
+               ".zstd": "zstd", ".lz4": "lz4", ".br": "brotli"}
+
+
+def _csv_codec(path: str) -> str | None:
+    """The compression of a CSV file from its name (``d.csv.gz``: gzip), or None."""
+    return _CSV_CODECS.get(os.path.splitext(path)[1].lower())
+
+
+def _csv_open(path: str) -> tuple[Any, Any]:
+    """``(text, raw)``: a binary stream of the CSV text, decompressed where the name
+    says so, and the file under it (whose position counts the bytes read on disk)."""
+    codec = _csv_codec(path)
+    raw = open(path, "rb")
+    if codec is None:
+        return raw, raw
+    try:
+        import pyarrow as pa
+    except ImportError:
+        raw.close()
+        raise ImportError(f"reading {codec} compressed CSV needs pyarrow: pip install "
+                          "'indist-fast[io]'") from None
+    return pa.CompressedInputStream(pa.PythonFile(raw, mode="r"), codec), raw
+
+
 def _csv_header(path: str) -> list[str]:
-    """The column names of a CSV file (its first line)."""
-    with _reading(path, ".csv"), open(path, newline="", encoding="utf-8-sig") as fh:
-        header = next(csv.reader(fh), None)
+    """The column names of a CSV file (its first line). The first block is decoded
+    whole, as a text-mode file would: bytes that are not UTF-8 there fail early."""
+    with _reading(path, ".csv"):
+        text, raw = _csv_open(path)
+        with raw, text:
+            block = bytes(text.read(8192))
+            while b"\n" not in block and (more := bytes(text.read(1 << 16))):
+                block += more
+        decoded = codecs.getincrementaldecoder("utf-8-sig")().decode(block, final=False)
+    header = next(csv.reader(io.StringIO(decoded, newline="")), None)
     if not header:
         raise ValueError(f"path: {path} is empty: expected a header row with the column "
                          "names.")
@@ -438,6 +553,8 @@ def _csv_header(path: str) -> list[str]:
 def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
     header = _csv_header(path)
     _missing_columns(path, cols, header)
+    if _csv_codec(path) is not None:
+        import pyarrow  # noqa: F401  (compressed files are read by pyarrow only)
     try:
         import pyarrow as pa
         import pyarrow.csv as pcsv
@@ -454,8 +571,9 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
         include_columns=list(dict.fromkeys(c for c in cols.values() if c)),
         # Scores and weights are float64 in every block, whatever the first one looks
         # like; labels keep pyarrow's inference (bool, integers, floats, text).
-        column_types={name: pa.float64() for role, name in cols.items()
-                      if name is not None and role != "label" and name != cols["label"]})
+        column_types={name: pa.float64() for key, name in cols.items()
+                      if name is not None and not _text_allowed(key)
+                      and not any(n == name for k, n in cols.items() if _text_allowed(k))})
 
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
         # Text, parsed columns and their NumPy chunk all live at once: half the rows
@@ -464,9 +582,10 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
 
         def batches() -> Iterator[Any]:
             done = 0
-            with open(path, "rb") as fh:
-                fh.readline()                                   # the header
-                next_block = _csv_block_reader(fh, size)
+            fh, raw = _csv_open(path)
+            position[0] = raw
+            with raw, fh:
+                next_block = _csv_block_reader(fh, size, _past_first_line(fh))
                 while block := next_block():
                     try:
                         table = pcsv.read_csv(
@@ -486,7 +605,14 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
 
         return _arrow_chunks(_guarded(batches, path, ".csv"), cols, path, drop_nulls)
 
-    return _Source(None, 24, chunks)
+    position: list[Any] = [None]          # the file being read, for progress
+    size = os.path.getsize(path)
+
+    def done_bytes() -> int:
+        raw = position[0]
+        return size if raw is None or raw.closed else int(raw.tell())
+
+    return _Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes)
 
 
 def _returning_pool() -> Any:
@@ -499,12 +625,26 @@ def _returning_pool() -> Any:
 def _csv_line_bytes(path: str) -> int:
     """Bytes per line in the first megabyte of a CSV file: blocks of ``rows`` times
     as many bytes hold about ``rows`` rows."""
-    with open(path, "rb") as fh:
-        sample = fh.read(_CSV_MIN_BLOCK)
+    text, raw = _csv_open(path)
+    with raw, text:
+        sample = bytes(text.read(_CSV_MIN_BLOCK))
     return max(1, -(-len(sample) // max(1, sample.count(b"\n"))))
 
 
-def _csv_block_reader(fh: IO[bytes], size: int) -> Callable[[], bytes | memoryview]:
+def _past_first_line(fh: Any) -> bytes:
+    """Read past the header line of ``fh``; the bytes read after it (compressed
+    streams have no ``readline``)."""
+    data = b""
+    while (cut := data.find(b"\n")) < 0:
+        more = bytes(fh.read(1 << 16))
+        if not more:
+            return b""
+        data += more
+    return data[cut + 1:]
+
+
+def _csv_block_reader(fh: IO[bytes], size: int, rest: bytes = b""
+                      ) -> Callable[[], bytes | memoryview]:
     """A function returning the next lines of ``fh``, about ``size`` bytes of them,
     ending at a newline (empty at the end of the file).
 
@@ -512,8 +652,8 @@ def _csv_block_reader(fh: IO[bytes], size: int) -> Callable[[], bytes | memoryvi
     allows (the whole file, if parsing is slower), so memory would not stay bounded;
     blocks parsed one at a time do. Like pyarrow's default (``newlines_in_values``
     off), blocks end at a newline. The caller holds the only reference to a block.
+    ``rest``: bytes already read from ``fh``, to come first.
     """
-    rest = b""
 
     def read() -> bytes | memoryview:
         nonlocal rest
@@ -541,7 +681,7 @@ def _csv_error(exc: Exception, path: str, header: list[str], cols: dict[str, str
     m = re.match(r"In CSV column #(\d+): (.*)", text)
     if m and int(m.group(1)) < len(header):
         name = header[int(m.group(1))]
-        role = next((r for r, n in cols.items() if n == name), None)
+        role = next((role_of(r) for r, n in cols.items() if n == name), None)
         if role is not None:
             return ValueError(f"{role}: column {name!r} of {path} could not be read: "
                               f"{m.group(2)}")
@@ -577,9 +717,9 @@ def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str],
     return out
 
 
-def _csv_column(raw: list[str], path: str, role: str, name: str | None) -> np.ndarray:
+def _csv_column(raw: list[str], path: str, key: str, name: str | None) -> np.ndarray:
     """Null-free CSV fields as the NumPy array pyarrow's inference would give."""
-    if role == "label":
+    if _text_allowed(key):
         if all(re.fullmatch(r"[+-]?[0-9]+", v) for v in raw) and raw:
             try:
                 return np.array([int(v) for v in raw], dtype=np.int64)
@@ -590,8 +730,9 @@ def _csv_column(raw: list[str], path: str, role: str, name: str | None) -> np.nd
     try:
         return np.array([float(v) for v in raw], dtype=np.float64)
     except ValueError:
-        if role != "label":
-            raise ValueError(f"{role}: column {name!r} of {path} is not numeric.") from None
+        if not _text_allowed(key):
+            raise ValueError(f"{role_of(key)}: column {name!r} of {path} is not "
+                             "numeric.") from None
     return np.array(raw, dtype=object)
 
 
@@ -640,7 +781,7 @@ def naming_columns(path: Any, cols: dict[str, str | None]) -> Iterator[None]:
             m = _ARGUMENT_AT_START.match(exc.args[0])
             role = _ARGUMENTS.get(m.group(0)) if m else None
             if role is not None and cols.get(role) is not None:
-                exc.args = (f"{role}: column {cols[role]!r} of {os.fsdecode(path)}: "
+                exc.args = (f"{role}: column {cols[role]!r} of {describe_path(path)}: "
                             f"{exc.args[0]}",) + exc.args[1:]
         raise
 
@@ -718,26 +859,170 @@ def typed_pos_label(pos_label: Any, y: np.ndarray) -> Any:
 
 _SOURCES: dict[str, Callable[[str, dict[str, str | None], bool], _Source]] = {
     ".npy": _npy_source, ".npz": _npz_source, ".csv": _csv_source,
-    ".parquet": _parquet_source, ".pq": _parquet_source}
+    ".parquet": _parquet_source, ".pq": _parquet_source, ".feather": _ipc_source,
+    ".arrow": _ipc_source, ".ipc": _ipc_source,
+    **{".csv" + ending: _csv_source for ending in _CSV_CODECS}}
+# Files of one dataset must share a family (``d.csv`` and ``e.csv.gz`` may mix).
+_FAMILIES = {".pq": ".parquet", ".arrow": ".feather", ".ipc": ".feather",
+             **{".csv" + ending: ".csv" for ending in _CSV_CODECS}}
+_NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 
 
-def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False) -> _Source:
-    """The columns ``cols`` (role -> name, or None) of the file at ``path``.
+def _format_of(path: str) -> str:
+    """The key of ``_SOURCES`` for a file name (``.csv.gz`` as one ending), else its
+    last ending."""
+    name = os.path.basename(path).lower()
+    for ending in sorted(_SOURCES, key=len, reverse=True):
+        if name.endswith(ending):
+            return ending
+    return os.path.splitext(name)[1]
+
+
+def _unsupported(path: str) -> ValueError:
+    ext = _format_of(path)
+    return ValueError(f"path: cannot read {ext or 'extensionless'} files ({path}); use one "
+                      f"of {', '.join(sorted(_SOURCES))}.")
+
+
+def describe_path(path: Any) -> str:
+    """``path`` as text for messages: a file, folder or pattern, or the first of a list.
 
     Parameters
     ----------
-    path : str or path-like
-        ``.npy`` (a structured array), ``.npz``, ``.csv`` or ``.parquet``.
+    path : str, path-like, or a list or tuple of them
+        What ``evaluate_file`` was given.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from indist_fast.io import describe_path
+    >>> describe_path(["a.parquet", "b.parquet", "c.parquet"])
+    'a.parquet (and 2 more files)'
+    """
+    if isinstance(path, (list, tuple)):
+        names = [describe_path(p) for p in path]
+        if len(names) <= 1:
+            return names[0] if names else "[]"
+        return f"{names[0]} (and {len(names) - 1} more file{'s' * (len(names) > 2)})"
+    try:
+        return check_path(path)
+    except TypeError:
+        return repr(path)
+
+
+def _hidden(name: str) -> bool:
+    """Names pyarrow's datasets skip too: ``_SUCCESS``, ``.crc`` files, ``_temporary``."""
+    return name.startswith((".", "_"))
+
+
+def _folder_files(folder: str) -> list[str]:
+    """Every data file under ``folder``, in sorted order, hidden ones skipped."""
+    found: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not _hidden(d))
+        found.extend(os.path.join(root, f) for f in sorted(files) if not _hidden(f))
+    if not found:
+        raise ValueError(f"path: {folder} is a directory with no data files in it (or "
+                         f"under it); expected files ending in {', '.join(sorted(_SOURCES))}.")
+    return found
+
+
+def _partition_keys(path: str, base: str) -> dict[str, str | None]:
+    """``key=value`` folder names between ``base`` and the file (hive partitions), the
+    values URL-decoded as pyarrow writes them; None for a null partition."""
+    from urllib.parse import unquote
+    rel = os.path.relpath(os.path.dirname(path), base) if base else os.path.dirname(path)
+    keys: dict[str, str | None] = {}
+    for part in rel.replace(os.sep, "/").split("/"):
+        key, eq, value = part.partition("=")
+        if eq and key:
+            value = unquote(value)
+            keys[unquote(key)] = None if value == _NULL_PARTITION else value
+    return keys
+
+
+def _dataset_files(path: Any) -> list[tuple[str, dict[str, str | None]]] | None:
+    """The files of a folder, glob pattern or list with their partition keys; None
+    when ``path`` names one file."""
+    import glob
+    if isinstance(path, (list, tuple)):
+        if not path:
+            raise ValueError("path: the list of files is empty.")
+        out: list[tuple[str, dict[str, str | None]]] = []
+        for item in path:
+            if isinstance(item, (list, tuple)):
+                raise TypeError("path must be a file name, folder or glob pattern (str or "
+                                "path-like) or a list of them; got a nested list.")
+            out.extend(_dataset_files(item) or [(_one_file(check_path(item)),
+                                                 _partition_keys(check_path(item), ""))])
+        return out
+    name = _check_any_path(path)
+    if os.path.isdir(name):
+        return [(f, _partition_keys(f, name)) for f in _folder_files(name)]
+    if os.path.exists(name) or not glob.has_magic(name):
+        return None
+    matches = sorted(glob.glob(name, recursive=True))
+    if not matches:
+        raise ValueError(f"path: the pattern {name} matches no file.")
+    out = []
+    for match in matches:
+        inside = _folder_files(match) if os.path.isdir(match) else [match]
+        out.extend((f, _partition_keys(f, "")) for f in inside if not
+                   _hidden(os.path.basename(f)))
+    return out
+
+
+def _check_any_path(path: Any) -> str:
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return os.fsdecode(os.fspath(path))
+    raise TypeError("path must be a file name, folder or glob pattern (str or path-like) "
+                    f"or a list of them, got {type(path).__name__}.")
+
+
+def _one_file(path: str) -> str:
+    """``path`` checked to be a readable file of a supported format."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"path: no such file: {path}")
+    if os.path.isdir(path):
+        raise ValueError(f"path: {path} is a directory, not a file.")
+    if not os.path.isfile(path):         # a pipe or a device: the readers seek and reread
+        raise ValueError(f"path: {path} is not a regular file.")
+    if _format_of(path) not in _SOURCES:
+        raise _unsupported(path)
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"path: cannot open {path}: {exc.strerror or exc}.") from exc
+    return path
+
+
+def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False) -> _Source:
+    """The columns ``cols`` (role -> name, or None) of a file or a dataset of files.
+
+    Parameters
+    ----------
+    path : str, path-like, or a list or tuple of them
+        A file (``.parquet``, ``.csv``, ``.csv.gz``/``.bz2``/``.zst``, ``.feather``/
+        ``.arrow``/``.ipc``, ``.npy`` structured, ``.npz``), a folder (read
+        recursively; ``key=value`` folder names are hive partitions), a glob pattern,
+        or a list of these.
     cols : dict of str to str or None
-        Role (``label``, ``score``, ``weight``) to column name; None for no weights.
+        Role (``label``, ``score``, ``weight``; more models as ``score#1``, ...,
+        segment columns as ``by#0``, ...) to column name; None for no weights. Segment
+        columns may be partition keys.
     drop_nulls : bool, default=False
         Skip the rows with a null in a used column instead of raising.
 
     Returns
     -------
     _Source
-        The reader: ``chunks(n)`` yields ``(y, score, weight)`` chunks of at most ``n``
-        rows; ``whole()``, where not None, gives the whole columns without copying.
+        The reader: ``chunks(n)`` yields tuples of columns in the order of ``cols``
+        (``(y, score, weight)``), at most ``n`` rows each; ``whole()``, where not None,
+        gives the whole columns without copying.
 
     Examples
     --------
@@ -752,25 +1037,135 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
     [([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])]
     >>> tmp.cleanup()
     """
-    path = check_path(path)
     _check_names(cols)
     drop_nulls = check_flag(drop_nulls, "drop_nulls")
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"path: no such file: {path}")
-    if os.path.isdir(path):
-        raise ValueError(f"path: {path} is a directory, not a file.")
-    if not os.path.isfile(path):         # a pipe or a device: the readers seek and reread
-        raise ValueError(f"path: {path} is not a regular file.")
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in _SOURCES:
-        raise ValueError(f"path: cannot read {ext or 'extensionless'} files; use one of "
-                         f"{', '.join(sorted(_SOURCES))}.")
-    try:
-        with open(path, "rb"):
-            pass
-    except OSError as exc:
-        raise ValueError(f"path: cannot open {path}: {exc.strerror or exc}.") from exc
-    return _SOURCES[ext](path, cols, drop_nulls)
+    files = _dataset_files(path)
+    if files is None:
+        name = _one_file(_check_any_path(path))
+        src = _SOURCES[_format_of(name)](name, cols, drop_nulls)
+        if src.n_bytes is None:
+            src.n_bytes = os.path.getsize(name)
+        return src
+    return _dataset_source(describe_path(path), files, cols, drop_nulls)
+
+
+def _partition_types(files: list[tuple[str, dict[str, str | None]]]
+                     ) -> dict[str, np.dtype]:
+    """Each partition key's type as pyarrow infers it: int32 when every value is an
+    integer that fits, else text."""
+    values: dict[str, list[str]] = {}
+    for _, keys in files:
+        for key, value in keys.items():
+            if value is not None:
+                values.setdefault(key, []).append(value)
+    types = {}
+    for key, vals in values.items():
+        ints = all(re.fullmatch(r"[+-]?[0-9]+", v) for v in vals) and all(
+            -2**31 <= int(v) < 2**31 for v in vals)
+        types[key] = np.dtype(np.int32) if ints else np.dtype(object)
+    return types
+
+
+def _kind_class(arr: np.ndarray) -> str:
+    kind = arr.dtype.kind
+    return ("booleans" if kind == "b" else "numbers" if kind in "iuf" else "dates"
+            if kind == "M" else "text")
+
+
+def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
+                    cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+    """One source over many files, read one after another; segment (``by``) columns
+    may be partition keys, filled in as constants."""
+    formats: dict[str, str] = {}
+    for f, _ in files:
+        ext = _format_of(f)
+        if ext not in _SOURCES:
+            raise _unsupported(f)
+        formats.setdefault(_FAMILIES.get(ext, ext), f)
+    if len(formats) > 1:
+        shown = ", ".join(f"{fam} ({f})" for fam, f in formats.items())
+        raise ValueError(f"path: {where} mixes file formats: {shown}; give the files of "
+                         "one format (a glob pattern such as '*.parquet' selects them).")
+    types = _partition_types(files)
+    opened = []
+    for f, keys in files:
+        _one_file(f)
+        constants: dict[str, Any] = {}
+        for key, name in cols.items():
+            if name is None or name not in keys:
+                continue
+            if role_of(key) != "by":
+                raise ValueError(f"{role_of(key)}: column {name!r} is a partition key of "
+                                 f"{where} (a folder name {name}=...); only by= columns can "
+                                 "come from partition keys.")
+            text = keys[name]
+            if text is None:
+                raise ValueError(f"by: partition key {name!r} of {f} is null "
+                                 f"({_NULL_PARTITION}); drop or fill those rows first.")
+            value: Any = int(text) if types[name].kind == "i" else text
+            constants[key] = np.array([value], dtype=types[name])
+        own = {k: n for k, n in cols.items() if k not in constants}
+        try:
+            opened.append((f, _SOURCES[_format_of(f)](f, own, drop_nulls), constants))
+        except ValueError as exc:
+            if keys and exc.args and "available columns" in str(exc.args[0]):
+                exc.args = (f"{str(exc.args[0]).rstrip('.')}; partition keys: "
+                            f"{', '.join(map(repr, keys))}.",) + exc.args[1:]
+            raise
+    sizes = [os.path.getsize(f) for f, _ in files]
+    known = all(src.n_rows is not None for _, src, _ in opened)
+    starts: list[tuple[int, str]] = []          # (first row in the stream, file)
+    done = [0, 0.0]                             # bytes of finished files, of the current
+
+    first: dict[str, tuple[str, str]] = {}      # each column's kind, and where first seen
+
+    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
+        done[:] = [0, 0.0]
+        return chunks_of(range(len(opened)), rows)
+
+    def chunks_of(files: Iterable[int], rows: int) -> Iterator[tuple[Any, ...]]:
+        """The chunks of some of the files (by index), rows counted from 0 again."""
+        starts.clear()
+        row = 0
+        for i in files:
+            (f, src, constants), size = opened[i], sizes[i]
+            starts.append((row, f))
+            in_file = 0
+            for chunk in src.chunks(rows):
+                own = iter(chunk)
+                n = len(chunk[1])                  # the score column: never a constant
+                out = tuple(np.repeat(constants[k], n) if k in constants else next(own)
+                            for k in cols)
+                for k, arr in zip(cols, out):
+                    if arr is None or not _text_allowed(k):
+                        continue
+                    cls = _kind_class(arr)
+                    seen = first.setdefault(k, (cls, f))
+                    if seen[0] != cls:
+                        raise ValueError(
+                            f"path: the files of {where} disagree on column {cols[k]!r} "
+                            f"(the {role_of(k)} column): {seen[0]} in {seen[1]}, {cls} in "
+                            f"{f}; give every file the same column types.")
+                row += n
+                in_file += n
+                if src.done_bytes is not None:
+                    done[1] = src.done_bytes()
+                elif src.n_rows:
+                    done[1] = size * in_file / src.n_rows
+                yield out
+            done[:] = [done[0] + size, 0.0]
+
+    def locate(row: int) -> tuple[str, int]:
+        i = max(0, bisect.bisect_right([s for s, _ in starts], row) - 1)
+        return starts[i][1], row - starts[i][0]
+
+    per_row = max(src.bytes_per_row for _, src, _ in opened) + 8 * sum(
+        1 for k in cols if role_of(k) == "by")
+    return _Source(sum(src.n_rows for _, src, _ in opened) if known else None,  # type: ignore
+                   per_row, chunks, n_bytes=sum(sizes),
+                   done_bytes=lambda: int(done[0] + done[1]), locate=locate,
+                   parts=[(constants, src.n_rows) for _, src, constants in opened],
+                   chunks_of=chunks_of)
 
 
 def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
@@ -797,16 +1192,19 @@ def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
     return release
 
 
-def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
+def read_columns(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
+                 label: str, score: str,
                  weight: str | None = None, drop_nulls: bool = False
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Read ``(y_true, y_score, sample_weight)`` columns from a file.
+    """Read ``(y_true, y_score, sample_weight)`` columns from a file or a dataset of files.
 
     Parameters
     ----------
-    path : str or path-like
-        ``.npy`` (a structured array), ``.npz``, ``.csv`` or ``.parquet`` (needs
-        pyarrow).
+    path : str, path-like, or a list of them
+        ``.npy`` (a structured array), ``.npz``, ``.csv`` (also ``.csv.gz``, ``.bz2``,
+        ``.zst``), ``.parquet`` or ``.feather``/``.arrow`` (these need pyarrow); or a
+        folder (read recursively), a glob pattern or a list of such files, read one
+        after another.
     label, score : str
         Column (field, array) names of the labels and the scores.
     weight : str, default=None
@@ -851,6 +1249,6 @@ def read_columns(path: str | os.PathLike[str], *, label: str, score: str,
         y, s, w = ((None if c[0] is None else np.concatenate(c)) for c in zip(*parts)) \
             if parts else (None, None, None)
     if s is None or len(s) == 0:
-        raise ValueError(f"path: {check_path(path)} holds no rows.")
+        raise ValueError(f"path: {describe_path(path)} holds no rows.")
     assert y is not None
     return y, s, w
