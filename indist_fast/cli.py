@@ -65,7 +65,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         if args.bootstrap is None:
             result = evaluate_file(args.file, label=args.label,
                                    score=args.score if table_form else args.score[0],
-                                   **({"by": args.by} if args.by else {}), weight=args.weight,
+                                   by=args.by or None, weight=args.weight,
                                    pos_label=args.pos_label, levels=tuple(args.levels),
                                    memory_limit=args.memory_limit,
                                    progress=False if args.no_progress else None,

@@ -62,3 +62,13 @@ def warn_undefined_b(n_undefined: int, weight_pos: float, exclude_self: bool) ->
             "for the all-pairs (scale-invariant) form." if exclude_self else
             f"B is NaN at {n_undefined} operating point(s).",
             UndefinedBWarning, stacklevel=4)
+
+
+def warn_one_class(n_flagged: int, n_rows: int, stacklevel: int) -> None:
+    """The one warning of a ``ReportTable`` whose ``n_flagged`` of ``n_rows`` rows hold a
+    single class (or weight 0 on every row), wherever the table was made."""
+    if n_flagged:
+        warnings.warn(f"{n_flagged:,} of {n_rows:,} (segment, model) rows hold a single "
+                      "class (or weight 0 on every row): their AUC, B and precision are "
+                      "undefined (NaN; see the one_class column).", IndistFastWarning,
+                      stacklevel=stacklevel + 1)

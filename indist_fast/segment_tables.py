@@ -16,7 +16,7 @@ from ._core.validation import check_flag, check_levels
 from .report_table import ReportTable
 from .table import ScoreTable, with_main_level
 
-__all__ = ["from_score_tables", "concat_tables"]
+__all__ = ["from_score_tables", "concat_tables", "append_totals"]
 
 
 def from_score_tables(by: Sequence[str], segments: Mapping[str, Any], models: Sequence[Any],
@@ -104,3 +104,23 @@ def concat_tables(tables: Sequence[ReportTable]) -> ReportTable:
     columns = {name: np.concatenate([t.columns[name] for t in tables]) for name in first.columns}
     sources = tuple(block for t in tables for block in t._sources)
     return ReportTable(first.by, columns, first.levels, first.exclude_self)._with_sources(sources)
+
+
+def append_totals(table: ReportTable, totals: ReportTable) -> ReportTable:
+    """``table`` followed by the rows of ``totals`` (each model over all rows, segment
+    columns None), as ``evaluate_many(total=True)`` gives them.
+
+    Parameters
+    ----------
+    table, totals : ReportTable
+
+    Returns
+    -------
+    ReportTable
+    """
+    columns = {name: np.concatenate((col.astype(object) if name in table.by else col,
+                                     totals.columns[name]))
+               for name, col in table.columns.items()}
+    return ReportTable(table.by, columns, table.levels, table.exclude_self, table.n_boot,
+                       table.confidence, table.seed_entropy)._with_sources(
+        table._sources + totals._sources)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import warnings
 from collections.abc import Mapping
 from typing import Any, Iterable, Iterator, NoReturn
 
@@ -21,11 +20,12 @@ from ._core.engine import engine
 from ._core.results import SegmentSweeps
 from ._core.validation import (Rows, _first_missing, check_flag, check_levels,
                                prepare_rows, with_scores)
-from .errors import IndistFastWarning
+from .errors import warn_one_class
 from .inference.segment_bootstrap import (BootstrapSettings, bootstrap_settings,
                                           interval_columns, segment_intervals, segment_slots)
 from .io.frames import table_columns
 from .report_table import REPORT_COLUMNS, ReportTable
+from .segment_tables import append_totals
 from .table import DEFAULT_LEVELS, with_main_level
 
 __all__ = ["evaluate_many"]
@@ -148,12 +148,7 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         for r in rows]
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
                                     exclude_self, intervals, boot)
-    flagged = int(np.count_nonzero(table.columns["one_class"]))
-    if flagged:
-        warnings.warn(f"{flagged:,} of {len(table):,} (segment, model) rows hold a single "
-                      "class (or weight 0 on every row): their AUC, B and precision are "
-                      "undefined (NaN; see the one_class column).", IndistFastWarning,
-                      stacklevel=2)
+    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), 2)
     if total:
         table = _with_totals(table, rows, all_levels, exclude_self, list(models), boot,
                              n_table)
@@ -219,12 +214,7 @@ def _with_totals(table: ReportTable, rows: list[Rows], levels: np.ndarray,
                                                 for name in table.by},
                                      models, whole, table.levels, exclude_self, intervals,
                                      boot)
-    columns = {name: np.concatenate((col.astype(object) if name in table.by else col,
-                                     totals.columns[name]))
-               for name, col in table.columns.items()}
-    return ReportTable(table.by, columns, table.levels, exclude_self, table.n_boot,
-                       table.confidence, table.seed_entropy)._with_sources(
-        table._sources + totals._sources)
+    return append_totals(table, totals)
 
 
 def _inputs(y_true: Any, scores: Any, groups: Any, sample_weight: Any, label: str | None,
@@ -253,7 +243,12 @@ def _inputs(y_true: Any, scores: Any, groups: Any, sample_weight: Any, label: st
 
 
 def _names(value: Any, name: str) -> list[str]:
-    names = [value] if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        names = [value]
+    elif isinstance(value, Iterable) and not isinstance(value, (Mapping, bytes)):
+        names = list(value)               # a list, a tuple, a pandas Index ...
+    else:
+        names = []
     if not names or not all(isinstance(v, str) for v in names):
         raise TypeError(f"{name} must be a column name or a non-empty list of them, "
                         f"got {value!r}.")

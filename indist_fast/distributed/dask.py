@@ -39,12 +39,12 @@ import numpy as np
 
 from . import ranges
 from . import segment_blocks as blocks
-from .segment_blocks import warn_one_class
 from .._core.results import SweepResult
 from .._core.validation import check_columns, check_count, check_flag, check_levels
 from ..report_table import ReportTable
 from ..results import Report
-from ..segment_tables import concat_tables
+from ..errors import warn_one_class
+from ..segment_tables import append_totals, concat_tables
 from ..segments import RESERVED, _names
 from ..table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
@@ -273,8 +273,8 @@ def evaluate(collection: Any, *, label: str | None = None,
     # model's whole table on one worker).
     table, totals = _segment_table(dask, parts, label, models, weight, by_names, pos_label,
                                    lv, exclude_self, n_ranges, total)
-    warn_one_class(table)
-    return table if totals is None else blocks.with_totals(table, totals)
+    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), 2)
+    return table if totals is None else append_totals(table, totals)
 
 
 def _array_parts(part: Any, k: int, pos_label: Any) -> tuple[Any, Any]:

@@ -39,7 +39,6 @@ run lengths, counts in the smallest integer type) are the next step if it matter
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from functools import reduce
 from typing import Any, Sequence
@@ -48,7 +47,6 @@ import numpy as np
 
 from .._core.validation import (LabelCoding, Rows, combine_codings, prepare_rows,
                                raise_row_errors, with_scores)
-from ..errors import IndistFastWarning
 from ..io.frames import table_columns
 from ..report_table import ReportTable
 from ..segment_tables import from_score_tables
@@ -56,7 +54,7 @@ from ..segments import _segments
 from ..table import ScoreTable
 
 __all__ = ["SegmentedTables", "PartitionSegments", "partition_segments", "global_codes",
-           "block_bounds", "split_blocks", "block_table", "with_totals", "warn_one_class"]
+           "block_bounds", "split_blocks", "block_table"]
 
 
 @dataclass(frozen=True)
@@ -328,20 +326,3 @@ def block_table(pieces: Sequence[tuple[np.ndarray, np.ndarray, list[SegmentedTab
                              exclude_self=exclude_self)
 
 
-def with_totals(table: ReportTable, totals: ReportTable) -> ReportTable:
-    """``table`` followed by the rows of ``totals`` (its segment columns None), as
-    ``evaluate_many(total=True)`` appends them."""
-    columns = {name: np.concatenate((col.astype(object) if name in table.by else col,
-                                     totals.columns[name]))
-               for name, col in table.columns.items()}
-    return ReportTable(table.by, columns, table.levels, table.exclude_self)._with_sources(
-        table._sources + totals._sources)
-
-
-def warn_one_class(table: ReportTable) -> None:
-    """The warning ``evaluate_many`` gives for rows of one class, with its wording."""
-    flagged = int(np.count_nonzero(table.columns["one_class"]))
-    if flagged:
-        warnings.warn(f"{flagged:,} of {len(table):,} (segment, model) rows hold a single "
-                      "class: their AUC, B and precision are undefined (NaN; see the "
-                      "one_class column).", IndistFastWarning, stacklevel=3)

@@ -44,7 +44,6 @@ import re
 import shutil
 import sys
 import tempfile
-import warnings
 from typing import Any, Iterable, Iterator, Sequence, TypeAlias, overload
 
 import numpy as np
@@ -53,7 +52,7 @@ from .._core.engine import engine
 from .._core.results import SegmentSweeps, SweepResult
 from .._core.validation import (Rows, check_flag, check_levels, combine_codings, prepare_rows,
                                 raise_row_errors, with_scores)
-from ..errors import IndistFastWarning
+from ..errors import warn_one_class
 from .readers import (_page_release, _Source, describe_path, naming_columns, open_source,
                       role_of, typed_pos_label)
 from ..metrics import evaluate
@@ -391,8 +390,8 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         with naming_columns(path, cols):
             return _evaluate_source(src, path, cols, pos_label, lv, exclude_self, limit,
                                     progress, folder, drop_nulls)
-    scores = _column_names(score, "score")
-    by_names = [] if by is None else _column_names(by, "by")
+    scores = _names(score, "score")
+    by_names = [] if by is None else _names(by, "by")
     clash = sorted(set(by_names) & RESERVED)
     if clash:
         raise ValueError(f"by: segment column name(s) {clash} would hide the table's own "
@@ -405,15 +404,6 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     plan = _TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls)
     with naming_columns(path, cols):
         return plan.evaluate(src, progress)
-
-
-def _column_names(value: Any, name: str) -> list[str]:
-    """``evaluate_many``'s check of a column list, also for values that are no
-    sequence at all (its own would let ``list(5)`` fail without naming ``name``)."""
-    if not isinstance(value, (str, list, tuple)):
-        raise TypeError(f"{name} must be a column name or a non-empty list of them, got "
-                        f"{value!r}.")
-    return _names(value, name)
 
 
 def _evaluate_source(src: _Source, path: Any, cols: dict[str, str | None], pos_label: Any,
@@ -1032,11 +1022,7 @@ class _TablePlan:
         segments = {name: v[order] for name, v in zip(self.by, values)}
         table = ReportTable._from_sweeps(self.by, segments, self.models, sweeps, self.levels,
                                         self.exclude_self)
-        flagged = int(np.count_nonzero(table.columns["one_class"]))
-        if flagged:
-            warnings.warn(f"{flagged:,} of {len(table):,} (segment, model) rows hold a "
-                          "single class: their AUC, B and precision are undefined (NaN; "
-                          "see the one_class column).", IndistFastWarning, stacklevel=4)
+        warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), 4)
         return table
 
 
