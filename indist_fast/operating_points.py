@@ -384,13 +384,22 @@ def _callable_values(fn: Callable[..., Any], p: _Points) -> np.ndarray:
     return values.astype(np.float64)
 
 
+# Figures of merit within this share of their largest magnitude count as tied: optima
+# equal in exact arithmetic (0.8 + 0.2 * 6 against 0.2 * 10) differ by rounding.
+PLATEAU_RTOL = 1e-12
+
+
 def _best_index(values: np.ndarray, goal: str) -> int:
     ok = ~np.isnan(values)
     if not ok.any():
         raise ValueError("criterion: the figure of merit is NaN at every operating point.")
-    best = values[ok].max() if goal == "max" else values[ok].min()
+    finite = values[ok]
+    sign = 1.0 if goal == "max" else -1.0
+    best = sign * finite.max() if goal == "max" else sign * finite.min()
+    scale = float(np.abs(finite[np.isfinite(finite)]).max(initial=0.0))
     # Plateaus: the first optimum in descending order, i.e. the highest threshold.
-    return int(np.flatnonzero(values == best)[0])
+    with np.errstate(invalid="ignore"):
+        return int(np.flatnonzero(sign * values >= best - PLATEAU_RTOL * scale)[0])
 
 
 def _choose(p: _Points, name: str, params: dict[str, Any]) -> tuple[int, float]:
@@ -539,11 +548,12 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
 
     Notes
     -----
-    Plateaus: when several operating points share the optimal value exactly, the
-    highest threshold among them is returned (for ``cost`` with ``c=0`` that is the
-    "nothing positive" point, threshold ``inf``). Values are compared as computed, so
-    optima equal in exact arithmetic but not after rounding (real weights) are not
-    ties.
+    Plateaus: when several operating points share the optimal value, the highest
+    threshold among them is returned (for ``cost`` with ``c=0`` that is the "nothing
+    positive" point, threshold ``inf``). Values within ``PLATEAU_RTOL`` (1e-12) times
+    the largest magnitude of the figure of merit count as equal, so optima equal in
+    exact arithmetic but apart after rounding are ties too. Targets and
+    ``indistinguishability`` compare the rate or B itself with the target, exactly.
 
     Examples
     --------
@@ -681,11 +691,12 @@ def _ranges(x: np.ndarray, start: np.ndarray, end: np.ndarray, atol: float
         if d0 <= atol and d1 <= atol:
             continue
         lo, hi = x[i], x[i + 1]
-        # The crossing of the tolerance line, where the difference leaves or enters it.
+        # The range ends where the difference crosses 0 (``atol`` only decides whether
+        # a piece counts at all).
         if d0 <= atol:
-            lo = x[i] + (x[i + 1] - x[i]) * (atol - d0) / (d1 - d0)
+            lo = x[i] + (x[i + 1] - x[i]) * min(max(-d0 / (d1 - d0), 0.0), 1.0)
         elif d1 <= atol:
-            hi = x[i] + (x[i + 1] - x[i]) * (d0 - atol) / (d0 - d1)
+            hi = x[i] + (x[i + 1] - x[i]) * min(max(d0 / (d0 - d1), 0.0), 1.0)
         if out and out[-1][1] >= lo:
             out[-1][1] = max(out[-1][1], hi)
         else:
