@@ -86,15 +86,15 @@ def _fields(p: _Points, k: Any) -> dict[str, Any]:
 
 def _finish(values: Mapping[str, Any], shape: tuple[int, ...] | None) -> dict[str, Any]:
     """Scalars as Python floats (``shape`` None) or read-only arrays of ``shape``."""
-    out = {}
+    out: dict[str, Any] = {}
     for name, value in values.items():
         arr = np.asarray(value, dtype=np.float64)
         if shape is None:
-            out[name] = float(arr.reshape(-1)[0]) if arr.size == 1 else float(arr)
+            out[name] = float(arr.reshape(-1)[0])
         else:
-            arr = arr.reshape(shape).copy()
-            arr.setflags(write=False)
-            out[name] = arr
+            shaped = arr.reshape(shape).copy()
+            shaped.setflags(write=False)
+            out[name] = shaped
     return out
 
 
@@ -381,7 +381,7 @@ def _callable_values(fn: Callable[..., Any], p: _Points) -> np.ndarray:
                         f"{len(p.tp)} real numbers (one per operating point, from arrays "
                         f"tp, fp, tn, fn), got {type(out).__name__} of dtype "
                         f"{values.dtype} and shape {values.shape}.")
-    return values.astype(np.float64)
+    return np.asarray(values, dtype=np.float64)
 
 
 # Figures of merit within this share of their largest magnitude count as tied: optima
@@ -559,8 +559,8 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
     --------
     >>> import indist_fast
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
-    >>> indist_fast.best_threshold(y, s, "youden").threshold
-    0.35
+    >>> indist_fast.best_threshold(y, s, "youden").threshold  # 2/3 at 0.8 and 0.35
+    0.8
     >>> indist_fast.best_threshold(y, s, "recall", target=0.5).threshold
     0.8
     >>> best = indist_fast.best_threshold(y, s, "cost", cost_fn=1.0, cost_fp=5.0)
@@ -582,7 +582,8 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
     p = _points(table, exclude_self)
     if len(table) and table.scores[0] == np.inf:
         # No threshold labels nothing when a score is +inf: drop that candidate.
-        p = _Points(*(v[1:] if isinstance(v, np.ndarray) else v for v in p))
+        p = p._replace(thresholds=p.thresholds[1:], tp=p.tp[1:], fp=p.fp[1:],
+                       tn=p.tn[1:], fn=p.fn[1:], b=p.b[1:])
         offset = 1
     else:
         offset = 0
@@ -621,7 +622,8 @@ def _upper_lower(fpr: np.ndarray, tpr: np.ndarray, x: np.ndarray
         dx = fpr[j] - fpr[i]
         with np.errstate(divide="ignore", invalid="ignore"):
             t = np.where(dx > 0, (x - fpr[i]) / dx, 0.0)
-        return tpr[i] + t * (tpr[j] - tpr[i])
+        value: np.ndarray = tpr[i] + t * (tpr[j] - tpr[i])
+        return value
 
     upper = np.where(fpr[last] == x, tpr[last], between(last, nxt))
     lower = np.where(fpr[first] == x, tpr[first], between(prv, first))
@@ -848,7 +850,8 @@ class OperatingPointIntervals:
     def __getitem__(self, metric: str) -> RateInterval:
         if metric not in ("tpr", "fpr", "precision"):
             raise KeyError(f"no rate {metric!r}; there are tpr, fpr and precision.")
-        return getattr(self, metric)
+        interval: RateInterval = getattr(self, metric)
+        return interval
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN as None), without the bootstrap replicates.
