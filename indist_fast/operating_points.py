@@ -28,7 +28,7 @@ from .table import ScoreTable
 
 __all__ = ["confusion", "Confusion", "best_threshold", "BestThreshold", "CRITERIA",
            "dominates", "Dominance", "operating_point_intervals", "OperatingPointIntervals",
-           "RateInterval"]
+           "RateInterval", "wilson_interval"]
 
 
 # --------------------------------------------------------------------------- points
@@ -686,24 +686,18 @@ class Dominance:
 def _ranges(x: np.ndarray, start: np.ndarray, end: np.ndarray, atol: float
             ) -> tuple[tuple[float, float], ...]:
     """Where a difference, linear from ``start[i]`` at ``x[i]`` to ``end[i]`` at
-    ``x[i+1]``, exceeds ``atol``: merged fpr intervals."""
-    out: list[list[float]] = []
-    for i in range(len(x) - 1):
-        d0, d1 = start[i], end[i]
-        if d0 <= atol and d1 <= atol:
-            continue
-        lo, hi = x[i], x[i + 1]
-        # The range ends where the difference crosses 0 (``atol`` only decides whether
-        # a piece counts at all).
-        if d0 <= atol:
-            lo = x[i] + (x[i + 1] - x[i]) * min(max(-d0 / (d1 - d0), 0.0), 1.0)
-        elif d1 <= atol:
-            hi = x[i] + (x[i + 1] - x[i]) * min(max(d0 / (d0 - d1), 0.0), 1.0)
-        if out and out[-1][1] >= lo:
-            out[-1][1] = max(out[-1][1], hi)
-        else:
-            out.append([float(lo), float(hi)])
-    return tuple((float(lo), float(hi)) for lo, hi in out)
+    ``x[i+1]``, exceeds ``atol``: merged fpr intervals. ``atol`` decides which pieces
+    count; a range ends where the difference crosses 0."""
+    i = np.flatnonzero((start > atol) | (end > atol))
+    if not len(i):
+        return ()
+    d0, d1, x0, dx = start[i], end[i], x[i], x[i + 1] - x[i]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo = np.where(d0 > atol, x0, x0 + dx * np.clip(-d0 / (d1 - d0), 0.0, 1.0))
+        hi = np.where(d1 > atol, x[i + 1], x0 + dx * np.clip(d0 / (d0 - d1), 0.0, 1.0))
+    first = np.flatnonzero(np.r_[True, lo[1:] > hi[:-1]])   # pieces that start a range
+    ends = np.maximum.reduceat(hi, first)
+    return tuple(zip(lo[first].tolist(), ends.tolist()))
 
 
 def dominates(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any = None,
