@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
 
-from ._core.curves import curve_columns
+from ._core.curves import _columns
 from ._core.results import operating_rates
 from ._core.validation import (Rows, check_count, check_flag, check_level, check_real,
                                check_seed, check_two_classes, prepare_rows, with_scores)
@@ -35,16 +35,36 @@ __all__ = ["confusion", "Confusion", "best_threshold", "BestThreshold", "CRITERI
 
 class _Points(NamedTuple):
     """Every operating point of a table plus "nothing positive" in front (index 0,
-    threshold +inf), highest threshold first; counts as float64."""
+    threshold +inf), highest threshold first; counts as float64. ``start`` is 1 when
+    the "nothing positive" point was dropped (a score of +inf)."""
 
     thresholds: np.ndarray
     tp: np.ndarray
     fp: np.ndarray
     tn: np.ndarray
     fn: np.ndarray
-    b: np.ndarray
     weight_pos: float
     weight_neg: float
+    table: ScoreTable
+    exclude_self: bool
+    start: int = 0
+
+    def b(self, k: Any) -> np.ndarray:
+        """B at points ``k`` (NaN where nothing is labelled). B_j depends only on the
+        groups down to j and the totals, so only that prefix is swept: the very
+        values of ``curves(...).b``."""
+        k = np.asarray(k) + self.start
+        stop = int(k.max(initial=0))
+        pos, neg = self.table.pos[:stop], self.table.neg[:stop]
+        # The totals the full sweep uses: the class weights the groups end at.
+        cols = _columns(pos, neg, self.exclude_self, self.weight_pos, self.weight_neg)[0]
+        return np.r_[np.nan, cols.b][k]
+
+    def without_nothing_positive(self) -> "_Points":
+        """The points without index 0, for tables whose top score is +inf."""
+        return self._replace(thresholds=self.thresholds[1:], tp=self.tp[1:],
+                             fp=self.fp[1:], tn=self.tn[1:], fn=self.fn[1:],
+                             start=self.start + 1)
 
 
 def _points(table: ScoreTable, exclude_self: bool) -> _Points:
@@ -57,9 +77,8 @@ def _points(table: ScoreTable, exclude_self: bool) -> _Points:
     tp, fp = np.r_[0.0, np.cumsum(pos)], np.r_[0.0, np.cumsum(neg)]
     fn = np.r_[np.cumsum(pos[::-1])[::-1], 0.0]
     tn = np.r_[np.cumsum(neg[::-1])[::-1], 0.0]
-    b = np.r_[np.nan, curve_columns(table.scores, table.pos, table.neg, exclude_self).b]
-    return _Points(np.r_[np.inf, table.scores], tp, fp, tn, fn, b, float(tp[-1]),
-                   float(fp[-1]))
+    return _Points(np.r_[np.inf, table.scores], tp, fp, tn, fn, float(tp[-1]),
+                   float(fp[-1]), table, exclude_self)
 
 
 def _index(table: ScoreTable, thresholds: np.ndarray) -> np.ndarray:
@@ -68,9 +87,10 @@ def _index(table: ScoreTable, thresholds: np.ndarray) -> np.ndarray:
     return np.searchsorted(-table.scores, -thresholds, side="right")
 
 
-def _fields(p: _Points, k: Any) -> dict[str, Any]:
-    """The confusion fields at point index ``k`` (an int or an int array)."""
-    tp, fp, tn, fn, b = p.tp[k], p.fp[k], p.tn[k], p.fn[k], p.b[k]
+def _fields(p: _Points, k: Any, with_b: bool = True) -> dict[str, Any]:
+    """The confusion fields at point index ``k`` (an int or an int array); ``b`` is
+    left out (it costs a sweep) unless ``with_b``."""
+    tp, fp, tn, fn = p.tp[k], p.fp[k], p.tn[k], p.fn[k]
     wp, wn = p.weight_pos, p.weight_neg
     rates = operating_rates(tp, fp, wp, wn)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -81,7 +101,8 @@ def _fields(p: _Points, k: Any) -> dict[str, Any]:
     balanced = (rates.tpr + tnr) / 2.0
     return {"tp": tp, "fp": fp, "tn": tn, "fn": fn, "tpr": rates.tpr, "fpr": rates.fpr,
             "tnr": tnr, "fnr": fnr, "precision": rates.precision, "npv": npv,
-            "accuracy": accuracy, "balanced_accuracy": balanced, "f1": rates.f1, "b": b}
+            "accuracy": accuracy, "balanced_accuracy": balanced, "f1": rates.f1,
+            **({"b": p.b(k)} if with_b else {})}
 
 
 def _finish(values: Mapping[str, Any], shape: tuple[int, ...] | None) -> dict[str, Any]:
@@ -117,11 +138,10 @@ def _check_thresholds(threshold: Any) -> tuple[np.ndarray, tuple[int, ...] | Non
     return flat, arr.shape
 
 
-def _warn_b(p: _Points, k: np.ndarray, exclude_self: bool) -> None:
-    labelled = np.asarray(k).reshape(-1)
-    labelled = labelled[labelled > 0]
-    warn_undefined_b(int(np.count_nonzero(np.isnan(p.b[labelled]))), p.weight_pos,
-                     exclude_self)
+def _warn_b(b: Any, k: Any, p: _Points) -> None:
+    """Warn when B is NaN at points that label some rows (``k + start > 0``)."""
+    undefined = np.isnan(np.asarray(b)) & (np.asarray(k) + p.start > 0)
+    warn_undefined_b(int(np.count_nonzero(undefined)), p.weight_pos, p.exclude_self)
 
 
 _CONFUSION_DOC = """
@@ -269,8 +289,9 @@ def confusion(y_true: Any, y_score: Any, threshold: Any, *, sample_weight: Any =
     _, table = _rows_and_table(y_true, y_score, sample_weight, pos_label)
     p = _points(table, exclude_self)
     k = _index(table, flat)
-    _warn_b(p, k, exclude_self)
-    return Confusion(**_finish({"threshold": flat, **_fields(p, k)}, shape))
+    values = _fields(p, k)
+    _warn_b(values["b"], k, p)
+    return Confusion(**_finish({"threshold": flat, **values}, shape))
 
 
 # ------------------------------------------------------------------ best threshold
@@ -356,8 +377,7 @@ def _target(p: _Points, name: str, target: Any) -> tuple[np.ndarray, np.ndarray,
     """(rate, meets, lowest): the rate per point, where it meets ``target`` and whether
     the lowest meeting threshold (most true positives) is wanted."""
     target = check_real(target, "target", low=0.0, high=1.0)
-    f = _fields(p, np.arange(len(p.tp)))
-    rate = f["tpr" if name == "recall" else name]
+    rate = _fields(p, slice(None), with_b=False)["tpr" if name == "recall" else name]
     with np.errstate(invalid="ignore"):
         meets = rate <= target if name == "fpr" else rate >= target
     return rate, meets & ~np.isnan(rate), name != "recall"
@@ -404,7 +424,6 @@ def _best_index(values: np.ndarray, goal: str) -> int:
 
 def _choose(p: _Points, name: str, params: dict[str, Any]) -> tuple[int, float]:
     """Index of the chosen operating point and the criterion's value there."""
-    f = _fields(p, np.arange(len(p.tp)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if name in ("recall", "precision", "fpr", "tnr"):
             rate, meets, lowest = _target(p, name, params["target"])
@@ -419,20 +438,22 @@ def _choose(p: _Points, name: str, params: dict[str, Any]) -> tuple[int, float]:
             return k, float(rate[k])
         if name == "indistinguishability":
             level = check_level(params["level"])
-            reached = np.flatnonzero(p.b >= level)
+            b = p.b(np.arange(len(p.tp)))
+            reached = np.flatnonzero(b >= level)
             if not len(reached):
                 raise ValueError(f"no operating point has B >= level={level!r} (the "
-                                 f"highest B is {np.nanmax(p.b):.6g}): the "
+                                 f"highest B is {np.nanmax(b):.6g}): the "
                                  "indistinguishability threshold is undefined.")
             k = int(reached[0])
-            return k, float(p.b[k])
+            return k, float(b[k])
         if name == "cost":
             values, goal = _cost_values(p, params)
         elif name == "punzi":
             a = check_real(params["a"], "a", low=0.0, low_open=True)
             scale = check_real(params["background_scale"], "background_scale", low=0.0,
                                low_open=True)
-            values, goal = f["tpr"] / (a / 2.0 + np.sqrt(scale * p.fp)), "max"
+            values = p.tp / p.weight_pos / (a / 2.0 + np.sqrt(scale * p.fp))
+            goal = "max"
         elif name == "ams":
             b_reg = _nonnegative(params["b_reg"], "b_reg")
             s = check_real(params["signal_scale"], "signal_scale", low=0.0,
@@ -443,9 +464,9 @@ def _choose(p: _Points, name: str, params: dict[str, Any]) -> tuple[int, float]:
             # ln(1 + x) >= x / (1 + x) makes ``inner`` >= 0; rounding may not.
             values, goal = np.where(b > 0, np.sqrt(np.maximum(inner, 0.0)), np.nan), "max"
         elif name in ("accuracy", "balanced_accuracy", "f1"):
-            values, goal = f[name], "max"
+            values, goal = _fields(p, slice(None), with_b=False)[name], "max"
         elif name == "youden":
-            values, goal = f["tpr"] - f["fpr"], "max"
+            values, goal = p.tp / p.weight_pos - p.fp / p.weight_neg, "max"
         else:                                   # a callable
             values = _callable_values(params["criterion"], p)
             goal = "max" if check_flag(params["maximize"], "maximize") else "min"
@@ -582,21 +603,17 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
     p = _points(table, exclude_self)
     if len(table) and table.scores[0] == np.inf:
         # No threshold labels nothing when a score is +inf: drop that candidate.
-        p = p._replace(thresholds=p.thresholds[1:], tp=p.tp[1:], fp=p.fp[1:],
-                       tn=p.tn[1:], fn=p.fn[1:], b=p.b[1:])
-        offset = 1
-    else:
-        offset = 0
+        p = p.without_nothing_positive()
     if spec is _CALLABLE:
         settings["criterion"] = criterion
         name_for_choice = "callable"
     else:
         name_for_choice = name
     k, value = _choose(p, name_for_choice, settings)
-    fields_ = _finish({"threshold": p.thresholds[k], **_fields(p, k)}, None)
-    if k + offset > 0:          # something labelled, yet B undefined: say why
-        warn_undefined_b(int(math.isnan(fields_["b"])), p.weight_pos, exclude_self)
-    return BestThreshold(**fields_, criterion=name, value=value)
+    values = _fields(p, k)
+    _warn_b(values["b"], k, p)
+    return BestThreshold(**_finish({"threshold": p.thresholds[k], **values}, None),
+                         criterion=name, value=value)
 
 
 # ---------------------------------------------------------------------- dominance
