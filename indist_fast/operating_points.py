@@ -781,7 +781,8 @@ def dominates(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any = N
     # (upper) to its value just left of x[i+1] (lower).
     start, end = up_a[:-1] - up_b[:-1], low_a[1:] - low_b[1:]
     diffs = np.r_[up_a - up_b, low_a - low_b]
-    max_a, max_b = max(float(diffs.max()), 0.0), max(float(-diffs.min()), 0.0)
+    max_a, max_b = float(diffs.max()), float(-diffs.min())
+    max_a, max_b = (max_a if max_a > 0 else 0.0), (max_b if max_b > 0 else 0.0)
     return Dominance(bool(max_b <= atol), bool(max_a <= atol),
                      _ranges(x, start, end, atol), _ranges(x, -start, -end, atol),
                      max_a, max_b, atol)
