@@ -58,7 +58,8 @@ class _Points(NamedTuple):
         pos, neg = self.table.pos[:stop], self.table.neg[:stop]
         # The totals the full sweep uses: the class weights the groups end at.
         cols = _columns(pos, neg, self.exclude_self, self.weight_pos, self.weight_neg)[0]
-        return np.r_[np.nan, cols.b][k]
+        b: np.ndarray = np.r_[np.nan, cols.b][k]
+        return b
 
     def without_nothing_positive(self) -> "_Points":
         """The points without index 0, for tables whose top score is +inf."""
