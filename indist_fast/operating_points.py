@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
@@ -303,7 +304,6 @@ class _Criterion(NamedTuple):
     doc: str
 
 
-CRITERIA: dict[str, str] = {}      # filled below: name -> one-line description
 _SPECS: dict[str, _Criterion] = {
     "accuracy": _Criterion((), {}, "maximise (tp + tn) / W"),
     "balanced_accuracy": _Criterion((), {}, "maximise (tpr + tnr) / 2"),
@@ -334,7 +334,9 @@ _SPECS: dict[str, _Criterion] = {
                                        "r at level (default 1/2): the highest threshold "
                                        "with B >= level, evaluate's threshold"),
 }
-CRITERIA.update({name: spec.doc for name, spec in _SPECS.items()})
+#: The named criteria of ``best_threshold``, each with a one-line description.
+CRITERIA: Mapping[str, str] = MappingProxyType({name: spec.doc
+                                                 for name, spec in _SPECS.items()})
 _CALLABLE = _Criterion((), {"maximize": True}, "")
 
 
