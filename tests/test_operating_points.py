@@ -570,3 +570,25 @@ def test_interval_results_read_as_mappings_and_json(backend):
     assert d["tpr"]["successes"] == 2.0
     with pytest.raises(KeyError, match="tpr"):
         r["auc"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_integer_weights_act_as_repeated_rows(backend, seed):
+    """SPEC §1: weight 3 is three copies of the row, for every result here."""
+    y, s, w = make_rows(seed, weighted=True, signal=2)
+    w[3] = 0.0                                  # a zero weight is an absent row
+    ry, rs = np.repeat(y, w.astype(int)), np.repeat(s, w.astype(int))
+    t = np.r_[np.unique(s), np.inf]
+    a, b = (indist_fast.confusion(y, s, t, sample_weight=w),
+            indist_fast.confusion(ry, rs, t))
+    for name in ("tp", "fp", "tn", "fn", "precision", "npv", "f1", "b"):
+        assert np.allclose(getattr(a, name), getattr(b, name), equal_nan=True), name
+    for criterion, _, params in CASES:
+        assert indist_fast.best_threshold(y, s, criterion, sample_weight=w,
+                                          **params).threshold == \
+            indist_fast.best_threshold(ry, rs, criterion, **params).threshold
+    wa = indist_fast.operating_point_intervals(y, s, 2.0, sample_weight=w)
+    wb = indist_fast.operating_point_intervals(ry, rs, 2.0)
+    assert (wa.precision.low, wa.tpr.high) == pytest.approx((wb.precision.low, wb.tpr.high))
+    assert np.allclose(indist_fast.dominates(y, s, -s, sample_weight=w).a_higher,
+                       indist_fast.dominates(ry, rs, -rs).a_higher)
