@@ -20,12 +20,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
-from ._core.engine import engine
 import numpy as np
 
+from ._core.engine import engine
 from ._core.validation import (Rows, check_flag, check_level, check_levels, check_real,
                                check_seed, check_two_classes)
 from .io.frames import prepare_frame_or_rows
+from .operating_points import roc_polyline
 from .results import Curves, Report
 from .inference.bootstrap import _check_settings, bootstrap_table
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
@@ -203,9 +204,7 @@ def _partial_auc(table: ScoreTable, max_fpr: float, standardized: bool) -> float
     it: trapezoids over the exact curve, the segment crossing ``max_fpr`` cut by linear
     interpolation, then McClish's standardisation when asked."""
     check_two_classes(table.weight_pos, table.weight_neg)
-    tp = np.r_[0.0, np.cumsum(table.pos.astype(np.float64))]
-    fp = np.r_[0.0, np.cumsum(table.neg.astype(np.float64))]
-    tpr, fpr = tp / tp[-1], fp / fp[-1]
+    fpr, tpr = roc_polyline(table)
     # fpr[-1] is 1 > max_fpr here, so the crossing segment exists and has width > 0.
     stop = int(np.searchsorted(fpr, max_fpr, side="right"))
     cut = np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1])

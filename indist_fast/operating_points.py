@@ -621,9 +621,9 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
 
 # ---------------------------------------------------------------------- dominance
 
-def _roc_points(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """The ROC polyline from (0, 0): fpr and tpr per operating point (ties give one
-    straight segment)."""
+def roc_polyline(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """The exact ROC polyline from (0, 0): fpr and tpr after each operating point, tied
+    scores giving one straight segment (both classes must have weight)."""
     tp = np.r_[0.0, np.cumsum(table.pos.astype(np.float64))]
     fp = np.r_[0.0, np.cumsum(table.neg.astype(np.float64))]
     return np.clip(fp / fp[-1], 0.0, 1.0), np.clip(tp / tp[-1], 0.0, 1.0)
@@ -775,8 +775,8 @@ def dominates(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any = N
         raise type(exc)(str(exc).replace("y_score", "score_b")) from None
     with np.errstate(over="ignore"):
         check_two_classes(table_a.weight_pos, table_a.weight_neg)
-    fa, ta = _roc_points(table_a)
-    fb, tb = _roc_points(table_b)
+    fa, ta = roc_polyline(table_a)
+    fb, tb = roc_polyline(table_b)
     x = np.union1d(fa, fb)
     up_a, low_a = _upper_lower(fa, ta, x)
     up_b, low_b = _upper_lower(fb, tb, x)
