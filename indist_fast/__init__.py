@@ -21,6 +21,9 @@ from .distributed import dask
 from .table import ScoreTable
 from .segments import evaluate_many
 from .report_table import ReportTable
+from .operating_points import (BestThreshold, Confusion, Dominance, OperatingPointIntervals,
+                               RateInterval, best_threshold, confusion, dominates,
+                               operating_point_intervals)
 from . import datasets
 
 __version__ = "0.1.0"
@@ -62,4 +65,6 @@ __all__ = [
     "Accumulator", "evaluate_file", "dask", "datasets",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
+    "confusion", "Confusion", "best_threshold", "BestThreshold", "dominates", "Dominance",
+    "operating_point_intervals", "OperatingPointIntervals", "RateInterval",
 ]

@@ -20,10 +20,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
+import numpy as np
+
 from ._core.engine import engine
-from ._core.validation import (Rows, check_flag, check_level, check_levels, check_seed,
-                               check_two_classes)
+from ._core.validation import (Rows, check_flag, check_level, check_levels, check_real,
+                               check_seed, check_two_classes)
 from .io.frames import prepare_frame_or_rows
+from .operating_points import roc_polyline
 from .results import Curves, Report
 from .inference.bootstrap import _check_settings, bootstrap_table
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
@@ -196,10 +199,30 @@ def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
     return float(result.auc), float(result.average_precision)
 
 
+def _partial_auc(table: ScoreTable, max_fpr: float, standardized: bool) -> float:
+    """The ROC area over fpr in [0, max_fpr] as scikit-learn's ``roc_auc_score`` takes
+    it: trapezoids over the exact curve, the segment crossing ``max_fpr`` cut by linear
+    interpolation, then McClish's standardisation when asked."""
+    check_two_classes(table.weight_pos, table.weight_neg)
+    fpr, tpr = roc_polyline(table)
+    # fpr[-1] is 1 > max_fpr here, so the crossing segment exists and has width > 0.
+    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
+    cut = np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1])
+    x, y = np.r_[fpr[:stop], max_fpr], np.r_[tpr[:stop], cut]
+    area = float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
+    if not standardized:
+        return area
+    # McClish: 1/2 for the chance diagonal's area (max_fpr^2 / 2), 1 for a perfect one.
+    min_area, max_area = 0.5 * max_fpr**2, max_fpr
+    return 0.5 * (1.0 + (area - min_area) / (max_area - min_area))
+
+
 def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
-            pos_label: Any = None, label: str | None = None, score: str | None = None,
+            pos_label: Any = None, max_fpr: float | None = None, standardized: bool = True,
+            label: str | None = None, score: str | None = None,
             weight: str | None = None) -> float:
-    """Area under the ROC curve, ties counted one half (equals scikit-learn's).
+    """Area under the ROC curve, ties counted one half (equals scikit-learn's); with
+    ``max_fpr``, the partial area up to that false positive rate.
 
     Parameters
     ----------
@@ -211,6 +234,15 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         Non-negative finite frequency weights: weight 3 acts as three copies of the row.
     pos_label : scalar, default=None
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    max_fpr : float, default=None
+        In (0, 1]: the partial area over fpr in ``[0, max_fpr]`` (the ROC segment that
+        crosses ``max_fpr`` cut by linear interpolation), as scikit-learn's
+        ``roc_auc_score(max_fpr=)``. None or 1 gives the whole AUC.
+    standardized : bool, default=True
+        With ``max_fpr``: McClish's standardised partial area ``(1 + (A_p - m) /
+        (M - m)) / 2`` with ``m = max_fpr^2 / 2`` (the chance diagonal) and ``M =
+        max_fpr`` (a perfect ranking), so chance gives 1/2 and perfect 1, exactly as
+        scikit-learn; False gives the raw area ``A_p`` (at most ``max_fpr``).
     label, score, weight : str, default=None
         Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
         Table): ``f(df, label="y", score="p")``.
@@ -218,15 +250,29 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     Returns
     -------
     float
-        The probability that a random positive outscores a random negative.
+        The probability that a random positive outscores a random negative; with
+        ``max_fpr``, the (standardised) partial area.
 
     Examples
     --------
     >>> import indist_fast
     >>> indist_fast.roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> indist_fast.roc_auc(y, s, max_fpr=0.5), indist_fast.roc_auc(
+    ...     y, s, max_fpr=0.5, standardized=False)
+    (0.8518518518518519, 0.3888888888888889)
     """
-    return _auc_and_ap(y_true, y_score, sample_weight, pos_label, (label, score, weight))[0]
+    standardized = check_flag(standardized, "standardized")
+    if max_fpr is not None:
+        # Checked before the rows are sorted: a bad setting must not cost a sort.
+        max_fpr = check_real(max_fpr, "max_fpr", low=0.0, high=1.0, low_open=True)
+    if max_fpr is None or max_fpr == 1.0:
+        return _auc_and_ap(y_true, y_score, sample_weight, pos_label,
+                           (label, score, weight))[0]
+    rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
+                                 weight)
+    return _partial_auc(ScoreTable.from_rows(rows), max_fpr, standardized)
 
 
 def average_precision(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
