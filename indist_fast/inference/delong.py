@@ -228,7 +228,7 @@ def _checked_classes(rows: Rows) -> np.ndarray:
     """Which rows are positive. Raises, through the engines' ``raise_row_errors``, what
     the engines raise when they sort: the first NaN score, third label or bad weight
     (``prepare_rows`` leaves those to the sort, which this module does itself)."""
-    is_pos = rows.y == rows.pos_value
+    is_pos: np.ndarray = rows.y == rows.pos_value
     bad_weight = (-1 if rows.w is None
                   else _first(np.flatnonzero(~(np.isfinite(rows.w) & (rows.w >= 0)))))
     raise_row_errors(_first(np.flatnonzero(~is_pos & (rows.y != rows.neg_value))),
@@ -404,7 +404,8 @@ def rank_rows(rows: Rows, slots: Slots | None = None) -> RankedRows:
         neg = np.add.reduceat(np.where(pos_sorted, 0.0, w_sorted), starts)
     table = ScoreTable._trusted(np.ascontiguousarray(ordered[starts]), pos, neg,
                                 slots.n_rows, rows.coding)
-    v10, v01 = structural_components(table)
+    with np.errstate(invalid="ignore", divide="ignore"):   # one class: NaN, refused later
+        v10, v01 = structural_components(table)
     # Group indices rise along the sorted order, so these gathers read memory in order.
     sorted_component = np.where(pos_sorted, v10[sorted_group], v01[sorted_group])
     group = np.empty(n, dtype=np.int64)
