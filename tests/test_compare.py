@@ -318,10 +318,10 @@ def test_paired_delong_difference_interval_covers_95_percent():
 
 def test_paired_bootstrap_difference_interval_covers_95_percent():
     g = np.random.default_rng(21)
-    sims, hits = 500, 0
+    sims, hits = 800, 0
     for i in range(sims):
         y, a, b = correlated_binormal(300, 1.2, 0.9, 0.6, g)
-        d = indist_fast.compare(y, a, b, metrics="auc", method="bootstrap", n_boot=400,
+        d = indist_fast.compare(y, a, b, metrics="auc", method="bootstrap", n_boot=300,
                                 seed=i)["auc"]
         hits += d.low <= TRUE_DIFF <= d.high
     assert 0.93 <= hits / sims <= 0.97

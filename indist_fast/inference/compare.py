@@ -32,7 +32,7 @@ from .._core.validation import check_two_classes, prepare_rows
 from ..results import record_dict
 from .bootstrap import MAX_REPLICATES, METRICS, Resampler, _derived, _entropy, _sweep_metrics
 from .delong import (RankedRows, Slots, _check_copies, _scored_rows, delong_table,
-                     paired_difference, rank_rows)
+                     paired_difference, rank_models)
 
 __all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
            "ALTERNATIVES", "CORRECTIONS"]
@@ -597,18 +597,19 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         raise ValueError("correction applies to several models (a mapping of them); "
                          "two models make one comparison per metric.")
 
-    ranked = [rank_rows(rows, slots) for _, rows, slots in models]
+    delong_auc = method == "delong" and "auc" in names
+    boot = [m for m in names if not (delong_auc and m == "auc")]
+    ranked = rank_models([(rows, slots) for _, rows, slots in models],
+                         components=delong_auc and paired, groups=bool(boot))
     for r in ranked:
         check_two_classes(r.table.weight_pos, r.table.weight_neg)
     levels = np.array([level])
     estimates = [_sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
                                                      r.table.neg, levels, True))
                  for r in ranked]
-    delong_auc = method == "delong" and "auc" in names
     if delong_auc:
         for r in ranked:
             _check_copies(r.table)
-    boot = [m for m in names if not (delong_auc and m == "auc")]
     reps: list[dict[str, np.ndarray]] = []
     if boot:
         seeds = ([seed] * len(ranked) if paired else
