@@ -457,3 +457,12 @@ S4 = np.array([0.1, 0.8, 0.6, 0.3, 0.5, 0.2])
 def test_errors_name_the_argument(backend, call, error, name):
     with pytest.raises(error, match=name):
         call()
+
+
+@pytest.mark.parametrize("module", ["indist_fast.inference.compare",
+                                    "indist_fast.inference.delong"])
+def test_examples_in_docstrings_run(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
