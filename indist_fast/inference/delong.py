@@ -4,6 +4,11 @@ DeLong's structural components are read from the score table: every positive of 
 group has the same ``V10`` (share of negatives it outranks, ties one half) and every
 negative the same ``V01``, so after the one sort the variance costs O(distinct
 scores), never an n_pos x n_neg matrix. Weights count as copies (SPEC §1).
+
+Comparing models on the same rows needs each row's component under every model, so
+each model's rows are ranked once (``rank_rows``): one NumPy sort of 64-bit keys
+(score bits, then the row index) orders the rows, and the table, each row's group and
+its component follow from passes over that order, O(n log n) with no per-row search.
 """
 
 from __future__ import annotations
@@ -379,11 +384,11 @@ def _descending_keys(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     flip &= _LOW63
     key ^= flip
     del flip
-    key >>= bits
-    key <<= bits
+    low = np.uint64((1 << int(bits)) - 1)
+    key &= ~low
     key |= np.arange(n, dtype=np.uint64)
     key.sort()
-    order = (key & np.uint64((1 << int(bits)) - 1)).view(np.int64)
+    order = (key & low).view(np.int64)
     ordered = x[order]
     bad = np.flatnonzero(ordered[1:] > ordered[:-1])
     if len(bad):
