@@ -31,7 +31,7 @@ from .._core.validation import Rows, check_count, check_flag, check_level, check
 from .._core.validation import check_two_classes, prepare_rows
 from ..results import record_dict
 from .bootstrap import MAX_REPLICATES, METRICS, Resampler, _derived, _entropy, _sweep_metrics
-from .delong import (RankedRows, Slots, _check_copies, _scored_rows, delong_table,
+from .delong import (RankedRows, Slots, _auc_of, _check_copies, _scored_rows, delong_table,
                      paired_difference, rank_models)
 
 __all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
@@ -369,23 +369,24 @@ def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_lab
         else:
             sets = [("a", "y_true", y_true), ("b", "score_a", score_a)]
         models = [(key, *_data_set(value, arg, pos_label)) for key, arg, value in sets]
-        _check_names(models)
+        _check_names(models, "y_true")
         return models
     models = []
     for key, arg, value in named:
         models.append((key, *_scored_rows(y_true, value, arg, sample_weight, pos_label,
                                           models[0][2] if models else None)))
-    _check_names(models)
+    _check_names(models, "score_a")
     return models
 
 
-def _check_names(models: list[tuple[Any, Rows, Slots]]) -> None:
+def _check_names(models: list[tuple[Any, Rows, Slots]], arg: str) -> None:
+    """Model names are str, and there are two models at least (``arg`` held them)."""
     for key, _, _ in models:
         if not isinstance(key, str):
-            raise TypeError(f"model names must be str, got {key!r} "
-                            f"({type(key).__name__}).")
+            raise TypeError(f"{arg}: model names (the mapping's keys) must be str, got "
+                            f"{key!r} ({type(key).__name__}).")
     if len(models) < 2:
-        raise ValueError(f"compare needs at least two models, got {len(models)}.")
+        raise ValueError(f"{arg}: compare needs at least two models, got {len(models)}.")
 
 
 # --- statistics --------------------------------------------------------------------------
@@ -604,9 +605,13 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     for r in ranked:
         check_two_classes(r.table.weight_pos, r.table.weight_neg)
     levels = np.array([level])
-    estimates = [_sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
-                                                     r.table.neg, levels, True))
-                 for r in ranked]
+    if boot:
+        estimates = [_sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
+                                                         r.table.neg, levels, True))
+                     for r in ranked]
+    else:       # DeLong alone: the AUC is the mean of the components already at hand
+        estimates = [{"auc": np.array([_auc_of(r) if paired else delong_table(r.table).auc])}
+                     for r in ranked]
     if delong_auc:
         for r in ranked:
             _check_copies(r.table)
