@@ -337,11 +337,22 @@ class RankedRows:
 
     @cached_property
     def component(self) -> np.ndarray:
-        v10, v01 = _components(self.table)
-        if self.sorted_group is not None:
+        is_pos = self.order < self.slots.n_pos
+        if self.sorted_group is None:
+            # One slot per group: a positive's group holds no negative weight and a
+            # negative's no positive weight, so no half-ties to add.
+            table = self.table
+            with np.errstate(invalid="ignore", divide="ignore"):
+                v10 = np.cumsum(table.neg, dtype=np.float64)
+                np.subtract(table.weight_neg, v10, out=v10)
+                v10 /= table.weight_neg
+                v01 = np.cumsum(table.pos, dtype=np.float64)
+                v01 /= table.weight_pos
+        else:
+            v10, v01 = _components(self.table)
             # Group indices rise along the sorted order: these gathers read in order.
             v10, v01 = v10[self.sorted_group], v01[self.sorted_group]
-        return self._in_slot_order(np.where(self.order < self.slots.n_pos, v10, v01))
+        return self._in_slot_order(np.where(is_pos, v10, v01))
 
 
 def _components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
@@ -437,9 +448,7 @@ def rank_rows(rows: Rows, slots: Slots | None = None) -> RankedRows:
     new = np.empty(n, dtype=bool)
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    distinct = len(starts) == n
-    if distinct:
+    if np.count_nonzero(new) == n:              # every score distinct: group = position
         sorted_group = None
         scores = ordered
         if slots.weight is None:
@@ -450,6 +459,7 @@ def rank_rows(rows: Rows, slots: Slots | None = None) -> RankedRows:
             pos = np.where(pos_sorted, w_sorted, 0.0)
             neg = w_sorted - pos
     else:
+        starts = np.flatnonzero(new)
         sorted_group = np.cumsum(new, dtype=np.int64)
         sorted_group -= 1
         scores = np.ascontiguousarray(ordered[starts])
