@@ -129,7 +129,7 @@ class Difference:
         note = f", {self.n_undefined} undefined replicates" if self.n_undefined else ""
         adjusted = (f" (unadjusted {_p_text(self.p_value_unadjusted)})"
                     if self.p_value != self.p_value_unadjusted else "")
-        return (f"{self.metric}: {self.estimate_a:.4f} - {self.estimate_b:.4f} = "
+        return (f"{self.metric}: A {self.estimate_a:.4f}, B {self.estimate_b:.4f}, A - B "
                 f"{self.estimate:+.4f}, {self.confidence:.0%} CI [{self.low:+.4f}, "
                 f"{self.high:+.4f}], SE {self.std_error:.4f}, p = {_p_text(self.p_value)}"
                 f"{adjusted} ({self.method}, {self.alternative}{note})")
