@@ -14,6 +14,7 @@ from .metrics import (average_precision, curves, evaluate, indistinguishability_
 from .results import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
+from .inference.compare import Comparison, Comparisons, Difference, compare
 from .inference import pairs as sampling
 from .io.streaming import Accumulator
 from .io.files import evaluate_file
@@ -64,6 +65,7 @@ __all__ = [
     "bootstrap", "BootstrapResult", "Interval",
     "Accumulator", "evaluate_file", "dask", "datasets",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
+    "compare", "Comparison", "Comparisons", "Difference",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
     "confusion", "Confusion", "best_threshold", "BestThreshold", "dominates", "Dominance",
     "operating_point_intervals", "OperatingPointIntervals", "RateInterval",

@@ -4,19 +4,26 @@ DeLong's structural components are read from the score table: every positive of 
 group has the same ``V10`` (share of negatives it outranks, ties one half) and every
 negative the same ``V01``, so after the one sort the variance costs O(distinct
 scores), never an n_pos x n_neg matrix. Weights count as copies (SPEC §1).
+
+Comparing models on the same rows needs each row's component under every model, so
+each model's rows are ranked once (``rank_rows``): one NumPy sort of 64-bit keys
+(score bits, then the row index) orders the rows, and the table, each row's group and
+its component follow from passes over that order, O(n log n) with no per-row search.
 """
 
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from .._core.engine import engine
-from .._core.validation import Rows, check_level, check_real, prepare_rows
+from .._core.validation import Rows, check_level, check_real, prepare_rows, raise_row_errors
 from .._core.validation import check_two_classes
 from ..results import record_dict
 from ..table import ScoreTable
@@ -220,26 +227,341 @@ def delong(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: A
     return delong_table(ScoreTable.from_rows(rows), confidence)
 
 
-def _row_components(rows: Rows, table: ScoreTable) -> tuple[np.ndarray, ...]:
-    """Per kept row (weight > 0): V10 of the positives, V01 of the negatives, weights."""
-    v10, v01 = structural_components(table)
-    keep = slice(None) if rows.w is None else rows.w > 0
-    s = rows.s[keep].astype(np.float64)
-    is_pos = rows.y[keep] == rows.pos_value
-    group = np.searchsorted(-table.scores, -s)        # scores are strictly descending
-    w = np.ones(len(s)) if rows.w is None else rows.w[keep]
-    return v10[group[is_pos]], v01[group[~is_pos]], w[is_pos], w[~is_pos]
+def _first(rows: np.ndarray) -> int:
+    return int(rows[0]) if len(rows) else -1
+
+
+def _checked_classes(rows: Rows) -> np.ndarray:
+    """Which rows are positive. Raises, through the engines' ``raise_row_errors``, what
+    the engines raise when they sort: the first NaN score, third label or bad weight
+    (``prepare_rows`` leaves those to the sort, which this module does itself)."""
+    is_pos: np.ndarray = rows.y == rows.pos_value
+    bad_weight = (-1 if rows.w is None
+                  else _first(np.flatnonzero(~(np.isfinite(rows.w) & (rows.w >= 0)))))
+    raise_row_errors(_first(np.flatnonzero(~is_pos & (rows.y != rows.neg_value))),
+                     _first(np.flatnonzero(np.isnan(rows.s))), bad_weight,
+                     rows.y, rows.s, rows.w)
+    return is_pos
+
+
+@dataclass(frozen=True, eq=False)
+class Slots:
+    """The rows of weight > 0 in class order: the positives, then the negatives, each
+    in row order (the bootstrap's slots; paired models share them).
+
+    Attributes
+    ----------
+    index : ndarray of int64
+        Row of each slot.
+    n_pos : int
+        Slots ``[:n_pos]`` are the positives.
+    weight : ndarray of float64 or None
+        Weight of each slot (None: unweighted rows).
+    n_rows : int
+        Rows given, zero-weight rows included.
+    """
+
+    index: np.ndarray
+    n_pos: int
+    weight: np.ndarray | None
+    n_rows: int
+
+    @classmethod
+    def from_rows(cls, rows: Rows) -> "Slots":
+        """The slots of validated rows.
+
+        Parameters
+        ----------
+        rows : Rows
+            The output of ``indist_fast._core.validation.prepare_rows``.
+
+        Returns
+        -------
+        Slots
+
+        Examples
+        --------
+        >>> from indist_fast._core.validation import prepare_rows
+        >>> from indist_fast.inference.delong import Slots
+        >>> slots = Slots.from_rows(prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3]))
+        >>> slots.index.tolist(), slots.n_pos
+        ([1, 2, 0, 3], 2)
+        """
+        is_pos = _checked_classes(rows)
+        if rows.w is None:
+            pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+        else:
+            kept = rows.w > 0
+            pos, neg = np.flatnonzero(kept & is_pos), np.flatnonzero(kept & ~is_pos)
+        index = np.concatenate((pos, neg)).astype(np.int64, copy=False)
+        return cls(index, len(pos), None if rows.w is None else rows.w[index], rows.n_rows)
+
+
+@dataclass(frozen=True, eq=False)
+class RankedRows:
+    """One model's score table and its slots in score order, from one sort.
+
+    Attributes
+    ----------
+    table : ScoreTable
+        The table of the rows.
+    slots : Slots
+        The rows of weight > 0 in class order.
+    order : ndarray of int64
+        Slots by descending score.
+    sorted_group : ndarray of int64 or None
+        Group (index into ``table.scores``) of ``order``'s slots; None when every
+        score is distinct (group ``i`` is then slot ``order[i]``).
+    group : ndarray of int64
+        Per slot: its group (computed on first use).
+    component : ndarray of float64
+        Per slot: DeLong's ``V10`` of its group for a positive, ``V01`` for a negative
+        (computed on first use).
+    """
+
+    table: ScoreTable
+    slots: Slots
+    order: np.ndarray
+    sorted_group: np.ndarray | None
+
+    def _in_slot_order(self, sorted_values: np.ndarray) -> np.ndarray:
+        out = np.empty(len(sorted_values), dtype=sorted_values.dtype)
+        out[self.order] = sorted_values
+        return out
+
+    @cached_property
+    def group(self) -> np.ndarray:
+        sorted_group = (np.arange(len(self.order), dtype=np.int64)
+                        if self.sorted_group is None else self.sorted_group)
+        return self._in_slot_order(sorted_group)
+
+    @cached_property
+    def component(self) -> np.ndarray:
+        is_pos = self.order < self.slots.n_pos
+        if self.sorted_group is None:
+            # One slot per group: a positive's group holds no negative weight and a
+            # negative's no positive weight, so no half-ties to add.
+            table = self.table
+            with np.errstate(invalid="ignore", divide="ignore"):
+                v10 = np.cumsum(table.neg, dtype=np.float64)
+                np.subtract(table.weight_neg, v10, out=v10)
+                v10 /= table.weight_neg
+                v01 = np.cumsum(table.pos, dtype=np.float64)
+                v01 /= table.weight_pos
+        else:
+            v10, v01 = _components(self.table)
+            # Group indices rise along the sorted order: these gathers read in order.
+            v10, v01 = v10[self.sorted_group], v01[self.sorted_group]
+        return self._in_slot_order(np.where(is_pos, v10, v01))
+
+
+def _components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """``structural_components`` in fewer passes over the groups (tables as long as
+    the rows are common here); NaN without warnings when a class is missing."""
+    wp, wn = table.weight_pos, table.weight_neg
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v10 = table.neg * 0.5                   # (W_N - cum_neg + neg / 2) / W_N
+        v10 += wn
+        v10 -= np.cumsum(table.neg)
+        v10 /= wn
+        v01 = table.pos * -0.5                  # (cum_pos - pos / 2) / W_P
+        v01 += np.cumsum(table.pos)
+        v01 /= wp
+    return v10, v01
+
+
+_SIGN = np.uint64(63)
+_LOW63 = np.uint64(2**63 - 1)
+
+
+def _descending_keys(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row order by descending score, and the scores in that order (float64). ``s``
+    must be a scratch copy: float64 input is changed in place (-0.0 becomes 0.0).
+
+    One NumPy sort of uint64 keys (SIMD, several times faster than ``argsort``): the
+    score's bits mapped to a descending order, their low bits replaced by the row index.
+    Scores that agree in the kept high bits but differ (relative gap under about
+    ``n / 2**52``) then come out in row order; those few runs are re-sorted exactly.
+    """
+    n = len(s)
+    bits = np.uint64(max(1, (n - 1).bit_length()))
+    x = s.astype(np.float64, copy=False)       # (the caller's own copy, changed here)
+    x += 0.0                                   # -0.0 == 0.0: one key for both
+    key = x.view(np.uint64).copy()
+    # Negative floats order by falling bits, non-negative ones by rising bits:
+    # flipping the low 63 bits of the non-negative ones makes every key fall.
+    flip = key >> _SIGN
+    flip -= np.uint64(1)
+    flip &= _LOW63
+    key ^= flip
+    del flip
+    low = np.uint64((1 << int(bits)) - 1)
+    key &= ~low
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order = (key & low).view(np.int64)
+    ordered = x[order]
+    bad = np.flatnonzero(ordered[1:] > ordered[:-1])
+    if len(bad):
+        prefix = key[bad] >> bits << bits
+        starts = np.unique(np.searchsorted(key, prefix, "left"))
+        ends = np.searchsorted(key, np.unique(prefix) + (np.uint64(1) << bits), "left")
+        lengths = ends - starts
+        idx = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(
+            lengths.sum())
+        run = np.repeat(np.arange(len(starts)), lengths)
+        resort = np.lexsort((-ordered[idx], run))
+        order[idx] = order[idx][resort]
+        ordered[idx] = ordered[idx][resort]
+    return order, ordered
+
+
+def rank_rows(rows: Rows, slots: Slots | None = None) -> RankedRows:
+    """The table of validated rows, and each slot's group and structural component,
+    from one sort.
+
+    Parameters
+    ----------
+    rows : Rows
+        The output of ``indist_fast._core.validation.prepare_rows``.
+    slots : Slots, optional
+        ``Slots.from_rows(rows)``, when already made for other scores of the same rows.
+
+    Returns
+    -------
+    RankedRows
+        The same table as ``ScoreTable.from_rows(rows)`` (weighted sums may differ in
+        the last bits), with the group and component of every slot.
+
+    Examples
+    --------
+    >>> from indist_fast._core.validation import prepare_rows
+    >>> from indist_fast.inference.delong import rank_rows
+    >>> r = rank_rows(prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.8]))
+    >>> r.table.scores.tolist(), r.slots.index.tolist(), r.group.tolist()
+    ([0.8, 0.6, 0.1], [1, 2, 0, 3], [0, 1, 2, 0])
+    """
+    slots = Slots.from_rows(rows) if slots is None else slots
+    n, n_pos = len(slots.index), slots.n_pos
+    order, ordered = _descending_keys(rows.s[slots.index])
+    pos_sorted = order < n_pos
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    if np.count_nonzero(new) == n:              # every score distinct: group = position
+        sorted_group = None
+        scores = ordered
+        if slots.weight is None:
+            pos = pos_sorted.astype(np.int64)
+            neg = 1 - pos
+        else:
+            w_sorted = slots.weight[order]
+            pos = np.where(pos_sorted, w_sorted, 0.0)
+            neg = w_sorted - pos
+    else:
+        starts = np.flatnonzero(new)
+        sorted_group = np.cumsum(new, dtype=np.int64)
+        sorted_group -= 1
+        scores = np.ascontiguousarray(ordered[starts])
+        if slots.weight is None:
+            pos = np.add.reduceat(pos_sorted, starts, dtype=np.int64)
+            neg = np.diff(np.append(starts, n)) - pos
+        else:
+            w_sorted = slots.weight[order]
+            pos = np.add.reduceat(np.where(pos_sorted, w_sorted, 0.0), starts)
+            neg = np.add.reduceat(np.where(pos_sorted, 0.0, w_sorted), starts)
+    table = ScoreTable._trusted(scores, pos, neg, slots.n_rows, rows.coding)
+    return RankedRows(table, slots, order, sorted_group)
+
+
+#: Below this many slots per model, ranking models one after the other beats a thread
+#: hand-off.
+PARALLEL_MIN_SLOTS = 50_000
+
+
+def rank_models(models: list[tuple[Rows, Slots]], *, components: bool = False,
+                groups: bool = False) -> list[RankedRows]:
+    """``rank_rows`` of several models, two at a time on two threads (NumPy's sort,
+    element-wise passes and gathers release the GIL), with their ``component`` and
+    ``group`` computed there too when asked for.
+
+    Parameters
+    ----------
+    models : list of (Rows, Slots)
+        Each model's validated rows and slots.
+    components, groups : bool, default=False
+        Compute ``component`` / ``group`` of each model on its thread.
+
+    Returns
+    -------
+    list of RankedRows
+        In the order given.
+    """
+    def one(model: tuple[Rows, Slots]) -> RankedRows:
+        ranked = rank_rows(*model)
+        if components:
+            ranked.component
+        if groups:
+            ranked.group
+        return ranked
+
+    if len(models) < 2 or max(len(slots.index) for _, slots in models) < PARALLEL_MIN_SLOTS:
+        return [one(m) for m in models]
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="indist_fast_rank") as pool:
+        return list(pool.map(one, models))
+
+
+def paired_difference(a: RankedRows, b: RankedRows) -> tuple[float, float]:
+    """DeLong's difference of two models' AUCs on the same slots, and its variance.
+
+    Parameters
+    ----------
+    a, b : RankedRows
+        The two models, ranked over the same ``Slots``.
+
+    Returns
+    -------
+    difference, variance : float
+        ``AUC_a - AUC_b`` (the positive-weighted mean of the difference of the ``V10``)
+        and its variance, the components' covariance included.
+    """
+    slots = a.slots
+    d = a.component - b.component
+    k = slots.n_pos
+    w = slots.weight
+    parts = []
+    for piece, wt in ((d[:k], None if w is None else w[:k]),
+                      (d[k:], None if w is None else w[k:])):
+        total = float(len(piece) if wt is None else wt.sum())
+        mean = float(piece.sum() if wt is None else np.dot(wt, piece)) / total
+        piece -= mean
+        square = float(np.dot(piece, piece) if wt is None else np.dot(wt, piece * piece))
+        parts.append((mean, square / (total - 1) / total))
+    return parts[0][0], max(parts[0][1] + parts[1][1], 0.0)
+
+
+def _auc_of(ranked: RankedRows) -> float:
+    """The AUC as the positive-weighted mean of ``V10`` (as DeLong's test reads it)."""
+    k, w = ranked.slots.n_pos, ranked.slots.weight
+    v10 = ranked.component[:k]
+    return float(v10.sum() if w is None else np.dot(w[:k], v10)) / ranked.table.weight_pos
 
 
 def _scored_rows(y_true: Any, scores: Any, name: str, sample_weight: Any,
-                 pos_label: Any) -> tuple[Rows, ScoreTable]:
-    """Rows and table of one model's scores, through the one row-validation path.
+                 pos_label: Any, slots: Slots | None = None) -> tuple[Rows, Slots]:
+    """Rows of one model's scores through the one row-validation path, and their
+    slots: ``slots`` when given (other scores of the same rows, whose labels and
+    weights were checked: only these scores are), else made and checked here.
 
-    That path calls the scores ``y_score``; here two arguments hold scores, so its
+    That path calls the scores ``y_score``; here several arguments hold scores, so its
     errors are re-raised with the one at fault named instead."""
     try:
         rows = prepare_rows(y_true, scores, sample_weight, pos_label)
-        return rows, ScoreTable.from_rows(rows)
+        if slots is None:
+            return rows, Slots.from_rows(rows)
+        raise_row_errors(-1, _first(np.flatnonzero(np.isnan(rows.s))), -1, rows.y, rows.s,
+                         rows.w)
+        return rows, slots
     except (TypeError, ValueError) as exc:
         message = str(exc)
         if type(exc) not in (TypeError, ValueError) or "y_score" not in message:
@@ -276,20 +598,14 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any =
     >>> t.auc_a > t.auc_b and t.p_value < 1e-6
     True
     """
-    rows_a, table_a = _scored_rows(y_true, score_a, "score_a", sample_weight, pos_label)
-    rows_b, table_b = _scored_rows(y_true, score_b, "score_b", sample_weight, pos_label)
-    wp, wn = table_a.weight_pos, table_a.weight_neg
-    check_two_classes(wp, wn)
+    rows_a, slots = _scored_rows(y_true, score_a, "score_a", sample_weight, pos_label)
+    rows_b, _ = _scored_rows(y_true, score_b, "score_b", sample_weight, pos_label, slots)
+    ranked_a, ranked_b = rank_models([(rows_a, slots), (rows_b, slots)], components=True)
+    table_a = ranked_a.table
+    check_two_classes(table_a.weight_pos, table_a.weight_neg)
     _check_copies(table_a)
-    v10_a, v01_a, w_pos, w_neg = _row_components(rows_a, table_a)
-    v10_b, v01_b, _, _ = _row_components(rows_b, table_b)
-    auc_a = float(np.dot(w_pos, v10_a) / wp)
-    auc_b = float(np.dot(w_pos, v10_b) / wp)
-    # Variance of the difference: the components of a - b, positives and negatives.
-    d10 = (v10_a - v10_b) - (auc_a - auc_b)
-    d01 = (v01_a - v01_b) - (auc_a - auc_b)
-    variance = (float(np.dot(w_pos, d10 ** 2)) / (wp - 1) / wp
-                + float(np.dot(w_neg, d01 ** 2)) / (wn - 1) / wn)
+    auc_a, auc_b = (_auc_of(r) for r in (ranked_a, ranked_b))
+    _, variance = paired_difference(ranked_a, ranked_b)
     diff = auc_a - auc_b
     se = math.sqrt(max(variance, 0.0))
     if se > 0:

@@ -1,0 +1,661 @@
+"""Compare models: the difference of their metrics with an interval and a p-value.
+
+Paired models (one set of rows, several scores) are ranked once each; DeLong's test
+reads their per-row structural components, and the paired bootstrap draws every
+replicate's rows once for all models (the same draw counts per row), so each model's
+replicates are sweeps of its own table and the differences are taken replicate by
+replicate. Unpaired models (different rows) are summarised apart and their
+variances add.
+
+Replicates (``method="bootstrap"``, or the metrics other than AUC): rows of weight
+> 0 are the *slots*, positives first then negatives, each in row order. Replicate
+``k`` draws them exactly as ``Resampler(..., seed=child).counts(k)`` does (stratified:
+``n_pos`` draws among the positive slots, then ``n_neg`` among the negative ones),
+with ``child`` the seed itself for paired models and, for unpaired model ``j`` (in
+the order given), ``SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (j,))``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from .._core.engine import engine
+from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
+from .._core.validation import check_two_classes, prepare_rows
+from ..results import record_dict
+from .bootstrap import MAX_REPLICATES, METRICS, Resampler, _derived, _entropy, _sweep_metrics
+from .delong import (RankedRows, Slots, _auc_of, _check_copies, _scored_rows, delong_table,
+                     paired_difference, rank_models)
+
+__all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
+           "ALTERNATIVES", "CORRECTIONS"]
+
+METHODS = ("delong", "bootstrap")
+ALTERNATIVES = ("two-sided", "greater", "less")
+CORRECTIONS = (None, "holm")
+DEFAULT_METRICS = ("auc", "average_precision", "precision")
+#: Metrics whose values lie in [0, 1]: their differences in [-1, 1] bound one-sided
+#: intervals; the others (a threshold, a lift) are unbounded.
+_UNIT_METRICS = frozenset({"auc", "average_precision", "precision", "tpr", "fpr", "f1", "b"})
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One metric of model A minus the same metric of model B.
+
+    Attributes
+    ----------
+    metric : str
+        Name of the metric.
+    estimate : float
+        ``estimate_a - estimate_b``.
+    std_error : float
+        Standard error of the difference: DeLong's, or the replicates' standard
+        deviation (ddof=1).
+    low, high : float
+        Interval of the difference at ``confidence``: two-sided, or for
+        ``alternative="greater"`` (``"less"``) one-sided, ``high`` (``low``) then the
+        bound of the metric (±1 for metrics in [0, 1], ±inf otherwise).
+    p_value : float
+        p-value of "no difference" against ``alternative``, Holm-adjusted when the
+        comparison asked for it.
+    estimate_a, estimate_b : float
+        The metric of each model on the full data.
+    method : str
+        ``"delong"`` (normal interval with DeLong's variance) or ``"bootstrap"``
+        (percentile interval).
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (A above B) or ``"less"``.
+    confidence : float
+        Nominal coverage of ``[low, high]``.
+    p_value_unadjusted : float
+        The p-value before any multiple-comparison correction.
+    replicates : ndarray
+        Bootstrap differences, replicate by replicate (empty for DeLong).
+    n_undefined : int
+        Replicates where the difference is undefined (NaN), e.g. a level not reached.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 0]
+    >>> a = [0.1, 0.8, 0.6, 0.3, 0.7, 0.2, 0.4, 0.5]
+    >>> b = [0.2, 0.7, 0.3, 0.1, 0.6, 0.5, 0.4, 0.8]
+    >>> d = indist_fast.compare(y, a, b, metrics="auc")["auc"]
+    >>> d.estimate, d.estimate_a, d.estimate_b, d.method
+    (0.3125, 0.9375, 0.625, 'delong')
+    """
+
+    metric: str
+    estimate: float
+    std_error: float
+    low: float
+    high: float
+    p_value: float
+    estimate_a: float
+    estimate_b: float
+    method: str
+    alternative: str
+    confidence: float
+    p_value_unadjusted: float
+    replicates: np.ndarray = field(repr=False)
+    n_undefined: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types, without the replicates.
+
+        Returns
+        -------
+        dict
+            Every field but ``replicates``; NaN becomes None.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
+        >>> sorted(indist_fast.compare(y, a, b, metrics="auc")["auc"].to_dict())[:4]
+        ['alternative', 'confidence', 'estimate', 'estimate_a']
+        """
+        return record_dict(self, skip=("replicates",))
+
+    def __str__(self) -> str:
+        note = f", {self.n_undefined} undefined replicates" if self.n_undefined else ""
+        adjusted = (f" (unadjusted {_p_text(self.p_value_unadjusted)})"
+                    if self.p_value != self.p_value_unadjusted else "")
+        return (f"{self.metric}: A {self.estimate_a:.4f}, B {self.estimate_b:.4f}, A - B "
+                f"{self.estimate:+.4f}, {self.confidence:.0%} CI [{self.low:+.4f}, "
+                f"{self.high:+.4f}], SE {self.std_error:.4f}, p = {_p_text(self.p_value)}"
+                f"{adjusted} ({self.method}, {self.alternative}{note})")
+
+
+def _p_text(p: float) -> str:
+    return "nan" if math.isnan(p) else (f"{p:.3g}" if p >= 1e-4 else f"{p:.2e}")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Model A against model B, one ``Difference`` per metric.
+
+    Index by metric name: ``result["auc"].p_value``.
+
+    Attributes
+    ----------
+    model_a, model_b : str
+        Names of the models (``"a"`` and ``"b"`` when given as two arguments).
+    differences : Mapping[str, Difference]
+        One entry per metric, in the order asked for.
+    paired : bool
+        Whether both models scored the same rows.
+    n_boot : int
+        Bootstrap replicates drawn (0 when every metric used DeLong).
+    seed_entropy : int or None
+        Entropy of the replicates' ``SeedSequence`` (pass it as ``seed`` to reproduce
+        them); None when nothing was drawn.
+    level : float
+        Level of B whose operating point ``threshold`` and ``precision`` describe.
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
+    >>> c = indist_fast.compare(y, a, b, metrics="auc")
+    >>> list(c), c.model_a, c.paired
+    (['auc'], 'a', True)
+    """
+
+    model_a: str
+    model_b: str
+    differences: Mapping[str, Difference]
+    paired: bool
+    n_boot: int
+    seed_entropy: int | None
+    level: float
+
+    def __getitem__(self, metric: str) -> Difference:
+        try:
+            return self.differences[metric]
+        except KeyError:
+            raise KeyError(f"metric {metric!r} was not compared; compared: "
+                           f"{', '.join(self.differences)}.") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.differences)
+
+    def __len__(self) -> int:
+        return len(self.differences)
+
+    def __contains__(self, metric: object) -> bool:
+        return metric in self.differences
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types, without the replicates.
+
+        Returns
+        -------
+        dict
+            Every field; ``differences`` maps each metric to its difference's dict.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
+        >>> d = indist_fast.compare(y, a, b, metrics="auc").to_dict()
+        >>> d["model_a"], list(d["differences"])
+        ('a', ['auc'])
+        """
+        return record_dict(self, differences={k: v.to_dict()
+                                              for k, v in self.differences.items()})
+
+    def __str__(self) -> str:
+        kind = "paired" if self.paired else "unpaired"
+        lines = [f"{self.model_a} vs {self.model_b} ({kind}"
+                 + (f", {self.n_boot} bootstrap replicates)" if self.n_boot else ")")]
+        lines += [f"  {d}" for d in self.differences.values()]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """Every pair of several models: ``result["a", "b"]`` is a ``Comparison``.
+
+    Attributes
+    ----------
+    models : tuple of str
+        The models, in the order given.
+    pairs : Mapping[tuple[str, str], Comparison]
+        ``(a, b)`` for every ``a`` listed before ``b``.
+    correction : str or None
+        ``"holm"``: each metric's p-values adjusted over all pairs (Holm's step-down;
+        the intervals are not adjusted).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> y = [0, 1, 1, 0, 1, 0]
+    >>> models = {"x": [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], "y": [.2, .7, .3, .1, .6, .5],
+    ...           "z": [.3, .9, .2, .4, .8, .1]}
+    >>> c = indist_fast.compare(y, models, metrics="auc", correction="holm")
+    >>> list(c)
+    [('x', 'y'), ('x', 'z'), ('y', 'z')]
+    """
+
+    models: tuple[str, ...]
+    pairs: Mapping[tuple[str, str], Comparison]
+    correction: str | None
+
+    def __getitem__(self, pair: tuple[str, str]) -> Comparison:
+        try:
+            return self.pairs[pair]
+        except (KeyError, TypeError):
+            raise KeyError(f"no pair {pair!r}; pairs are "
+                           f"{', '.join(repr(p) for p in self.pairs)} (first listed first)."
+                           ) from None
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.pairs)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __contains__(self, pair: object) -> bool:
+        return pair in self.pairs
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types, without the replicates.
+
+        Returns
+        -------
+        dict
+            ``models``, ``correction`` and ``pairs``, keyed ``"a vs b"``.
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y = [0, 1, 1, 0, 1, 0]
+        >>> m = {"x": [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], "y": [.2, .7, .3, .1, .6, .5]}
+        >>> list(indist_fast.compare(y, m, metrics="auc").to_dict()["pairs"])
+        ['x vs y']
+        """
+        return record_dict(self, pairs={f"{a} vs {b}": c.to_dict()
+                                        for (a, b), c in self.pairs.items()})
+
+    def __str__(self) -> str:
+        head = f"{len(self.models)} models, {len(self.pairs)} pairs" + (
+            f", p-values {self.correction}-adjusted per metric" if self.correction else "")
+        return "\n".join([head] + [str(c) for c in self.pairs.values()])
+
+
+# --- arguments ---------------------------------------------------------------------------
+
+def _choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
+    """One of a few allowed values (compared by equality, strings only)."""
+    if (value is None or isinstance(value, str)) and value in choices:
+        return value
+    raise ValueError(f"{name} must be one of {', '.join(repr(c) for c in choices)}; "
+                     f"got {value!r}.")
+
+
+def _metric_names(metrics: Any) -> tuple[str, ...]:
+    """The ``metrics`` argument as built-in metric names, each once, in order."""
+    if isinstance(metrics, str):
+        metrics = (metrics,)
+    try:
+        names = list(metrics)
+    except TypeError:
+        raise TypeError(f"metrics must be a metric name or a sequence of them, got "
+                        f"{metrics!r}.") from None
+    for m in names:
+        if not isinstance(m, str):
+            raise TypeError(f"metrics must hold metric names (str), got {m!r}.")
+        if m not in METRICS:
+            raise ValueError(f"metrics: unknown metric {m!r}; compare knows "
+                             f"{', '.join(METRICS)}.")
+    if not names:
+        raise ValueError("metrics: ask for at least one metric.")
+    return tuple(dict.fromkeys(names))
+
+
+def _data_set(value: Any, name: str, pos_label: Any) -> tuple[Rows, Slots]:
+    """An unpaired model's rows from ``(y_true, y_score)`` or ``(y_true, y_score,
+    sample_weight)``; errors name the argument that held the set."""
+    if not isinstance(value, (tuple, list)) or len(value) not in (2, 3):
+        raise TypeError(f"{name} must be a data set (y_true, y_score) or (y_true, "
+                        f"y_score, sample_weight) when paired=False and score_b is not "
+                        f"given; got {type(value).__name__}"
+                        + (f" of length {len(value)}." if isinstance(value, (tuple, list))
+                           else "."))
+    try:
+        rows = prepare_rows(value[0], value[1], value[2] if len(value) == 3 else None,
+                            pos_label)
+        return rows, Slots.from_rows(rows)
+    except (TypeError, ValueError) as exc:
+        if type(exc) not in (TypeError, ValueError):
+            raise
+        raise type(exc)(f"{name}: {exc}") from None
+
+
+def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_label: Any,
+            paired: bool) -> list[tuple[str, Rows, Slots]]:
+    """The models to compare, named, with their validated rows and their slots (one
+    ``Slots`` shared by all when they score the same rows)."""
+    if isinstance(score_a, Mapping):
+        if score_b is not None:
+            raise TypeError("score_b must be None when score_a maps model names to scores.")
+        named = [(key, f"score_a[{key!r}]", value) for key, value in score_a.items()]
+    elif score_b is not None:
+        named = [("a", "score_a", score_a), ("b", "score_b", score_b)]
+    else:
+        if paired:
+            raise TypeError("score_b is missing: pass two models' scores (score_a, "
+                            "score_b), a mapping of model name to scores as score_a, or, "
+                            "with paired=False, data sets (y_true, y_score[, "
+                            "sample_weight]) as y_true and score_a (or a mapping of them "
+                            "as y_true).")
+        if sample_weight is not None:
+            raise ValueError("sample_weight must be None with data sets: give each set's "
+                             "weights as its third item.")
+        if isinstance(y_true, Mapping):
+            if score_a is not None:
+                raise TypeError("score_a must be None when y_true maps model names to "
+                                "data sets.")
+            sets = [(key, f"y_true[{key!r}]", value) for key, value in y_true.items()]
+        else:
+            sets = [("a", "y_true", y_true), ("b", "score_a", score_a)]
+        models = [(key, *_data_set(value, arg, pos_label)) for key, arg, value in sets]
+        _check_names(models, "y_true")
+        return models
+    models = []
+    for key, arg, value in named:
+        models.append((key, *_scored_rows(y_true, value, arg, sample_weight, pos_label,
+                                          models[0][2] if models else None)))
+    _check_names(models, "score_a")
+    return models
+
+
+def _check_names(models: list[tuple[Any, Rows, Slots]], arg: str) -> None:
+    """Model names are str, and there are two models at least (``arg`` held them)."""
+    for key, _, _ in models:
+        if not isinstance(key, str):
+            raise TypeError(f"{arg}: model names (the mapping's keys) must be str, got "
+                            f"{key!r} ({type(key).__name__}).")
+    if len(models) < 2:
+        raise ValueError(f"{arg}: compare needs at least two models, got {len(models)}.")
+
+
+# --- statistics --------------------------------------------------------------------------
+
+def _normal_p(z: float, alternative: str) -> float:
+    """p-value of a standard normal statistic ``z`` (A minus B)."""
+    if alternative == "greater":
+        return 0.5 * math.erfc(z / math.sqrt(2.0))
+    if alternative == "less":
+        return 0.5 * math.erfc(-z / math.sqrt(2.0))
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def _bounds(metric: str) -> tuple[float, float]:
+    return (-1.0, 1.0) if metric in _UNIT_METRICS else (-math.inf, math.inf)
+
+
+def _delong_difference(metric: str, est_a: float, est_b: float, variance: float,
+                       alternative: str, confidence: float) -> Difference:
+    """Normal interval and test of an AUC difference with DeLong's variance."""
+    diff = est_a - est_b
+    se = math.sqrt(variance)
+    if se > 0:
+        z = diff / se
+    else:                       # identical rankings: no evidence either way
+        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
+    lo_bound, hi_bound = _bounds(metric)
+    if alternative == "two-sided":
+        q = NormalDist().inv_cdf(0.5 + confidence / 2)
+        low, high = diff - q * se, diff + q * se
+    else:
+        q = NormalDist().inv_cdf(confidence)
+        low, high = ((diff - q * se, hi_bound) if alternative == "greater"
+                     else (lo_bound, diff + q * se))
+    p = _normal_p(z, alternative)
+    return Difference(metric, diff, se, max(lo_bound, low), min(hi_bound, high), p, est_a,
+                      est_b, "delong", alternative, confidence, p, np.empty(0), 0)
+
+
+def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndarray,
+                          alternative: str, confidence: float) -> Difference:
+    """Percentile interval of the replicate differences, and the p-value that inverts
+    it: the share of replicates on the far side of 0, ``(1 + count) / (1 + B)``."""
+    reps = np.array(reps, dtype=np.float64)
+    reps.setflags(write=False)
+    ok = reps[~np.isnan(reps)]
+    lo_bound, hi_bound = _bounds(metric)
+    if len(ok) == 0:
+        low = high = p = se = math.nan
+    else:
+        se = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
+        p_greater = (1.0 + np.count_nonzero(ok <= 0)) / (1.0 + len(ok))
+        p_less = (1.0 + np.count_nonzero(ok >= 0)) / (1.0 + len(ok))
+        if alternative == "two-sided":
+            tail = (1.0 - confidence) / 2.0
+            low, high = (float(v) for v in np.quantile(ok, [tail, 1.0 - tail]))
+            p = min(1.0, 2.0 * min(p_greater, p_less))
+        elif alternative == "greater":
+            low, high, p = float(np.quantile(ok, 1.0 - confidence)), hi_bound, p_greater
+        else:
+            low, high, p = lo_bound, float(np.quantile(ok, confidence)), p_less
+    return Difference(metric, est_a - est_b, se, low, high, p, est_a, est_b, "bootstrap",
+                      alternative, confidence, p, reps, int(len(reps) - len(ok)))
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN left out of the count and kept NaN)."""
+    out = np.full(len(p), math.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = len(ok)
+    order = ok[np.argsort(p[ok], kind="stable")]
+    running = 0.0
+    for i, j in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p[j]))
+        out[j] = running
+    return out
+
+
+# --- the comparison ----------------------------------------------------------------------
+
+def _replicates(ranked: list[RankedRows], n_boot: int, seeds: list[np.random.SeedSequence],
+                stratified: bool, level: float) -> list[dict[str, np.ndarray]]:
+    """Every built-in metric on every replicate, per model: one sweep per replicate of
+    the model's own table, the draws given by its seed over its slots."""
+    out = []
+    for r, seed in zip(ranked, seeds):
+        k = r.slots.n_pos
+        w = r.slots.weight
+        resampler = Resampler(r.table, r.group[:k], None if w is None else w[:k],
+                              r.group[k:], None if w is None else w[k:],
+                              stratified=stratified, seed=seed)
+        out.append(_derived(resampler.sweeps(n_boot, np.array([level]))))
+    return out
+
+
+def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
+            sample_weight: Any = None, pos_label: Any = None,
+            metrics: Any = DEFAULT_METRICS, method: str = "delong", paired: bool = True,
+            alternative: str = "two-sided", n_boot: int = 2000, seed: Any = None,
+            confidence: float = 0.95, correction: str | None = None, level: float = 0.5,
+            stratified: bool = True) -> Comparison | Comparisons:
+    """Compare models: each metric's difference (A minus B) with an interval and p-value.
+
+    Three ways to pass the models:
+
+    - ``compare(y_true, score_a, score_b)``: two models scoring the same rows.
+    - ``compare(y_true, {"a": s_a, "b": s_b, "c": s_c})``: several models on the same
+      rows; every pair is compared (``correction="holm"`` adjusts the p-values).
+    - ``compare((y_a, s_a), (y_b, s_b), paired=False)``, or a mapping of names to such
+      data sets as ``y_true``: models scored on different rows. A data set may carry
+      weights as a third item. ``compare(y_true, score_a, score_b, paired=False)``
+      treats the two models' scores of the same rows as independent samples.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,), or a data set, or a mapping of them
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+        With ``paired=False`` and no ``score_b``: data set A ``(y_true, y_score[,
+        sample_weight])``, or a mapping of model name to data set.
+    score_a : array-like of shape (n_samples,), or a mapping, or a data set
+        Model A's scores; or a mapping of model name to scores (then no ``score_b``);
+        or, with ``paired=False`` and no ``score_b``, data set B.
+    score_b : array-like of shape (n_samples,), default=None
+        Model B's scores for the same rows.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    metrics : str or sequence of str, default=("auc", "average_precision", "precision")
+        Built-in metrics: ``auc``, ``average_precision``, ``threshold`` (r_b at
+        ``level``), ``precision`` (C(r_b)), ``lift``, ``tpr``, ``fpr``, ``f1``, ``b``.
+    method : {"delong", "bootstrap"}, default="delong"
+        How the AUC is compared: DeLong's normal interval and z-test, or the
+        bootstrap. DeLong covers the AUC alone, so the other metrics are always
+        bootstrapped (each ``Difference`` records its ``method``); pass
+        ``metrics="auc"`` for DeLong alone, with no replicates drawn.
+    paired : bool, default=True
+        Same rows for all models: DeLong with the components' covariance, and
+        bootstrap replicates that draw the same rows for every model. False: the
+        models' variances add, and each model is resampled on its own.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        "greater": A's metric above B's. One-sided alternatives give one-sided
+        intervals (the other end is the metric's bound: ±1 for metrics in [0, 1]).
+    n_boot : int, default=2000
+        Bootstrap replicates (at least 2), when a metric is bootstrapped.
+    seed : int, SeedSequence or None, default=None
+        Seed of the replicates (see the module docstring for the derivation).
+    confidence : float, default=0.95
+        Coverage of the intervals.
+    correction : {None, "holm"}, default=None
+        Adjust each metric's p-values over all pairs of several models (Holm). The
+        intervals are not adjusted.
+    level : float, default=0.5
+        Level of B for ``threshold``, ``precision`` and the other operating-point
+        metrics.
+    stratified : bool, default=True
+        Bootstrap positives and negatives separately, keeping their counts.
+
+    Returns
+    -------
+    Comparison or Comparisons
+        A ``Comparison`` for two models passed as ``score_a`` and ``score_b`` (or two
+        data sets); a ``Comparisons`` of every pair for a mapping of models.
+
+    Notes
+    -----
+    DeLong: the variance of the difference of the two AUCs from the per-row structural
+    components (paired: their covariance included; unpaired: the two DeLong variances
+    added), a normal interval, and ``z = difference / std_error``. When the standard
+    error is 0 (identical rankings), ``z`` is 0 (p = 1) for equal AUCs.
+
+    Bootstrap: replicate ``k``'s difference is model A's metric minus model B's on
+    the same drawn rows (paired) or on independent draws (unpaired); the interval is
+    the percentile interval of the differences and the p-value inverts it: for
+    ``"greater"``, ``(1 + #{d_k <= 0}) / (1 + B)``, for ``"less"`` the same with
+    ``d_k >= 0``, two-sided twice the smaller of the two (at most 1). So ``p <= alpha``
+    about when the ``1 - alpha`` interval leaves 0 out, and p is never 0. Replicates
+    where a metric is undefined (NaN) are left out and counted in ``n_undefined``.
+
+    Examples
+    --------
+    >>> import numpy as np, indist_fast
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(2000) < 0.3
+    >>> a = y + rng.normal(size=2000)
+    >>> b = 0.8 * y + rng.normal(size=2000)
+    >>> d = indist_fast.compare(y, a, b, metrics="auc")["auc"]
+    >>> d.low < d.estimate < d.high and d.p_value < 0.05
+    True
+    >>> c = indist_fast.compare(y, a, b, method="bootstrap", n_boot=200, seed=1)
+    >>> list(c), c["precision"].method
+    (['auc', 'average_precision', 'precision'], 'bootstrap')
+    """
+    names = _metric_names(metrics)
+    method = _choice(method, "method", METHODS)
+    alternative = _choice(alternative, "alternative", ALTERNATIVES)
+    correction = _choice(correction, "correction", CORRECTIONS)
+    paired = check_flag(paired, "paired")
+    stratified = check_flag(stratified, "stratified")
+    n_boot = check_count(n_boot, "n_boot", minimum=2, maximum=MAX_REPLICATES)
+    confidence = check_level(confidence, "confidence")
+    level = check_level(level)
+    seed = check_seed(seed)
+    entropy = _entropy(seed)
+    several = isinstance(score_a, Mapping) or (
+        not paired and score_b is None and isinstance(y_true, Mapping))
+    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired)
+    if correction is not None and not several:
+        raise ValueError("correction applies to several models (a mapping of them); "
+                         "two models make one comparison per metric.")
+
+    delong_auc = method == "delong" and "auc" in names
+    boot = [m for m in names if not (delong_auc and m == "auc")]
+    ranked = rank_models([(rows, slots) for _, rows, slots in models],
+                         components=delong_auc and paired, groups=bool(boot))
+    for r in ranked:
+        check_two_classes(r.table.weight_pos, r.table.weight_neg)
+    levels = np.array([level])
+    if boot:
+        estimates = [_sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
+                                                         r.table.neg, levels, True))
+                     for r in ranked]
+    else:       # DeLong alone: the AUC is the mean of the components already at hand
+        estimates = [{"auc": np.array([_auc_of(r) if paired else delong_table(r.table).auc])}
+                     for r in ranked]
+    if delong_auc:
+        for r in ranked:
+            _check_copies(r.table)
+    reps: list[dict[str, np.ndarray]] = []
+    if boot:
+        seeds = ([seed] * len(ranked) if paired else
+                 [np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (j,))
+                  for j in range(len(ranked))])
+        reps = _replicates(ranked, n_boot, seeds, stratified, level)
+
+    pairs: dict[tuple[str, str], dict[str, Difference]] = {}
+    for i, j in itertools.combinations(range(len(models)), 2):
+        diffs = {}
+        for m in names:
+            est_a, est_b = float(estimates[i][m][0]), float(estimates[j][m][0])
+            if m == "auc" and delong_auc:
+                if paired:
+                    _, variance = paired_difference(ranked[i], ranked[j])
+                else:
+                    variance = _delong_variance(ranked[i]) + _delong_variance(ranked[j])
+                diffs[m] = _delong_difference(m, est_a, est_b, variance, alternative,
+                                              confidence)
+            else:
+                diffs[m] = _bootstrap_difference(m, est_a, est_b, reps[i][m] - reps[j][m],
+                                                 alternative, confidence)
+        pairs[models[i][0], models[j][0]] = diffs
+    if correction == "holm":
+        for m in names:
+            keys = list(pairs)
+            adjusted = _holm(np.array([pairs[k][m].p_value_unadjusted for k in keys]))
+            for k, p in zip(keys, adjusted):
+                old = pairs[k][m]
+                pairs[k][m] = Difference(**{**{f: getattr(old, f) for f in
+                                               old.__dataclass_fields__}, "p_value": p})
+    used_boot = n_boot if boot else 0
+    comparisons = {key: Comparison(key[0], key[1], MappingProxyType(diffs), paired,
+                                   used_boot, entropy if boot else None, level)
+                   for key, diffs in pairs.items()}
+    if not several:
+        return next(iter(comparisons.values()))
+    return Comparisons(tuple(name for name, _, _ in models), MappingProxyType(comparisons),
+                       correction)
+
+
+def _delong_variance(r: RankedRows) -> float:
+    """DeLong's variance of one model's AUC (the unpaired comparison adds two)."""
+    return delong_table(r.table).variance
