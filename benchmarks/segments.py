@@ -12,7 +12,9 @@ so it holds up on a noisy shared machine. Rows (issue 12 targets in brackets):
   ``--groupby-segments`` segments and scaled to all of them (they are linear in the
   number of segments; the full loops take minutes);
 - ``4 models x 1e7 rows``: ``evaluate_many`` with four score columns over one
-  ``evaluate`` [<= 4].
+  ``evaluate`` [<= 4];
+- ``weighted 1e7 rows, 10 segments``: ``evaluate_many`` over one weighted ``evaluate``
+  of the same rows (no target).
 """
 
 from __future__ import annotations
@@ -66,7 +68,16 @@ def main() -> None:
     ratio, ours, base = paired(lambda: indist_fast.evaluate_many(y, models),
                                lambda: indist_fast.evaluate(y, s), args.repeat)
     row("4 models x 1e7 rows / one evaluate", ours, base, ratio, "<= 4")
-    del models, groups
+    del models
+
+    w = rng.random(n)
+    ten = groups % 10
+    ratio, ours, base = paired(lambda: indist_fast.evaluate_many(y, s, groups=ten,
+                                                                 sample_weight=w),
+                               lambda: indist_fast.evaluate(y, s, sample_weight=w),
+                               args.repeat)
+    row("weighted 1e7 rows, 10 segments / evaluate", ours, base, ratio, "")
+    del groups, ten, w
 
     import pandas as pd
     from sklearn.metrics import roc_auc_score
