@@ -245,8 +245,10 @@ def _inputs(y_true: Any, scores: Any, groups: Any, sample_weight: Any, label: st
 def _names(value: Any, name: str) -> list[str]:
     if isinstance(value, str):
         names = [value]
-    elif isinstance(value, Iterable) and not isinstance(value, (Mapping, bytes)):
-        names = list(value)               # a list, a tuple, a pandas Index ...
+    elif isinstance(value, Iterable) and not isinstance(value, (Mapping, bytes, set,
+                                                                  frozenset)):
+        names = list(value)               # a list, a tuple, a pandas Index (not a set:
+                                          # its order would set the models' order)
     else:
         names = []
     if not names or not all(isinstance(v, str) for v in names):
