@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from ._core.results import SegmentSweeps, operating_rates
+from ._core.validation import check_weight_total
 from .results import Report, _plain
 
 if TYPE_CHECKING:
@@ -168,6 +169,11 @@ class ReportTable:
         -------
         ReportTable
         """
+        for sw in sweeps:       # no table of segments whose weights overflow float64
+            with np.errstate(over="ignore"):
+                over = np.flatnonzero(~np.isfinite(sw.weight_pos + sw.weight_neg))
+            if len(over):
+                check_weight_total(float(sw.weight_pos[over[0]]), float(sw.weight_neg[over[0]]))
         n_seg, n_mod = (len(sweeps[0].n_rows) if sweeps else 0), len(models)
         per_model = [_report_columns(sw, levels) for sw in sweeps]
         columns: dict[str, np.ndarray] = {}

@@ -80,3 +80,15 @@ def test_long_and_short_pieces_on_two_threads(threaded, weighted):
     s = np.round(rng.normal(size=len(g)), 2)
     w = rng.integers(0, 4, len(g)).astype(float) if weighted else None
     assert_segments_are_evaluate(y, s, w, g)
+
+
+def test_weights_beyond_float64_are_refused_not_tabled(backend):
+    """A segment whose weights sum past float64 has no reportable row: the table is
+    refused with evaluate's message, as evaluate refuses those rows."""
+    y = np.array([1, 0, 1, 0, 1, 0])
+    s = np.array([0.9, 0.1, 0.8, 0.2, 0.7, 0.3])
+    w = np.array([1e308, 1e308, 1.0, 1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="^sample_weight sums to more than float64"):
+        indist_fast.evaluate_many(y, s, groups=[0, 0, 1, 1, 1, 1], sample_weight=w)
+    with pytest.raises(ValueError, match="^sample_weight sums to more than float64"):
+        indist_fast.evaluate(y[:2], s[:2], sample_weight=w[:2])

@@ -545,15 +545,20 @@ def check_two_classes(weight_pos: float, weight_neg: float) -> None:
     """AUC and B need both classes with positive weight, and a total weight that
     float64 can hold (the sweeps rescale weights by a power of two internally, so any
     finite total works; an infinite one cannot be reported)."""
-    if not math.isfinite(weight_pos + weight_neg):
-        raise ValueError(
-            f"sample_weight sums to more than float64 holds (positives {weight_pos:g}, "
-            f"negatives {weight_neg:g}); divide the weights by a common factor: AUC, "
-            "precision and the rates do not change (B with exclude_self=True counts "
-            "weights as copies, SPEC §3).")
+    check_weight_total(weight_pos, weight_neg)
     if weight_pos + weight_neg <= 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
     if weight_pos <= 0 or weight_neg <= 0:
         which = "negatives" if weight_pos <= 0 else "positives"
         raise ValueError(f"y_true holds only {which} (rows of weight 0 excluded): AUC and "
                          "B are undefined with a single class.")
+
+
+def check_weight_total(weight_pos: float, weight_neg: float) -> None:
+    """A total weight float64 can hold; an infinite one cannot be reported."""
+    if not math.isfinite(weight_pos + weight_neg):
+        raise ValueError(
+            f"sample_weight sums to more than float64 holds (positives {weight_pos:g}, "
+            f"negatives {weight_neg:g}); divide the weights by a common factor: AUC, "
+            "precision and the rates do not change (B with exclude_self=True counts "
+            "weights as copies, SPEC §3).")

@@ -552,6 +552,23 @@ def _entries() -> list[Entry]:
         E("sampling.sample_b_curve", f(smp.sample_b_curve, [-np.inf, 0.5], 500, seed=0),
           _sample_b_curve_check, rule=_sample_b_rule(0.5)),
     ]
+    # The issue-12/13 entry points: segments (one segment of every row), confusion
+    # counts, best thresholds, partial AUC, comparisons.
+    out += [
+        # (a 2-D score array is one model per column there: tests/test_segments.py)
+        E("evaluate_many", f(ifa.evaluate_many, levels=(0.4, 0.5, 0.6)), _many_check,
+          two_classes=False, extra_errors=("scores",), skip=_models_in_columns),
+        E("evaluate_many[n_boot]", f(ifa.evaluate_many, n_boot=6, seed=2), _many_check,
+          two_classes=False, extra_errors=("scores",), skip=_models_in_columns),
+        # confusion reports B and C(r) too: both classes needed, as evaluate
+        E("confusion", f(ifa.confusion, 0.5), _confusion_check),
+        E("best_threshold[youden]", f(ifa.best_threshold, "youden"), _best_check),
+        E("best_threshold[f1]", f(ifa.best_threshold, "f1"), _best_check),
+        E("roc_auc[max_fpr]", f(ifa.roc_auc, max_fpr=0.5), _partial_auc_check),
+        E("compare[delong]", lambda ri: (ifa.compare, (ri.y, ri.s, ri.s),
+                                         {**_kw(ri), "metrics": "auc"}),
+          _compare_same_check, copies=True, extra_errors=("score_a", "score_b")),
+    ]
     for method in tc.METHODS:
         out.append(E(f"threshold_choice.expected_loss[{method}]",
                      f(tc.expected_loss, method, t=0.5, q=0.3), _loss_check(method),
@@ -640,3 +657,45 @@ def row_cases() -> list[Case]:
             if case is not None:
                 out.append(case)
     return out
+
+def _models_in_columns(ri: RowInput) -> bool:
+    return ri.name in ("s_2d_proba", "s_column")
+
+
+def _many_check(o: Oracle, t: Any, ri: RowInput) -> None:
+    """One row (no groups): the report of every row, or the one-class flag."""
+    if len(t) != 1:
+        raise Wrong(f"evaluate_many without groups gave {len(t)} rows")
+    if o.weight_pos > 0 and o.weight_neg > 0:
+        if t.columns["one_class"][0]:
+            raise Wrong("two classes flagged one_class")
+        check_report(o, t.report())
+        expect_close("auc", t.columns["auc"][0], o.auc())
+    elif not t.columns["one_class"][0]:
+        raise Wrong("one class not flagged")
+
+
+def _confusion_check(o: Oracle, c: Any, ri: RowInput) -> None:
+    w = np.ones(len(o.s)) if o.w is None else o.w
+    above = o.s >= 0.5
+    pos = o.y.astype(bool)
+    for name, want in (("tp", w[above & pos].sum()), ("fp", w[above & ~pos].sum()),
+                       ("fn", w[~above & pos].sum()), ("tn", w[~above & ~pos].sum())):
+        expect_close(name, getattr(c, name), want)
+
+
+def _best_check(o: Oracle, b: Any, ri: RowInput) -> None:
+    t = float(b.threshold)
+    if not (math.isinf(t) or t in set(o.s.tolist())):
+        raise Wrong(f"threshold {t!r} is no score of the rows")
+    if math.isnan(float(b.value)):
+        raise Wrong("value is NaN")
+
+
+def _partial_auc_check(o: Oracle, a: Any, ri: RowInput) -> None:
+    expect_probability("partial auc", a)
+
+
+def _compare_same_check(o: Oracle, r: Any, ri: RowInput) -> None:
+    d = r["auc"]
+    expect_close("auc difference", d.estimate, 0.0)

@@ -35,7 +35,8 @@ def canon(x: Any, depth: int = 0) -> Any:
             return [canon(v) for v in x.astype(np.float64).ravel()] + [list(x.shape)]
         return [canon(v, depth + 1) for v in x.ravel()]
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return {f.name: canon(getattr(x, f.name), depth + 1) for f in dataclasses.fields(x)}
+        return {f.name: canon(getattr(x, f.name), depth + 1) for f in dataclasses.fields(x)
+                if f.compare}
     if isinstance(x, dict) or (hasattr(x, "items") and hasattr(x, "keys")):
         return {str(k): canon(v, depth + 1) for k, v in x.items()}
     if isinstance(x, (list, tuple)):

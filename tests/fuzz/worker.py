@@ -76,8 +76,9 @@ def _content(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value).__name__, [_content(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # (fields left out of equality are caches and links, not content)
         return type(value).__name__, [_content(getattr(value, f.name))
-                                      for f in dataclasses.fields(value)]
+                                      for f in dataclasses.fields(value) if f.compare]
     if type(value).__module__.startswith("dask"):    # a graph: compare what it computes
         return "dask", _content(value.compute())
     if isinstance(value, (np.ndarray, dict, str, bytes, int, float)) or value is None:
