@@ -50,11 +50,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from .io.files import evaluate_file
-    table_form = len(args.score) > 1 or bool(args.by) or args.csv is not None
-    if table_form and (args.bootstrap is not None or args.plot):
-        raise ValueError(f"{'--bootstrap' if args.bootstrap is not None else '--plot'} "
-                         "takes one --score and no --by or --csv; evaluate the models or "
-                         "segments one at a time, or use indist_fast.evaluate_many in Python.")
+    table_form = len(args.score) > 1 or bool(args.by) or args.csv is not None or args.total
+    if table_form and args.plot:
+        raise ValueError("--plot takes one --score and no --by, --total or --csv; draw the "
+                         "models one at a time, or use indist_fast.integrations.plot in "
+                         "Python (roc, pr and b_curve overlay several models).")
     if args.csv is not None:          # refused before the data are read, not after
         folder = os.path.dirname(os.path.abspath(args.csv))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
@@ -62,14 +62,16 @@ def _evaluate(args: argparse.Namespace) -> int:
                              "writable).")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", IndistFastWarning)
-        if args.bootstrap is None:
+        if args.bootstrap is None or table_form:
+            # (a table's intervals: evaluate_file refuses them beyond --memory-limit)
             result = evaluate_file(args.file, label=args.label,
                                    score=args.score if table_form else args.score[0],
                                    by=args.by or None, weight=args.weight,
                                    pos_label=args.pos_label, levels=tuple(args.levels),
                                    memory_limit=args.memory_limit,
                                    progress=False if args.no_progress else None,
-                                   tmp_dir=args.tmp_dir, drop_nulls=args.drop_nulls)
+                                   tmp_dir=args.tmp_dir, drop_nulls=args.drop_nulls,
+                                   total=args.total, n_boot=args.bootstrap, seed=args.seed)
         else:        # the bootstrap resamples rows: they are read into memory
             _check_bootstrap_fits(args)
             with _columns(args) as (y, s, w, pos_label):
@@ -250,6 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--plot", type=_plot, default=None, metavar="PNG",
                     help="also draw a report sheet to this file (reads the rows into memory)")
     ev.add_argument("--json", action="store_true", help="print the report or table as JSON")
+    ev.add_argument("--total", action="store_true",
+                    help="a table with each model over all rows too")
     ev.add_argument("--csv", default=None, metavar="OUT",
                     help="write the table (one row per segment and model) to this CSV file")
     ev.set_defaults(run=_evaluate)
@@ -324,6 +328,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error of the input. Point stdout at
+        # devnull so the interpreter's own flush at exit does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (ValueError, TypeError, OSError, ImportError) as exc:
         # One line, whatever the message holds (pyarrow's span several): the error
         # is about the input, so a traceback would only hide it.

@@ -122,9 +122,12 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
     names = {name: _score_name(name, len(models), label is not None) for name in models}
+    columns = None if label is None else {
+        "y_true": f"label column {label!r}",
+        **({} if weight is None else {"sample_weight": f"weight column {weight!r}"})}
     rows: list[Rows] = []
     for name, s in models.items():
-        with _naming_scores(names[name]):
+        with _naming_scores(names[name], columns):
             rows.append(prepare_rows(y, s, w, pos_label) if not rows
                         else with_scores(rows[0], s))
     n = rows[0].n_rows
@@ -136,7 +139,7 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     codes, n_segments, segment_values = _segments(group_arrays, by_names, n)
     all_levels = with_main_level(lv)
     sweeps = _model_sweeps(rows, [names[name] for name in models], codes, n_segments,
-                           all_levels, exclude_self)
+                           all_levels, exclude_self, columns)
     present = sweeps[0].n_rows > 0            # codes may number values no row holds
     if not present.all():
         sweeps = [sw.take(present) for sw in sweeps]
@@ -163,20 +166,26 @@ def _score_name(model: Any, n_models: int, table_form: bool) -> str:
 
 
 @contextlib.contextmanager
-def _naming_scores(name: str) -> Iterator[None]:
+def _naming_scores(name: str, columns: Mapping[str, str] | None = None) -> Iterator[None]:
     """Errors about ``y_score`` (the shared validation's name for it) name the model
-    whose scores they are about."""
+    whose scores they are about; with ``columns`` (the table form), errors about
+    ``y_true`` and ``sample_weight`` name their columns too."""
+    names = {"y_score": name, **(columns or {})}
     try:
         yield
     except (ValueError, TypeError) as exc:
         message = str(exc)
-        if type(exc) not in (ValueError, TypeError) or "y_score" not in message:
+        if type(exc) not in (ValueError, TypeError) or not any(
+                re.search(rf"\b{k}\b", message) for k in names):
             raise
-        raise type(exc)(re.sub(r"\by_score\b", name, message)) from None
+        renamed = re.sub(r"\b(" + "|".join(names) + r")\b", lambda m: names[m.group(1)],
+                         message)
+        raise type(exc)(renamed) from None
 
 
 def _model_sweeps(rows: list[Rows], names: list[str], codes: np.ndarray, n_segments: int,
-                  levels: np.ndarray, exclude_self: bool) -> list[SegmentSweeps]:
+                  levels: np.ndarray, exclude_self: bool,
+                  columns: Mapping[str, str] | None) -> list[SegmentSweeps]:
     """Every model's segment sweeps in one engine call (two models at a time on two
     threads); on bad scores the models are run again one by one, so that the error
     names the model at fault."""
@@ -189,7 +198,7 @@ def _model_sweeps(rows: list[Rows], names: list[str], codes: np.ndarray, n_segme
         pass
     sweeps = []
     for name, r in zip(names, rows):
-        with _naming_scores(name):
+        with _naming_scores(name, columns):
             sweeps.append(_sweeps(r, codes, n_segments, levels, exclude_self))
     return sweeps
 

@@ -105,7 +105,6 @@ def test_one_score_with_csv_is_a_one_row_table(dataset, tmp_path):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--bootstrap", "10"], "--bootstrap takes one --score"),
     (["--plot", "x.png"], "--plot takes one --score"),
     (["--csv", "/no/such/folder/t.csv"], "--csv: cannot write"),
 ])
@@ -113,6 +112,25 @@ def test_table_form_refusals(dataset, capsys, extra, message):
     assert main(["evaluate", str(dataset), "--label", "y", "--score", "m1", "--by", "day",
                  "--no-progress", *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_totals_and_intervals_in_the_table(dataset, capsys):
+    assert main(["evaluate", str(dataset), "--label", "y", "--score", "m1", "--by", "day",
+                 "--total", "--bootstrap", "20", "--seed", "3", "--json", "--no-progress"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IndistFastWarning)
+        want = indist_fast.evaluate_many(FRAME, label="y", score=["m1"], by="day", total=True,
+                                         n_boot=20, seed=3).to_dict()
+    assert got["day"] == [1, 2, 3, None] and "auc_low" in got
+    for name in ("auc", "auc_low", "auc_high", "precision_high"):
+        assert all(same(g, w) for g, w in zip(got[name], want[name])), name
+
+
+def test_totals_beyond_the_memory_limit_are_refused(dataset, capsys):
+    assert main(["evaluate", str(dataset), "--label", "y", "--score", "m1", "--by", "country",
+                 "--total", "--memory-limit", "20KB", "--no-progress"]) == 2
+    assert "total=/n_boot: they need every row in memory" in capsys.readouterr().err
 
 
 def test_a_missing_by_column_is_named(dataset, capsys):

@@ -210,7 +210,8 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
                 return _labels(y.astype(object), pos_label)
             y = _kernel_integers(y, int(lo), int(hi))
         if np.isnan(lo) or np.isnan(hi):
-            raise ValueError("y_true contains NaN.")
+            raise ValueError(f"y_true contains NaN (first at row "
+                             f"{int(np.flatnonzero(np.isnan(y))[0])}).")
         lo, hi = float(lo), float(hi)
         if pos_label is None:
             if not ({lo, hi} <= {0.0, 1.0} or {lo, hi} <= {-1.0, 1.0}):

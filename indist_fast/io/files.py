@@ -44,7 +44,7 @@ import re
 import shutil
 import sys
 import tempfile
-from typing import Any, Iterable, Iterator, Sequence, TypeAlias, overload
+from typing import Any, Iterable, Iterator, Literal, Sequence, TypeAlias, overload
 
 import numpy as np
 
@@ -58,6 +58,7 @@ from .readers import (_page_release, _Source, describe_path, naming_columns, ope
 from ..metrics import evaluate
 from ..results import Report
 from ..report_table import ReportTable
+from ..inference.segment_bootstrap import bootstrap_settings
 from ..segments import RESERVED, _factorize, _names, evaluate_many
 from .streaming import Accumulator
 from ..table import DEFAULT_LEVELS, with_main_level
@@ -253,7 +254,9 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: None = None,
                   levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
                   memory_limit: Any = None, progress: bool | None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
-                  drop_nulls: bool = False) -> Report: ...
+                  drop_nulls: bool = False, total: Literal[False] = False,
+                  n_boot: None = None, seed: Any = None, confidence: float = 0.95
+                  ) -> Report: ...
 
 
 @overload
@@ -262,7 +265,8 @@ def evaluate_file(path: _Paths, *, label: str, score: list[str] | tuple[str, ...
                   pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
-                  drop_nulls: bool = False) -> ReportTable: ...
+                  drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
+                  seed: Any = None, confidence: float = 0.95) -> ReportTable: ...
 
 
 @overload
@@ -271,7 +275,8 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: str | Sequence[st
                   levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
                   memory_limit: Any = None, progress: bool | None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
-                  drop_nulls: bool = False) -> ReportTable: ...
+                  drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
+                  seed: Any = None, confidence: float = 0.95) -> ReportTable: ...
 
 
 def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
@@ -280,7 +285,8 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
                   pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
-                  drop_nulls: bool = False) -> Report | ReportTable:
+                  drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
+                  seed: Any = None, confidence: float = 0.95) -> Report | ReportTable:
     """``evaluate`` (or ``evaluate_many``) on columns of files, exactly, whatever their size.
 
     One score column without ``by`` gives the ``Report`` ``indist_fast.evaluate``
@@ -333,6 +339,10 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         read. They live in one unnamed file that the system deletes however the
         process ends (also on SIGTERM or SIGKILL); sorted runs need ``4`` or ``8``
         bytes per row (float32 or float64 scores), a table's rows their columns' bytes.
+    total, n_boot, seed, confidence
+        A table's totals and bootstrap intervals, as in ``evaluate_many`` (they make a
+        table even of one score). They need every row in memory: beyond
+        ``memory_limit`` they are refused (ValueError naming them) rather than dropped.
     drop_nulls : bool, default=False
         Skip the rows with a null (missing value) in a used column. By default a
         null is an error naming the column and its first row (counting data rows
@@ -384,7 +394,10 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         progress = check_flag(progress, "progress")
     limit = parse_memory(memory_limit)
     folder = _check_tmp_dir(tmp_dir)
-    if isinstance(score, str) and by is None:
+    total = check_flag(total, "total")
+    bootstrap_settings(n_boot, seed, confidence)            # checked before reading
+    extra = {"total": total, "n_boot": n_boot, "seed": seed, "confidence": confidence}
+    if isinstance(score, str) and by is None and not total and n_boot is None:
         cols = {"label": label, "score": score, "weight": weight}
         src = open_source(path, cols, drop_nulls=drop_nulls)
         with naming_columns(path, cols):
@@ -401,7 +414,7 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
             **{f"score#{k}": s for k, s in enumerate(scores[1:], 1)},
             **{f"by#{k}": b for k, b in enumerate(by_names)}}
     src = open_source(path, cols, drop_nulls=drop_nulls)
-    plan = _TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls)
+    plan = _TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls, extra)
     with naming_columns(path, cols):
         return plan.evaluate(src, progress)
 
@@ -658,8 +671,11 @@ class _TablePlan:
 
     def __init__(self, path: Any, cols: dict[str, str | None], pos_label: Any,
                  levels: tuple[float, ...], exclude_self: bool, limit: int,
-                 folder: str | None, drop_nulls: bool) -> None:
+                 folder: str | None, drop_nulls: bool, extra: dict[str, Any]) -> None:
         self.path, self.cols, self.pos_label = path, cols, pos_label
+        # totals and intervals (evaluate_many's): the in-memory path alone gives them
+        self.extra = extra
+        self.needs_rows = bool(extra["total"]) or extra["n_boot"] is not None
         self.levels, self.exclude_self, self.limit = levels, exclude_self, limit
         self.folder = folder or tempfile.gettempdir()
         self.drop_nulls = drop_nulls
@@ -685,13 +701,18 @@ class _TablePlan:
                 budget = self.limit // 4
             else:
                 budget = self.limit if src.n_rows * per_row <= self.limit else -1
-            if self._by_partitions(src, rows_per_chunk, bar):
+            if not self.needs_rows and self._by_partitions(src, rows_per_chunk, bar):
                 return self._table()
             buffered, rest = _read_while_it_fits(src.chunks(rows_per_chunk), budget, bar)
             if buffered:
                 self.pos_label = typed_pos_label(self.pos_label, buffered[0][0])
             if rest is None:
                 return self._in_memory(buffered, src)
+            if self.needs_rows:
+                raise ValueError(f"total=/n_boot: they need every row in memory, and the rows "
+                                 f"exceed memory_limit "
+                                 f"({self.limit:,} bytes); raise memory_limit, or leave them "
+                                 "out for the out-of-core table.")
             chunks = _Rows(itertools.chain(_drain(buffered), rest), src)
             try:
                 return self._out_of_core(chunks, bar)
@@ -780,7 +801,7 @@ class _TablePlan:
                 columns["label"], {self.cols[k]: columns[k] for k in self.score_keys},
                 groups={self.cols[k]: columns[k] for k in self.by_keys} or None,
                 sample_weight=columns["weight"], pos_label=self.pos_label,
-                levels=self.levels, exclude_self=self.exclude_self)
+                levels=self.levels, exclude_self=self.exclude_self, **self.extra)
 
     def _check_nan(self, s: np.ndarray, key: str) -> None:
         """A NaN score named by its own model's column (the evaluation names the first

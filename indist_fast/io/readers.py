@@ -444,7 +444,7 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise ImportError("reading .parquet needs pyarrow: pip install 'indist-fast[io]'") from None
+        raise ImportError("reading .parquet needs pyarrow: pip install pyarrow") from None
     with _reading(path, ".parquet"), pq.ParquetFile(path) as pf:
         schema = pf.schema_arrow
         n_rows = pf.metadata.num_rows
@@ -472,7 +472,7 @@ def _ipc_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
         import pyarrow.ipc as ipc
     except ImportError:
         raise ImportError("reading Arrow IPC files needs pyarrow: pip install "
-                          "'indist-fast[io]'") from None
+                          "pyarrow") from None
     kind = "Arrow IPC (Feather)"
 
     def reader(fields: list[int] | None, mm: Any) -> Any:
@@ -529,7 +529,7 @@ def _csv_open(path: str) -> tuple[Any, Any]:
     except ImportError:
         raw.close()
         raise ImportError(f"reading {codec} compressed CSV needs pyarrow: pip install "
-                          "'indist-fast[io]'") from None
+                          "pyarrow") from None
     return pa.CompressedInputStream(pa.PythonFile(raw, mode="r"), codec), raw
 
 
