@@ -468,3 +468,21 @@ def test_examples_in_docstrings_run(module):
     import importlib
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_printed_pairs_name_their_models_and_results_compare_equal():
+    rng = np.random.default_rng(4)
+    y = rng.random(600) < 0.3
+    models = {"A": y + rng.normal(size=600), "B": rng.normal(size=600),
+              "C": 0.5 * y + rng.normal(size=600)}
+    text = str(indist_fast.compare(y, models, metrics="auc"))
+    assert text.startswith("3 models, 3 pairs")
+    assert "auc: A " in text and ", C " in text and "B - C " in text
+    assert "2 models, 1 pair\n" in str(indist_fast.compare(y, {"A": models["A"],
+                                                               "B": models["B"]},
+                                                           metrics="auc"))
+    one = [indist_fast.compare(y, models["A"], models["C"], method="bootstrap", n_boot=20,
+                               seed=5, metrics="auc")["auc"] for _ in range(2)]
+    assert one[0] == one[1]                 # the replicates array is not compared
+    assert "C(r_b): a " in str(indist_fast.compare(y, models["A"], models["C"], n_boot=20,
+                                                   seed=5, metrics="precision"))

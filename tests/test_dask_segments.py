@@ -92,14 +92,17 @@ def test_on_a_cluster_equals_evaluate_many(client):
     kwargs = dict(label="y", score=["m1", "m2"], by=["country", "day"], weight="w")
     got = _quiet(indist_fast.dask.evaluate, ddf, **kwargs)
     want = _quiet(indist_fast.evaluate_many, FRAME, **kwargs)
-    assert_tables_equal(want, got)
+    # Worker processes may import another build than this process (CI runs the suite
+    # from an unpacked sdist, whose source tree the workers import: the NumPy twin), so
+    # sums may differ in the last bit here; in one process the tables are bit-identical.
+    assert_tables_equal(want, got, rtol=1e-12)
     assert len(got) == 2 * FRAME.groupby(["country", "day"]).ngroups
     # The table's reports are the ones of the in-memory table, row by row.
     for i in (0, 7, len(got) - 1):
         segment = {name: got.columns[name][i] for name in got.by}
         model = got.columns["model"][i]
-        assert _quiet(got.report, model=model, **segment) == \
-            _quiet(want.report, model=model, **segment)
+        assert_reports_equal(_quiet(got.report, model=model, **segment),
+                             _quiet(want.report, model=model, **segment))
 
 
 @pytest.mark.parametrize("by", ["country", "day", ["day", "country"], ["country", "day"]])

@@ -105,7 +105,7 @@ class Difference:
     alternative: str
     confidence: float
     p_value_unadjusted: float
-    replicates: np.ndarray = field(repr=False)
+    replicates: np.ndarray = field(repr=False, compare=False)   # (arrays have no ==)
     n_undefined: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,13 +126,42 @@ class Difference:
         return record_dict(self, skip=("replicates",))
 
     def __str__(self) -> str:
+        return self.text("A", "B")
+
+    def text(self, name_a: str, name_b: str) -> str:
+        """One line, the models called ``name_a`` and ``name_b``.
+
+        Parameters
+        ----------
+        name_a : str
+            The name shown for the first model (``estimate_a``).
+        name_b : str
+            The name shown for the second model (``estimate_b``).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import indist_fast
+        >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
+        >>> indist_fast.compare(y, a, b, metrics="auc")["auc"].text("new", "old")[:30]
+        'auc: new 1.0000, old 0.8889, n'
+        """
         note = f", {self.n_undefined} undefined replicates" if self.n_undefined else ""
         adjusted = (f" (unadjusted {_p_text(self.p_value_unadjusted)})"
                     if self.p_value != self.p_value_unadjusted else "")
-        return (f"{self.metric}: A {self.estimate_a:.4f}, B {self.estimate_b:.4f}, A - B "
+        metric = _SHOWN.get(self.metric, self.metric)
+        return (f"{metric}: {name_a} {self.estimate_a:.4f}, {name_b} {self.estimate_b:.4f}, "
+                f"{name_a} - {name_b} "
                 f"{self.estimate:+.4f}, {self.confidence:.0%} CI [{self.low:+.4f}, "
                 f"{self.high:+.4f}], SE {self.std_error:.4f}, p = {_p_text(self.p_value)}"
                 f"{adjusted} ({self.method}, {self.alternative}{note})")
+
+
+# What the bare names mean here, in a printed line.
+_SHOWN = {"precision": "C(r_b)", "threshold": "r_b", "b": "B(r_b)"}
 
 
 def _p_text(p: float) -> str:
@@ -217,7 +246,8 @@ class Comparison:
         kind = "paired" if self.paired else "unpaired"
         lines = [f"{self.model_a} vs {self.model_b} ({kind}"
                  + (f", {self.n_boot} bootstrap replicates)" if self.n_boot else ")")]
-        lines += [f"  {d}" for d in self.differences.values()]
+        lines += [f"  {d.text(str(self.model_a), str(self.model_b))}"
+                  for d in self.differences.values()]
         return "\n".join(lines)
 
 
@@ -287,7 +317,8 @@ class Comparisons:
                                         for (a, b), c in self.pairs.items()})
 
     def __str__(self) -> str:
-        head = f"{len(self.models)} models, {len(self.pairs)} pairs" + (
+        n = len(self.pairs)
+        head = f"{len(self.models)} models, {n} pair{'s' * (n != 1)}" + (
             f", p-values {self.correction}-adjusted per metric" if self.correction else "")
         return "\n".join([head] + [str(c) for c in self.pairs.values()])
 
