@@ -357,6 +357,8 @@ class ReportTable:
 
         def cell(name: str, i: int) -> str:
             v = self.columns[name][i]
+            if v is None and name in self.by:       # a total row: every segment
+                return "(all)"
             if isinstance(v, (float, np.floating)):
                 return "nan" if math.isnan(v) else f"{v:.4f}"
             if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):

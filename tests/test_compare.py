@@ -486,3 +486,9 @@ def test_printed_pairs_name_their_models_and_results_compare_equal():
     assert one[0] == one[1]                 # the replicates array is not compared
     assert "C(r_b): a " in str(indist_fast.compare(y, models["A"], models["C"], n_boot=20,
                                                    seed=5, metrics="precision"))
+
+
+def test_b_is_not_a_comparison():
+    y, a = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2]
+    with pytest.raises(ValueError, match="^metrics: 'b' is B at r_b, 1/2 for every model"):
+        indist_fast.compare(y, a, a[::-1], metrics=("auc", "b"))

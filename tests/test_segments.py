@@ -306,3 +306,10 @@ def test_repr_is_a_summary_not_the_columns(backend):
     text = repr(table)
     assert text.startswith("ReportTable(3,500 rows, by=['group'], models=['m0', 'm1'")
     assert "..." in text and len(text) < 200
+
+
+def test_total_rows_print_as_all(backend):
+    t = _many_quietly([0, 1, 1, 0, 1, 0], [.1, .9, .8, .3, .6, .2], groups=[1, 1, 1, 2, 2, 2],
+                      total=True)
+    lines = str(t).splitlines()
+    assert lines[-2].split()[0] == "(all)" and t.columns["group"][-1] is None

@@ -345,9 +345,13 @@ def _metric_names(metrics: Any) -> tuple[str, ...]:
     for m in names:
         if not isinstance(m, str):
             raise TypeError(f"metrics must hold metric names (str), got {m!r}.")
-        if m not in METRICS:
+        if m not in METRICS or m == "b":
+            if m == "b":          # B at r_b is the level itself: nothing to compare
+                raise ValueError("metrics: 'b' is B at r_b, 1/2 for every model by "
+                                 "definition; compare 'threshold' (r_b) or 'precision' "
+                                 "(C(r_b)) instead.")
             raise ValueError(f"metrics: unknown metric {m!r}; compare knows "
-                             f"{', '.join(METRICS)}.")
+                             f"{', '.join(x for x in METRICS if x != 'b')}.")
     if not names:
         raise ValueError("metrics: ask for at least one metric.")
     return tuple(dict.fromkeys(names))
