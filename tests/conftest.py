@@ -37,3 +37,21 @@ def threaded(monkeypatch):
     checkpoint reruns, release groups) and yield a ``cases.PathLog`` of the paths taken."""
     from cases import lower_thresholds
     return lower_thresholds(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A LocalCluster of two worker processes and its Client, for the Dask tests of a
+    module (skipped without distributed)."""
+    import warnings
+    distributed = pytest.importorskip("distributed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+        c = distributed.Client(cluster)
+    yield c
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c.close()
+        cluster.close()

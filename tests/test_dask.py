@@ -26,20 +26,6 @@ S = np.round(rng.normal(size=N) + Y, 1)           # heavy ties straddle partitio
 W = rng.integers(0, 4, N).astype(float)
 
 
-@pytest.fixture(scope="module")
-def client():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
-        c = distributed.Client(cluster)
-    yield c
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        c.close()
-        cluster.close()
-
-
 @pytest.mark.parametrize("weighted", [False, True])
 def test_dataframe_on_a_cluster_equals_in_memory(client, weighted):
     frame = pd.DataFrame({"y": Y, "p": S, "w": W})

@@ -73,20 +73,6 @@ def _frame(n=N, seed=12):
 FRAME = _frame()
 
 
-@pytest.fixture(scope="module")
-def client():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
-        c = distributed.Client(cluster)
-    yield c
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        c.close()
-        cluster.close()
-
-
 def test_on_a_cluster_equals_evaluate_many(client):
     ddf = dd.from_pandas(FRAME, npartitions=6)
     kwargs = dict(label="y", score=["m1", "m2"], by=["country", "day"], weight="w")
