@@ -476,22 +476,24 @@ def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w
     exact. ``rows_out[row]`` gets (score, weight) side by side, so reading a row in
     key order costs one cache miss, not two. Keys of rows below the pivot go to
     ``lo`` onward, the others to ``hi`` onward; zero-weight rows are skipped. Rows
-    must be clean (``count_rows`` found no bad row).
+    must be clean (``count_rows`` found no bad row). ``w`` may be None (weight 1).
     """
     cdef int shift = index_bits + 1
     cdef Py_ssize_t i, down
-    cdef double x, wi
+    cdef double x, wi = 1.0
     cdef uint64_t key, is_pos
+    cdef bint weighted = w is not None
     cdef label_t pos_label = <label_t>pos_value
     cdef uint64_t* keys = &keys_out[0] if keys_out.shape[0] else NULL
     cdef Row* rows = <Row*>&rows_out[0, 0] if rows_out.shape[0] else NULL
-    _check_block(y.shape[0], s.shape[0], w.shape[0], start, stop)
+    _check_block(y.shape[0], s.shape[0], w.shape[0] if weighted else s.shape[0], start, stop)
     if rows_out.shape[0] != s.shape[0] or rows_out.shape[1] != 2:
         raise ValueError("rows_out must have shape (n, 2)")
     with nogil:
         for i in range(start, stop):
             x = <double>s[i]
-            wi = w[i]
+            if weighted:
+                wi = w[i]
             rows[i].score = x
             rows[i].weight = wi
             if wi == 0.0:
@@ -534,34 +536,45 @@ cdef void _emit_keys(const uint64_t[::1] keys, const Row* rows, int index_bits,
     cdef int shift = index_bits + 1
     cdef uint64_t row_mask = (<uint64_t>1 << index_bits) - 1
     cdef Py_ssize_t i = keys.shape[0] - 1, j, r
-    cdef uint64_t prefix
-    cdef double t, x
-    cdef bint same
     # Invariant: rows of keys above keys[i]'s prefix are added, in descending order.
     while i >= 0:
         if i >= PREFETCH_AHEAD:
             __builtin_prefetch(&rows[keys[i - PREFETCH_AHEAD] & row_mask])
-        prefix = keys[i] >> shift
-        j = i
-        while j > 0 and (keys[j - 1] >> shift) == prefix:
-            j -= 1
+        j = _run_start(keys, i, shift)
         if j == i:
             _add_key(sink, rows, keys[i], index_bits, row_mask, mode)
         else:
-            # Keys [j, i] share a truncated score: order them by the exact score.
-            scratch.clear()
-            same = True
-            t = rows[keys[i] & row_mask].score
-            for r in range(j, i + 1):
-                x = rows[keys[r] & row_mask].score
-                same = same and x == t
-                scratch.push_back(pair[double, uint64_t](x, keys[r]))
-            if not same:
-                std_sort(scratch.begin(), scratch.end())
+            _order_run(keys, j, i, rows, row_mask, scratch)
             for r in range(<Py_ssize_t>scratch.size() - 1, -1, -1):
                 _add_key(sink, rows, scratch[r].second, index_bits, row_mask, mode)
         i = j - 1
     out[0] = local
+
+
+cdef inline Py_ssize_t _run_start(const uint64_t[::1] keys, Py_ssize_t i,
+                                  int shift) noexcept nogil:
+    """First of the ascending keys that share ``keys[i]``'s truncated score."""
+    cdef uint64_t prefix = keys[i] >> shift
+    while i > 0 and (keys[i - 1] >> shift) == prefix:
+        i -= 1
+    return i
+
+
+cdef void _order_run(const uint64_t[::1] keys, Py_ssize_t j, Py_ssize_t i, const Row* rows,
+                     uint64_t row_mask,
+                     vector[pair[double, uint64_t]]& scratch) noexcept nogil:
+    """``scratch``: (exact score, key) of keys ``j..i`` (one truncated score), ascending
+    by the exact score."""
+    cdef Py_ssize_t r
+    cdef double x, t = rows[keys[i] & row_mask].score
+    cdef bint same = True
+    scratch.clear()
+    for r in range(j, i + 1):
+        x = rows[keys[r] & row_mask].score
+        same = same and x == t
+        scratch.push_back(pair[double, uint64_t](x, keys[r]))
+    if not same:
+        std_sort(scratch.begin(), scratch.end())
 
 
 cdef void _emit_pieces(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
@@ -775,6 +788,132 @@ def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
             s01 += f * v * v
             above += t
     return DeLongSums(auc, s10 / scale, s01 / scale)
+
+
+def delong_components(const uint64_t[::1] keys, const double[:, ::1] rows, int index_bits,
+                      double pos_above, double neg_above, double weight_pos,
+                      double weight_neg, double[::1] component_out):
+    """DeLong's structural component of every row of one sorted ``scatter_keys`` piece.
+
+    A positive row gets ``V10`` of its score group (negative weight strictly below,
+    plus half the group's own, over ``W_N``), a negative row ``V01`` (positive weight
+    strictly above, plus half the group's own, over ``W_P``), written at
+    ``component_out[row]``; rows absent from the keys (weight 0) are left alone.
+    ``pos_above`` and ``neg_above`` are the weights of the pieces above this one.
+    Returns this piece's share of the AUC, ``sum(w V10) / W_P`` over its positives.
+    NumPy equivalent: ``indist_fast._core.reference.delong_components``.
+    """
+    cdef int shift = index_bits + 1
+    cdef uint64_t row_mask = (<uint64_t>1 << index_bits) - 1
+    cdef uint64_t key
+    cdef Py_ssize_t i = keys.shape[0] - 1, j, lo, hi, r
+    cdef vector[pair[double, uint64_t]] scratch
+    cdef const Row* rw = <const Row*>&rows[0, 0] if rows.shape[0] else NULL
+    cdef double* comp = &component_out[0] if component_out.shape[0] else NULL
+    # Scaled by a power of two (see sweep.weight_scale): sums of huge weights must not
+    # overflow; the components are ratios, the same either way.
+    cdef double scale = weight_scale(weight_pos + weight_neg)
+    cdef double wn = weight_neg * scale
+    cdef double cum_pos = pos_above * scale, cum_neg = neg_above * scale
+    cdef double inv_wp = 1.0 / (weight_pos * scale), inv_wn = 1.0 / wn
+    cdef double auc_num = 0.0, wt, x, g_pos, g_neg, v10, v01
+    if rows.shape[1] != 2 or component_out.shape[0] != rows.shape[0]:
+        raise ValueError("rows must have shape (n, 2) and component_out n entries")
+    with nogil:
+        # Invariant: every row of a score above keys[i]'s prefix has its component,
+        # and cum_pos, cum_neg hold their weight.
+        while i >= 0:
+            if i >= PREFETCH_AHEAD:
+                __builtin_prefetch(&rw[keys[i - PREFETCH_AHEAD] & row_mask])
+                __builtin_prefetch(&comp[keys[i - PREFETCH_AHEAD] & row_mask])
+            j = _run_start(keys, i, shift)
+            if j == i:                          # a group of one row: no half-ties
+                key = keys[i]
+                wt = rw[key & row_mask].weight * scale
+                if (key >> index_bits) & 1:
+                    v10 = (wn - cum_neg) * inv_wn
+                    comp[key & row_mask] = v10
+                    auc_num += wt * v10
+                    cum_pos += wt
+                else:
+                    comp[key & row_mask] = cum_pos * inv_wp
+                    cum_neg += wt
+            else:
+                _order_run(keys, j, i, rw, row_mask, scratch)
+                hi = <Py_ssize_t>scratch.size() - 1
+                while hi >= 0:                  # the run's groups, from the top
+                    x = scratch[hi].first
+                    lo = hi
+                    while lo > 0 and scratch[lo - 1].first == x:
+                        lo -= 1
+                    g_pos = g_neg = 0.0
+                    for r in range(lo, hi + 1):
+                        key = scratch[r].second
+                        wt = rw[key & row_mask].weight * scale
+                        if (key >> index_bits) & 1:
+                            g_pos += wt
+                        else:
+                            g_neg += wt
+                    v10 = (wn - cum_neg - 0.5 * g_neg) * inv_wn
+                    v01 = (cum_pos + 0.5 * g_pos) * inv_wp
+                    for r in range(lo, hi + 1):
+                        key = scratch[r].second
+                        comp[key & row_mask] = v10 if (key >> index_bits) & 1 else v01
+                    auc_num += g_pos * v10
+                    cum_pos += g_pos
+                    cum_neg += g_neg
+                    hi = lo - 1
+            i = j - 1
+    return auc_num * inv_wp
+
+
+def paired_moments(const label_t[::1] y, double pos_value, const double[::1] w,
+                   double weight_total, const double[::1] a, const double[::1] b):
+    """Per class, the weighted mean of ``a - b`` and the weighted sum of squared
+    deviations from it (rows of weight 0 left out; ``w`` may be None).
+
+    Returns ``(mean_pos, squares_pos, mean_neg, squares_neg)``: DeLong's paired
+    variance of two AUCs from the two models' structural components. Two passes (the
+    means, then the deviations) keep it free of the cancellation of
+    ``sum(d^2) - n mean^2``. ``weight_total`` (the rows' total weight) sets the power
+    of two the weights are scaled by inside, so their sums cannot overflow.
+    NumPy equivalent: ``reference.paired_moments``.
+    """
+    cdef Py_ssize_t i, n = y.shape[0]
+    cdef bint weighted = w is not None
+    cdef double scale = weight_scale(weight_total) if weighted else 1.0
+    cdef label_t pos_label = <label_t>pos_value
+    cdef double wt = 1.0, d, sum_p = 0.0, sum_n = 0.0, tot_p = 0.0, tot_n = 0.0
+    cdef double mean_p, mean_n, sq_p = 0.0, sq_n = 0.0
+    if a.shape[0] != n or b.shape[0] != n or (weighted and w.shape[0] != n):
+        raise ValueError("row arrays differ in length")
+    with nogil:
+        for i in range(n):
+            if weighted:
+                wt = w[i] * scale
+                if wt == 0.0:
+                    continue
+            d = wt * (a[i] - b[i])
+            if y[i] == pos_label:
+                sum_p += d
+                tot_p += wt
+            else:
+                sum_n += d
+                tot_n += wt
+        mean_p = sum_p / tot_p if tot_p > 0 else NAN
+        mean_n = sum_n / tot_n if tot_n > 0 else NAN
+        for i in range(n):
+            if weighted:
+                wt = w[i] * scale
+                if wt == 0.0:
+                    continue
+            if y[i] == pos_label:
+                d = a[i] - b[i] - mean_p
+                sq_p += wt * d * d
+            else:
+                d = a[i] - b[i] - mean_n
+                sq_n += wt * d * d
+    return mean_p, sq_p / scale, mean_n, sq_n / scale
 
 
 # ---------------------------------------------------------------------------

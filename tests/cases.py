@@ -132,7 +132,8 @@ class PathLog:
 
 
 _WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
-                         "summarize_keys_from", "summarize_keys", "summarize_sorted"),
+                         "summarize_keys_from", "summarize_keys", "summarize_sorted",
+                         "delong_components"),
             "_resample": ("replicate_sweeps",)}
 
 

@@ -111,6 +111,24 @@ def test_rank_rows_resorts_scores_that_share_the_key_prefix(backend, n):
 
 # --- DeLong ---------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n", [64, 1000])
+def test_paired_delong_orders_scores_that_share_the_key_prefix(backend, threaded, n, weighted):
+    """Scores 2**-50 apart share every bit of the engine's sort key: the components must
+    still come from the exact order (two key pieces on two threads, lowered thresholds)."""
+    g = np.random.default_rng(n)
+    a = 1.0 + g.integers(0, 40, n) * 2.0**-50
+    a[::7] = -a[::7]
+    b = np.where(g.random(n) < 0.5, a, -a)
+    y = g.random(n) < 0.4
+    w = g.integers(0, 3, n).astype(float) if weighted else None
+    d = indist_fast.compare(y, a, b, sample_weight=w, metrics="auc")["auc"]
+    auc_a, auc_b, var = paired_delong_by_pairs(y, a, b, weights_or_ones(w, n))
+    assert d.estimate_a == pytest.approx(auc_a, rel=1e-12)
+    assert d.estimate_b == pytest.approx(auc_b, rel=1e-12)
+    assert d.std_error == pytest.approx(math.sqrt(var), rel=1e-9)
+
+
 @SETTINGS
 @given(case=paired_rows())
 def test_paired_delong_equals_structural_components_by_pairs(backend, case):

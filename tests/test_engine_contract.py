@@ -236,6 +236,32 @@ def delong_sums_args(draw: Draw, r: Rows) -> tuple:
     return _table(r)[1:]
 
 
+def delong_components_args(draw: Draw, r: Rows) -> tuple:
+    """The rows' own scores (so bad rows reach them) and up to two more models'."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    others = [np.round(rng.normal(size=r.n_rows), 1).astype(r.s.dtype)
+              for _ in range(draw(st.integers(0, 2)))]
+    return (r.y, [r.s] + others, r.w, r.pos_value, r.neg_value)
+
+
+def assert_components_equal(fast, ref):
+    assert len(fast) == len(ref)
+    for f, r in zip(fast, ref):
+        assert f.component.dtype == r.component.dtype == np.float64
+        for name, a, b in zip(f._fields, f, r):
+            np.testing.assert_allclose(a, b, rtol=TOL, atol=TOL, equal_nan=True, err_msg=name)
+
+
+def paired_moments_args(draw: Draw, r: Rows) -> tuple:
+    """Two models' components (any values; NaN where a row weighs 0, as they come)."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    a, b = rng.random((2, r.n_rows))
+    if r.w is not None:
+        a[r.w == 0] = b[r.w == 0] = np.nan
+    total = r.n_rows if r.w is None else float(np.sum(r.w))
+    return r.y, r.pos_value, r.w, total, a, b
+
+
 def sweep_range_args(draw: Draw, r: Rows) -> tuple:
     """The lower part of a table from the state of the part above it (as
     ``distributed.ranges`` sweeps each range)."""
@@ -310,6 +336,9 @@ TWINS: dict[str, Twin] = {
     "segment_order": Twin(segment_order_args, assert_orders_equal),
     "segment_replicate_sweeps": Twin(segment_replicate_sweeps_args, assert_allclose),
     "delong_sums": Twin(delong_sums_args, assert_allclose),
+    "delong_components": Twin(delong_components_args, assert_components_equal, True,
+                              "delong_components"),
+    "paired_moments": Twin(paired_moments_args, assert_allclose),
     "sweep_range": Twin(sweep_range_args, assert_range_sweeps_equal),
     "summarize_segments": Twin(summarize_segments_args, assert_segment_sweeps_equal, True,
                                "count_rows"),

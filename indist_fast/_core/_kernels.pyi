@@ -44,7 +44,7 @@ def index_bits_for(n: int) -> int: ...
 #                  double pos_value, double pivot, Py_ssize_t start, Py_ssize_t stop,
 #                  int index_bits, uint64_t[::1] keys_out, double[:, ::1] rows_out,
 #                  Py_ssize_t lo, Py_ssize_t hi)
-def scatter_keys(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64], pos_value: float,
+def scatter_keys(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64] | None, pos_value: float,
                  pivot: float, start: int, stop: int, index_bits: int,
                  keys_out: NDArray[np.uint64], rows_out: NDArray[np.float64],
                  lo: int, hi: int) -> None: ...
@@ -92,6 +92,19 @@ def merge_tables(s1: NDArray[np.float64], tp1: np.ndarray, fp1: np.ndarray,
 
 # def delong_sums(const count_t[::1] tp, const count_t[::1] fp)
 def delong_sums(tp: np.ndarray, fp: np.ndarray) -> DeLongSums: ...
+
+# def delong_components(const uint64_t[::1] keys, const double[:, ::1] rows, int index_bits,
+#                       double pos_above, double neg_above, double weight_pos,
+#                       double weight_neg, double[::1] component_out)
+def delong_components(keys: NDArray[np.uint64], rows: NDArray[np.float64], index_bits: int,
+                      pos_above: float, neg_above: float, weight_pos: float,
+                      weight_neg: float, component_out: NDArray[np.float64]) -> float: ...
+
+# def paired_moments(const label_t[::1] y, double pos_value, const double[::1] w,
+#                    double weight_total, const double[::1] a, const double[::1] b)
+def paired_moments(y: np.ndarray, pos_value: float, w: NDArray[np.float64] | None,
+                   weight_total: float, a: NDArray[np.float64],
+                   b: NDArray[np.float64]) -> tuple[float, float, float, float]: ...
 
 # def summarize_runs(list runs, const double[::1] levels, bint exclude_self,
 #                    object costs=None, Py_ssize_t held_bytes=1 << 26)

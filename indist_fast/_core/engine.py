@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Iterator, Protocol, cast
 
 if TYPE_CHECKING:
     import numpy as np
-    from .results import (Array, Costs, DeLongSums, RangeSweep, Release, ReplicateCounts,
-                          SegmentSweeps, SortedClasses, SweepResult, Table)
+    from .results import (Array, Costs, DeLongComponents, DeLongSums, PairedMoments,
+                          RangeSweep, Release, ReplicateCounts, SegmentSweeps, SortedClasses,
+                          SweepResult, Table)
 
 __all__ = ["backend", "engine", "use_backend"]
 
@@ -94,6 +95,12 @@ class Engine(Protocol):
                                  levels: Array, exclude_self: bool) -> Array: ...
 
     def delong_sums(self, tp: Array, fp: Array) -> DeLongSums: ...
+
+    def delong_components(self, y: Array, scores: list[Array], w: Array | None,
+                          pos_value: float, neg_value: float) -> list[DeLongComponents]: ...
+
+    def paired_moments(self, y: Array, pos_value: float, w: Array | None,
+                       weight_total: float, a: Array, b: Array) -> PairedMoments: ...
 
     def summarize_segments(self, y: Array, s: Array, w: Array | None, codes: Array,
                            n_segments: int, pos_value: float, neg_value: float,

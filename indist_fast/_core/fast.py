@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple, Sequence, TypeVar
 import numpy as np
 
 from . import _kernels, _resample
-from .results import (Array, Costs, DeLongSums, PieceSweep, RangeSweep, ReplicateCounts,
+from .results import (Array, Costs, DeLongComponents, DeLongSums, PairedMoments, PieceSweep, RangeSweep, ReplicateCounts,
                       RowCounts, SegmentSweeps, SortedClasses, SweepResult, Table,
                       b_from_gap,
                       Release, clamp_probability, first_crossings)
@@ -28,7 +28,7 @@ from .validation import raise_row_errors
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
-           "segment_replicate_sweeps"]
+           "segment_replicate_sweeps", "delong_components", "paired_moments"]
 
 # Below this many rows a second thread costs more than it saves. These size constants
 # are read at call time, so tests can lower them to reach the threaded paths.
@@ -221,11 +221,12 @@ def _compensated(parts: list[tuple[float, float]]) -> tuple[float, float]:
     return (s, err) if math.isfinite(s) else (s, 0.0)   # inf: no NaN error term
 
 
-def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
+def _sorted_keys(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: float
                  ) -> tuple[Array, Array, Array, int, float, float, tuple[float, float],
                             float]:
-    """Sorted key pieces and rows of weighted input, with ``W_P``, ``W_N``, the
-    positive weight above the pivot as a compensated pair, and ``W_N`` below it."""
+    """Sorted key pieces and rows of the input (weight 1 per row without ``w``), with
+    ``W_P``, ``W_N``, the positive weight above the pivot as a compensated pair, and
+    ``W_N`` below it."""
     pivot, blocks = _pivot(s), _blocks(len(s))
     counts = _count(y, s, w, pos_value, neg_value, pivot, blocks)
     starts, (n_lo, n_hi) = _cursors([[c.pos_lo + c.neg_lo, c.pos_hi + c.neg_hi] for c in counts])
@@ -238,6 +239,13 @@ def _sorted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: floa
     _on_two_threads([scatter(b, st) for b, st in zip(blocks, starts)])
     keys_lo, keys_hi = keys[:n_lo], keys[n_lo:]
     _sort_in_place([keys_lo], [keys_hi])
+    if w is None:                           # the counts are the weights
+        n_pos_lo = sum(c.pos_lo for c in counts)
+        n_pos = n_pos_lo + sum(c.pos_hi for c in counts)
+        n_neg_lo = sum(c.neg_lo for c in counts)
+        return (keys_hi, keys_lo, rows, index_bits, float(n_pos),
+                float(n_neg_lo + sum(c.neg_hi for c in counts)),
+                (float(n_pos - n_pos_lo), 0.0), float(n_neg_lo))
     pos_s, pos_err = _compensated([(c.weight_pos, c.weight_pos_err) for c in counts])
     lo_s, lo_err = _compensated([(c.weight_pos_lo, c.weight_pos_lo_err) for c in counts])
     hi_s, hi_err = _two_sum(pos_s, -lo_s)
@@ -573,22 +581,62 @@ def summarize_models(y: Array, scores: list[Array], w: Array | None, codes: Arra
     def one(s: Array) -> SegmentSweeps:
         return summarize_segments(y, s, w, codes, n_segments, pos_value, neg_value, levels,
                                   exclude_self)
-    if len(scores) < 2 or len(y) < PARALLEL_MIN_ROWS:
+    return _per_model(one, scores, len(y))
+
+
+def _per_model(one: Callable[[Array], _T], scores: list[Array], n_rows: int) -> list[_T]:
+    """``one`` of each model's scores, two models at a time, one per thread, each on its
+    thread alone (with the split it would use on two, so results do not depend on the
+    pairing); results in order."""
+    if len(scores) < 2 or n_rows < PARALLEL_MIN_ROWS:
         return [one(s) for s in scores]
-    def alone(s: Array) -> Callable[[], SegmentSweeps]:
-        def run() -> SegmentSweeps:
+    def alone(s: Array) -> Callable[[], _T]:
+        def run() -> _T:
             _serial.on = True
             try:
                 return one(s)
             finally:
                 _serial.on = False
         return run
-    out: list[SegmentSweeps] = []
+    out: list[_T] = []
     for k in range(0, len(scores) - 1, 2):
         out += _on_two_threads([alone(scores[k]), alone(scores[k + 1])])
     if len(scores) % 2:
         out.append(one(scores[-1]))
     return out
+
+
+def delong_components(y: Array, scores: list[Array], w: Array | None, pos_value: float,
+                      neg_value: float) -> list[DeLongComponents]:
+    """Each model's DeLong structural component of every row, from one sort per model.
+
+    The rows are checked as ``build_table`` checks them (per model: the first NaN
+    score, third label or bad weight raises). Each model's keys are sorted in two pivot
+    pieces; the pieces' components are written on two threads (the lower piece starts
+    from the weights above the pivot), or models run two at a time, one per thread.
+    """
+    def one(s: Array) -> DeLongComponents:
+        keys_hi, keys_lo, rows, bits, wp, wn, (hi_s, hi_err), wn_lo = _sorted_keys(
+            y, s, w, pos_value, neg_value)
+        # (rows of weight 0 are absent from the keys: NaN, as in the twin)
+        component = (np.empty if w is None else np.zeros)(len(s), dtype=np.float64)
+        if w is not None:
+            component[w == 0] = np.nan
+        def piece(keys: Array, pos_above: float, neg_above: float) -> Callable[[], float]:
+            return lambda: _kernels.delong_components(keys, rows, bits, pos_above, neg_above,
+                                                      wp, wn, component)
+        jobs = [piece(keys_hi, 0.0, 0.0)]
+        if len(keys_lo):
+            jobs.append(piece(keys_lo, hi_s + hi_err, wn - wn_lo))
+        auc = sum(_on_two_threads(jobs))
+        return DeLongComponents(component, auc, wp, wn)
+    return _per_model(one, scores, len(y))
+
+
+def paired_moments(y: Array, pos_value: float, w: Array | None, weight_total: float,
+                   a: Array, b: Array) -> PairedMoments:
+    """Per class, weighted mean and squared deviations of ``a - b`` (see the kernel)."""
+    return PairedMoments(*_kernels.paired_moments(y, pos_value, w, weight_total, a, b))
 
 
 def _seed_words(entropy: int, spawn_key: tuple[int, ...]) -> np.ndarray:

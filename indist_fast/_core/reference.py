@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .curves import CurveColumns, _columns
-from .results import (Array, Costs, CostSums, DeLongSums, RangeSweep, ReplicateCounts,
+from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments, RangeSweep, ReplicateCounts,
                       SegmentSweeps, SortedClasses,
                       Release, SweepResult, Table, clamp_probability, weight_scale)
 from .validation import raise_row_errors
@@ -26,7 +26,7 @@ from .validation import raise_row_errors
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
-           "segment_replicate_sweeps"]
+           "segment_replicate_sweeps", "delong_components", "paired_moments"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -304,6 +304,45 @@ def delong_sums(tp: Array, fp: Array) -> DeLongSums:
         auc = clamp_probability(float(np.dot(tp, v10) / wp))
     return DeLongSums(auc, float(np.dot(tp, (v10 - auc) ** 2)) / scale,
                       float(np.dot(fp, (v01 - auc) ** 2)) / scale)
+
+
+def delong_components(y: Array, scores: list[Array], w: Array | None, pos_value: float,
+                      neg_value: float) -> list[DeLongComponents]:
+    """Each model's DeLong component of every row (twin of the compiled driver): group
+    the rows by score with ``np.unique``, then ``V10`` / ``V01`` per group."""
+    weight = np.ones(len(y)) if w is None else w
+    out = []
+    for s in scores:
+        is_pos = _checked_classes(y, s, w, pos_value, neg_value)
+        groups, inverse = np.unique(s.astype(np.float64), return_inverse=True)  # ascending
+        m = len(groups)
+        pos = np.bincount(inverse, weights=np.where(is_pos, weight, 0.0), minlength=m)
+        neg = np.bincount(inverse, weights=np.where(is_pos, 0.0, weight), minlength=m)
+        wp, wn = float(pos.sum()), float(neg.sum())
+        with np.errstate(divide="ignore", invalid="ignore"):   # one class: NaN
+            v10 = (np.cumsum(neg) - 0.5 * neg) / wn        # negatives below, ties half
+            v01 = (wp - np.cumsum(pos) + 0.5 * pos) / wp   # positives above, ties half
+            auc = float(np.dot(pos, v10) / np.float64(wp))
+        component = np.where(is_pos, v10[inverse], v01[inverse])
+        component[weight == 0] = np.nan         # absent rows
+        out.append(DeLongComponents(component, auc, wp, wn))
+    return out
+
+
+def paired_moments(y: Array, pos_value: float, w: Array | None, weight_total: float,
+                   a: Array, b: Array) -> PairedMoments:
+    """Per class, weighted mean of ``a - b`` and squared deviations (twin of the kernel;
+    ``weight_total`` only scales inside the kernel)."""
+    weight = np.ones(len(y)) if w is None else w
+    is_pos = y == pos_value
+    out = []
+    for cls in (is_pos, ~is_pos):
+        keep = cls & (weight > 0)
+        d, wt = a[keep] - b[keep], weight[keep]
+        total = wt.sum()
+        mean = float(np.dot(wt, d) / total) if total > 0 else float("nan")
+        out += [mean, float(np.dot(wt, (d - mean) ** 2))]
+    return PairedMoments(*out)
 
 
 def sweep_range(scores: Array, tp: Array, fp: Array, levels: Array,

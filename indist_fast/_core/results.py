@@ -135,6 +135,28 @@ class DeLongSums(NamedTuple):
     neg: float
 
 
+class DeLongComponents(NamedTuple):
+    """Every row's DeLong structural component under one model (``delong_components``):
+    ``V10`` of its score group for a positive, ``V01`` for a negative (rows of weight 0:
+    NaN), with the AUC (the positive-weighted mean of ``V10``) and the class
+    weights. NaN components and AUC when a class has no weight."""
+
+    component: np.ndarray
+    auc: float
+    weight_pos: float
+    weight_neg: float
+
+
+class PairedMoments(NamedTuple):
+    """Per class, the weighted mean of the difference of two models' components and
+    the weighted sum of squared deviations from it (``paired_moments``)."""
+
+    mean_pos: float
+    squares_pos: float
+    mean_neg: float
+    squares_neg: float
+
+
 class ReplicateCounts(NamedTuple):
     """One bootstrap replicate: weight per group by class, and draws per row."""
 

@@ -31,8 +31,8 @@ from .._core.validation import Rows, check_count, check_flag, check_level, check
 from .._core.validation import check_two_classes, prepare_rows
 from ..results import record_dict
 from .bootstrap import MAX_REPLICATES, METRICS, Resampler, _derived, _entropy, _sweep_metrics
-from .delong import (RankedRows, Slots, _auc_of, _check_copies, _scored_rows, delong_table,
-                     paired_difference, rank_models)
+from .delong import (RankedRows, Slots, _check_copies, _scored_rows, delong_table,
+                     model_components, paired_difference, rank_models)
 
 __all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
            "ALTERNATIVES", "CORRECTIONS"]
@@ -377,9 +377,10 @@ def _data_set(value: Any, name: str, pos_label: Any) -> tuple[Rows, Slots]:
 
 
 def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_label: Any,
-            paired: bool) -> list[tuple[str, Rows, Slots]]:
-    """The models to compare, named, with their validated rows and their slots (one
-    ``Slots`` shared by all when they score the same rows)."""
+            paired: bool) -> list[tuple[str, Rows, Slots | None]]:
+    """The models to compare, named, with their validated rows, and for models on
+    different rows their slots (models on the same rows share slots made on demand,
+    ``_model_slots``: DeLong alone needs none)."""
     if isinstance(score_a, Mapping):
         if score_b is not None:
             raise TypeError("score_b must be None when score_a maps model names to scores.")
@@ -403,18 +404,17 @@ def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_lab
             sets = [(key, f"y_true[{key!r}]", value) for key, value in y_true.items()]
         else:
             sets = [("a", "y_true", y_true), ("b", "score_a", score_a)]
-        models = [(key, *_data_set(value, arg, pos_label)) for key, arg, value in sets]
+        models: list[tuple[str, Rows, Slots | None]] = [
+            (key, *_data_set(value, arg, pos_label)) for key, arg, value in sets]
         _check_names(models, "y_true")
         return models
-    models = []
-    for key, arg, value in named:
-        models.append((key, *_scored_rows(y_true, value, arg, sample_weight, pos_label,
-                                          models[0][2] if models else None)))
+    models = [(key, _scored_rows(y_true, value, arg, sample_weight, pos_label), None)
+              for key, arg, value in named]
     _check_names(models, "score_a")
     return models
 
 
-def _check_names(models: list[tuple[Any, Rows, Slots]], arg: str) -> None:
+def _check_names(models: Sequence[tuple[Any, Rows, Slots | None]], arg: str) -> None:
     """Model names are str, and there are two models at least (``arg`` held them)."""
     for key, _, _ in models:
         if not isinstance(key, str):
@@ -635,8 +635,14 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
 
     delong_auc = method == "delong" and "auc" in names
     boot = [m for m in names if not (delong_auc and m == "auc")]
-    ranked = rank_models([(rows, slots) for _, rows, slots in models],
-                         components=delong_auc and paired, groups=bool(boot))
+    # DeLong on the same rows reads every row's component under each model (one sort
+    # per model in the engine); the bootstrap and unpaired DeLong read score tables.
+    components = (model_components([rows for _, rows, _ in models])
+                  if delong_auc and paired else [])
+    ranked: list[RankedRows] = []
+    if boot or not paired:
+        ranked = rank_models([(rows, slots) for (_, rows, _), slots
+                              in zip(models, _model_slots(models, paired))])
     for r in ranked:
         check_two_classes(r.table.weight_pos, r.table.weight_neg)
     levels = np.array([level])
@@ -644,10 +650,11 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         estimates = [_sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
                                                          r.table.neg, levels, True))
                      for r in ranked]
-    else:       # DeLong alone: the AUC is the mean of the components already at hand
-        estimates = [{"auc": np.array([_auc_of(r) if paired else delong_table(r.table).auc])}
-                     for r in ranked]
-    if delong_auc:
+    elif paired:    # DeLong alone: the AUC is the mean of the components at hand
+        estimates = [{"auc": np.array([c.auc])} for c in components]
+    else:
+        estimates = [{"auc": np.array([delong_table(r.table).auc])} for r in ranked]
+    if delong_auc and not paired:
         for r in ranked:
             _check_copies(r.table)
     reps: list[dict[str, np.ndarray]] = []
@@ -664,7 +671,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
             est_a, est_b = float(estimates[i][m][0]), float(estimates[j][m][0])
             if m == "auc" and delong_auc:
                 if paired:
-                    _, variance = paired_difference(ranked[i], ranked[j])
+                    _, variance = paired_difference(models[i][1], components[i],
+                                                    components[j])
                 else:
                     variance = _delong_variance(ranked[i]) + _delong_variance(ranked[j])
                 diffs[m] = _delong_difference(m, est_a, est_b, variance, alternative,
@@ -689,6 +697,14 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         return next(iter(comparisons.values()))
     return Comparisons(tuple(name for name, _, _ in models), MappingProxyType(comparisons),
                        correction)
+
+
+def _model_slots(models: list[tuple[str, Rows, Slots | None]], paired: bool) -> list[Slots]:
+    """Each model's slots: paired, one ``Slots`` for all (made from the first model's
+    rows: its labels and weights are every model's); unpaired, each model's own."""
+    if paired:
+        return [Slots.from_rows(models[0][1])] * len(models)
+    return [Slots.from_rows(rows) if slots is None else slots for _, rows, slots in models]
 
 
 def _delong_variance(r: RankedRows) -> float:

@@ -3,12 +3,12 @@
 DeLong's structural components are read from the score table: every positive of a
 group has the same ``V10`` (share of negatives it outranks, ties one half) and every
 negative the same ``V01``, so after the one sort the variance costs O(distinct
-scores), never an n_pos x n_neg matrix. Weights count as copies (SPEC §1).
+scores), never an n_pos x n_neg matrix. Weights count as copies.
 
-Comparing models on the same rows needs each row's component under every model, so
-each model's rows are ranked once (``rank_rows``): one NumPy sort of 64-bit keys
-(score bits, then the row index) orders the rows, and the table, each row's group and
-its component follow from passes over that order, O(n log n) with no per-row search.
+Comparing models on the same rows needs each row's component under every model: the
+engine sorts each model's rows once and writes every row's component in one pass over
+that order (``delong_components``), O(n log n) with no per-row search; the paired
+variance is then one pass over the rows (``paired_moments``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._core.engine import engine
+from .._core.results import DeLongComponents
 from .._core.validation import Rows, check_level, check_real, prepare_rows, raise_row_errors
 from .._core.validation import check_two_classes
 from ..results import record_dict
@@ -172,9 +173,11 @@ def structural_components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
 
 def _check_copies(table: ScoreTable) -> None:
     """DeLong's variance divides by ``W_P - 1`` and ``W_N - 1``."""
-    wp, wn = table.weight_pos, table.weight_neg
+    _check_weights(table.weight_pos, table.weight_neg, table.pos.dtype.kind == "f")
+
+
+def _check_weights(wp: float, wn: float, weighted: bool) -> None:
     if wp <= 1 or wn <= 1:
-        weighted = table.pos.dtype.kind == "f"
         cause = "y_true and sample_weight" if weighted else "y_true"
         raise ValueError(f"{cause}: DeLong's variance needs more than one positive and more "
                          "than one negative (weights count as copies); got "
@@ -314,9 +317,6 @@ class RankedRows:
         score is distinct (group ``i`` is then slot ``order[i]``).
     group : ndarray of int64
         Per slot: its group (computed on first use).
-    component : ndarray of float64
-        Per slot: DeLong's ``V10`` of its group for a positive, ``V01`` for a negative
-        (computed on first use).
     """
 
     table: ScoreTable
@@ -324,50 +324,13 @@ class RankedRows:
     order: np.ndarray
     sorted_group: np.ndarray | None
 
-    def _in_slot_order(self, sorted_values: np.ndarray) -> np.ndarray:
-        out = np.empty(len(sorted_values), dtype=sorted_values.dtype)
-        out[self.order] = sorted_values
-        return out
-
     @cached_property
     def group(self) -> np.ndarray:
         sorted_group = (np.arange(len(self.order), dtype=np.int64)
                         if self.sorted_group is None else self.sorted_group)
-        return self._in_slot_order(sorted_group)
-
-    @cached_property
-    def component(self) -> np.ndarray:
-        is_pos = self.order < self.slots.n_pos
-        if self.sorted_group is None:
-            # One slot per group: a positive's group holds no negative weight and a
-            # negative's no positive weight, so no half-ties to add.
-            table = self.table
-            with np.errstate(invalid="ignore", divide="ignore"):
-                v10 = np.cumsum(table.neg, dtype=np.float64)
-                np.subtract(table.weight_neg, v10, out=v10)
-                v10 /= table.weight_neg
-                v01 = np.cumsum(table.pos, dtype=np.float64)
-                v01 /= table.weight_pos
-        else:
-            v10, v01 = _components(self.table)
-            # Group indices rise along the sorted order: these gathers read in order.
-            v10, v01 = v10[self.sorted_group], v01[self.sorted_group]
-        return self._in_slot_order(np.where(is_pos, v10, v01))
-
-
-def _components(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """``structural_components`` in fewer passes over the groups (tables as long as
-    the rows are common here); NaN without warnings when a class is missing."""
-    wp, wn = table.weight_pos, table.weight_neg
-    with np.errstate(invalid="ignore", divide="ignore"):
-        v10 = table.neg * 0.5                   # (W_N - cum_neg + neg / 2) / W_N
-        v10 += wn
-        v10 -= np.cumsum(table.neg)
-        v10 /= wn
-        v01 = table.pos * -0.5                  # (cum_pos - pos / 2) / W_P
-        v01 += np.cumsum(table.pos)
-        v01 /= wp
-    return v10, v01
+        out = np.empty(len(sorted_group), dtype=np.int64)
+        out[self.order] = sorted_group
+        return out
 
 
 _SIGN = np.uint64(63)
@@ -417,8 +380,7 @@ def _descending_keys(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def rank_rows(rows: Rows, slots: Slots | None = None) -> RankedRows:
-    """The table of validated rows, and each slot's group and structural component,
-    from one sort.
+    """The table of validated rows, and each slot's group, from one sort.
 
     Parameters
     ----------
@@ -431,7 +393,7 @@ def rank_rows(rows: Rows, slots: Slots | None = None) -> RankedRows:
     -------
     RankedRows
         The same table as ``ScoreTable.from_rows(rows)`` (weighted sums may differ in
-        the last bits), with the group and component of every slot.
+        the last bits), with the group of every slot.
 
     Examples
     --------
@@ -479,18 +441,15 @@ def rank_rows(rows: Rows, slots: Slots | None = None) -> RankedRows:
 PARALLEL_MIN_SLOTS = 50_000
 
 
-def rank_models(models: list[tuple[Rows, Slots]], *, components: bool = False,
-                groups: bool = False) -> list[RankedRows]:
+def rank_models(models: list[tuple[Rows, Slots]]) -> list[RankedRows]:
     """``rank_rows`` of several models, two at a time on two threads (NumPy's sort,
-    element-wise passes and gathers release the GIL), with their ``component`` and
-    ``group`` computed there too when asked for.
+    element-wise passes and gathers release the GIL), each model's ``group`` computed
+    on its thread.
 
     Parameters
     ----------
     models : list of (Rows, Slots)
         Each model's validated rows and slots.
-    components, groups : bool, default=False
-        Compute ``component`` / ``group`` of each model on its thread.
 
     Returns
     -------
@@ -499,10 +458,7 @@ def rank_models(models: list[tuple[Rows, Slots]], *, components: bool = False,
     """
     def one(model: tuple[Rows, Slots]) -> RankedRows:
         ranked = rank_rows(*model)
-        if components:
-            ranked.component
-        if groups:
-            ranked.group
+        ranked.group
         return ranked
 
     if len(models) < 2 or max(len(slots.index) for _, slots in models) < PARALLEL_MIN_SLOTS:
@@ -511,13 +467,31 @@ def rank_models(models: list[tuple[Rows, Slots]], *, components: bool = False,
         return list(pool.map(one, models))
 
 
-def paired_difference(a: RankedRows, b: RankedRows) -> tuple[float, float]:
-    """DeLong's difference of two models' AUCs on the same slots, and its variance.
+def model_components(models: list[Rows]) -> list[DeLongComponents]:
+    """Every row's DeLong component under each model of the same rows (labels and
+    weights shared, one score array each), with each model's AUC and class weights.
+
+    Raises what ``prepare_rows``' caller would for a class missing or a single copy
+    of one (DeLong's variance divides by ``W_P - 1`` and ``W_N - 1``).
+    """
+    first = models[0]
+    out = engine().delong_components(first.y, [m.s for m in models], first.w,
+                                     first.pos_value, first.neg_value)
+    check_two_classes(out[0].weight_pos, out[0].weight_neg)
+    _check_weights(out[0].weight_pos, out[0].weight_neg, first.w is not None)
+    return out
+
+
+def paired_difference(rows: Rows, a: DeLongComponents, b: DeLongComponents
+                      ) -> tuple[float, float]:
+    """DeLong's difference of two models' AUCs on the same rows, and its variance.
 
     Parameters
     ----------
-    a, b : RankedRows
-        The two models, ranked over the same ``Slots``.
+    rows : Rows
+        The rows (labels and weights) both models scored.
+    a, b : DeLongComponents
+        The two models' components (``model_components``).
 
     Returns
     -------
@@ -525,43 +499,25 @@ def paired_difference(a: RankedRows, b: RankedRows) -> tuple[float, float]:
         ``AUC_a - AUC_b`` (the positive-weighted mean of the difference of the ``V10``)
         and its variance, the components' covariance included.
     """
-    slots = a.slots
-    d = a.component - b.component
-    k = slots.n_pos
-    w = slots.weight
-    parts = []
-    for piece, wt in ((d[:k], None if w is None else w[:k]),
-                      (d[k:], None if w is None else w[k:])):
-        total = float(len(piece) if wt is None else wt.sum())
-        mean = float(piece.sum() if wt is None else np.dot(wt, piece)) / total
-        piece -= mean
-        square = float(np.dot(piece, piece) if wt is None else np.dot(wt, piece * piece))
-        parts.append((mean, square / (total - 1) / total))
-    return parts[0][0], max(parts[0][1] + parts[1][1], 0.0)
-
-
-def _auc_of(ranked: RankedRows) -> float:
-    """The AUC as the positive-weighted mean of ``V10`` (as DeLong's test reads it)."""
-    k, w = ranked.slots.n_pos, ranked.slots.weight
-    v10 = ranked.component[:k]
-    return float(v10.sum() if w is None else np.dot(w[:k], v10)) / ranked.table.weight_pos
+    wp, wn = a.weight_pos, a.weight_neg
+    m = engine().paired_moments(rows.y, rows.pos_value, rows.w, wp + wn, a.component,
+                                b.component)
+    variance = m.squares_pos / (wp - 1) / wp + m.squares_neg / (wn - 1) / wn
+    return m.mean_pos, max(variance, 0.0)
 
 
 def _scored_rows(y_true: Any, scores: Any, name: str, sample_weight: Any,
-                 pos_label: Any, slots: Slots | None = None) -> tuple[Rows, Slots]:
-    """Rows of one model's scores through the one row-validation path, and their
-    slots: ``slots`` when given (other scores of the same rows, whose labels and
-    weights were checked: only these scores are), else made and checked here.
+                 pos_label: Any) -> Rows:
+    """Rows of one model's scores through the one row-validation path, its NaN scores
+    checked here (the engines check labels and weights when they sort).
 
     That path calls the scores ``y_score``; here several arguments hold scores, so its
     errors are re-raised with the one at fault named instead."""
     try:
         rows = prepare_rows(y_true, scores, sample_weight, pos_label)
-        if slots is None:
-            return rows, Slots.from_rows(rows)
         raise_row_errors(-1, _first(np.flatnonzero(np.isnan(rows.s))), -1, rows.y, rows.s,
                          rows.w)
-        return rows, slots
+        return rows
     except (TypeError, ValueError) as exc:
         message = str(exc)
         if type(exc) not in (TypeError, ValueError) or "y_score" not in message:
@@ -598,21 +554,18 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any =
     >>> t.auc_a > t.auc_b and t.p_value < 1e-6
     True
     """
-    rows_a, slots = _scored_rows(y_true, score_a, "score_a", sample_weight, pos_label)
-    rows_b, _ = _scored_rows(y_true, score_b, "score_b", sample_weight, pos_label, slots)
-    ranked_a, ranked_b = rank_models([(rows_a, slots), (rows_b, slots)], components=True)
-    table_a = ranked_a.table
-    check_two_classes(table_a.weight_pos, table_a.weight_neg)
-    _check_copies(table_a)
-    auc_a, auc_b = (_auc_of(r) for r in (ranked_a, ranked_b))
-    _, variance = paired_difference(ranked_a, ranked_b)
-    diff = auc_a - auc_b
-    se = math.sqrt(max(variance, 0.0))
+    rows_a = _scored_rows(y_true, score_a, "score_a", sample_weight, pos_label)
+    rows_b = _scored_rows(y_true, score_b, "score_b", sample_weight, pos_label)
+    comp_a, comp_b = model_components([rows_a, rows_b])
+    _, variance = paired_difference(rows_a, comp_a, comp_b)
+    diff = comp_a.auc - comp_b.auc
+    se = math.sqrt(variance)
     if se > 0:
         z = diff / se
     else:                                   # identical rankings: no evidence either way
         z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
-    return DeLongTest(auc_a, auc_b, diff, se, z, math.erfc(abs(z) / math.sqrt(2.0)))
+    return DeLongTest(comp_a.auc, comp_b.auc, diff, se, z,
+                      math.erfc(abs(z) / math.sqrt(2.0)))
 
 
 def hanley_mcneil_se(auc: float, n_pos: float, n_neg: float) -> float:
