@@ -8,7 +8,8 @@ at the indistinguishability threshold C(r_b).
 import os as _os
 
 from ._core.engine import backend
-from .errors import IndistFastWarning, LevelNotReachedWarning, UndefinedBWarning
+from .errors import (FractionalWeightsWarning, IndistFastWarning, LevelNotReachedWarning,
+                     UndefinedBWarning)
 from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
                       precision_at_indistinguishability, roc_auc)
 from .results import Curves, OperatingPoint, Report
@@ -67,6 +68,7 @@ __all__ = [
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
     "compare", "Comparison", "Comparisons", "Difference",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
+    "FractionalWeightsWarning",
     "confusion", "Confusion", "best_threshold", "BestThreshold", "dominates", "Dominance",
     "operating_point_intervals", "OperatingPointIntervals", "RateInterval",
 ]

@@ -2,7 +2,10 @@
 
 import warnings
 
-__all__ = ["IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning"]
+import numpy as np
+
+__all__ = ["IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
+           "FractionalWeightsWarning"]
 
 
 class IndistFastWarning(UserWarning):
@@ -51,6 +54,41 @@ class UndefinedBWarning(IndistFastWarning):
     >>> [w.category.__name__ for w in caught]
     ['UndefinedBWarning']
     """
+
+
+class FractionalWeightsWarning(IndistFastWarning):
+    """Weights that are not whole numbers reach a standard error that counts copies.
+
+    DeLong's variance and the Wilson intervals read weights as frequency counts (weight
+    3 is three copies of the row): their sample sizes are the class weight totals, not
+    the numbers of rows. Normalised or inverse-propensity weights then give standard
+    errors for a sample of a different size; rescale the weights to the effective
+    sample size, or use the bootstrap, which resamples rows.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import indist_fast
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     r = indist_fast.delong([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    ...                            sample_weight=[1.5] * 6)
+    >>> [w.category.__name__ for w in caught]
+    ['FractionalWeightsWarning']
+    """
+
+
+def warn_fractional_weights(w: "np.ndarray | None", what: str, stacklevel: int) -> bool:
+    """Warn when weights read as copies by ``what`` are not whole numbers; whether it
+    warned."""
+    fractional = w is not None and bool(np.any(np.modf(w)[0]))
+    if fractional:
+        warnings.warn(f"sample_weight holds weights that are not whole numbers: {what} "
+                      "counts weights as copies of rows (its sample size is the weight "
+                      "total, not the number of rows). Rescale the weights to the "
+                      "effective sample size, or use the bootstrap.",
+                      FractionalWeightsWarning, stacklevel=stacklevel + 1)
+    return fractional
 
 
 def warn_undefined_b(n_undefined: int, weight_pos: float, exclude_self: bool) -> None:

@@ -22,7 +22,7 @@ from ._core.curves import _columns
 from ._core.results import operating_rates
 from ._core.validation import (Rows, check_count, check_flag, check_level, check_real,
                                check_seed, check_two_classes, prepare_rows, with_scores)
-from .errors import warn_undefined_b
+from .errors import warn_fractional_weights, warn_undefined_b
 from .inference.bootstrap import BootstrapResult, bootstrap_table
 from .results import record_dict
 from .table import ScoreTable
@@ -220,6 +220,44 @@ class Confusion:
         (1.0, 0.6666666666666666)
         """
         return record_dict(self)
+
+    def __str__(self) -> str:
+        if np.ndim(self.threshold) == 0:
+            return _confusion_text(self)
+        return _confusion_rows(self)
+
+
+def _g(x: Any) -> str:
+    return f"{float(x):.4g}"
+
+
+def _confusion_text(c: Confusion) -> str:
+    """One threshold: the 2x2 table with the rates beside it."""
+    cells = [_g(v) for v in (c.tp, c.fn, c.fp, c.tn)]
+    w = max(11, *(len(s) for s in cells))
+    return "\n".join([
+        f"at threshold {_g(c.threshold)} (positive where score >= threshold)",
+        f"{'':10} {'predicted +':>{w}} {'predicted -':>{w}}",
+        f"{'actual +':10} {cells[0]:>{w}} {cells[1]:>{w}}   tpr {_g(c.tpr)}  fnr {_g(c.fnr)}",
+        f"{'actual -':10} {cells[2]:>{w}} {cells[3]:>{w}}   fpr {_g(c.fpr)}  tnr {_g(c.tnr)}",
+        f"precision {_g(c.precision)}  npv {_g(c.npv)}  accuracy {_g(c.accuracy)}  "
+        f"balanced accuracy {_g(c.balanced_accuracy)}  f1 {_g(c.f1)}  B {_g(c.b)}"])
+
+
+_ROW_FIELDS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision", "f1", "b")
+
+
+def _confusion_rows(c: Confusion, limit: int = 20) -> str:
+    """Several thresholds: one row each (the first and last ``limit / 2`` when more)."""
+    columns = {f: np.ravel(getattr(c, f)) for f in _ROW_FIELDS}
+    n = len(columns["threshold"])
+    shown = list(range(n)) if n <= limit else [*range(limit // 2), *range(n - limit // 2, n)]
+    lines = ["".join(f"{f:>11}" for f in _ROW_FIELDS)]
+    for k, i in enumerate(shown):
+        if n > limit and k == limit // 2:
+            lines.append(f"{'...':>11}  ({n - limit} more)")
+        lines.append("".join(f"{_g(columns[f][i]):>11}" for f in _ROW_FIELDS))
+    return "\n".join(lines)
 
 
 Confusion.__doc__ = Confusion.__doc__ % _CONFUSION_DOC   # type: ignore[operator]
@@ -500,6 +538,9 @@ class BestThreshold(Confusion):
     criterion: str = ""
     value: float = math.nan
 
+    def __str__(self) -> str:
+        return f"best {self.criterion}: {_g(self.value)}\n" + _confusion_text(self)
+
 
 BestThreshold.__doc__ = BestThreshold.__doc__ % _CONFUSION_DOC   # type: ignore[operator]
 
@@ -702,6 +743,22 @@ class Dominance:
         return record_dict(self, a_higher=[list(r) for r in self.a_higher],
                            b_higher=[list(r) for r in self.b_higher])
 
+    def __str__(self) -> str:
+        if self.a_dominates and self.b_dominates:
+            return "A and B have the same ROC curve (within atol)."
+        if self.a_dominates or self.b_dominates:
+            first, second = ("A", "B") if self.a_dominates else ("B", "A")
+            lines = [f"{first} dominates {second}: {first}'s ROC curve is nowhere below "
+                     f"{second}'s."]
+        else:
+            lines = ["Neither dominates: the ROC curves cross."]
+        for name, ranges, gap in (("A", self.a_higher, self.max_gap_a),
+                                  ("B", self.b_higher, self.max_gap_b)):
+            if ranges:
+                spans = ", ".join(f"[{_g(lo)}, {_g(hi)}]" for lo, hi in ranges)
+                lines.append(f"{name} higher at fpr {spans}, by up to {_g(gap)} in tpr")
+        return "\n".join(lines)
+
 
 def _ranges(x: np.ndarray, start: np.ndarray, end: np.ndarray, atol: float
             ) -> tuple[tuple[float, float], ...]:
@@ -886,6 +943,19 @@ class OperatingPointIntervals:
         return record_dict(self, skip=("bootstrap",),
                            **{m: record_dict(self[m]) for m in ("tpr", "fpr", "precision")})
 
+    def __str__(self) -> str:
+        boot = self.bootstrap is not None
+        lines = [f"at threshold {_g(self.threshold)}: {self.confidence:.0%} intervals, "
+                 f"Wilson{' and bootstrap' if boot else ''}"]
+        for m in ("tpr", "fpr", "precision"):
+            r = self[m]
+            line = (f"  {m:<10} {r.estimate:.4f}  [{r.low:.4f}, {r.high:.4f}]  "
+                    f"{_g(r.successes)}/{_g(r.trials)}")
+            if boot:
+                line += f"  bootstrap [{r.bootstrap_low:.4f}, {r.bootstrap_high:.4f}]"
+            lines.append(line)
+        return "\n".join(lines)
+
 
 def wilson_interval(successes: Any, trials: Any, confidence: float = 0.95
                     ) -> tuple[Any, Any]:
@@ -999,6 +1069,7 @@ def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
         n_boot = check_count(n_boot, "n_boot", minimum=2, maximum=10**7)
         seed = check_seed(seed)
     rows, table = _rows_and_table(y_true, y_score, sample_weight, pos_label)
+    warn_fractional_weights(rows.w, "the Wilson interval", 2)
     p = _points(table, True)
     k = int(_index(table, np.array([threshold]))[0])
     tp, fp = float(p.tp[k]), float(p.fp[k])

@@ -510,3 +510,44 @@ def test_b_is_not_a_comparison():
     y, a = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2]
     with pytest.raises(ValueError, match="^metrics: 'b' is B at r_b, 1/2 for every model"):
         indist_fast.compare(y, a, a[::-1], metrics=("auc", "b"))
+
+
+@pytest.mark.parametrize("weights, warns", [([2.0, 1.0] * 10, False), ([0.5, 1.5] * 10, True),
+                                            (None, False)])
+def test_fractional_weights_warn_where_weights_count_as_copies(weights, warns):
+    g = np.random.default_rng(2)
+    y = np.arange(20) % 3 == 0
+    a, b = g.normal(size=(2, 20))
+    calls = [lambda: indist_fast.delong(y, a, sample_weight=weights),
+             lambda: indist_fast.delong_test(y, a, b, sample_weight=weights),
+             lambda: indist_fast.compare(y, a, b, sample_weight=weights, metrics="auc"),
+             lambda: indist_fast.compare((y, a, weights), (y, b, weights), paired=False,
+                                         metrics="auc"),
+             lambda: indist_fast.operating_point_intervals(y, a, 0.0, sample_weight=weights)]
+    for call in calls:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        kinds = [w.category for w in caught]
+        assert kinds == ([indist_fast.FractionalWeightsWarning] if warns else []), kinds
+        if warns:
+            assert caught[0].filename == __file__    # points at the caller's line
+    with warnings.catch_warnings():                # the bootstrap resamples rows: silent
+        warnings.simplefilter("error")
+        indist_fast.compare(y, a, b, sample_weight=weights, method="bootstrap", n_boot=20,
+                            metrics="auc", seed=0)
+
+
+def test_two_models_take_names():
+    y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
+    c = indist_fast.compare(y, a, b, metrics="auc", names=("new", "old"))
+    assert (c.model_a, c.model_b) == ("new", "old")
+    assert str(c).startswith("new vs old") and "new - old" in str(c)
+    u = indist_fast.compare((y, a), (y, b), paired=False, metrics="auc", names=["x", "y"])
+    assert (u.model_a, u.model_b) == ("x", "y")
+    for bad, error in [("ab", TypeError), (("a",), TypeError), (("a", 1), TypeError),
+                       (("a", "a"), ValueError)]:
+        with pytest.raises(error, match="names"):
+            indist_fast.compare(y, a, b, metrics="auc", names=bad)
+    with pytest.raises(ValueError, match="names applies to two models"):
+        indist_fast.compare(y, {"p": a, "q": b}, metrics="auc", names=("p", "q"))

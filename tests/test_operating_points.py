@@ -592,3 +592,28 @@ def test_integer_weights_act_as_repeated_rows(backend, seed):
     assert (wa.precision.low, wa.tpr.high) == pytest.approx((wb.precision.low, wb.tpr.high))
     assert np.allclose(indist_fast.dominates(y, s, -s, sample_weight=w).a_higher,
                        indist_fast.dominates(ry, rs, -rs).a_higher)
+
+
+# --- printed forms ---------------------------------------------------------------------------
+
+def test_printed_records_show_their_numbers_compactly():
+    g = np.random.default_rng(5)
+    y = g.random(500) < 0.3
+    a, b = y + g.normal(size=500), 0.5 * y + g.normal(size=500)
+    c = indist_fast.confusion(y, a, 0.25)
+    text = str(c)
+    for v in (c.tp, c.fp, c.tn, c.fn):
+        assert f"{v:.4g}" in text
+    assert f"tpr {c.tpr:.4g}" in text and f"B {c.b:.4g}" in text and "\n" in text
+    many = str(indist_fast.confusion(y, a, np.linspace(-1, 2, 50)))
+    assert len(many.splitlines()) == 1 + 20 + 1 and "(30 more)" in many
+    best = indist_fast.best_threshold(y, a, "youden")
+    assert str(best).startswith(f"best youden: {best.value:.4g}\nat threshold {best.threshold:.4g}")
+    d = indist_fast.dominates(y, a, b)
+    expected = ("A dominates B" if d.a_dominates else "B dominates A" if d.b_dominates
+                else "Neither dominates")
+    assert str(d).startswith(expected)
+    assert str(indist_fast.dominates(y, a, a)).startswith("A and B have the same ROC")
+    iv = indist_fast.operating_point_intervals(y, a, 0.25)
+    lines = str(iv).splitlines()
+    assert len(lines) == 4 and lines[1].split()[:2] == ["tpr", f"{iv['tpr'].estimate:.4f}"]

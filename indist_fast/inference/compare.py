@@ -29,6 +29,7 @@ import numpy as np
 from .._core.engine import engine
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
 from .._core.validation import check_two_classes, prepare_rows
+from ..errors import warn_fractional_weights
 from ..results import record_dict
 from .bootstrap import MAX_REPLICATES, METRICS, Resampler, _derived, _entropy, _sweep_metrics
 from .delong import (RankedRows, Slots, _check_copies, _scored_rows, delong_table,
@@ -177,7 +178,8 @@ class Comparison:
     Attributes
     ----------
     model_a, model_b : str
-        Names of the models (``"a"`` and ``"b"`` when given as two arguments).
+        Names of the models (``names``, or ``"a"`` and ``"b"``, when given as two
+        arguments).
     differences : Mapping[str, Difference]
         One entry per metric, in the order asked for.
     paired : bool
@@ -376,8 +378,25 @@ def _data_set(value: Any, name: str, pos_label: Any) -> tuple[Rows, Slots]:
         raise type(exc)(f"{name}: {exc}") from None
 
 
+def _check_pair_names(names: Any, several: bool) -> tuple[str, str]:
+    """``names`` of two models passed as two arguments (a mapping's keys name its own)."""
+    if names is None:
+        return "a", "b"
+    if several:
+        raise ValueError("names applies to two models passed as two arguments; a mapping "
+                         "of models is named by its keys.")
+    if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2:
+        raise TypeError(f"names must be a pair of model names (str, str), got {names!r}.")
+    a, b = names
+    if not (isinstance(a, str) and isinstance(b, str)):
+        raise TypeError(f"names must be a pair of str, got {names!r}.")
+    if a == b:
+        raise ValueError(f"names must name two different models, got {names!r}.")
+    return a, b
+
+
 def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_label: Any,
-            paired: bool) -> list[tuple[str, Rows, Slots | None]]:
+            paired: bool, pair_names: tuple[str, str] = ("a", "b")) -> list[tuple[str, Rows, Slots | None]]:
     """The models to compare, named, with their validated rows, and for models on
     different rows their slots (models on the same rows share slots made on demand,
     ``_model_slots``: DeLong alone needs none)."""
@@ -386,7 +405,7 @@ def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_lab
             raise TypeError("score_b must be None when score_a maps model names to scores.")
         named = [(key, f"score_a[{key!r}]", value) for key, value in score_a.items()]
     elif score_b is not None:
-        named = [("a", "score_a", score_a), ("b", "score_b", score_b)]
+        named = [(pair_names[0], "score_a", score_a), (pair_names[1], "score_b", score_b)]
     else:
         if paired:
             raise TypeError("score_b is missing: pass two models' scores (score_a, "
@@ -403,7 +422,7 @@ def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_lab
                                 "data sets.")
             sets = [(key, f"y_true[{key!r}]", value) for key, value in y_true.items()]
         else:
-            sets = [("a", "y_true", y_true), ("b", "score_a", score_a)]
+            sets = [(pair_names[0], "y_true", y_true), (pair_names[1], "score_a", score_a)]
         models: list[tuple[str, Rows, Slots | None]] = [
             (key, *_data_set(value, arg, pos_label)) for key, arg, value in sets]
         _check_names(models, "y_true")
@@ -522,7 +541,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
             metrics: Any = DEFAULT_METRICS, method: str = "delong", paired: bool = True,
             alternative: str = "two-sided", n_boot: int = 2000, seed: Any = None,
             confidence: float = 0.95, correction: str | None = None, level: float = 0.5,
-            stratified: bool = True) -> Comparison | Comparisons:
+            stratified: bool = True, names: Sequence[str] | None = None
+            ) -> Comparison | Comparisons:
     """Compare models: each metric's difference (A minus B) with an interval and p-value.
 
     Three ways to pass the models:
@@ -579,6 +599,10 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         metrics.
     stratified : bool, default=True
         Bootstrap positives and negatives separately, keeping their counts.
+    names : pair of str, default=None
+        Names of models A and B when they come as two arguments (``("a", "b")`` when
+        None), shown when printed and kept as ``model_a``, ``model_b``. A mapping of
+        models is named by its keys.
 
     Returns
     -------
@@ -615,7 +639,7 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     >>> list(c), c["precision"].method
     (['auc', 'average_precision', 'precision'], 'bootstrap')
     """
-    names = _metric_names(metrics)
+    metric_names = _metric_names(metrics)
     method = _choice(method, "method", METHODS)
     alternative = _choice(alternative, "alternative", ALTERNATIVES)
     correction = _choice(correction, "correction", CORRECTIONS)
@@ -628,13 +652,14 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     entropy = _entropy(seed)
     several = isinstance(score_a, Mapping) or (
         not paired and score_b is None and isinstance(y_true, Mapping))
-    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired)
+    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
+                     _check_pair_names(names, several))
     if correction is not None and not several:
         raise ValueError("correction applies to several models (a mapping of them); "
                          "two models make one comparison per metric.")
 
-    delong_auc = method == "delong" and "auc" in names
-    boot = [m for m in names if not (delong_auc and m == "auc")]
+    delong_auc = method == "delong" and "auc" in metric_names
+    boot = [m for m in metric_names if not (delong_auc and m == "auc")]
     # DeLong on the same rows reads every row's component under each model (one sort
     # per model in the engine); the bootstrap and unpaired DeLong read score tables.
     components = (model_components([rows for _, rows, _ in models])
@@ -657,6 +682,9 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     if delong_auc and not paired:
         for r in ranked:
             _check_copies(r.table)
+    if delong_auc:                          # (one warning for all the models)
+        any(warn_fractional_weights(rows.w, "DeLong's variance", 3)
+            for _, rows, _ in (models[:1] if paired else models))
     reps: list[dict[str, np.ndarray]] = []
     if boot:
         seeds = ([seed] * len(ranked) if paired else
@@ -667,7 +695,7 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     pairs: dict[tuple[str, str], dict[str, Difference]] = {}
     for i, j in itertools.combinations(range(len(models)), 2):
         diffs = {}
-        for m in names:
+        for m in metric_names:
             est_a, est_b = float(estimates[i][m][0]), float(estimates[j][m][0])
             if m == "auc" and delong_auc:
                 if paired:
@@ -682,7 +710,7 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                                                  alternative, confidence)
         pairs[models[i][0], models[j][0]] = diffs
     if correction == "holm":
-        for m in names:
+        for m in metric_names:
             keys = list(pairs)
             adjusted = _holm(np.array([pairs[k][m].p_value_unadjusted for k in keys]))
             for k, p in zip(keys, adjusted):

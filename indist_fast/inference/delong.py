@@ -24,6 +24,7 @@ import numpy as np
 
 from .._core.engine import engine
 from .._core.results import DeLongComponents
+from ..errors import warn_fractional_weights
 from .._core.validation import Rows, check_level, check_real, prepare_rows, raise_row_errors
 from .._core.validation import check_two_classes
 from ..results import record_dict
@@ -227,7 +228,9 @@ def delong(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: A
     (0.8889, 0.0247)
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    return delong_table(ScoreTable.from_rows(rows), confidence)
+    result = delong_table(ScoreTable.from_rows(rows), confidence)
+    warn_fractional_weights(rows.w, "DeLong's variance", 2)
+    return result
 
 
 def _first(rows: np.ndarray) -> int:
@@ -557,6 +560,7 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any =
     rows_a = _scored_rows(y_true, score_a, "score_a", sample_weight, pos_label)
     rows_b = _scored_rows(y_true, score_b, "score_b", sample_weight, pos_label)
     comp_a, comp_b = model_components([rows_a, rows_b])
+    warn_fractional_weights(rows_a.w, "DeLong's variance", 2)
     _, variance = paired_difference(rows_a, comp_a, comp_b)
     diff = comp_a.auc - comp_b.auc
     se = math.sqrt(variance)
