@@ -21,7 +21,7 @@ from .curves import CurveColumns, _columns
 from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments, RangeSweep, ReplicateCounts,
                       SegmentSweeps, SortedClasses,
                       Release, SweepResult, Table, clamp_probability, weight_scale)
-from .validation import raise_row_errors
+from .validation import checked_classes
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
@@ -147,7 +147,7 @@ def build_table(y: Array, s: Array, w: Array | None,
     Counts are int64 without weights and float64 with them; zero-weight rows are
     dropped. Raises ValueError for NaN scores, third labels and bad weights.
     """
-    is_pos = _checked_classes(y, s, w, pos_value, neg_value)
+    is_pos = checked_classes(y, s, w, pos_value, neg_value)
     s = s.astype(np.float64)
     if w is not None:
         keep = w > 0
@@ -162,18 +162,6 @@ def build_table(y: Array, s: Array, w: Array | None,
         tp = np.bincount(inverse[is_pos], weights=w[is_pos], minlength=m).astype(np.float64)
         fp = np.bincount(inverse[~is_pos], weights=w[~is_pos], minlength=m).astype(np.float64)
     return Table(scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy())
-
-
-def _checked_classes(y: Array, s: Array, w: Array | None, pos_value: float,
-                     neg_value: float) -> Array:
-    """Which rows are positive; raises on the first NaN score, third label or bad weight."""
-    is_pos: Array = y == pos_value
-    nan_rows = np.flatnonzero(np.isnan(s))
-    bad_labels = np.flatnonzero(~is_pos & (y != neg_value))
-    bad_weights = (np.flatnonzero(~(np.isfinite(w) & (w >= 0))) if w is not None
-                   else np.empty(0, np.intp))
-    raise_row_errors(_first(bad_labels), _first(nan_rows), _first(bad_weights), y, s, w)
-    return is_pos
 
 
 def summarize(y: Array, s: Array, w: Array | None, pos_value: float,
@@ -191,7 +179,7 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float,
 def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,
                    release: Release = None) -> SortedClasses:
     """Each class's scores, sorted ascending (in the scores' own dtype)."""
-    is_pos = _checked_classes(y, s, None, pos_value, neg_value)
+    is_pos = checked_classes(y, s, None, pos_value, neg_value)
     out = SortedClasses(np.sort(s[is_pos]), np.sort(s[~is_pos]))
     if release is not None:
         release(0, len(s))
@@ -223,10 +211,6 @@ def merge_tables(s1: Array, tp1: Array, fp1: Array,
     np.add.at(tp, inverse, np.concatenate((tp1, tp2)))
     np.add.at(fp, inverse, np.concatenate((fp1, fp2)))
     return Table(scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy())
-
-
-def _first(rows: Array) -> int:
-    return int(rows[0]) if len(rows) else -1
 
 
 # --- resampling (twin of src/_resample.pyx) -------------------------------------------
@@ -313,7 +297,7 @@ def delong_components(y: Array, scores: list[Array], w: Array | None, pos_value:
     weight = np.ones(len(y)) if w is None else w
     out = []
     for s in scores:
-        is_pos = _checked_classes(y, s, w, pos_value, neg_value)
+        is_pos = checked_classes(y, s, w, pos_value, neg_value)
         groups, inverse = np.unique(s.astype(np.float64), return_inverse=True)  # ascending
         m = len(groups)
         pos = np.bincount(inverse, weights=np.where(is_pos, weight, 0.0), minlength=m)
@@ -360,7 +344,7 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
                        pos_value: float, neg_value: float, levels: Array,
                        exclude_self: bool) -> SegmentSweeps:
     """One sweep per segment: ``sweep_table(*build_table(...))`` of each segment's rows."""
-    _checked_classes(y, s, w, pos_value, neg_value)
+    checked_classes(y, s, w, pos_value, neg_value)
     if len(codes) and (codes.min() < 0 or codes.max() >= n_segments):
         raise ValueError(f"segment codes must lie in [0, {n_segments})")
     out = np.empty((n_segments, 8))

@@ -339,6 +339,32 @@ def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarra
                          f"{w[bad_weight].item()!r} at row {bad_weight}.")
 
 
+def first_true(mask: np.ndarray) -> int:
+    """Index of the first True in ``mask``, -1 if none."""
+    found = np.flatnonzero(mask)
+    return int(found[0]) if len(found) else -1
+
+
+def checked_classes(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, pos_value: float,
+                    neg_value: float) -> np.ndarray:
+    """Which rows are positive, for paths that sort rows in NumPy themselves: raises,
+    through ``raise_row_errors``, what the engines raise for the first NaN score, third
+    label or bad weight.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast._core.validation import checked_classes
+    >>> checked_classes(np.array([0, 1, 1]), np.array([0.2, 0.5, 0.1]), None, 1, 0).tolist()
+    [False, True, True]
+    """
+    is_pos: np.ndarray = y == pos_value
+    bad_weight = (-1 if w is None else first_true(~(np.isfinite(w) & (w >= 0))))
+    raise_row_errors(first_true(~is_pos & (y != neg_value)), first_true(np.isnan(s)),
+                     bad_weight, y, s, w)
+    return is_pos
+
+
 def _bound(x: float) -> str:
     return f"{x:g}"
 

@@ -45,8 +45,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._core.validation import (LabelCoding, Rows, combine_codings, prepare_rows,
-                               raise_row_errors, with_scores)
+from .._core.validation import (LabelCoding, checked_classes, combine_codings, prepare_rows,
+                                with_scores)
 from ..io.frames import table_columns
 from ..report_table import ReportTable
 from ..segment_tables import from_score_tables
@@ -190,7 +190,7 @@ def _partition_segments(frame: Any, label: str, scores: Sequence[str], weight: s
     codes = renumber[codes]
     tables = []
     for r in rows:
-        is_pos = _row_classes(r)
+        is_pos = checked_classes(r.y, r.s, r.w, r.pos_value, r.neg_value)
         s = r.s.astype(np.float64, copy=False)
         if r.w is None:
             pos = is_pos.astype(np.int64)
@@ -204,22 +204,6 @@ def _partition_segments(frame: Any, label: str, scores: Sequence[str], weight: s
                                                  w_kept - pos_w))
     return PartitionSegments({name: values[name][held] for name in by},
                              n_rows[held].astype(np.int64), tables, first.coding)
-
-
-def _row_classes(rows: Rows) -> np.ndarray:
-    """Which rows are positive; the engine's error for the first NaN score, third label
-    or bad weight (this path sorts in NumPy, so it finds them itself)."""
-    is_pos: np.ndarray = rows.y == rows.pos_value
-    bad_weight = (np.zeros(0, bool) if rows.w is None
-                  else ~(np.isfinite(rows.w) & (rows.w >= 0)))
-    raise_row_errors(_first(~is_pos & (rows.y != rows.neg_value)), _first(np.isnan(rows.s)),
-                     _first(bad_weight), rows.y, rows.s, rows.w)
-    return is_pos
-
-
-def _first(mask: np.ndarray) -> int:
-    found = np.flatnonzero(mask)
-    return int(found[0]) if len(found) else -1
 
 
 def global_codes(summaries: Sequence[tuple[dict[str, np.ndarray], np.ndarray, Any]],

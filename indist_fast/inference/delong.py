@@ -25,8 +25,8 @@ import numpy as np
 from .._core.engine import engine
 from .._core.results import DeLongComponents
 from ..errors import warn_fractional_weights
-from .._core.validation import Rows, check_level, check_real, prepare_rows, raise_row_errors
-from .._core.validation import check_two_classes
+from .._core.validation import (Rows, check_level, check_real, check_two_classes,
+                                checked_classes, first_true, prepare_rows, raise_row_errors)
 from ..results import record_dict
 from ..table import ScoreTable
 
@@ -233,23 +233,6 @@ def delong(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: A
     return result
 
 
-def _first(rows: np.ndarray) -> int:
-    return int(rows[0]) if len(rows) else -1
-
-
-def _checked_classes(rows: Rows) -> np.ndarray:
-    """Which rows are positive. Raises, through the engines' ``raise_row_errors``, what
-    the engines raise when they sort: the first NaN score, third label or bad weight
-    (``prepare_rows`` leaves those to the sort, which this module does itself)."""
-    is_pos: np.ndarray = rows.y == rows.pos_value
-    bad_weight = (-1 if rows.w is None
-                  else _first(np.flatnonzero(~(np.isfinite(rows.w) & (rows.w >= 0)))))
-    raise_row_errors(_first(np.flatnonzero(~is_pos & (rows.y != rows.neg_value))),
-                     _first(np.flatnonzero(np.isnan(rows.s))), bad_weight,
-                     rows.y, rows.s, rows.w)
-    return is_pos
-
-
 @dataclass(frozen=True, eq=False)
 class Slots:
     """The rows of weight > 0 in class order: the positives, then the negatives, each
@@ -293,7 +276,7 @@ class Slots:
         >>> slots.index.tolist(), slots.n_pos
         ([1, 2, 0, 3], 2)
         """
-        is_pos = _checked_classes(rows)
+        is_pos = checked_classes(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
         if rows.w is None:
             pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
         else:
@@ -518,7 +501,7 @@ def _scored_rows(y_true: Any, scores: Any, name: str, sample_weight: Any,
     errors are re-raised with the one at fault named instead."""
     try:
         rows = prepare_rows(y_true, scores, sample_weight, pos_label)
-        raise_row_errors(-1, _first(np.flatnonzero(np.isnan(rows.s))), -1, rows.y, rows.s,
+        raise_row_errors(-1, first_true(np.isnan(rows.s)), -1, rows.y, rows.s,
                          rows.w)
         return rows
     except (TypeError, ValueError) as exc:
