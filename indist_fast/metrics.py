@@ -615,7 +615,7 @@ def precision_recall_curve(y_true: Any, y_score: Any = None, *, sample_weight: A
     ...     [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     True
     >>> round(pr.area_trapezoid, 4), round(pr.area_interpolated, 4), round(pr.auprg, 4)
-    (0.9167, 0.9167, 0.9)
+    (0.9028, 0.9167, 0.7917)
     """
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
