@@ -4,6 +4,7 @@ the study script's N and repeats."""
 from __future__ import annotations
 
 import csv
+import warnings
 import math
 import os
 import subprocess
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 
 import indist_fast
+from indist_fast import IndistFastWarning
 from indist_fast.resolving_power import Binormal, compare, noise, signal_curve
 
 pytest.importorskip("scipy")
@@ -89,20 +91,76 @@ def test_bad_signal_settings_name_the_argument(backend, call, error, match):
         call()
 
 
-def test_the_study_script_takes_n_and_repeats(tmp_path):
+def _study():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "resolving_power_study", os.path.join(ROOT, "benchmarks", "resolving_power_study.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_study_reads_one_run_count_or_one_per_n():
+    study = _study()
+    assert study._repeats_per_n([1000, 100_000], [3, 1]) == {1000: 3, 100_000: 1}
+    assert study._repeats_per_n([1000, 10_000], [3]) == {1000: 3, 10_000: 3}
+    with pytest.raises(SystemExit, match="--repeats takes one count or one per N"):
+        study._repeats_per_n([1000, 10_000], [3, 1, 1])
+    with pytest.raises(SystemExit, match="--repeats at least 1"):
+        study._repeats_per_n([1000], [0])
+    assert study._mean([0.1, float("nan"), 0.3]) == pytest.approx(0.2)
+
+
+def test_the_study_script_averages_the_runs_of_each_n(tmp_path):
     script = os.path.join(ROOT, "benchmarks", "resolving_power_study.py")
     env = {**os.environ, "PYTHONPATH": ROOT, "MPLBACKEND": "Agg"}
-    out = subprocess.run([sys.executable, script, "--n", "200", "400", "--repeats", "2", "1",
+    out = subprocess.run([sys.executable, script, "--n", "200", "--repeats", "2",
                           "--reps", "5", "--workers", "1", "--out", str(tmp_path)],
                          capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert "N = 200, mean of 2 runs" in out.stdout and "N = 400, one run" in out.stdout
+    assert "N = 200, mean of 2 runs" in out.stdout
     with open(tmp_path / "resolving_power_study.csv") as f:
         rows = list(csv.DictReader(f))
-    cells = 7 * 4 * 2          # prevalences x AUROCs x metrics
-    assert len(rows) == cells * (2 + 1)
-    assert {(r["n"], r["run"]) for r in rows} == {("200", "0"), ("200", "1"), ("400", "0")}
-    bad = subprocess.run([sys.executable, script, "--n", "200", "400", "--repeats", "1", "2",
-                          "3", "--reps", "5"], capture_output=True, text=True, env=env,
-                         timeout=60)
-    assert bad.returncode != 0 and "--repeats takes one count or one per N" in bad.stderr
+    assert len(rows) == 7 * 4 * 2 * 2          # prevalences x AUROCs x metrics x runs
+    assert {r["run"] for r in rows} == {"0", "1"}
+    # the printed table is the mean of the two runs' values
+    study = _study()
+    by_cell = {}
+    for r in rows:
+        if r["metric"] == "average_precision":
+            by_cell.setdefault((float(r["auroc"]), float(r["prevalence"])), []).append(
+                float(r["relative_resolution"]))
+    first = out.stdout.split("AUPRC against AUROC")[1].splitlines()[2].split()
+    assert first[0] == "0.65"
+    assert first[1:] == [f"{study._mean(by_cell[0.65, p]):+.1%}" for p in study.PREVALENCES]
+    assert (tmp_path / "resolving_power_study.png").exists()
+
+
+# --- Beam's numbers (N = 10,000, prevalence 0.01 unless said) ----------------------------------
+# The tolerances hold across seeds (checked over several); one seed is pinned here.
+
+@pytest.mark.parametrize("auc, printed, digits", [(0.65, (0.591, 0.709), 3),
+                                                  (0.95, (0.92, 0.98), 2)])
+def test_beam_hanley_mcneil_intervals(auc, printed, digits):
+    se = indist_fast.hanley_mcneil_se(auc, 100, 9_900)
+    assert (round(auc - 1.96 * se, digits), round(auc + 1.96 * se, digits)) == printed
+
+
+@pytest.mark.parametrize("auc, printed", [(0.65, (0.596, 0.702)), (0.95, (0.929, 0.967))])
+def test_beam_simulated_auroc_intervals(auc, printed):
+    spread = noise(Binormal.for_auc(auc), ["auc"], n=10_000, prevalence=0.01, n_rep=2_000,
+                   seed=0)
+    np.testing.assert_allclose(spread.interval("auc"), printed, atol=0.004)
+
+
+@pytest.mark.parametrize("auc, prevalence, low, high", [
+    (0.75, 0.5, 0.0, 0.2),      # "around 10 percent more variable" at prevalence .5
+    (0.65, 0.01, 0.2, 0.5),     # "around 30 percent" for poor models on rare positives
+    (0.95, 0.01, -0.3, 0.0),    # AUPRC finer only for excellent models, low prevalence
+])
+def test_beam_relative_resolution_of_auprc(auc, prevalence, low, high):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IndistFastWarning)
+        table = compare(Binormal.for_auc(auc), ["auc", "average_precision"], n=10_000,
+                        prevalence=prevalence, n_rep=1_000, seed=0)
+    assert low < table["average_precision"].relative < high
