@@ -20,7 +20,10 @@ every public function dispatches through it.
 Under a uniform ``c`` the methods equal familiar metrics (tests check each):
 score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-driven
 = Brier score; rate-uniform = 1/2 + pi0 pi1 (1 - 2A); rate-driven = 1/3 + pi0 pi1
-(1 - 2A); optimal = refinement loss of the ROC convex hull.
+(1 - 2A); optimal = refinement loss of the ROC convex hull. Under the skew condition
+they are the macro (class-balanced) versions. Those metrics are also functions of their
+own (``accuracy``, ``macro_accuracy``, ``brier_score``, ``macro_brier_score``, ...,
+``calibration_loss``, ``log_loss``), read from the same sweep.
 """
 
 from __future__ import annotations
