@@ -23,7 +23,7 @@ score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-dr
 (1 - 2A); optimal = refinement loss of the ROC convex hull. Under the skew condition
 they are the macro (class-balanced) versions. Those metrics are also functions of their
 own (``accuracy``, ``macro_accuracy``, ``brier_score``, ``macro_brier_score``, ...,
-``calibration_loss``, ``log_loss``), read from the same sweep.
+``calibration_loss``, ``log_loss``), each from one sort.
 """
 
 from __future__ import annotations
