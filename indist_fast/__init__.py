@@ -10,8 +10,9 @@ import os as _os
 from ._core.engine import backend
 from .errors import (FractionalWeightsWarning, IndistFastWarning, LevelNotReachedWarning,
                      UndefinedBWarning)
-from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
-                      precision_at_indistinguishability, roc_auc)
+from .metrics import (PrecisionRecallCurve, average_precision, curves, evaluate,
+                      indistinguishability_threshold, precision_at_indistinguishability,
+                      precision_recall_curve, roc_auc)
 from .results import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
@@ -71,4 +72,5 @@ __all__ = [
     "FractionalWeightsWarning",
     "confusion", "Confusion", "best_threshold", "BestThreshold", "dominates", "Dominance",
     "operating_point_intervals", "OperatingPointIntervals", "RateInterval",
+    "precision_recall_curve", "PrecisionRecallCurve",
 ]

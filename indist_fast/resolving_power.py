@@ -451,12 +451,12 @@ def _check_prevalence(prevalence: Any) -> float:
 MAX_SAMPLE_SIZE = 10**8
 
 
-def _n_pos(n: int, prevalence: float) -> int:
-    n = check_count(n, "n", minimum=2, maximum=MAX_SAMPLE_SIZE)
+def _n_pos(n: int, prevalence: float, name: str = "n") -> int:
+    n = check_count(n, name, minimum=2, maximum=MAX_SAMPLE_SIZE)
     prevalence = _check_prevalence(prevalence)
     k = int(round(n * prevalence))
     if not 1 <= k <= n - 1:
-        raise ValueError(f"n={n} at prevalence={prevalence} leaves a class empty.")
+        raise ValueError(f"{name}={n} at prevalence={prevalence} leaves a class empty.")
     return k
 
 
@@ -1015,7 +1015,8 @@ def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
 
 
 def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any = None, *,
-                 prevalence: float | None = None) -> SignalCurve:
+                 prevalence: float | None = None, signal_n: int | None = None,
+                 seed: Any = None) -> SignalCurve:
     """Each metric over a grid of models of increasing quality (SPEC §8 step 1).
 
     Parameters
@@ -1024,11 +1025,20 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
         The sampling model.
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
-        take a ``ScoreTable`` (empirical models only).
+        take a ``ScoreTable``. On a binormal model the built-ins are population values
+        and a callable is measured on one large simulated sample per grid model (see
+        ``signal_n``).
     grid : sequence of float, default=41 AUROC values within 0.1 of the model's
         AUROC targets, strictly increasing in (0, 1).
     prevalence : float
         Binormal: prevalence of the population values (required).
+    signal_n : int, default=100,000
+        Binormal with callable metrics: rows of the simulated sample of each grid
+        model, ``round(signal_n * prevalence)`` of them positive. Every grid model
+        shifts the same standard normal draws by its own mean (common random numbers),
+        so the curve moves with the model, not with fresh sampling noise at each point.
+    seed : None, int, sequence of ints or numpy SeedSequence
+        Binormal with callable metrics: seed of those draws.
 
     Returns
     -------
@@ -1041,25 +1051,70 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
     >>> signal = signal_curve(Binormal.for_auc(0.8), grid=[0.7, 0.8, 0.9], prevalence=0.2)
     >>> signal.auc.round(6).tolist(), signal.values["precision"].shape
     ([0.7, 0.8, 0.9], (3,))
+
+    A callable on the binormal model, by simulation:
+
+    >>> auc = lambda table: table.evaluate(levels=(0.5,)).auc
+    >>> signal = signal_curve(Binormal.for_auc(0.8), {"sample_auc": auc}, [0.7, 0.9],
+    ...                       prevalence=0.2, signal_n=20_000, seed=0)
+    >>> (abs(signal.values["sample_auc"] - signal.auc) < 0.02).tolist()
+    [True, True]
     """
     _check_model(model)
     specs = _metric_specs(metrics)
+    _check_signal_n(signal_n)       # before any model is measured
     targets, models = _grid_for(model, _default_grid(model) if grid is None else grid)
     if isinstance(model, Binormal):
         if prevalence is None:
             raise ValueError("a binormal signal curve needs the prevalence.")
         prevalence = _check_prevalence(prevalence)
-        vals = {}
-        for name, spec in specs.items():
-            if not isinstance(spec, str):
-                raise TypeError("callable metrics need an Empirical model (binormal "
-                                "signal curves use population values).")
-            vals[name] = np.array([m.population(spec, prevalence) for m in models])
+        callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
+        simulated = (_simulated_signal(models, callables, prevalence, signal_n, seed)
+                     if callables else {})
+        vals = {name: simulated[name] if name in simulated else
+                np.array([m.population(spec, prevalence) for m in models])
+                for name, spec in specs.items()}
         return SignalCurve(vals["auc"], vals, np.array([m.mu for m in models]))
     assert isinstance(model, Empirical)
     measured = np.array([_measure(*model.scores(d), specs) for d in models])
     vals = {name: measured[:, i] for i, name in enumerate(specs)}
     return SignalCurve(vals["auc"], vals, np.array(models))
+
+
+#: Rows of the sample a callable metric is measured on at each binormal grid model.
+SIGNAL_SAMPLE_SIZE = 100_000
+# Appended to the seed's spawn key for the signal's draws: independent of the noise
+# replicates drawn from the same seed, whose stream stays what it always was.
+_SIGNAL_STREAM = 0x5349474E
+
+
+def _check_signal_n(signal_n: Any) -> int:
+    if signal_n is None:
+        return SIGNAL_SAMPLE_SIZE
+    return check_count(signal_n, "signal_n", minimum=2, maximum=MAX_SAMPLE_SIZE)
+
+
+def _signal_seed(seed: Any) -> np.random.SeedSequence:
+    """The stream of the signal's draws, derived from ``seed`` without touching it."""
+    ss = check_seed(seed)
+    return np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, _SIGNAL_STREAM),
+                                  pool_size=ss.pool_size)
+
+
+def _simulated_signal(models: list[Any], callables: Mapping[str, MetricSpec],
+                      prevalence: float, signal_n: int | None, seed: Any
+                      ) -> dict[str, np.ndarray]:
+    """Each callable on one sample of every binormal grid model: the same standard
+    normal draws, positives scaled and shifted to each model (common random numbers)."""
+    n = _check_signal_n(signal_n)
+    n_pos = _n_pos(n, prevalence, "signal_n")
+    rng = np.random.default_rng(_signal_seed(seed))
+    z_pos, z_neg = rng.standard_normal(n_pos), rng.standard_normal(n - n_pos)
+    y = np.zeros(n, dtype=bool)
+    y[:n_pos] = True
+    measured = np.array([_measure(y, np.r_[m.mu + m.sigma * z_pos, z_neg], callables)
+                         for m in models])
+    return {name: measured[:, i] for i, name in enumerate(callables)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -1157,7 +1212,7 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
         The sampling model.
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
-        take a ``ScoreTable`` (empirical models only). AUROC is always measured.
+        take a ``ScoreTable``. AUROC is always measured.
     n, prevalence : int, float
         Binormal: sample size and prevalence of each replicate (required).
     n_rep : int, default=1000
@@ -1477,15 +1532,16 @@ def _cell(value: float, spec: str) -> str:
 
 
 def _covering_signal(model: Binormal | Empirical, specs: dict[str, MetricSpec],
-                     prevalence: float | None, spread: Noise, confidence: float
-                     ) -> SignalCurve:
+                     prevalence: float | None, spread: Noise, confidence: float,
+                     signal_n: int | None, seed: Any) -> SignalCurve:
     """The signal curve on the default grid, widened (same spacing) until it reaches
     every end of every metric's noise interval, or until the grid spans
     ``_AUC_RANGE``: a resolution is never read at the grid's edge."""
     targets = _default_grid(model)
     step = targets[1] - targets[0]
     while True:
-        signal = signal_curve(model, specs, targets, prevalence=prevalence)
+        signal = signal_curve(model, specs, targets, prevalence=prevalence,
+                              signal_n=signal_n, seed=seed)
         below = above = False
         for name in specs:
             try:
@@ -1505,7 +1561,8 @@ def _covering_signal(model: Binormal | Empirical, specs: dict[str, MetricSpec],
 
 def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
             prevalence: float | None = None, n_rep: int = 1000, seed: Any = None,
-            grid: Any = None, confidence: float = 0.95) -> ResolvingPowerTable:
+            grid: Any = None, confidence: float = 0.95,
+            signal_n: int | None = None) -> ResolvingPowerTable:
     """Resolution of each metric against AUROC for one sampling model.
 
     Parameters
@@ -1514,19 +1571,23 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
         The sampling model.
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
-        take a ``ScoreTable`` (empirical models only). AUROC is always measured.
+        take a ``ScoreTable`` (on a binormal model their signal curve is simulated,
+        see ``signal_curve``). AUROC is always measured.
     n, prevalence : int, float
         Binormal: sample size and prevalence of each replicate sample (required).
     n_rep : int, default=1000
         Replicate samples for the noise.
     seed : None, int, sequence of ints or numpy SeedSequence
-        Seed of the replicates (as in ``noise``).
+        Seed of the replicates (as in ``noise``) and of a simulated signal curve (an
+        independent stream of the same seed).
     grid : sequence of float, optional
         AUROC grid of the signal curve. By default 41 values within 0.1 of the
         model's AUROC, widened at the same spacing until the curve reaches every
         metric's noise interval (up to AUROC 0.001 to 0.999).
     confidence : float, default=0.95
         Coverage of the noise intervals.
+    signal_n : int, default=100,000
+        Binormal with callable metrics: rows of the simulated sample per grid model.
 
     Returns
     -------
@@ -1550,15 +1611,18 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
     _check_model(model)
     specs = _metric_specs(metrics)
     confidence = check_level(confidence, "confidence")
+    _check_signal_n(signal_n)       # before the replicates are drawn
     if isinstance(model, Binormal):
         if n is None or prevalence is None:
             raise ValueError("a binormal model needs the sample size n and the prevalence.")
         at = model.auc
     else:
         n, prevalence, at = model.n_pos + model.n_neg, model.prevalence, model.auc(0.0)
+    seed = check_seed(seed)         # one draw of fresh entropy for noise and signal alike
     spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
-    signal = (_covering_signal(model, specs, prevalence, spread, confidence) if grid is None
-              else signal_curve(model, specs, grid, prevalence=prevalence))
+    signal = (_covering_signal(model, specs, prevalence, spread, confidence, signal_n, seed)
+              if grid is None else signal_curve(model, specs, grid, prevalence=prevalence,
+                                                signal_n=signal_n, seed=seed))
     rows = tuple(_resolve(signal, spread, name, at, confidence, strict=False)
                  for name in specs)
     unresolved = [r.metric for r in rows if math.isnan(r.delta)]

@@ -20,7 +20,10 @@ every public function dispatches through it.
 Under a uniform ``c`` the methods equal familiar metrics (tests check each):
 score-fixed = error rate at ``t``; score-uniform = mean absolute error; score-driven
 = Brier score; rate-uniform = 1/2 + pi0 pi1 (1 - 2A); rate-driven = 1/3 + pi0 pi1
-(1 - 2A); optimal = refinement loss of the ROC convex hull.
+(1 - 2A); optimal = refinement loss of the ROC convex hull. Under the skew condition
+they are the macro (class-balanced) versions. Those metrics are also functions of their
+own (``accuracy``, ``macro_accuracy``, ``brier_score``, ``macro_brier_score``, ...,
+``calibration_loss``, ``log_loss``), each from one sort.
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ from .table import ScoreTable
 __all__ = ["METHODS", "CostDistribution", "LossCurve", "expected_loss", "compare_methods",
            "MethodComparison", "MethodLoss", "roc_convex_hull", "RocHull",
            "refinement_loss", "brier_score", "mean_absolute_error", "cost_curves",
-           "CostCurves", "brier_curve", "hull_calibration", "HullCalibration", "loss_curve"]
+           "CostCurves", "brier_curve", "hull_calibration", "HullCalibration", "loss_curve",
+           "accuracy", "macro_accuracy", "macro_brier_score", "macro_mean_absolute_error",
+           "calibration_loss", "log_loss", "rate_uniform_contingency",
+           "ExpectedContingency"]
 
 # --- the distribution of the cost proportion ------------------------------------------------
 
@@ -340,12 +346,17 @@ def _context(rows: Rows, *, condition: str, need_table: bool, t: float = math.na
 # --- the loss curves ----------------------------------------------------------------------------
 
 def _check_scores_in_unit_interval(ctx: _Context, method: str) -> None:
+    """Refuse scores outside [0, 1] for a method that reads them as probabilities."""
     if not ctx.scores_are_probabilities():
-        lo, hi = ctx.sums.min_score, ctx.sums.max_score
-        raise ValueError(f"y_score: {method} needs scores in [0, 1] (probability "
-                         f"estimates); the scores run from {_shown(lo):.4g} to "
-                         f"{_shown(hi):.4g}. Calibrate them first, or use a rate-based "
-                         "method.")
+        _refuse_scores(ctx.sums.min_score, ctx.sums.max_score, method)
+
+
+def _refuse_scores(lo: float, hi: float, method: str) -> None:
+    """The error for scores outside [0, 1] where a method reads them as probabilities."""
+    raise ValueError(f"y_score: {method} needs scores in [0, 1] (probability "
+                     f"estimates); the scores run from {_shown(lo):.4g} to "
+                     f"{_shown(hi):.4g}. Calibrate them first, or use a rate-based "
+                     "method.")
 
 
 def _shown(x: float) -> float:
@@ -408,16 +419,21 @@ def _score_uniform_curve(ctx: _Context) -> LossCurve:
     return LossCurve.line(s.mae_pos / ctx.weight_pos, s.mae_neg / ctx.weight_neg, ctx.pi1)
 
 
-def _rate_uniform_curve(ctx: _Context) -> LossCurve:
-    """Mean FNR and FPR over a uniform rate ``q = pi1 tpr + pi0 fpr``.
+def _rate_uniform_rates(ctx: _Context) -> tuple[float, float]:
+    """Mean TPR and FPR over a uniform rate ``q = pi1 tpr + pi0 fpr``.
 
     On the linearly interpolated ROC, ``int tpr dq = pi1/2 + pi0 A`` and ``int fpr
     dq = pi1 (1 - A) + pi0/2`` (``int tpr dfpr = A``, ``int tpr dtpr = 1/2``), so the
     AUC of the sweep gives both exactly.
     """
-    pi1, auc = ctx.pi1, ctx.sweep.auc
+    pi1, auc = ctx.pi1, float(ctx.sweep.auc)
     pi0 = 1.0 - pi1
-    return LossCurve.line(1.0 - (0.5 * pi1 + pi0 * auc), pi1 * (1.0 - auc) + 0.5 * pi0, pi1)
+    return 0.5 * pi1 + pi0 * auc, pi1 * (1.0 - auc) + 0.5 * pi0
+
+
+def _rate_uniform_curve(ctx: _Context) -> LossCurve:
+    tpr, fpr = _rate_uniform_rates(ctx)
+    return LossCurve.line(1.0 - tpr, fpr, ctx.pi1)
 
 
 def _score_driven_curve(ctx: _Context) -> LossCurve:
@@ -525,6 +541,7 @@ class _Method:
     name: str
     threshold: str                  # how it picks the threshold for a cost proportion c
     equals: str                     # its expected loss under c ~ U(0, 1) (SPEC §7 table)
+    equals_skew: str                # the same under the skew condition (pi0 = pi1 = 1/2)
     curve: Callable[[_Context], LossCurve]
     needs: str | None = None        # the setting keyword it requires, "t" or "q"
     unit_scores: bool = False       # it reads scores as probabilities: they must be in [0, 1]
@@ -552,6 +569,11 @@ class _Method:
             return self.uniform_loss(ctx)
         return self.loss_curve(ctx).expected(dist)
 
+    def equals_under(self, condition: str) -> str:
+        """What the expected loss equals under a uniform c: under skew every pi is 1/2,
+        so the pooled metrics become their class-balanced (macro) versions."""
+        return self.equals_skew if condition == "skew" else self.equals
+
     def describe(self) -> str:
         """One line for the docstrings."""
         needs = [f"needs ``{self.needs}``"] if self.needs else []
@@ -560,26 +582,31 @@ class _Method:
         if self.undefined:
             needs.append(f"NaN when {self.undefined}")
         extra = f" ({'; '.join(needs)})" if needs else ""
-        return f"``{self.name}``{extra}: threshold {self.threshold}; uniform c: {self.equals}."
+        return (f"``{self.name}``{extra}: threshold {self.threshold}; uniform c: "
+                f"{self.equals} (skew: {self.equals_skew}).")
 
 
 _REGISTRY: Mapping[str, _Method] = MappingProxyType({m.name: m for m in (
-    _Method("score-fixed", "fixed at t", "error rate at t", _score_fixed_curve,
-            needs="t", setting=_t_setting),
-    _Method("score-uniform", "t ~ U(0, 1)", "mean absolute error", _score_uniform_curve,
-            unit_scores=True),
-    _Method("score-driven", "t = 1 - c", "Brier score", _score_driven_curve,
-            unit_scores=True, needs_table=True, uniform_loss=_brier_loss),
+    _Method("score-fixed", "fixed at t", "error rate at t", "macro error rate at t",
+            _score_fixed_curve, needs="t", setting=_t_setting),
+    _Method("score-uniform", "t ~ U(0, 1)", "mean absolute error",
+            "macro mean absolute error", _score_uniform_curve, unit_scores=True),
+    _Method("score-driven", "t = 1 - c", "Brier score", "macro Brier score",
+            _score_driven_curve, unit_scores=True, needs_table=True,
+            uniform_loss=_brier_loss),
     _Method("rate-fixed", "at predicted positive rate q", "error rate at rate q",
-            _rate_fixed_curve, needs="q", setting=_q_setting),
+            "macro error rate at rate q", _rate_fixed_curve, needs="q",
+            setting=_q_setting),
     _Method("rate-uniform", "at rate q ~ U(0, 1)", "1/2 + pi0 pi1 (1 - 2 AUC)",
-            _rate_uniform_curve),
-    _Method("rate-driven", "at rate q = c", "1/3 + pi0 pi1 (1 - 2 AUC)", _rate_driven_curve,
-            needs_table=True, uniform_loss=_rate_driven_loss),
-    _Method("optimal", "minimising Q(c)", "refinement loss of the ROC hull", _optimal_curve),
+            "3/4 - AUC / 2", _rate_uniform_curve),
+    _Method("rate-driven", "at rate q = c", "1/3 + pi0 pi1 (1 - 2 AUC)",
+            "7/12 - AUC / 2", _rate_driven_curve, needs_table=True,
+            uniform_loss=_rate_driven_loss),
+    _Method("optimal", "minimising Q(c)", "refinement loss of the ROC hull",
+            "macro refinement loss of the ROC hull", _optimal_curve),
     _Method("indistinguishability", "fixed at r_b (SPEC §4)", "error rate at r_b",
-            _indistinguishability_curve, setting=_r_b_setting,
-            undefined="B never reaches 1/2"),
+            "macro error rate at r_b", _indistinguishability_curve,
+            setting=_r_b_setting, undefined="B never reaches 1/2"),
 )})
 METHODS = tuple(_REGISTRY)
 
@@ -601,6 +628,11 @@ def _absent(name: str, required: bool) -> float:
 def _check_t(t: Any, required: bool) -> float:
     if t is None:
         return _absent("t", required)
+    return _threshold(t)
+
+
+def _threshold(t: Any) -> float:
+    """A threshold: any real number but NaN (``score >= t`` with t = ±inf is fine)."""
     return check_real(t, "t", finite=False, kind="be a number", must="not be NaN")
 
 
@@ -693,7 +725,8 @@ class MethodLoss:
     expected_loss : float
         Its expected loss (NaN when undefined, see ``note``).
     equals : str
-        The metric the loss equals under a uniform cost proportion.
+        The metric the loss equals under a uniform cost proportion (its macro,
+        class-balanced version under the skew condition).
     note : str, default=""
         Why the loss is NaN, if it is.
 
@@ -847,7 +880,8 @@ def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | Non
         else:
             loss = spec.expected_loss(ctx, dist)
             note = spec.undefined if math.isnan(loss) else ""
-        out.append(MethodLoss(spec.name, spec.setting(ctx), loss, spec.equals, note))
+        out.append(MethodLoss(spec.name, spec.setting(ctx), loss,
+                              spec.equals_under(condition), note))
     wp, wn = ctx.weight_pos, ctx.weight_neg
     return MethodComparison(tuple(out), condition, dist, float(ctx.sweep.auc),
                             wp / (wp + wn))
@@ -856,9 +890,9 @@ def compare_methods(y_true: Any, y_score: Any, *, t: float = 0.5, q: float | Non
 # --- curves, hull and the metrics the methods equal ----------------------------------------
 
 def _uniform_context(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
-                     condition: str = "cost") -> _Context:
+                     condition: str = "cost", t: float = math.nan) -> _Context:
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    return _context(rows, condition=condition, need_table=False)
+    return _context(rows, condition=condition, need_table=False, t=t)
 
 
 def brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
@@ -1282,3 +1316,339 @@ def brier_curve(y_true: Any, y_score: Any, *, condition: str = "cost",
     """
     return loss_curve(y_true, y_score, "score-driven", condition=condition,
                       sample_weight=sample_weight, pos_label=pos_label)
+
+
+# --- the metrics the methods equal, by name ----------------------------------------------------
+
+def _error_rate(ctx: _Context) -> float:
+    """Error rate at the context's threshold ``t``, the classes weighed as the condition
+    says (pooled under cost, class-balanced under skew): score-fixed's loss."""
+    missed = ctx.weight_pos - ctx.sums.t_tp
+    return ctx.class_mean(max(missed, 0.0), ctx.sums.t_fp)
+
+
+def _accuracy(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos_label: Any,
+              condition: str) -> float:
+    t_value = _threshold(t)
+    ctx = _uniform_context(y_true, y_score, sample_weight, pos_label, condition, t=t_value)
+    return 1.0 - _error_rate(ctx)
+
+
+def accuracy(y_true: Any, y_score: Any, *, t: float = 0.5, sample_weight: Any = None,
+             pos_label: Any = None) -> float:
+    """Accuracy predicting positive where ``score >= t``: one minus the expected loss of
+    the score-fixed method under a uniform cost proportion (Hernández-Orallo, Flach and
+    Ferri, "Threshold Choice Methods: the Missing Link").
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    t : float, default=0.5
+        The threshold (any real number; scores need not be probabilities).
+
+    Returns
+    -------
+    float
+        The weighted share of rows classified correctly.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> tc.accuracy([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    0.8333333333333334
+    """
+    return _accuracy(y_true, y_score, t, sample_weight, pos_label, "cost")
+
+
+def macro_accuracy(y_true: Any, y_score: Any, *, t: float = 0.5, sample_weight: Any = None,
+                   pos_label: Any = None) -> float:
+    """Macro-accuracy (balanced accuracy) predicting positive where ``score >= t``: the
+    mean of the true positive and true negative rates, one minus the score-fixed loss
+    under the skew condition.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    t : float, default=0.5
+        The threshold (any real number; scores need not be probabilities).
+
+    Returns
+    -------
+    float
+        ``(tpr + tnr) / 2`` at ``t``.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> round(tc.macro_accuracy([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]), 4)
+    0.8333
+    """
+    return _accuracy(y_true, y_score, t, sample_weight, pos_label, "skew")
+
+
+def macro_brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                      pos_label: Any = None) -> float:
+    """The Brier score of each class averaged with equal class weights: the score-driven
+    method's expected loss under the skew condition.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    float
+        ``(mean over positives of (1 - s)^2 + mean over negatives of s^2) / 2``.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> tc.macro_brier_score([0, 1, 1], [0.5, 0.5, 1.0])
+    0.1875
+    """
+    ctx = _uniform_context(y_true, y_score, sample_weight, pos_label, "skew")
+    _check_scores_in_unit_interval(ctx, "macro_brier_score")
+    return _brier_loss(ctx)
+
+
+def macro_mean_absolute_error(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+                              pos_label: Any = None) -> float:
+    """The mean absolute error of each class averaged with equal class weights: the
+    score-uniform method's expected loss under the skew condition.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    float
+        ``(mean over positives of 1 - s + mean over negatives of s) / 2``.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> tc.macro_mean_absolute_error([0, 1, 1], [0.5, 0.5, 1.0])
+    0.375
+    """
+    ctx = _uniform_context(y_true, y_score, sample_weight, pos_label, "skew")
+    _check_scores_in_unit_interval(ctx, "macro_mean_absolute_error")
+    return ctx.class_mean(ctx.sums.mae_pos, ctx.sums.mae_neg)
+
+
+def calibration_loss(y_true: Any, y_score: Any, *, condition: str = "cost",
+                     sample_weight: Any = None, pos_label: Any = None) -> float:
+    """Calibration loss: the Brier score minus the refinement loss of the ROC convex hull.
+
+    The hull's refinement loss is the Brier score of the scores recalibrated by the
+    hull (``hull_calibration``, the isotonic fit), so this is what calibration alone
+    could still remove from the Brier score (Hernández-Orallo, Flach and Ferri,
+    "Threshold Choice Methods: the Missing Link": score-driven loss minus optimal loss).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    condition : {"cost", "skew"}, default="cost"
+        ``skew`` weighs the classes equally (macro Brier minus macro refinement).
+
+    Returns
+    -------
+    float
+        Non-negative; 0 for scores that are already hull-calibrated.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> round(tc.calibration_loss(y, p), 6) == round(
+    ...     tc.brier_score(y, p) - tc.refinement_loss(y, p), 6)
+    True
+    """
+    ctx = _uniform_context(y_true, y_score, sample_weight, pos_label, condition)
+    _check_scores_in_unit_interval(ctx, "calibration_loss")
+    # Brier >= refinement exactly (identity is a monotone recalibration); only
+    # rounding can cross zero.
+    return max(_brier_loss(ctx) - _refinement(ctx), 0.0)
+
+
+def log_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None,
+             pos_label: Any = None) -> float:
+    """Mean negative log-likelihood of the labels under scores read as probabilities:
+    ``-log s`` for a positive, ``-log(1 - s)`` for a negative, weighted mean.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    float
+        The log loss; ``inf`` when a positive scores 0 or a negative scores 1 (no
+        clipping: scikit-learn's ``log_loss`` clips to machine epsilon instead).
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> round(tc.log_loss([0, 1], [0.5, 0.5]), 6) == round(__import__("math").log(2), 6)
+    True
+    """
+    table = ScoreTable.from_rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
+    wp, wn = table.weight_pos, table.weight_neg
+    check_two_classes(wp, wn)
+    s = table.scores
+    if len(s) and not (0.0 <= s[-1] and s[0] <= 1.0):
+        _refuse_scores(float(s[-1]), float(s[0]), "log_loss")
+    pos, neg = table.pos.astype(np.float64), table.neg.astype(np.float64)
+    # a class absent at a score adds nothing, even where its log is infinite
+    with np.errstate(divide="ignore"):
+        total = (np.sum(pos[pos > 0] * -np.log(s[pos > 0]))
+                 + np.sum(neg[neg > 0] * -np.log1p(-s[neg > 0])))
+    return float(total / (wp + wn))
+
+
+@dataclass(frozen=True)
+class ExpectedContingency:
+    """The expected contingency table of the rate-uniform method, as proportions of all
+    examples (under the skew condition, of the classes weighed equally).
+
+    Attributes
+    ----------
+    tp, fp, fn, tn : float
+        Expected true positives, false positives, false negatives, true negatives.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> table = tc.rate_uniform_contingency([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8])
+    >>> table.tp, table.fp, table.fn, table.tn
+    (0.375, 0.125, 0.125, 0.375)
+    """
+
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+
+    @property
+    def predicted_positive(self) -> float:
+        """``tp + fp``: 1/2, the expected predicted positive rate."""
+        return self.tp + self.fp
+
+    @property
+    def error(self) -> float:
+        """``fn + fp``: the rate-uniform method's expected loss under a uniform c."""
+        return self.fn + self.fp
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON types.
+
+        Returns
+        -------
+        dict
+            ``tp``, ``fp``, ``fn``, ``tn``.
+
+        Examples
+        --------
+        >>> import indist_fast.threshold_choice as tc
+        >>> tc.rate_uniform_contingency([0, 1], [0.1, 0.9]).to_dict()["tp"]
+        0.375
+        """
+        return record_dict(self)
+
+
+def rate_uniform_contingency(y_true: Any, y_score: Any, *, condition: str = "cost",
+                             sample_weight: Any = None,
+                             pos_label: Any = None) -> ExpectedContingency:
+    """The expected contingency table of the rate-uniform threshold choice method.
+
+    The rate-uniform method labels positive a share ``q ~ U(0, 1)`` of the examples,
+    whatever the operating condition: it puts the threshold at the score of an example
+    drawn at random. Averaging the contingency table over ``q`` gives, as proportions
+    of all examples (Hernández-Orallo, Flach and Ferri, "Threshold Choice Methods: the
+    Missing Link", the table after Theorem 8 and Corollary 9)::
+
+        TP = pi1 (pi1 / 2 + pi0 AUC)        FN = pi1 - TP
+        FP = pi0 (pi1 (1 - AUC) + pi0 / 2)  TN = pi0 - FP
+
+    A drawn positive leaves on average half the positives above it and a share AUC of
+    the negatives below it; a drawn negative, a share ``1 - AUC`` of the positives and
+    half the negatives above it. Each column sums to 1/2 (the expected split is in the
+    middle) and ``FN + FP`` is the method's expected loss under a uniform cost
+    proportion, ``1/2 + pi0 pi1 (1 - 2 AUC)``. With ties the ROC curve is interpolated
+    linearly (a tied group split at random), which makes these values exact for the
+    empirical curve.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Real scores, higher meaning more likely positive; ±inf allowed, NaN not.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative finite frequency weights: weight 3 acts as three copies of the row.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    condition : {"cost", "skew"}, default="cost"
+        ``skew`` sets pi0 = pi1 = 1/2 (in the rate too).
+
+    Returns
+    -------
+    ExpectedContingency
+        ``tp``, ``fp``, ``fn``, ``tn``, summing to 1.
+
+    Examples
+    --------
+    >>> import indist_fast.threshold_choice as tc
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> table = tc.rate_uniform_contingency(y, p)
+    >>> round(table.tp + table.fp, 12), round(table.error, 12) == round(
+    ...     tc.expected_loss(y, p, "rate-uniform"), 12)
+    (0.5, True)
+    """
+    ctx = _uniform_context(y_true, y_score, sample_weight, pos_label, condition)
+    tpr, fpr = _rate_uniform_rates(ctx)
+    pi1 = ctx.pi1
+    pi0 = 1.0 - pi1
+    return ExpectedContingency(pi1 * tpr, pi0 * fpr, pi1 * (1.0 - tpr), pi0 * (1.0 - fpr))

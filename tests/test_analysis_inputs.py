@@ -201,9 +201,9 @@ def tc_call(name, y, s, w, method="optimal"):
 
 
 def test_threshold_choice_function_list_is_complete():
-    assert len(TC_FUNCTIONS) == 10
-    assert {"expected_loss", "compare_methods", "loss_curve", "hull_calibration"} <= \
-        set(TC_FUNCTIONS)
+    assert len(TC_FUNCTIONS) == 17
+    assert {"expected_loss", "compare_methods", "loss_curve", "hull_calibration",
+            "accuracy", "log_loss", "rate_uniform_contingency"} <= set(TC_FUNCTIONS)
 
 
 ONE_CLASS = {

@@ -300,6 +300,60 @@ def _method_oracle(o: Oracle, method: str, t: float = 0.5) -> float | None:
     return None                          # rate-fixed: range checks only
 
 
+def _pr_curve_check(o: Oracle, pr: Any, ri: RowInput) -> None:
+    c = o.curves()
+    if not np.array_equal(pr.thresholds, c["thresholds"]):
+        raise Wrong("precision_recall_curve thresholds are not the distinct scores")
+    for name, want in (("precision", c["precision"]), ("recall", c["tpr"])):
+        got = np.asarray(getattr(pr, name), float)
+        expect_probabilities(name, got, nan_ok=False)
+        if not np.allclose(got, want, rtol=1e-9, atol=1e-12):
+            raise Wrong(f"precision_recall_curve {name} differs from the oracle")
+    expect_close("average_precision", pr.average_precision, o.average_precision())
+    expect_probability("area_trapezoid", pr.area_trapezoid)
+    expect_probability("area_interpolated", pr.area_interpolated)
+    if not pr.area_interpolated >= pr.average_precision - 1e-12:
+        raise Wrong("the interpolated area lies below the step sum")
+    if not (pr.auprg <= 1.0 + 1e-12 and not math.isnan(pr.auprg)):
+        raise Wrong(f"auprg = {pr.auprg!r}")
+
+
+def _macro_mean(o: Oracle, values: np.ndarray) -> float:
+    w = np.ones(len(o.s)) if o.ws is None else o.ws
+    return 0.5 * float(np.sum((w * values)[o.y]) / w[o.y].sum()
+                       + np.sum((w * values)[~o.y]) / w[~o.y].sum())
+
+
+def _named_metric_check(name: str) -> Callable[[Oracle, Any, RowInput], None]:
+    def check(o: Oracle, v: Any, ri: RowInput) -> None:
+        y = o.y.astype(float)
+        want = {"accuracy": lambda: 1 - o.error_rate(0.5),
+                "macro_accuracy": lambda: 1 - _macro_mean(o, (o.s >= 0.5) != o.y),
+                "macro_brier_score": lambda: _macro_mean(o, (y - o.s) ** 2),
+                "macro_mean_absolute_error": lambda: _macro_mean(o, np.abs(y - o.s)),
+                "calibration_loss": lambda: o.brier() - o.refinement()}[name]()
+        expect_probability(name, v)
+        expect_close(name, v, want, rtol=1e-8)
+    return check
+
+
+def _log_loss_check(o: Oracle, v: Any, ri: RowInput) -> None:
+    y = o.y
+    with np.errstate(divide="ignore"):
+        terms = np.where(y, -np.log(np.where(y, o.s, 1.0)), -np.log1p(-np.where(y, 0.0, o.s)))
+    expect_close("log_loss", v, o._mean(terms), rtol=1e-8)
+
+
+def _contingency_check(o: Oracle, table: Any, ri: RowInput) -> None:
+    pi1, pi0 = o.pis()
+    a = o.auc()
+    cells = (table.tp, table.fp, table.fn, table.tn)
+    expect_probabilities("contingency", cells, nan_ok=False)
+    expect_close("tp", table.tp, pi1 * (pi1 / 2 + pi0 * a), rtol=1e-8)
+    expect_close("fp", table.fp, pi0 * (pi1 * (1 - a) + pi0 / 2), rtol=1e-8)
+    expect_close("sum", sum(cells), 1.0, rtol=1e-12)
+
+
 def _loss_check(method: str) -> Callable[[Oracle, Any, RowInput], None]:
     def check(o: Oracle, loss: Any, ri: RowInput) -> None:
         expect_probability(f"{method} expected loss", loss,
@@ -590,6 +644,19 @@ def _entries() -> list[Entry]:
         E("threshold_choice.loss_curve", f(tc.loss_curve, "rate-driven"), _loss_curve_check),
         E("threshold_choice.brier_curve", f(tc.brier_curve), _brier_curve_check,
           unit_scores=True),
+        E("precision_recall_curve", f(ifa.precision_recall_curve), _pr_curve_check),
+        E("threshold_choice.accuracy", f(tc.accuracy), _named_metric_check("accuracy")),
+        E("threshold_choice.macro_accuracy", f(tc.macro_accuracy),
+          _named_metric_check("macro_accuracy")),
+        E("threshold_choice.macro_brier_score", f(tc.macro_brier_score),
+          _named_metric_check("macro_brier_score"), unit_scores=True),
+        E("threshold_choice.macro_mean_absolute_error", f(tc.macro_mean_absolute_error),
+          _named_metric_check("macro_mean_absolute_error"), unit_scores=True),
+        E("threshold_choice.calibration_loss", f(tc.calibration_loss),
+          _named_metric_check("calibration_loss"), unit_scores=True),
+        E("threshold_choice.log_loss", f(tc.log_loss), _log_loss_check, unit_scores=True),
+        E("threshold_choice.rate_uniform_contingency", f(tc.rate_uniform_contingency),
+          _contingency_check),
         E("resolving_power.Empirical",
           lambda ri: (_empirical, (ri.y, ri.s), {"pos_label": ri.pos_label}),
           _empirical_check, weights=False, rule=_empirical_rule),
@@ -604,7 +671,9 @@ def _entries() -> list[Entry]:
     for name, fn in (("Report", ifa.evaluate), ("Curves", ifa.curves),
                      ("BootstrapResult", lambda *a, **k: ifa.bootstrap(*a, n_boot=5, seed=0, **k)),
                      ("DeLongResult", ifa.delong),
-                     ("MethodComparison", tc.compare_methods)):
+                     ("MethodComparison", tc.compare_methods),
+                     ("PrecisionRecallCurve", ifa.precision_recall_curve),
+                     ("ExpectedContingency", tc.rate_uniform_contingency)):
         out.append(E(f"{name}.to_dict", f(_as_json(fn)), _json_check,
                      copies=name == "DeLongResult"))
     for name in ("precision_at_indistinguishability", "roc_auc", "lift"):

@@ -539,9 +539,21 @@ def resolving_power_cases() -> list[Case]:
     out.append(_ok("resolving_power.signal_curve", "empirical_callable", lambda: (
         rp.signal_curve, (e(), {"n": lambda t: float(len(t))}), {"grid": grid()}),
         lambda sc: expect_probabilities("auc", sc.auc, nan_ok=False)))
-    out.append(_err("resolving_power.signal_curve", "binormal_callable", lambda: (
-        rp.signal_curve, (m(), {"n": lambda t: 1.0}), {"grid": grid(), "prevalence": 0.3}),
-        "metrics", "model"))
+    # a callable on the binormal model: measured on a simulated sample per grid model
+    out.append(_ok("resolving_power.signal_curve", "binormal_callable", lambda: (
+        rp.signal_curve, (m(), {"n": lambda t: float(t.n_rows)}),
+        {"grid": grid(), "prevalence": 0.3, "signal_n": 500, "seed": 0}),
+        lambda sc: None if np.array_equal(sc.values["n"], np.full(5, 500.0))
+        else _throw(f"signal of n_rows {sc.values['n']!r}")))
+    for tag, n in BAD_COUNT:
+        if tag in ("float_int", "none"):        # None: the default sample size
+            continue
+        out.append(_err("resolving_power.signal_curve", f"signal_n={tag}", lambda n=n: (
+            rp.signal_curve, (m(), {"n": lambda t: 1.0}),
+            {"grid": grid(), "prevalence": 0.3, "signal_n": n}), "signal_n"))
+        out.append(_err("resolving_power.compare", f"signal_n={tag}", lambda n=n: (
+            rp.compare, (m(),), {"n": 50, "prevalence": 0.3, "n_rep": 5, "grid": grid(),
+                                 "signal_n": n}), "signal_n"))
     return out
 
 
