@@ -1,0 +1,94 @@
+"""What every paper writer shares: the output folder, the manifest, matplotlib."""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+#: The source documents by seed file name (``../shared/papers/``).
+SUMPTER = "000_c5ed1d39bc699c21"
+SUMPTER_2022 = "001_7cd4af87d38093f4"
+ORALLO = "002_d5ee42fbb9708b98"
+ROC_POST = "003_e1ef94872cf64b37"
+BEAM = "004_dc370068215ad919"
+
+MANIFEST_FIELDS = ("file", "paper", "figure", "caption")
+
+
+@dataclass(frozen=True)
+class ManifestRow:
+    """One written file: its name in the folder, its paper (seed file name), the
+    figure or table it reproduces, and a one-line caption."""
+
+    file: str
+    paper: str
+    figure: str
+    caption: str
+
+
+def plt() -> Any:
+    """pyplot on the Agg backend, imported only when a figure is drawn."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("the paper figures need matplotlib: pip install "
+                          "'indist-fast[plot]'") from None
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as pyplot
+    return pyplot
+
+
+@dataclass
+class Writer:
+    """Writes figures and tables into ``outdir`` and keeps their manifest rows.
+
+    ``quick`` asks the writers for small simulations (tests); the figures and tables
+    are the same files either way.
+    """
+
+    outdir: str
+    quick: bool = False
+    rows: list[ManifestRow] = field(default_factory=list)
+
+    def _add(self, name: str, paper: str, figure: str, caption: str) -> str:
+        if any(r.file == name for r in self.rows):
+            raise RuntimeError(f"two writers chose the file name {name!r}")
+        self.rows.append(ManifestRow(name, paper, figure, caption))
+        return os.path.join(self.outdir, name)
+
+    def figure(self, fig: Any, name: str, paper: str, figure: str, caption: str) -> None:
+        """Save ``fig`` as ``name`` (a PNG) and close it."""
+        path = self._add(name, paper, figure, caption)
+        fig.savefig(path, dpi=110)
+        plt().close(fig)
+
+    def table(self, name: str, header: Sequence[str], rows: Iterable[Sequence[Any]],
+              paper: str, figure: str, caption: str) -> None:
+        """Write a CSV table with ``header``; floats keep 6 significant digits."""
+        path = self._add(name, paper, figure, caption)
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            out = csv.writer(fh)
+            out.writerow(header)
+            for row in rows:
+                out.writerow([f"{v:.6g}" if isinstance(v, float) else v for v in row])
+
+    def manifest(self) -> str:
+        """Write ``manifest.csv`` (one row per file written so far)."""
+        path = os.path.join(self.outdir, "manifest.csv")
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            out = csv.writer(fh)
+            out.writerow(MANIFEST_FIELDS)
+            for r in self.rows:
+                out.writerow([r.file, r.paper, r.figure, r.caption])
+        return path
+
+
+def grid3x3(title: str) -> tuple[Any, Any]:
+    """A 3x3 grid of panels for the nine sets, labelled a to i row by row."""
+    fig, axes = plt().subplots(3, 3, figsize=(11, 9.5), constrained_layout=True)
+    fig.suptitle(title)
+    for ax, name in zip(axes.flat, "abcdefghi"):
+        ax.set_title(f"({name})", loc="left", fontsize=10)
+    return fig, axes

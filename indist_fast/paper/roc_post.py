@@ -1,0 +1,2 @@
+def write(out):
+    pass
