@@ -23,9 +23,9 @@ HEIGHT = ((164.7, 7.1), (178.4, 7.6), 171.0)
 
 def _settings(quick: bool) -> dict[str, Any]:
     """Replicates and runs. The paper draws 10,000 replicates and averages three runs;
-    here 500 replicates (100 at N = 100,000), three runs each, keep the
-    whole command within a few minutes: the 2.5% quantile moves by about 1% of the
-    interval's width between runs."""
+    500 replicates (100 at N = 100,000), three runs averaged, keep the whole command
+    within a few minutes at the price of noisier quantiles (the CSVs show each
+    condition's intervals)."""
     if quick:
         return {"n_rep": 20, "runs": 1, "n_rep_large": 10, "runs_small": 1, "runs_large": 1}
     return {"n_rep": 500, "runs": 3, "n_rep_large": 100, "runs_small": 3, "runs_large": 3}
