@@ -112,7 +112,8 @@ def _thresholds(r: Any) -> tuple[np.ndarray, bool]:
 
 def _components(value: Any, name: str) -> tuple[Component, ...]:
     """``(weight, mean, sd)`` triples: weight > 0 and sd > 0, all finite."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
+    if (isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray))
+            or len(value) == 0 or (isinstance(value, np.ndarray) and value.ndim != 2)):
         raise TypeError(f"{name} must be a non-empty sequence of (weight, mean, sd) "
                         f"triples, got {value!r}.")
     out = []
@@ -589,8 +590,9 @@ class Mixture(_NormalMixtures):
     (0.4762, 0.9647)
     """
 
-    positives: tuple[Component, ...]
-    negatives: tuple[Component, ...]
+    # the constructor takes any sequences of triples; the fields then hold tuples
+    positives: Sequence[Sequence[float]]
+    negatives: Sequence[Sequence[float]]
     _pos: tuple[Component, ...] = field(init=False, repr=False, compare=False)
     _neg: tuple[Component, ...] = field(init=False, repr=False, compare=False)
     _own_prevalence: float = field(init=False, repr=False, compare=False)

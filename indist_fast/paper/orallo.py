@@ -18,8 +18,9 @@ import numpy as np
 from ._common import ORALLO, Writer, plt
 
 #: The methods drawn as loss curves, with their settings.
-CURVES = (("score-fixed", {"t": 0.5}), ("score-uniform", {}), ("score-driven", {}),
-          ("rate-uniform", {}), ("rate-driven", {}), ("optimal", {}))
+CURVES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("score-fixed", {"t": 0.5}), ("score-uniform", {}), ("score-driven", {}),
+    ("rate-uniform", {}), ("rate-driven", {}), ("optimal", {}))
 
 
 def models(seed: int = 3, n: int = 600) -> dict[str, tuple[np.ndarray, np.ndarray]]:

@@ -79,7 +79,7 @@ def write(out: Writer) -> None:
 
 
 def _pop_threshold(s: _Set, level: float) -> float:
-    return s.population.indistinguishability_threshold(level=level)
+    return float(s.population.indistinguishability_threshold(level=level))
 
 
 def _table(out: Writer, sets: list[_Set]) -> None:
