@@ -28,16 +28,17 @@ class ManifestRow:
     caption: str
 
 
-def plt() -> Any:
-    """pyplot on the Agg backend, imported only when a figure is drawn."""
+def subplots(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float],
+             **kw: Any) -> tuple[Any, Any]:
+    """A new figure and its axes, without pyplot: no global backend switched, no
+    figure left open in a user's session (PNGs are written with Agg)."""
     try:
-        import matplotlib
+        from matplotlib.figure import Figure
     except ImportError:
         raise ImportError("the paper figures need matplotlib: pip install "
                           "'indist-fast[plot]'") from None
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as pyplot
-    return pyplot
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig, fig.subplots(nrows, ncols, **kw)
 
 
 @dataclass
@@ -59,10 +60,9 @@ class Writer:
         return os.path.join(self.outdir, name)
 
     def figure(self, fig: Any, name: str, paper: str, figure: str, caption: str) -> None:
-        """Save ``fig`` as ``name`` (a PNG) and close it."""
+        """Save ``fig`` as ``name`` (a PNG)."""
         path = self._add(name, paper, figure, caption)
         fig.savefig(path, dpi=110)
-        plt().close(fig)
 
     def table(self, name: str, header: Sequence[str], rows: Iterable[Sequence[Any]],
               paper: str, figure: str, caption: str) -> None:
@@ -87,7 +87,7 @@ class Writer:
 
 def grid3x3(title: str) -> tuple[Any, Any]:
     """A 3x3 grid of panels for the nine sets, labelled a to i row by row."""
-    fig, axes = plt().subplots(3, 3, figsize=(11, 9.5), constrained_layout=True)
+    fig, axes = subplots(3, 3, figsize=(11, 9.5))
     fig.suptitle(title)
     for ax, name in zip(axes.flat, "abcdefghi"):
         ax.set_title(f"({name})", loc="left", fontsize=10)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IndistFastWarning
-from ._common import BEAM, Writer, plt
+from ._common import BEAM, Writer, subplots
 
 PREVALENCES = (0.01, 0.05, 0.10, 0.20, 0.30, 0.40, 0.50)
 QUALITY = {"poor": 0.65, "fair": 0.75, "good": 0.85, "excellent": 0.95}
@@ -50,7 +50,7 @@ def _fig1(out: Writer) -> None:
     # men are the positive class (the taller); equal weights
     pop = Mixture([(1.0, mm, sm)], [(1.0, mw, sw)])
     x = np.linspace(130, 215, 400)
-    fig, ax = plt().subplots(figsize=(6, 3.8), constrained_layout=True)
+    fig, ax = subplots(figsize=(6, 3.8))
     for (m, s), color, label in (((mw, sw), "tab:orange", "women"),
                                  ((mm, sm), "tab:blue", "men")):
         ax.plot(x, np.exp(-0.5 * ((x - m) / s) ** 2) / (s * math.sqrt(2 * math.pi)),
@@ -70,7 +70,7 @@ def _fig3(out: Writer) -> None:
     from ..population import Binormal
     grid = np.linspace(0.5, 0.99, 50)
     rows = []
-    fig, ax = plt().subplots(figsize=(5.5, 5), constrained_layout=True)
+    fig, ax = subplots(figsize=(5.5, 5))
     for p in PREVALENCES:
         auprc = [Binormal.for_auc(a).average_precision(p) for a in grid]
         ax.plot(grid, auprc, label=f"prevalence {p:g}")
@@ -90,7 +90,7 @@ def _fig5(out: Writer) -> None:
     n = 10_000
     grid = np.linspace(0.5, 0.99, 99)
     rows = []
-    fig, ax = plt().subplots(figsize=(5.5, 4.5), constrained_layout=True)
+    fig, ax = subplots(figsize=(5.5, 4.5))
     for p in PREVALENCES:
         n_pos = round(n * p)
         se = [hanley_mcneil_se(float(a), n_pos, n - n_pos) for a in grid]
@@ -165,7 +165,7 @@ _STUDY_HEADER = ["n", "prevalence", "auroc", "runs", "relative_resolution", "aur
 
 def _fig4(out: Writer, study: dict[tuple[float, float], dict[str, Any]],
           cfg: dict[str, Any]) -> None:
-    fig, ax = plt().subplots(figsize=(6.5, 4.8), constrained_layout=True)
+    fig, ax = subplots(figsize=(6.5, 4.8))
     _grid_panel(ax, study, f"N = 10,000; {cfg['n_rep']} replicates, {cfg['runs']} run(s)")
     ax.legend(fontsize=7, ncol=2)
     out.figure(fig, "beam_fig4_relative_resolution.png", BEAM, "Fig 4",
@@ -180,7 +180,7 @@ def _fig4(out: Writer, study: dict[tuple[float, float], dict[str, Any]],
 def _fig9(out: Writer, cfg: dict[str, Any]) -> None:
     small = _study(1_000, cfg["n_rep"], cfg["runs_small"])
     large = _study(100_000, cfg["n_rep_large"], cfg["runs_large"])
-    fig, axes = plt().subplots(2, 1, figsize=(6.5, 8.5), constrained_layout=True)
+    fig, axes = subplots(2, 1, figsize=(6.5, 8.5))
     _grid_panel(axes[0], small, f"N = 1,000; {cfg['n_rep']} replicates, "
                 f"{cfg['runs_small']} run(s) averaged")
     _grid_panel(axes[1], large, f"N = 100,000; {cfg['n_rep_large']} replicates, "
@@ -217,7 +217,7 @@ def _fig2(out: Writer, cfg: dict[str, Any]) -> None:
     p, n = 0.05, 10_000
     tables = [_relative(n, p, auc, cfg["n_rep"], (2, k))[1] for k, auc in enumerate((0.7, 0.9))]
     signal = signal_curve(Binormal(0.0), METRICS, np.linspace(0.5, 0.99, 99), prevalence=p)
-    fig, ax = plt().subplots(figsize=(6, 5), constrained_layout=True)
+    fig, ax = subplots(figsize=(6, 5))
     _mapping_panel(ax, signal, tables, ["tab:blue", "tab:orange"])
     ax.set_title(f"Mapping 95% intervals through the signal curve (prevalence {p:g}, "
                  f"N = {n:,})", fontsize=9)
@@ -237,9 +237,9 @@ def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
         warnings.simplefilter("ignore", IndistFastWarning)
         table = compare(model, METRICS, n_rep=cfg["n_rep"], seed=7)
     signal = signal_curve(model, METRICS, np.linspace(0.54, 0.92, 77))
-    fig, ax = plt().subplots(figsize=(6, 5), constrained_layout=True)
+    fig, ax = subplots(figsize=(6, 5))
     _mapping_panel(ax, signal, [table], ["tab:blue"])
-    ax.plot([table.auc], [model_ap(model)], "ko")
+    ax.plot([table.auc], [_model_ap(model)], "ko")
     ax.set_title("Empirical signal curve (positive scores shifted), stand-in data",
                  fontsize=9)
     out.figure(fig, "beam_fig7_empirical_mapping.png", BEAM, "Fig 7",
@@ -249,7 +249,7 @@ def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
                "onto AUROC.")
 
 
-def model_ap(model: Any) -> float:
+def _model_ap(model: Any) -> float:
     """The starting model's average precision (the dot on Fig 7)."""
     import indist_fast as ifa
     y, s = model.scores(0.0)

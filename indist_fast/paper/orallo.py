@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._common import ORALLO, Writer, plt
+from ._common import ORALLO, Writer, subplots
 
 #: The methods drawn as loss curves, with their settings.
 CURVES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -46,9 +46,8 @@ def write(out: Writer) -> None:
     import indist_fast as ifa
     from .. import threshold_choice as tc
     data = models()
-    pyplot = plt()
 
-    fig, axes = pyplot.subplots(1, 2, figsize=(10, 3.8), constrained_layout=True)
+    fig, axes = subplots(1, 2, figsize=(10, 3.8))
     for ax, (name, (y, p)) in zip(axes, data.items()):
         bins = np.linspace(0, 1, 21)
         ax.hist(p[y == 0], bins, color="tab:red", alpha=0.55, label="negative")
@@ -60,7 +59,7 @@ def write(out: Writer) -> None:
                "Score histograms by class of two stand-in models: A overconfident, B a "
                "calibrated six-leaf tree.")
 
-    fig, axes = pyplot.subplots(1, 2, figsize=(9, 4.3), constrained_layout=True)
+    fig, axes = subplots(1, 2, figsize=(9, 4.3))
     for ax, (name, (y, p)) in zip(axes, data.items()):
         c = ifa.curves(y, p)
         hull = tc.roc_convex_hull(y, p)
@@ -76,7 +75,7 @@ def write(out: Writer) -> None:
                "ROC curves of the two stand-in models with their convex hulls.")
 
     c_grid = np.linspace(0, 1, 201)
-    fig, axes = pyplot.subplots(1, 2, figsize=(11, 4.3), sharey=True, constrained_layout=True)
+    fig, axes = subplots(1, 2, figsize=(11, 4.3), sharey=True)
     for ax, (name, (y, p)) in zip(axes, data.items()):
         for method, kw in CURVES:
             q = tc.loss_curve(y, p, method, **kw)
@@ -90,7 +89,7 @@ def write(out: Writer) -> None:
                "Loss Q(c) of each threshold choice method for the two models side by side; "
                "score-driven is the Brier curve, optimal the lower envelope.")
 
-    fig, axes = pyplot.subplots(1, 2, figsize=(11, 4.3), sharey=True, constrained_layout=True)
+    fig, axes = subplots(1, 2, figsize=(11, 4.3), sharey=True)
     for ax, (name, (y, p)) in zip(axes, data.items()):
         cc = tc.cost_curves(y, p)
         lines = cc(c_grid)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ._common import ROC_POST, Writer, plt
+from ._common import ROC_POST, Writer, subplots
 
 #: Signal N(1.5, 1) against background N(0, 1); the marked thresholds.
 MU = 1.5
@@ -18,7 +18,7 @@ def write(out: Writer) -> None:
     """The ROC with marked thresholds and the table of their rates."""
     from ..population import Binormal
     model = Binormal(MU)
-    fig, (left, right) = plt().subplots(1, 2, figsize=(10, 4.3), constrained_layout=True)
+    fig, (left, right) = subplots(1, 2, figsize=(10, 4.3))
     x = np.linspace(-4, 5.5, 400)
     for m, color, label in ((0.0, "tab:red", "background N(0, 1)"),
                             (MU, "tab:blue", f"signal N({MU:g}, 1)")):
