@@ -20,7 +20,25 @@ MANIFEST_FIELDS = ("file", "paper", "figure", "caption")
 @dataclass(frozen=True)
 class ManifestRow:
     """One written file: its name in the folder, its paper (seed file name), the
-    figure or table it reproduces, and a one-line caption."""
+    figure or table it reproduces, and a one-line caption.
+
+    Attributes
+    ----------
+    file : str
+        The file's name in the output folder.
+    paper : str
+        The source document's seed file name, e.g. ``000_c5ed1d39bc699c21``.
+    figure : str
+        The figure or table it reproduces, e.g. ``Fig 4``.
+    caption : str
+        One line saying what it shows.
+
+    Examples
+    --------
+    >>> from indist_fast.paper import ManifestRow
+    >>> ManifestRow("a.png", "004_dc370068215ad919", "Fig 3", "signal curves").figure
+    'Fig 3'
+    """
 
     file: str
     paper: str
