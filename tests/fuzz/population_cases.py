@@ -106,6 +106,22 @@ def population_cases() -> list[Case]:
         __import__("indist_fast.datasets", fromlist=["x"]).nine_populations, (), {}), nine,
         backends=False))
 
+    def samples() -> Any:
+        from indist_fast.datasets import nine_samples
+        return nine_samples
+    for tag, seed in (("str", "x"), ("neg", -1), ("float", 1.5), ("nan", NAN)):
+        out.append(_err("datasets.nine_samples", f"seed={tag}", lambda seed=seed: (
+            samples(), (seed,), {}), "seed", backends=False))
+
+    def fits(sets: Any) -> None:
+        from indist_fast.datasets import nine_datasets
+        scored = nine_datasets(5)
+        for name, (y, x, intercept, slope) in sets.items():
+            if not (slope > 0 and np.array_equal(intercept + slope * x, scored[name][1])):
+                raise Wrong(f"set {name}: the fit does not give nine_datasets' scores")
+    out.append(_ok("datasets.nine_samples", "seed=5", lambda: (samples(), (5,), {}), fits,
+                   backends=False))
+
     def write_all() -> Any:
         from indist_fast.paper import write_all
         return write_all
