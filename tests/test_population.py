@@ -210,3 +210,22 @@ def test_mixture_is_frozen_and_hashable() -> None:
     comps = [[1, 0.5, 1]]
     Mixture(comps, [(1, 0, 1)])
     assert comps == [[1, 0.5, 1]]                 # inputs are never modified
+
+
+def test_prevalence_argument_reweights_the_classes() -> None:
+    """A prevalence passed to a method is the same population with the classes'
+    weights rescaled to it (the components' shares within a class unchanged)."""
+    m = MIXTURES[1]
+    p = 0.3
+    wp = sum(w for w, _, _ in m.positives)
+    wn = sum(w for w, _, _ in m.negatives)
+    same = Mixture([(w / wp * p, mu, sd) for w, mu, sd in m.positives],
+                   [(w / wn * (1 - p), mu, sd) for w, mu, sd in m.negatives])
+    assert same.prevalence == pytest.approx(p, abs=1e-15)
+    for r in (-1.0, 0.8, 2.0):
+        assert m.b(r, p) == pytest.approx(same.b(r), abs=1e-12)
+        assert m.precision(r, p) == pytest.approx(same.precision(r), abs=1e-15)
+    assert m.precision_at_indistinguishability(p) == pytest.approx(
+        same.precision_at_indistinguishability(), abs=1e-12)
+    assert m.average_precision(p) == pytest.approx(same.average_precision(), abs=1e-12)
+    assert m.auc == pytest.approx(same.auc, abs=1e-15)
