@@ -27,7 +27,7 @@ from .report_table import ReportTable
 from .operating_points import (BestThreshold, Confusion, Dominance, OperatingPointIntervals,
                                RateInterval, best_threshold, confusion, dominates,
                                operating_point_intervals)
-from . import datasets
+from . import datasets, population
 
 __version__ = "0.1.0"
 
@@ -65,7 +65,7 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
-    "Accumulator", "evaluate_file", "dask", "datasets",
+    "Accumulator", "evaluate_file", "dask", "datasets", "population",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
     "compare", "Comparison", "Comparisons", "Difference",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",

@@ -22,7 +22,7 @@ SUBMODULES = ("table", "metrics", "results", "segments", "report_table", "errors
               "datasets", "cli", "inference.bootstrap", "inference.delong", "inference.pairs",
               "io", "io.readers", "io.frames", "io.files", "io.streaming",
               "distributed.ranges", "distributed.dask",
-              "integrations.sklearn", "integrations.plot")
+              "integrations.sklearn", "integrations.plot", "population", "paper")
 
 
 def _modules():

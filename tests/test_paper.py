@@ -1,0 +1,97 @@
+"""The papers' numbers, and the ``paper`` command's files and manifest."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+
+import pytest
+
+from indist_fast import hanley_mcneil_se
+from indist_fast.cli import main
+from indist_fast.population import Binormal
+from indist_fast.resolving_power import compare, noise
+
+pytest.importorskip("matplotlib")
+
+N = 10_000
+
+
+def _normal_interval(auc: float, prevalence: float) -> tuple[float, float]:
+    n_pos = round(N * prevalence)
+    se = hanley_mcneil_se(auc, n_pos, N - n_pos)
+    return auc - 1.96 * se, auc + 1.96 * se
+
+
+def test_beam_hanley_mcneil_intervals() -> None:
+    """Beam: normal-approximation intervals at prevalence .01, N = 10,000."""
+    assert _normal_interval(0.65, 0.01) == pytest.approx((0.591, 0.709), abs=6e-4)
+    assert _normal_interval(0.95, 0.01) == pytest.approx((0.92, 0.98), abs=6e-3)
+
+
+@pytest.mark.parametrize("auc,want", [(0.65, (0.596, 0.702)), (0.95, (0.929, 0.967))])
+def test_beam_simulated_intervals(backend: str, auc: float, want: tuple[float, float]) -> None:
+    """Beam's simulation intervals; 1,000 replicates put the 2.5% and 97.5% quantiles
+    within about 0.003 of the paper's 10,000 (seeds 0-2 all within 0.004)."""
+    spread = noise(Binormal.for_auc(auc), ("auc",), n=N, prevalence=0.01, n_rep=1000, seed=1)
+    assert spread.interval("auc") == pytest.approx(want, abs=0.008)
+
+
+def _relative(auc: float, prevalence: float, seed: int) -> float:
+    table = compare(Binormal.for_auc(auc), ("auc", "average_precision"), n=N,
+                    prevalence=prevalence, n_rep=1000, seed=seed)
+    return table["average_precision"].relative
+
+
+def test_beam_relative_resolution_claims() -> None:
+    """AUPRC resolves about 10% worse than AUROC at prevalence .5 (poor to good models)
+    and about 30% worse at prevalence .01 for a poor model (AUROC .65). Over seeds 0-2
+    the first is 0.08-0.13 and the second 0.31-0.32."""
+    balanced = [_relative(auc, 0.5, seed=2) for auc in (0.65, 0.75, 0.85)]
+    assert 0.03 < sum(balanced) / 3 < 0.2
+    assert 0.2 < _relative(0.65, 0.01, seed=2) < 0.45
+
+
+def test_paper_quick_writes_every_manifest_file(tmp_path, capsys) -> None:
+    out = tmp_path / "paper"
+    assert main(["paper", str(out), "--quick"]) == 0
+    with open(out / "manifest.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows and list(rows[0]) == ["file", "paper", "figure", "caption"]
+    files = {r["file"] for r in rows}
+    assert len(files) == len(rows)                           # each file once
+    assert files == set(os.listdir(out)) - {"manifest.csv"}  # every file listed
+    papers = {r["paper"] for r in rows}
+    assert papers == {"000_c5ed1d39bc699c21", "002_d5ee42fbb9708b98",
+                      "003_e1ef94872cf64b37", "004_dc370068215ad919"}
+    for r in rows:
+        assert r["figure"] and r["caption"] and "\n" not in r["caption"]
+        data = (out / r["file"]).read_bytes()
+        if r["file"].endswith(".png"):
+            assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
+        else:
+            assert r["file"].endswith(".csv")
+            table = list(csv.reader(data.decode().splitlines()))
+            assert len(table) > 1 and all(len(row) == len(table[0]) for row in table)
+    printed = capsys.readouterr().out
+    assert f"{len(rows)} files and manifest.csv" in printed
+    # the Sumpter table carries the exact population C(r_b) of the nine sets
+    with open(out / "sumpter_nine_sets.csv", newline="", encoding="utf-8") as fh:
+        table = {row["set"]: row for row in csv.DictReader(fh)}
+    assert float(table["i"]["C_r_b_population"]) == pytest.approx(0.526, abs=5e-4)
+    assert re.fullmatch(r"0\.96[45]\d*", table["i"]["A_population"])
+
+
+def test_paper_refuses_bad_outdir(tmp_path, capsys) -> None:
+    from indist_fast.paper import write_all
+    a_file = tmp_path / "f.txt"
+    a_file.write_text("x")
+    with pytest.raises(ValueError, match="outdir"):
+        write_all(a_file)
+    with pytest.raises(TypeError, match="outdir"):
+        write_all(3)
+    with pytest.raises(TypeError, match="quick"):
+        write_all(tmp_path / "p", quick="yes")
+    assert main(["paper", str(a_file), "--quick"]) == 2
+    assert "outdir" in capsys.readouterr().err

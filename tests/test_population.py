@@ -1,0 +1,231 @@
+"""Population models: Mixture against direct numerical integration (a fixed fine
+Simpson rule, independent of the adaptive quadrature inside), against large samples
+(the empirical engine), and Binormal as its one-component case."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+import indist_fast as ifa
+from indist_fast.datasets import NINE_LAYOUT, nine_datasets, nine_populations
+from indist_fast.population import Binormal, Mixture
+
+MIXTURES = [
+    Mixture([(1000, 10, 2)], [(1000, 7, 2), (10_000, 2, 2)]),
+    Mixture([(2, 1.0, 0.5), (1, 3.0, 1.5)], [(5, 0.0, 1.0), (1, 2.5, 0.3)]),
+    Mixture([(1, 0.4, 2.0)], [(3, 0.0, 1.0)]),
+]
+T = np.linspace(-60.0, 80.0, 1_400_001)        # the oracle's grid (step 1e-4)
+
+
+def _oracle(m: Mixture) -> dict[str, np.ndarray]:
+    """Densities and survival functions on the grid, from scipy.stats."""
+    def parts(components):
+        total = sum(w for w, _, _ in components)
+        pdf = sum(w / total * stats.norm.pdf(T, mu, sd) for w, mu, sd in components)
+        sf = sum(w / total * stats.norm.sf(T, mu, sd) for w, mu, sd in components)
+        return pdf, sf
+    f_p, v = parts(m.positives)
+    f_n, u = parts(m.negatives)
+    return {"f_p": f_p, "v": v, "f_n": f_n, "u": u}
+
+
+def _tail_integral(y: np.ndarray, r: float) -> float:
+    """int_r^inf y(t) dt on the grid (r a grid point)."""
+    i = int(round((r - T[0]) / (T[1] - T[0])))
+    return float(integrate.simpson(y[i:], x=T[i:]))
+
+
+@pytest.mark.parametrize("m", MIXTURES)
+def test_mixture_matches_direct_integration(m: Mixture) -> None:
+    o = _oracle(m)
+    p = m.prevalence
+    assert m.auc == pytest.approx(integrate.simpson(o["v"] * o["f_n"], x=T), abs=1e-8)
+    for r in (-1.0, 0.5, 2.0, 6.0, 9.0):
+        i = int(round((r - T[0]) / (T[1] - T[0])))
+        v, u = o["v"][i], o["u"][i]
+        den = p * v + (1 - p) * u
+        b = (p * v * v / 2 + (1 - p) * _tail_integral(o["f_n"] * o["v"], r)) / den
+        assert m.b(r) == pytest.approx(b, abs=1e-6), r
+        assert m.precision(r) == pytest.approx(p * v / den, abs=1e-12)
+        assert m.b_plus(r) == pytest.approx(v * (p * v / den) / 2, abs=1e-12)
+        assert m.b_minus(r) == pytest.approx(b - v * (p * v / den) / 2, abs=1e-6)
+        assert m.tpr(r) == pytest.approx(v, abs=1e-14)
+        assert m.fpr(r) == pytest.approx(u, abs=1e-14)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = np.where(p * o["v"] + (1 - p) * o["u"] > 0,
+                     p * o["v"] / (p * o["v"] + (1 - p) * o["u"]), 0.0)
+    assert m.average_precision() == pytest.approx(integrate.simpson(c * o["f_p"], x=T),
+                                                  abs=1e-6)
+
+
+@pytest.mark.parametrize("m", MIXTURES)
+def test_threshold_identities(m: Mixture) -> None:
+    p = m.prevalence
+    assert m.b(-math.inf) == pytest.approx(p / 2 + (1 - p) * m.auc, abs=1e-9)
+    assert m.b(math.inf) != m.b(math.inf)         # nothing labelled: NaN
+    for level in (0.4, 0.5):
+        r = m.indistinguishability_threshold(level=level)
+        assert m.b(r) == pytest.approx(level, abs=1e-9)
+        assert m.precision_at_indistinguishability(level=level) == m.precision(r)
+    assert m.population("precision") == m.precision_at_indistinguishability()
+    assert m.population("auc") == m.auc
+    # B never reaching the level is NaN, not a number
+    assert math.isnan(m.indistinguishability_threshold(level=0.999))
+
+
+@pytest.mark.parametrize("m", MIXTURES)
+def test_vectorised_rates_and_curves(m: Mixture) -> None:
+    r = np.array([-3.0, 0.0, 1.5, 12.0, math.inf, -math.inf])
+    assert m.tpr(r).tolist() == [m.tpr(float(x)) for x in r]
+    assert m.fpr(r).tolist() == [m.fpr(float(x)) for x in r]
+    assert isinstance(m.tpr(0.0), float)
+    fpr, tpr, t = m.roc_curve(n=20_001)
+    assert (np.diff(t) < 0).all() and (np.diff(fpr) >= 0).all() and (np.diff(tpr) >= 0).all()
+    assert fpr[0] < 1e-12 and tpr[0] < 1e-12 and fpr[-1] > 1 - 1e-12 and tpr[-1] > 1 - 1e-12
+    assert np.trapezoid(tpr, fpr) == pytest.approx(m.auc, abs=1e-5)
+    precision, recall, tt = m.pr_curve(n=501)
+    assert precision[-1] == pytest.approx(m.prevalence, abs=1e-9)
+    assert np.allclose(precision, [m.precision(float(x)) for x in tt], atol=1e-12)
+    assert np.array_equal(recall, m.tpr(tt))
+
+
+def test_mixture_matches_large_samples(backend: str) -> None:
+    m = MIXTURES[1]
+    y, s = m.sample(400_000, rng=np.random.default_rng(11))
+    assert y.mean() == pytest.approx(m.prevalence, abs=1e-5)
+    rep = ifa.evaluate(y, s)
+    n_pos = int(y.sum())
+    se = ifa.hanley_mcneil_se(m.auc, n_pos, len(y) - n_pos)
+    assert abs(rep.auc - m.auc) < 5 * se
+    # precision at a fixed threshold is a proportion of the labelled rows
+    r = 1.0
+    labelled = s >= r
+    c = m.precision(r)
+    assert abs(y[labelled].mean() - c) < 5 * math.sqrt(c * (1 - c) / labelled.sum())
+    # C(r_b) and r_b: one estimate each, far inside 0.01 at this size
+    assert rep.precision == pytest.approx(m.precision_at_indistinguishability(), abs=0.01)
+    assert rep.threshold == pytest.approx(m.indistinguishability_threshold(), abs=0.02)
+    assert rep.average_precision == pytest.approx(m.average_precision(), abs=0.01)
+
+
+@pytest.mark.parametrize("mu,sigma,p", [(1.0, 1.0, 0.2), (0.3, 2.0, 0.5), (2.5, 0.5, 0.03)])
+def test_one_component_mixture_is_binormal(mu: float, sigma: float, p: float) -> None:
+    b = Binormal(mu, sigma)
+    m = b.as_mixture(p)
+    assert m == Mixture([(p, mu, sigma)], [(1 - p, 0, 1)])
+    assert m.auc == pytest.approx(b.auc, abs=1e-15)
+    for r in (-2.0, 0.0, 0.7, 3.0):
+        for name in ("precision", "b", "b_plus", "b_minus"):
+            assert getattr(m, name)(r) == pytest.approx(getattr(b, name)(r, p), abs=1e-12)
+    assert m.indistinguishability_threshold() == pytest.approx(
+        b.indistinguishability_threshold(p), abs=1e-9)
+    assert m.precision_at_indistinguishability() == pytest.approx(
+        b.precision_at_indistinguishability(p), abs=1e-12)
+    assert m.average_precision() == pytest.approx(b.average_precision(p), abs=1e-10)
+    for got, want in zip(m.roc_curve(50), b.roc_curve(50)):
+        assert np.allclose(got, want, atol=1e-15)
+    for got, want in zip(m.pr_curve(n=50), b.pr_curve(p, n=50)):
+        assert np.allclose(got, want, atol=1e-15)
+
+
+def test_nine_populations_pinned() -> None:
+    """The issue's exact population C(r_b) of the nine sets, and Sumpter's A(i)."""
+    pops = nine_populations()
+    want = dict(zip("abcdefghi", (0.874, 0.711, 0.533, 0.873, 0.710, 0.533,
+                                  0.857, 0.704, 0.526)))
+    for name, c in want.items():
+        assert pops[name].precision_at_indistinguishability() == pytest.approx(c, abs=5e-4)
+    assert round(pops["i"].auc, 3) == 0.965
+    # the populations are the ones the samples are drawn from (scores are increasing
+    # in X, so A is the same): within five standard errors
+    for name, (y, s) in nine_datasets(0).items():
+        n_pos = int(y.sum())
+        se = ifa.hanley_mcneil_se(pops[name].auc, n_pos, len(y) - n_pos)
+        assert abs(ifa.roc_auc(y, s) - pops[name].auc) < 5 * se, name
+        mean, n_easy = NINE_LAYOUT[name]
+        assert pops[name] == Mixture([(1000, 10, 2)], [(1000, mean, 2), (n_easy, 2, 2)])
+
+
+def test_height_example_auroc() -> None:
+    """Beam's height example: men N(178.4, 7.6) against women N(164.7, 7.1)."""
+    assert round(Mixture([(1, 178.4, 7.6)], [(1, 164.7, 7.1)]).auc, 3) == 0.906
+
+
+@pytest.mark.parametrize("args,exc,name", [
+    (([], [(1, 0, 1)]), TypeError, "positives"),
+    (("abc", [(1, 0, 1)]), TypeError, "positives"),
+    (([(1, 0, 1)], None), TypeError, "negatives"),
+    (([(1, 0)], [(1, 0, 1)]), TypeError, "positives[0]"),
+    (([(0, 0, 1)], [(1, 0, 1)]), ValueError, "positives[0] weight"),
+    (([(-1, 0, 1)], [(1, 0, 1)]), ValueError, "positives[0] weight"),
+    (([(1, math.nan, 1)], [(1, 0, 1)]), ValueError, "positives[0] mean"),
+    (([(1, 0, 1)], [(1, 0, 1), (1, 0, 0)]), ValueError, "negatives[1] sd"),
+    (([(1, 0, 1)], [(1, 0, math.inf)]), ValueError, "negatives[0] sd"),
+    (([(1, 0, "x")], [(1, 0, 1)]), TypeError, "positives[0] sd"),
+    (([(True, 0, 1)], [(1, 0, 1)]), TypeError, "positives[0] weight"),
+    (([(1e308, 0, 1), (1e308, 0, 1)], [(1, 0, 1)]), ValueError, "positives"),
+])
+def test_mixture_refuses_bad_components(args, exc, name) -> None:
+    with pytest.raises(exc, match=name.replace("[", r"\[").replace("]", r"\]")):
+        Mixture(*args)
+
+
+def test_bad_arguments_name_themselves() -> None:
+    m = MIXTURES[0]
+    with pytest.raises(ValueError, match="r must"):
+        m.tpr([0.0, math.nan])
+    with pytest.raises(TypeError, match="r must"):
+        m.fpr("x")
+    with pytest.raises(TypeError, match="r must"):
+        m.fpr(True)
+    with pytest.raises(ValueError, match="prevalence"):
+        m.b(0.0, prevalence=1.0)
+    with pytest.raises(ValueError, match="level"):
+        m.indistinguishability_threshold(level=0.0)
+    with pytest.raises(ValueError, match="n must"):
+        m.roc_curve(n=1)
+    with pytest.raises(TypeError, match="rng"):
+        m.sample(10, rng=5)
+    with pytest.raises(ValueError, match="metric"):
+        m.population("nope")
+    with pytest.raises(TypeError, match="prevalence is required"):
+        Binormal(1.0).b(0.0)
+    with pytest.raises(TypeError, match="prevalence is required"):
+        Binormal(1.0).pr_curve()
+    with pytest.raises(TypeError, match="r must"):
+        Binormal(1.0).tpr(None)
+
+
+def test_mixture_is_frozen_and_hashable() -> None:
+    m = Mixture([[1, 0.5, 1]], ((2, 0, 1),))
+    assert m.positives == ((1.0, 0.5, 1.0),)
+    assert hash(m) == hash(Mixture([(1.0, 0.5, 1.0)], [(2.0, 0.0, 1.0)]))
+    with pytest.raises(AttributeError):
+        m.positives = ()                          # type: ignore[misc]
+    comps = [[1, 0.5, 1]]
+    Mixture(comps, [(1, 0, 1)])
+    assert comps == [[1, 0.5, 1]]                 # inputs are never modified
+
+
+def test_prevalence_argument_reweights_the_classes() -> None:
+    """A prevalence passed to a method is the same population with the classes'
+    weights rescaled to it (the components' shares within a class unchanged)."""
+    m = MIXTURES[1]
+    p = 0.3
+    wp = sum(w for w, _, _ in m.positives)
+    wn = sum(w for w, _, _ in m.negatives)
+    same = Mixture([(w / wp * p, mu, sd) for w, mu, sd in m.positives],
+                   [(w / wn * (1 - p), mu, sd) for w, mu, sd in m.negatives])
+    assert same.prevalence == pytest.approx(p, abs=1e-15)
+    for r in (-1.0, 0.8, 2.0):
+        assert m.b(r, p) == pytest.approx(same.b(r), abs=1e-12)
+        assert m.precision(r, p) == pytest.approx(same.precision(r), abs=1e-15)
+    assert m.precision_at_indistinguishability(p) == pytest.approx(
+        same.precision_at_indistinguishability(), abs=1e-12)
+    assert m.average_precision(p) == pytest.approx(same.average_precision(), abs=1e-12)
+    assert m.auc == pytest.approx(same.auc, abs=1e-15)
