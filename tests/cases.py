@@ -143,6 +143,7 @@ def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     from indist_fast._core import fast as _fast
 
     monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
+    monkeypatch.setattr(_fast, "SMALL_ROWS", 0)      # (the one-call path of few rows)
     monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
     monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
     return log_paths(monkeypatch)

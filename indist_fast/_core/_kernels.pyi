@@ -37,6 +37,11 @@ def summarize_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
 def table_from_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
                       neg_lo: np.ndarray) -> _Table: ...
 
+# def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value,
+#                     double neg_value, const double[::1] levels, bint exclude_self)
+def summarize_small(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,
+                    levels: NDArray[np.float64], exclude_self: bool) -> SweepResult | None: ...
+
 # def index_bits_for(Py_ssize_t n)
 def index_bits_for(n: int) -> int: ...
 

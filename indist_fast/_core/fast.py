@@ -33,6 +33,9 @@ __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate
 # Below this many rows a second thread costs more than it saves. These size constants
 # are read at call time, so tests can lower them to reach the threaded paths.
 PARALLEL_MIN_ROWS = 50_000
+# Up to this many unweighted rows, ``summarize`` runs as one kernel call: the fixed costs
+# of the general path (pivot, blocks, cursors: tens of microseconds) would dominate.
+SMALL_ROWS = 8192
 _PIVOT_SAMPLE = 1023
 
 _T = TypeVar("_T")
@@ -273,6 +276,12 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
     ``start:stop`` (memory-mapped input can drop those pages): per row group without
     weights, for all rows at once after the weighted passes (they copy what they need).
     """
+    if w is None and costs is None and len(s) <= SMALL_ROWS:
+        small = _kernels.summarize_small(y, s, pos_value, neg_value, levels, exclude_self)
+        if small is not None:           # (else a bad row or one class: the general path)
+            if release is not None:
+                release(0, len(s))
+            return small
     if w is not None:
         keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _sorted_keys(
             y, s, w, pos_value, neg_value)
