@@ -395,6 +395,41 @@ def summarize_sorted(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
     return _close_sweep(&sink)
 
 
+def summarize_sorted_from(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
+                          const score_t[::1] pos_lo, const score_t[::1] neg_lo,
+                          double weight_pos, double weight_neg, const double[::1] levels,
+                          bint exclude_self, double tp_above, double fp_above,
+                          double gap_above, bint checkpoint):
+    """Sweep one score range's sorted class pieces from the state of the ranges above it.
+
+    The unweighted twin of ``summarize_keys_from``: the range is the ``*_hi`` pieces
+    (ascending, every score above those of the ``*_lo`` pieces) then the ``*_lo``
+    pieces; AUC and AP come back as the range's additive shares, TP and FP above are
+    counts and G = 2 Num - Den of the sweep (scaled, see ``sweep.pxd``). Returns a
+    ``PieceSweep``; its checkpoint (when asked for) is the state after the ``*_hi``
+    pieces, so the ``*_lo`` pieces can be swept again on their own.
+    """
+    cdef Sink sink
+    cdef Hull hull
+    cdef double cp_tp = 0.0, cp_fp = 0.0, cp_gap = 0.0
+    cdef Py_ssize_t cp_groups = 0
+    _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
+    sweep_start_at(&sink.sweep, tp_above, fp_above, gap_above)
+    with nogil:
+        _merge_desc(_ptr(pos_hi), pos_hi.shape[0], _ptr(neg_hi), neg_hi.shape[0], &sink,
+                    <PlainMode>0)
+        _flush(&sink, <PlainMode>0, <Plain>0)      # the split falls between scores
+        cp_tp = sink.sweep.tp * sink.sweep.inv_scale
+        cp_fp = sink.sweep.fp * sink.sweep.inv_scale
+        cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
+        _merge_desc(_ptr(pos_lo), pos_lo.shape[0], _ptr(neg_lo), neg_lo.shape[0], &sink,
+                    <PlainMode>0)
+        _flush(&sink, <PlainMode>0, <Plain>0)
+    cp = Checkpoint(cp_tp, 0.0, cp_fp, cp_gap, cp_groups) if checkpoint else None
+    return PieceSweep(_close_sweep(&sink), sink.sweep.b_gap, _last_den(&sink.sweep),
+                      sink.sweep.tp * sink.sweep.inv_scale, cp)
+
+
 cdef int _open_sweep(Sink* sink, Hull* hull, double weight_pos, double weight_neg,
                      bint exclude_self, const double[::1] levels, object costs) except -1:
     """A sink that sweeps, and gathers threshold-choice sums into ``c`` when asked."""

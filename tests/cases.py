@@ -133,7 +133,7 @@ class PathLog:
 
 _WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
                          "summarize_keys_from", "summarize_keys", "summarize_sorted",
-                         "delong_components"),
+                         "delong_components", "summarize_sorted_from"),
             "_resample": ("replicate_sweeps",)}
 
 

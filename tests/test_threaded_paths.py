@@ -114,7 +114,8 @@ def test_unweighted_summarize_on_two_threads(threaded, layout):
 
     check()
     assert threaded.helper["count_rows"] and threaded.helper["scatter_scores"]
-    assert threaded.calls["summarize_sorted"]
+    assert threaded.helper["summarize_sorted_from"], "lower pieces not swept on the helper"
+    assert threaded.pieces[3], "no rerun in halves from the checkpoint"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -37,6 +37,16 @@ def summarize_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
 def table_from_sorted(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
                       neg_lo: np.ndarray) -> _Table: ...
 
+# def summarize_sorted_from(const score_t[::1] pos_hi, const score_t[::1] neg_hi,
+#                           const score_t[::1] pos_lo, const score_t[::1] neg_lo,
+#                           double weight_pos, double weight_neg, const double[::1] levels,
+#                           bint exclude_self, double tp_above, double fp_above,
+#                           double gap_above, bint checkpoint)
+def summarize_sorted_from(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.ndarray,
+                          neg_lo: np.ndarray, weight_pos: float, weight_neg: float,
+                          levels: NDArray[np.float64], exclude_self: bool, tp_above: float,
+                          fp_above: float, gap_above: float, checkpoint: bool) -> PieceSweep: ...
+
 # def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value,
 #                     double neg_value, const double[::1] levels, bint exclude_self)
 def summarize_small(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,

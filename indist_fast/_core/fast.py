@@ -19,10 +19,10 @@ from typing import Callable, NamedTuple, Sequence, TypeVar
 import numpy as np
 
 from . import _kernels, _resample
-from .results import (Array, Costs, DeLongComponents, DeLongSums, PairedMoments, PieceSweep, RangeSweep, ReplicateCounts,
-                      RowCounts, SegmentSweeps, SortedClasses, SweepResult, Table,
-                      b_from_gap,
-                      Release, clamp_probability, first_crossings)
+from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
+                      PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
+                      SegmentSweeps, SortedClasses, SweepResult, Table, b_from_gap,
+                      clamp_probability, first_crossings)
 from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
@@ -294,8 +294,12 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
                 return two_piece
         return _summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels, exclude_self,
                                costs)
-    return _kernels.summarize_sorted(
-        *_sorted_pieces(y, s, pos_value, neg_value, release), levels, exclude_self, costs)
+    pieces = _sorted_pieces(y, s, pos_value, neg_value, release)
+    both = len(pieces[0]) + len(pieces[2]) > 0 and len(pieces[1]) + len(pieces[3]) > 0
+    if (costs is None and both and len(s) >= PARALLEL_MIN_ROWS
+            and not getattr(_serial, "on", False)):
+        return _two_piece_sorted(pieces, levels, exclude_self)
+    return _kernels.summarize_sorted(*pieces, levels, exclude_self, costs)
 
 
 def summarize_runs(runs: list[tuple[Array, bool]], levels: Array, exclude_self: bool,
@@ -359,15 +363,7 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
                     wn: float, tp_hi: tuple[float, float], wn_lo: float, levels: Array,
                     exclude_self: bool) -> SweepResult | None:
     """Sweep the pivot's two key pieces on two threads (they gather rows at random, so
-    a second core doubles the memory-level parallelism).
-
-    The lower piece starts from the upper piece's totals as counted (TP as a
-    compensated pair); its offset of B's G = 2 Num - Den (see ``sweep.pxd``) is only
-    known afterwards. When a level is not reached above the pivot, the lower piece is swept
-    again for crossings, in two halves on two threads from the checkpoint its first
-    sweep recorded. None when the counted totals are not exactly the TP the sweeps end
-    at (rare: see ``_summarize_keys``); the caller then sweeps in one piece.
-    """
+    a second core doubles the memory-level parallelism); see ``_two_pieces``."""
     fp_hi = wn - wn_lo
     split = _prefix_split(keys_lo, bits)
 
@@ -376,27 +372,72 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
         return lambda: _kernels.summarize_keys_from(keys, rows, bits, wp, wn, lv,
                                                     exclude_self, tp[0], tp[1], fp, gap, at)
 
-    hi_out, lo_out = _on_two_threads([sweep(keys_hi, levels, (0.0, 0.0), 0.0, 0.0),
-                                      sweep(keys_lo, np.empty(0), tp_hi, fp_hi, 0.0, split)])
+    def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
+        if cp is None:
+            return [sweep(keys_lo, levels, tp_hi, fp_hi, gap_hi)]
+        return [sweep(keys_lo[split:], levels, tp_hi, fp_hi, gap_hi),
+                sweep(keys_lo[:split], levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)]
+
+    return _two_pieces(sweep(keys_hi, levels, (0.0, 0.0), 0.0, 0.0),
+                       sweep(keys_lo, np.empty(0), tp_hi, fp_hi, 0.0, split), again,
+                       tp_hi[0] + tp_hi[1], wp, wn, len(levels))
+
+
+def _two_piece_sorted(pieces: Pieces, levels: Array, exclude_self: bool) -> SweepResult:
+    """Sweep the sorted class pieces above and below the pivot on two threads (the
+    merge is branchy, one row at a time: a second core halves it); see ``_two_pieces``.
+    Counts are exact, so the pieces' TP always meet."""
+    pos_hi, neg_hi, pos_lo, neg_lo = pieces
+    wp, wn = float(len(pos_hi) + len(pos_lo)), float(len(neg_hi) + len(neg_lo))
+    tp_hi, fp_hi = float(len(pos_hi)), float(len(neg_hi))
+    # The lower pieces' halves for a second look: scores >= v, then below v.
+    v = pos_lo[len(pos_lo) // 2] if len(pos_lo) else (neg_lo[len(neg_lo) // 2] if len(neg_lo)
+                                                      else 0.0)
+    a, b = int(np.searchsorted(pos_lo, v)), int(np.searchsorted(neg_lo, v))
+    upper, lower = (pos_lo[a:], neg_lo[b:]), (pos_lo[:a], neg_lo[:b])
+    empty = pos_lo[:0]
+
+    def sweep(hi: tuple[Array, Array], lo: tuple[Array, Array], lv: Array, tp: float,
+              fp: float, gap: float, checkpoint: bool = False) -> Callable[[], PieceSweep]:
+        return lambda: _kernels.summarize_sorted_from(*hi, *lo, wp, wn, lv, exclude_self, tp,
+                                                      fp, gap, checkpoint)
+
+    def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
+        assert cp is not None
+        return [sweep(upper, (empty, empty), levels, tp_hi, fp_hi, gap_hi),
+                sweep(lower, (empty, empty), levels, cp.tp, cp.fp, gap_hi + cp.gap)]
+
+    out = _two_pieces(sweep((pos_hi, neg_hi), (empty, empty), levels, 0.0, 0.0, 0.0),
+                      sweep(upper, lower, np.empty(0), tp_hi, fp_hi, 0.0, True), again,
+                      tp_hi, wp, wn, len(levels))
+    assert out is not None
+    return out
+
+
+def _two_pieces(sweep_hi: Callable[[], PieceSweep], sweep_lo: Callable[[], PieceSweep],
+                again: Callable[[float, Checkpoint | None], list[Callable[[], PieceSweep]]],
+                tp_hi: float, wp: float, wn: float, n_levels: int) -> SweepResult | None:
+    """One sweep in two pieces on two threads: the upper piece with the levels, the
+    lower one without, from the upper piece's totals as counted (its offset of B's G =
+    2 Num - Den, see ``sweep.pxd``, is only known afterwards). When a level is not
+    reached above, the lower piece is swept again for crossings (``again``, given G
+    above and the checkpoint the lower piece's first sweep recorded: two halves on two
+    threads when there is one). None when the counted totals are not exactly the TP the
+    sweeps end at (rare: see ``_summarize_keys``); the caller then sweeps in one piece.
+    """
+    hi_out, lo_out = _on_two_threads([sweep_hi, sweep_lo])
     # Each piece's TP must end where the next one starts, and the last at W_P.
-    if hi_out.tp_end != tp_hi[0] + tp_hi[1] or lo_out.tp_end != wp:
+    if hi_out.tp_end != tp_hi or lo_out.tp_end != wp:
         return None
     hi, gap_hi = hi_out.result, hi_out.gap
     lo, gap_lo, den_last = lo_out.result, lo_out.gap, lo_out.den
-    checkpoint = lo_out.checkpoint
     pieces = [(hi.crossings, 0)]
     if np.isnan(hi.crossings[:, 0]).any():
-        if checkpoint is None:
-            outs = [sweep(keys_lo, levels, tp_hi, fp_hi, gap_hi)()]
-            above = [hi.n_groups]
-        else:
-            cp = checkpoint
-            outs = _on_two_threads([
-                sweep(keys_lo[split:], levels, tp_hi, fp_hi, gap_hi),
-                sweep(keys_lo[:split], levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)])
-            above = [hi.n_groups, hi.n_groups + cp.n_groups]
+        cp = lo_out.checkpoint
+        outs = _on_two_threads(again(gap_hi, cp))
+        above = [hi.n_groups] if cp is None else [hi.n_groups, hi.n_groups + cp.n_groups]
         pieces += [(out.result.crossings, a) for out, a in zip(outs, above)]
-    crossings = first_crossings(pieces, len(levels))
+    crossings = first_crossings(pieces, n_levels)
     return SweepResult(hi.n_groups + lo.n_groups, hi.n_undefined + lo.n_undefined, wp, wn,
                        clamp_probability(hi.auc + lo.auc),
                        clamp_probability(hi.average_precision + lo.average_precision),
