@@ -457,8 +457,8 @@ def model_components(models: list[Rows]) -> list[DeLongComponents]:
     """Every row's DeLong component under each model of the same rows (labels and
     weights shared, one score array each), with each model's AUC and class weights.
 
-    Raises what ``prepare_rows``' caller would for a class missing or a single copy
-    of one (DeLong's variance divides by ``W_P - 1`` and ``W_N - 1``).
+    Raises ValueError when a class is missing or holds a single copy (DeLong's
+    variance divides by ``W_P - 1`` and ``W_N - 1``).
     """
     first = models[0]
     out = engine().delong_components(first.y, [m.s for m in models], first.w,
