@@ -6,6 +6,7 @@ Build (warnings are errors; the doctest builder runs every example of the pages)
     sphinx-build -W --keep-going -b html docs docs/_build/html
 """
 
+import doctest
 import os
 import sys
 from datetime import date
@@ -67,6 +68,8 @@ import numpy as np
 import indist_fast
 """
 doctest_test_doctest_blocks = "default"
+# Error messages are part of the examples: check them (no IGNORE_EXCEPTION_DETAIL).
+doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 
 html_theme = "furo"
 html_title = f"indist_fast {release}"
