@@ -2,10 +2,11 @@
 merit, ROC dominance and intervals at an operating point.
 
 Everything reads the ``ScoreTable`` (one sort): operating point ``j`` labels positive
-every row with ``s >= t_j`` (SPEC §1), and a threshold ``t`` selects the operating point
-of the distinct scores ``>= t`` by one ``np.searchsorted`` on the descending scores,
-never a pass over the rows per threshold. The post's four basic counts are
-``tp = isSasS``, ``fp = isBasS``, ``tn = isBasB`` and ``fn = isSasB``.
+every row with ``s >= t_j`` (see the definitions page of the documentation), and a
+threshold ``t`` selects the operating point of the distinct scores ``>= t`` by one
+``np.searchsorted`` on the descending scores, never a pass over the rows per threshold.
+The post's four basic counts are ``tp = isSasS``, ``fp = isBasS``, ``tn = isBasB`` and
+``fn = isSasB``.
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ _CONFUSION_DOC = """
     tpr, fpr, tnr, fnr : float or ndarray
         ``tp / W_P``, ``fp / W_N``, ``tn / W_N``, ``fn / W_P``.
     precision : float or ndarray
-        ``tp / (tp + fp)``: C(r) of SPEC §5 at ``r = threshold``; NaN when nothing is
+        ``tp / (tp + fp)``: the precision C(r) at ``r = threshold``; NaN when nothing is
         labelled positive.
     npv : float or ndarray
         ``tn / (tn + fn)``; NaN when everything is labelled positive.
@@ -165,7 +166,7 @@ _CONFUSION_DOC = """
     f1 : float or ndarray
         ``2 tp / (2 tp + fp + fn)``.
     b : float or ndarray
-        B(r) of SPEC §3 at the operating point (``exclude_self`` as in ``evaluate``);
+        B(r) at the operating point (definitions page; ``exclude_self`` as in ``evaluate``);
         NaN when nothing is labelled positive, or where its denominator is not
         positive (fractional weights with ``exclude_self=True``).
 """
@@ -349,8 +350,8 @@ _SPECS: dict[str, _Criterion] = {
     "f1": _Criterion((), {}, "maximise 2 tp / (2 tp + fp + fn)"),
     "cost": _Criterion((), {"c": None, "cost_fn": None, "cost_fp": None, "gain_tp": None,
                             "gain_tn": None},
-                       "minimise the loss Q(c) of SPEC §7 (c=), or the mean cost "
-                       "(cost_fn fn + cost_fp fp) / W (cost_fn=, cost_fp=); or maximise "
+                       "minimise the loss Q(c) of Hernandez-Orallo et al. (c=), or the mean "
+                       "cost (cost_fn fn + cost_fp fp) / W (cost_fn=, cost_fp=); or maximise "
                        "the mean gain (gain_tp tp + gain_tn tn) / W (gain_tp=, gain_tn=)"),
     "punzi": _Criterion((), {"a": 3.0, "background_scale": 1.0},
                         "maximise Punzi's tpr / (a/2 + sqrt(background_scale fp))"),
@@ -399,7 +400,8 @@ def _cost_values(p: _Points, params: dict[str, Any]) -> tuple[np.ndarray, str]:
     groups = ({"c"}, {"cost_fn", "cost_fp"}, {"gain_tp", "gain_tn"})
     if given not in groups:
         raise TypeError("criterion 'cost' takes exactly one of: c= (the cost proportion "
-                        "of SPEC §7), cost_fn= and cost_fp=, or gain_tp= and gain_tn=; "
+                        "of Hernandez-Orallo et al.), cost_fn= and cost_fp=, or gain_tp= "
+                        "and gain_tn=; "
                         f"got {', '.join(sorted(given)) or 'none'}.")
     total = p.weight_pos + p.weight_neg
     if given == {"c"}:
@@ -565,9 +567,9 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
         One of ``indist_fast.operating_points.CRITERIA``:
 
         - ``"accuracy"``, ``"balanced_accuracy"``, ``"youden"`` (tpr - fpr), ``"f1"``.
-        - ``"cost"``: exactly one of ``c=`` (cost proportion in [0, 1], minimise SPEC
-          §7's ``Q(c) = 2 [c pi1 (1 - tpr) + (1 - c) pi0 fpr]``), ``cost_fn=`` and
-          ``cost_fp=`` (non-negative costs per unit of weight; minimise
+        - ``"cost"``: exactly one of ``c=`` (cost proportion in [0, 1], minimise
+          Hernandez-Orallo et al.'s ``Q(c) = 2 [c pi1 (1 - tpr) + (1 - c) pi0 fpr]``),
+          ``cost_fn=`` and ``cost_fp=`` (non-negative costs per unit of weight; minimise
           ``(cost_fn fn + cost_fp fp) / W``) or ``gain_tp=`` and ``gain_tn=`` (the
           post's paid correct guesses; maximise ``(gain_tp tp + gain_tn tn) / W``).
           Gains ``(g_s, g_b)`` choose the point costs ``(g_s, g_b)`` do.
@@ -1025,7 +1027,7 @@ def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
         Predict positive where ``score >= threshold`` (±inf allowed, NaN not).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative finite frequency weights: weight 3 acts as three copies of the row.
-        The Wilson intervals count weights as rows (SPEC §1), so they suit integer
+        The Wilson intervals count weights as rows (weights count copies), so they suit integer
         count weights only; with other weights use the bootstrap intervals.
     pos_label : scalar, default=None
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.

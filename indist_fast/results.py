@@ -68,7 +68,7 @@ def row_where(rows: Iterable[_Row], field: str, key: Any) -> _Row:
 
 @dataclass(frozen=True)
 class OperatingPoint:
-    """The operating point where ``B`` first reaches ``level`` (SPEC §4).
+    """The operating point where ``B`` first reaches ``level`` (definitions page, "r_b").
 
     Attributes
     ----------
@@ -199,7 +199,7 @@ class OperatingPoints(Mapping[float, "OperatingPoint"]):
 
 @dataclass(frozen=True)
 class Report:
-    """Summary of a binary classifier's scores (SPEC §2-§4).
+    """Summary of a binary classifier's scores (definitions page: AUC, B(r), r_b, C(r_b)).
 
     Attributes
     ----------
@@ -221,7 +221,7 @@ class Report:
     at : Mapping[float, OperatingPoint]
         The operating point for every requested level.
     exclude_self : bool
-        Whether self-pairs were removed from ``B`` (SPEC §3).
+        Whether self-pairs were removed from ``B`` (definitions page, "B(r)").
     intervals : Mapping[str, Interval] or None
         Bootstrap percentile intervals of auc, average_precision, threshold,
         precision and lift when ``evaluate`` was given ``n_boot``; None otherwise.
@@ -377,7 +377,7 @@ class Report:
 
 @dataclass(frozen=True, eq=False)
 class Curves:
-    """Every operating point of a score table, highest threshold first (SPEC §1, §3).
+    """Every operating point of a score table, highest threshold first (definitions page).
 
     Attributes
     ----------

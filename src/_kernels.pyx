@@ -362,7 +362,7 @@ cdef object _sweep_result(Sweep* st, object costs):
 
 
 cdef inline double _last_den(Sweep* st) noexcept nogil:
-    """Den of SPEC §3 (scaled) at the last operating point pushed."""
+    """Den of B (definitions page, "B(r)"; scaled) at the last operating point pushed."""
     return st.weight_pos * (st.tp + st.fp) - st.tp * st.self_pairs
 
 
@@ -583,7 +583,7 @@ def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w
             rows[i].score = x
             rows[i].weight = wi
             if wi == 0.0:
-                continue      # SPEC §1: a zero-weight row is absent
+                continue      # a zero-weight row is absent (weights count copies)
             is_pos = y[i] == pos_label
             key = ((_order_bits(x) >> shift) << shift) | (is_pos << index_bits) | <uint64_t>i
             down = x < pivot
@@ -705,7 +705,7 @@ def summarize_keys_from(const uint64_t[::1] keys, const double[:, ::1] rows,
 
     Like ``sweep_range`` for keys: AUC and AP come back as this piece's additive
     shares. The state above is TP as a compensated pair ``tp_above + tp_above_err``
-    (unscaled), FP (unscaled) and G = 2 Num - Den of SPEC §3 (scaled, see
+    (unscaled), FP (unscaled) and G = 2 Num - Den of B (definitions page, "B(r)"; scaled, see
     ``sweep.pxd``). Returns a ``PieceSweep``: besides the shares, the final G, the final
     Den (scaled), the final compensated TP (unscaled, to check against ``weight_pos``)
     and, when ``split`` (a key index where the truncated score changes) is given, the
@@ -1141,7 +1141,7 @@ def sweep_range(const double[::1] scores, const count_t[::1] tp, const count_t[:
     """Sweep one score range of a larger table, starting from the ranges above it.
 
     ``weight_pos``/``weight_neg`` are the whole data's totals; ``tp_above``,
-    ``fp_above`` and ``b_above`` (G = 2 Num - Den of SPEC §3, in the sweep's scaled
+    ``fp_above`` and ``b_above`` (G = 2 Num - Den of B, definitions "B(r)", in the sweep's scaled
     units, see ``sweep.pxd``) are the state after every higher range. TP inside the
     range is ``tp_above`` plus the range's own weights summed in order, so with
     ``tp_above`` the in-order sums of the range totals above (``ranges._offsets``) the

@@ -15,10 +15,10 @@ from .results import clamp_b, weight_scale
 
 
 class CurveColumns(NamedTuple):
-    """Cumulative quantities per operating point (SPEC §1, §3), in descending order.
+    """Cumulative quantities per operating point (definitions page, "B(r)"), descending.
 
     ``tp``, ``fp`` are TP_j, FP_j; ``b``, ``b_plus``, ``b_minus`` are B and its split
-    (rounding past 0 or 1 absorbed by ``clamp_b``, otherwise SPEC §3's value, which
+    (rounding past 0 or 1 absorbed by ``clamp_b``, otherwise B's exact value, which
     fractional weights can carry outside [0, 1]; NaN where ``defined`` is False, i.e.
     Den_j <= 0); ``gap`` is
     G_j = 2 Num_j - Den_j and ``den`` is Den_j, both in the sweep's scaled units.
@@ -73,7 +73,10 @@ def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: flo
 
 def curve_columns(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,
                   exclude_self: bool) -> CurveColumns:
-    """Every operating point of a score table: TP_j, FP_j and B, B+, B- (SPEC §1, §3)."""
+    """Every operating point of a score table: TP_j, FP_j and B, B+, B-.
+
+    See the definitions page of the documentation, "B(r)".
+    """
     tp = tp.astype(np.float64, copy=False)
     fp = fp.astype(np.float64, copy=False)
     weight_pos = float(np.cumsum(tp)[-1]) if len(tp) else 0.0

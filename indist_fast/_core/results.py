@@ -25,7 +25,9 @@ Release = Callable[[int, int], None] | None      # release(start, stop): rows re
 
 
 class SweepResult(NamedTuple):
-    """Everything one descending sweep over a score table reads (SPEC §2-§4).
+    """Everything one descending sweep over a score table reads.
+
+    See the definitions page of the documentation: AUC, B(r), r_b, C(r_b).
 
     ``crossings`` has one row per requested level, ``[index, threshold, TP, FP, B]``
     of the first operating point with ``B >= level`` (NaN when none reaches it). B
@@ -219,7 +221,8 @@ class SegmentSweeps(NamedTuple):
 
 
 class CostSums(NamedTuple):
-    """Condition-free sums of SPEC §7 from one sweep (uniform cost proportion).
+    """Condition-free sums of the threshold choice losses from one sweep (uniform cost
+    proportion; Hernandez-Orallo, Flach and Ferri, definitions page).
 
     ``mae_*``, ``brier_*``: sums of w (1 - s) and w (1 - s)^2 over positives, of w s and
     w s^2 over negatives. ``t_tp``, ``t_fp``:
@@ -245,7 +248,7 @@ def clamp_probability(x: Any) -> Any:
 
     Rounding can carry an exact ratio an ulp past 1 (or below 0); each result path
     clamps once, after the arithmetic, so no probability reported leaves [0, 1]. Not
-    for B, which SPEC §3 lets leave [0, 1] (see ``clamp_b``).
+    for B, which the self-pair correction lets leave [0, 1] (see ``clamp_b``).
     """
     if isinstance(x, (float, int)):       # the common scalar: no NumPy call overhead
         x = float(x)
@@ -264,7 +267,7 @@ def _divide(a: float, b: float) -> float:
 
 
 class Rates(NamedTuple):
-    """The rates of operating points, from their TP and FP (SPEC §4): precision ``C``,
+    """The rates of operating points, from their TP and FP (definitions page): precision ``C``,
     lift ``C / base_rate``, true and false positive rates and F1; scalars or arrays as
     given to ``operating_rates``."""
 
@@ -304,7 +307,7 @@ def operating_rates(tp: Any, fp: Any, weight_pos: Any, weight_neg: Any) -> Rates
 
 
 # B's own rounding slack: a sweep's sums round, so a B that is exactly 0 or 1 can come
-# out a few ulps past it; anything further out is SPEC §3's value (fractional weights
+# out a few ulps past it; anything further out is B's exact value (fractional weights
 # push Num_j or Den_j past the bounds through the self-pair terms) and is kept.
 # Twin: ``sweep.B_ROUNDING``.
 B_ROUNDING = 1e-12
@@ -314,7 +317,7 @@ def clamp_b(x: Any) -> Any:
     """B, B+ or B- (scalar or array) with rounding past 0 or 1 absorbed; NaN stays NaN.
 
     Unlike a probability, B is not confined to [0, 1]: with fractional weights the
-    self-pair correction of SPEC §3 can carry it outside. Only values within
+    self-pair correction of B (definitions, "B(r)") can carry it outside. Only values within
     ``B_ROUNDING`` of the interval are clamped onto it.
     """
     if isinstance(x, (float, int)):

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """The descending sweep over distinct scores, shared by every kernel that reads groups.
 
-One place holds the arithmetic of SPEC §2-§4, so the fused array paths and the table
+One place holds the arithmetic of AUC, B(r), r_b and C(r_b) (see the definitions page of
+the documentation), so the fused array paths and the table
 path (`sweep_table`) cannot drift apart. Operation order mirrors
 `indist_fast._core.reference.sweep_table` (sequential cumulative sums), so both backends
 round identically and choose the same operating point.
@@ -32,7 +33,8 @@ cdef struct Sweep:
     # Weights inside the sweep are scaled by `scale` (a power of two, see
     # weight_scale) so that products of totals neither overflow nor underflow;
     # probabilities are unchanged, and B keeps its unscaled value because the
-    # self-pair term is scaled by the same factor (SPEC §3: Den = W_P T - TP in copies).
+    # self-pair term is scaled by the same factor (Den = W_P T - TP in copies; see the
+    # definitions page, "B(r)").
     double scale               # callers push weights already multiplied by it
     double inv_scale           # 1 / scale (exact), for the unscaled costs
     double weight_pos          # W_P (scaled), known before the sweep (B needs it)
@@ -53,7 +55,8 @@ cdef struct Sweep:
 
 
 cdef struct Costs:
-    # Condition-free sums of SPEC §7 for a uniform cost proportion, gathered in the
+    # Condition-free sums of the threshold choice losses (Hernandez-Orallo, Flach and
+    # Ferri; definitions page) for a uniform cost proportion, gathered in the
     # same sweep (see indist_fast.threshold_choice for how losses are composed).
     double rate_pos              # d(rate)/d(TP): pi1' / W_P; the rate is
     double rate_neg              # q = rate_pos TP + rate_neg FP (pi' of the condition)
@@ -141,7 +144,7 @@ cdef inline double clamp_probability(double x) noexcept nogil:
 
 
 cdef inline double clamp_b(double x) noexcept nogil:
-    """B with rounding past 0 or 1 absorbed; further out it is SPEC §3's value
+    """B with rounding past 0 or 1 absorbed; further out it is B's exact value
     (fractional weights), kept. Twin: ``indist_fast._core.results.clamp_b``, whose
     ``B_ROUNDING`` is the 1e-12 here."""
     if x < 0.0 and x >= -1e-12:

@@ -588,4 +588,4 @@ def check_weight_total(weight_pos: float, weight_neg: float) -> None:
             f"sample_weight sums to more than float64 holds (positives {weight_pos:g}, "
             f"negatives {weight_neg:g}); divide the weights by a common factor: AUC, "
             "precision and the rates do not change (B with exclude_self=True counts "
-            "weights as copies, SPEC §3).")
+            "weights as copies).")

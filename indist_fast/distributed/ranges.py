@@ -234,7 +234,7 @@ def combine_ranges(totals: Sequence[RangeTotals], shares: Sequence[tuple[SweepRe
 
 
 def b_offsets(shares: Sequence[tuple[SweepResult, float]]) -> np.ndarray:
-    """G = 2 Num - Den of SPEC §3 (as ``sweep.pxd`` sums it) above each range: the
+    """G = 2 Num - Den of B (definitions, "B(r)"; as ``sweep.pxd`` sums it) above each range: the
     prefix sums of the ranges' shares."""
     parts = np.array([b for _, b in shares])
     return np.concatenate(([0.0], np.cumsum(parts)[:-1]))

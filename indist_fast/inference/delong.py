@@ -556,7 +556,8 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any =
 
 
 def hanley_mcneil_se(auc: float, n_pos: float, n_neg: float) -> float:
-    """Hanley and McNeil's standard error of an AUC (SPEC §8).
+    """Hanley and McNeil's standard error of an AUC (Radiology, 1982; used by Beam,
+    "Resolving power"; definitions page, "Hanley-McNeil standard error").
 
     ``Q1 = A/(2-A)``, ``Q2 = 2A^2/(1+A)``,
     ``SE^2 = [A(1-A) + (n_P-1)(Q1-A^2) + (n_N-1)(Q2-A^2)] / (n_P n_N)``.

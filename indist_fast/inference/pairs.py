@@ -1,4 +1,5 @@
-"""The paper's pair-sampling estimators of A and B (SPEC §6).
+"""Sumpter's pair-sampling estimators of A and B ("Precision at the indistinguishability
+threshold", section 1; definitions page, "Pair-sampling estimators").
 
 Monte Carlo counterparts of the exact values: draw comparisons, count the share the
 positive wins (ties one half), report it with its binomial standard error. They exist

@@ -449,7 +449,7 @@ def pr(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any =
     """Precision-recall curves with their average precision and the operating point
     at r_b, one per model.
 
-    The curve is the step function average precision integrates (SPEC §2): precision
+    The curve is the step function average precision integrates (definitions page): precision
     ``C_j`` over the recall step ``(tpr_{j-1}, tpr_j]``, so the area under the line
     drawn is the average precision (before thinning). The dotted line is the base
     rate, the precision of a random ranking.

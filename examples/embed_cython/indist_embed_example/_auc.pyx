@@ -2,7 +2,8 @@
 
 After the checks, everything runs without the GIL: the rows are sorted by score
 (descending), equal scores are gathered into one group, and each group is pushed into
-the library's ``Sweep``, which accumulates the AUC numerator of SPEC §2.
+the library's ``Sweep``, which accumulates the AUC numerator (indist_fast's
+documentation, definitions page, "AUC").
 """
 
 from libc.string cimport memset
