@@ -144,7 +144,8 @@ proportion c, and the slider point's own line.</p>
 
 
 def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
-                pos_label: Any = None, groups: Any = None, n_boot: int | None = None,
+                pos_label: Any = None, groups: Any = None, segments: Any = None,
+                n_boot: int | None = None,
                 seed: Any = None, confidence: float = 0.95, exclude_self: bool = True,
                 title: str | None = None, max_points: int = 2000, bins: int = 60,
                 path: Any = None) -> str:
@@ -177,6 +178,9 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     groups : array-like, or a sequence of array-likes, default=None
         Segment columns for the segment table (as in ``evaluate_many``).
+    segments : ReportTable, default=None
+        A segment table already computed (``evaluate_many``, ``evaluate_file`` with
+        ``by``), shown instead; not together with ``groups``.
     n_boot : int, default=None
         Bootstrap replicates for the summary's intervals (see ``indist_fast.evaluate``).
     seed : int, SeedSequence or None, default=None
@@ -215,6 +219,14 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     exclude_self = check_flag(exclude_self, "exclude_self")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, got {type(title).__name__}.")
+    if segments is not None:
+        from ..report_table import ReportTable
+        if not isinstance(segments, ReportTable):
+            raise TypeError(f"segments must be a ReportTable or None, got "
+                            f"{type(segments).__name__}.")
+        if groups is not None:
+            raise TypeError("segments and groups are two sources of one segment table: "
+                            "pass one of them.")
     models = _models(y_score)
     data = []
     reports: list[tuple[str | None, Report]] = []
@@ -229,13 +241,11 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                               n_boot=n_boot, seed=seed, confidence=confidence)
         reports.append((name if isinstance(y_score, Mapping) else None, report))
         data.append(_model_data(name, table, report, exclude_self, max_points, bins))
-    segments = ""
     if groups is not None:
         from ..segments import evaluate_many
-        seg = _quiet(evaluate_many, y_true, models if isinstance(y_score, Mapping)
-                     else y_score, groups=groups, sample_weight=sample_weight,
-                     pos_label=pos_label, exclude_self=exclude_self)
-        segments = segment_section(seg)
+        segments = _quiet(evaluate_many, y_true, models if isinstance(y_score, Mapping)
+                          else y_score, groups=groups, sample_weight=sample_weight,
+                          pos_label=pos_label, exclude_self=exclude_self)
     n_rows = reports[0][1].n_rows
     boot = reports[0][1].intervals
     boot_note = "" if not boot else (
@@ -248,7 +258,7 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         summary=report_html_table(reports, table_id="summary"), boot_note=boot_note,
         options="".join(f'<option value="{k}">{esc(n)}</option>'
                         for k, n in enumerate(models)),
-        segments=segments)
+        segments="" if segments is None else segment_section(segments))
     text = page(title or "indist_fast: evaluation report", body,
                 {"models": data, "max_points": max_points}, ("report.js", "sort.js"))
     if path is not None:
@@ -261,3 +271,16 @@ def segment_section(table: Any) -> str:
     return ("<h2>Segments</h2>\n<p class=\"small\">Click a column heading to sort.</p>\n"
             + report_table_html(table, max_rows=MAX_SEGMENT_ROWS, sortable=True,
                                 table_id="segments"))
+
+
+def table_page(table: Any, path: Any = None, title: str | None = None) -> str:
+    """A page holding only a ``ReportTable``'s sortable segment table."""
+    path = check_path(path)
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a str or None, got {type(title).__name__}.")
+    heading = title or "Segment report"
+    text = page(heading, f"<h1>{esc(heading)}</h1>\n{segment_section(table)}", {},
+                ("sort.js",))
+    if path is not None:
+        write_page(path, text)
+    return text
