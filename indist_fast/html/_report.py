@@ -39,7 +39,8 @@ def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _lists(values: Mapping[str, Any]) -> dict[str, list[Any]]:
-    return {k: np.asarray(v, dtype=np.float64).tolist() for k, v in values.items()}
+    # + 0.0 writes -0.0 as 0.0: the backends may keep either sign for a zero score
+    return {k: (np.asarray(v, dtype=np.float64) + 0.0).tolist() for k, v in values.items()}
 
 
 def _histogram(table: ScoreTable, bins: int) -> dict[str, list[Any]]:
@@ -82,7 +83,7 @@ def _model_data(name: str, table: ScoreTable, report: Report, exclude_self: bool
     rb = int(np.searchsorted(idx, at_levels[-1])) if report.reached else -1
     return {"name": name, "n_points": len(curves), "points": points, "rb_index": rb,
             "base_rate": report.base_rate, "auc": report.auc,
-            "threshold": report.threshold, "precision": report.precision,
+            "threshold": report.threshold + 0.0, "precision": report.precision,
             "hull": _lists({"fpr": np.r_[0.0, curves.fpr[hull]],
                             "tpr": np.r_[0.0, curves.tpr[hull]]}),
             "hist": _histogram(table, bins),

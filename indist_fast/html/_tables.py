@@ -44,7 +44,7 @@ def _value_attr(value: Any) -> str:
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, (float, np.floating)):
-        v = float(value)
+        v = float(value) + 0.0       # -0.0 as 0.0: the backends may keep either sign
         # as JavaScript's String(x) writes it, so a page and a notebook read alike
         return "NaN" if math.isnan(v) else ("Infinity" if v == math.inf else
                                             "-Infinity" if v == -math.inf else repr(v))
