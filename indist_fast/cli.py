@@ -249,7 +249,7 @@ def _plot(text: str) -> str:
 
 def _html(text: str) -> str:
     """``--html`` checked before any data is read (refused by argparse, naming it)."""
-    from .html._page import check_path
+    from .pages.page import check_path
     try:
         return str(check_path(text, "--html"))
     except (ValueError, TypeError, FileNotFoundError) as exc:

@@ -374,34 +374,8 @@ class ReportTable:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from .html._tables import report_table_html
+        from .results_html import report_table_html
         return report_table_html(self, max_rows=20) + f"<p>{len(self):,} rows</p>"
-
-    def to_html(self, path: Any = None, *, title: str | None = None) -> str:
-        """The table as a self-contained HTML page with sortable columns.
-
-        Parameters
-        ----------
-        path : str or os.PathLike, default=None
-            Write the page there (a file name in an existing folder); None only
-            returns it.
-        title : str, default=None
-            The page's heading.
-
-        Returns
-        -------
-        str
-            The page's HTML (no network needed; opens from ``file://``).
-
-        Examples
-        --------
-        >>> import indist_fast
-        >>> t = indist_fast.evaluate_many([0, 1, 1, 0], [.1, .9, .8, .3], groups=[1, 1, 2, 2])
-        >>> 'data-metric="auc"' in t.to_html()
-        True
-        """
-        from .html._report import table_page
-        return table_page(self, path, title)
 
 
 def _matching(column: np.ndarray, rows: np.ndarray, value: Any) -> np.ndarray:

@@ -375,7 +375,7 @@ class Report:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from .html._tables import intervals_table, levels_table, report_html_table
+        from .results_html import intervals_table, levels_table, report_html_table
         parts = [report_html_table([(None, self)]), levels_table(self)]
         if self.intervals:
             first = next(iter(self.intervals.values()))

@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 import indist_fast
+import indist_fast.pages
 from indist_fast import threshold_choice as tc
-from indist_fast.html import report_html, roc_demo
-from indist_fast.html._page import data_literal
+from indist_fast.html import report_html, roc_demo, segment_page
+from indist_fast.pages.page import data_literal
 
 
 def page_data(text: str) -> dict:
@@ -223,13 +224,15 @@ def test_infinite_scores_and_all_tied():
         report_html([0, 1, 1, 0], [0.5] * 4)
 
 
-def test_report_table_page(tmp_path):
+def test_segment_page(tmp_path):
     y, s, _ = data(n=400)
     table = indist_fast.evaluate_many(y, s, groups=np.arange(400) % 3)
-    text = table.to_html(tmp_path / "t.html", title="by thirds")
+    text = segment_page(table, tmp_path / "t.html", title="by thirds")
     assert (tmp_path / "t.html").read_text(encoding="utf-8") == text
     assert "by thirds" in text and 'class="segments"' in text
     assert cells(text, "auc") == [float(v) for v in table.columns["auc"]]
+    with pytest.raises(TypeError, match="table"):
+        segment_page({"auc": [0.5]})
 
 
 def test_repr_html_of_results():
@@ -278,8 +281,8 @@ def test_package_data_is_listed():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
         conf = tomllib.load(fh)
-    assert "indist_fast.html" in conf["tool"]["setuptools"]["packages"]
-    assert set(conf["tool"]["setuptools"]["package-data"]["indist_fast.html"]) == {"*.js", "*.css"}
-    folder = os.path.dirname(indist_fast.html.__file__)
+    assert "indist_fast.pages" in conf["tool"]["setuptools"]["packages"]
+    assert set(conf["tool"]["setuptools"]["package-data"]["indist_fast.pages"]) == {"*.js", "*.css"}
+    folder = os.path.dirname(indist_fast.pages.__file__)
     assert {"plot.js", "population.js", "roc_demo.js", "report.js", "sort.js", "page.css"} <= set(
         os.listdir(folder))

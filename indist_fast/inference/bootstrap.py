@@ -288,7 +288,7 @@ class BootstrapResult:
                 f"confidence={self.confidence:g}, seed_entropy={self.seed_entropy})")
 
     def _repr_html_(self) -> str:
-        from ..html._tables import intervals_table
+        from ..results_html import intervals_table
         return intervals_table(self.intervals, caption=(
             f"bootstrap: {self.n_boot:,} {'stratified ' if self.stratified else ''}"
             f"replicates, {self.confidence:.0%} percentile intervals"))

@@ -249,7 +249,7 @@ class Comparison:
         return f"Comparison({self.model_a!r} - {self.model_b!r}: {shown})"
 
     def _repr_html_(self) -> str:
-        from ..html._tables import differences_table
+        from ..results_html import differences_table
         kind = "paired" if self.paired else "unpaired"
         return differences_table(self.differences, caption=(
             f"{self.model_a} (a) vs {self.model_b} (b), {kind}"

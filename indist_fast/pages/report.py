@@ -17,10 +17,10 @@ from ..metrics import evaluate
 from ..operating_points import _fields, _points, _rows_and_table
 from ..results import Report
 from ..table import ScoreTable
-from ._page import check_path, esc, page, write_page
-from ._tables import report_html_table, report_table_html
+from .page import check_path, esc, page, write_page
+from ..results_html import report_html_table, report_table_html
 
-__all__ = ["report_html", "segment_section", "MAX_POINTS", "MAX_SEGMENT_ROWS"]
+__all__ = ["report_html", "segment_page", "segment_section", "MAX_POINTS", "MAX_SEGMENT_ROWS"]
 
 #: The most operating points a page carries per model (each point is about 300 bytes).
 MAX_POINTS = 20_000
@@ -274,8 +274,34 @@ def segment_section(table: Any) -> str:
                                 table_id="segments"))
 
 
-def table_page(table: Any, path: Any = None, title: str | None = None) -> str:
-    """A page holding only a ``ReportTable``'s sortable segment table."""
+def segment_page(table: Any, path: Any = None, *, title: str | None = None) -> str:
+    """A ``ReportTable`` as a self-contained HTML page with sortable columns.
+
+    Parameters
+    ----------
+    table : ReportTable
+        The table (``evaluate_many``, ``evaluate_file`` with ``by``).
+    path : str or os.PathLike, default=None
+        Write the page there (a file name in an existing folder); None only returns it.
+    title : str, default=None
+        The page's heading.
+
+    Returns
+    -------
+    str
+        The page's HTML (no network needed; opens from ``file://``).
+
+    Examples
+    --------
+    >>> import indist_fast
+    >>> from indist_fast.html import segment_page
+    >>> t = indist_fast.evaluate_many([0, 1, 1, 0], [.1, .9, .8, .3], groups=[1, 1, 2, 2])
+    >>> 'data-metric="auc"' in segment_page(t)
+    True
+    """
+    from ..report_table import ReportTable
+    if not isinstance(table, ReportTable):
+        raise TypeError(f"table must be a ReportTable, got {type(table).__name__}.")
     path = check_path(path)
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, got {type(title).__name__}.")

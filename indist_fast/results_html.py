@@ -1,17 +1,25 @@
 """HTML tables of results: the cells of the report page and the notebooks'
 ``_repr_html_``. Each number is one cell carrying ``data-metric`` (the library's field
-name) and ``data-value`` (the full value); the text shows it rounded."""
+name) and ``data-value`` (the full value); the text shows it rounded.
+
+It imports nothing of the library: the result classes call it lazily, and the pages
+(``indist_fast.html``) build on it."""
 
 from __future__ import annotations
 
+import html
 import math
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ._page import esc
 
-__all__ = ["number_text", "cell", "table_html", "report_html_table", "intervals_table",
+
+def esc(value: Any) -> str:
+    """Text safe in HTML content and in quoted attributes."""
+    return html.escape(str(value), quote=True)
+
+__all__ = ["esc", "number_text", "cell", "table_html", "report_html_table", "intervals_table",
            "report_table_html", "differences_table"]
 
 

@@ -6,7 +6,7 @@ displayed number carries ``data-metric="<field>"`` (named as in the library) and
 full value in ``data-value``.
 """
 
-from ._demo import roc_demo
-from ._report import report_html
+from .pages.demo import roc_demo
+from .pages.report import report_html, segment_page
 
-__all__ = ["roc_demo", "report_html"]
+__all__ = ["roc_demo", "report_html", "segment_page"]

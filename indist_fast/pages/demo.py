@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._core.validation import check_real
-from ._page import check_path, page, write_page
+from .page import check_path, page, write_page
 
 __all__ = ["roc_demo"]
 

@@ -3,12 +3,13 @@ as a JavaScript literal, and an atomic write."""
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import tempfile
 from importlib import resources
 from typing import Any
+
+from ..results_html import esc
 
 __all__ = ["asset", "page", "write_page", "check_path", "esc"]
 
@@ -16,11 +17,6 @@ __all__ = ["asset", "page", "write_page", "check_path", "esc"]
 def asset(name: str) -> str:
     """The text of a package data file (``plot.js``, ``page.css``, ...)."""
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-
-
-def esc(value: Any) -> str:
-    """Text safe in HTML content and in quoted attributes."""
-    return html.escape(str(value), quote=True)
 
 
 def data_literal(data: Any) -> str:
