@@ -10,7 +10,7 @@
   var status = document.getElementById("status");
   var W = 290, H = 250;
   var dens = new IFPlot.Chart(document.getElementById("panel-densities"),
-    {width: W, height: H, title: "Score densities (drag the threshold)", xlabel: "score", ylabel: "density"});
+    {width: W, height: H, title: "Densities (drag the threshold)", xlabel: "score", ylabel: "density"});
   var roc = new IFPlot.Chart(document.getElementById("panel-roc"),
     {width: W, height: H, title: "ROC", xlabel: "false positive rate", ylabel: "true positive rate"});
   var bch = new IFPlot.Chart(document.getElementById("panel-b"),
