@@ -42,6 +42,10 @@ def _demo(args: argparse.Namespace) -> int:
         from .integrations.plot import nine_panels
         nine_panels(sets).savefig(args.plot, dpi=70)
         print(f"\nfigure: {args.plot}")
+    if args.html:
+        from .html import roc_demo
+        roc_demo(args.html)
+        print(f"\npage: {args.html} (the interactive ROC demo)")
     print("\nAUC rewards easy negatives that no threshold would ever confuse with positives; "
           "the precision at the indistinguishability threshold, C(r_b), barely moves, "
           "because it only looks at the rows that compete with the positives.")
@@ -80,6 +84,9 @@ def _evaluate(args: argparse.Namespace) -> int:
                                   seed=args.seed)
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
+    if args.html:
+        _html_report(args, result)
+        print(f"page: {args.html}", file=sys.stderr)
     if args.csv is not None:
         _write_csv(args.csv, result.to_dict())
         print(f"table: {args.csv}", file=sys.stderr)
@@ -93,6 +100,28 @@ def _evaluate(args: argparse.Namespace) -> int:
         sheet.savefig(args.plot, dpi=70)
         print(f"figure: {args.plot}", file=sys.stderr)
     return 0
+
+
+def _html_report(args: argparse.Namespace, result: Any) -> None:
+    """The interactive report page of the file's scores (read into memory), with the
+    segment table when ``result`` is one."""
+    from .html import report_html
+    from .report_table import ReportTable
+    scores: dict[str, Any] = {}
+    y = w = pos_label = None
+    for name in args.score:
+        with _columns(argparse.Namespace(**{**vars(args), "score": [name]})) as cols:
+            if y is not None and len(cols[0]) != len(y):
+                raise ValueError("--html: the --score columns keep different rows after "
+                                 "--drop-nulls; draw them one at a time.")
+            y, scores[name], w, pos_label = cols
+    with warnings.catch_warnings():      # the report above has given them
+        warnings.simplefilter("ignore", IndistFastWarning)
+        report_html(y, scores if len(scores) > 1 else scores[args.score[0]],
+                    sample_weight=w, pos_label=pos_label, n_boot=args.bootstrap,
+                    seed=args.seed, title=f"{', '.join(args.score)} ({args.file})",
+                    segments=result if isinstance(result, ReportTable) else None,
+                    path=args.html)
 
 
 def _write_csv(path: str, columns: dict[str, list[Any]]) -> None:
@@ -227,6 +256,15 @@ def _plot(text: str) -> str:
     return text
 
 
+def _html(text: str) -> str:
+    """``--html`` checked before any data is read (refused by argparse, naming it)."""
+    from .pages.page import check_path
+    try:
+        return str(check_path(text, "--html"))
+    except (ValueError, TypeError, FileNotFoundError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="indist-fast",
@@ -239,6 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--plot", type=_plot, default=None, metavar="PNG",
                       help="also draw the nine panels of the paper to this file")
     demo.set_defaults(run=_demo)
+    demo.add_argument("--html", type=_html, default=None, metavar="PATH",
+                      help="also write the interactive ROC demo page (one HTML file)")
     ev = sub.add_parser("evaluate", help="evaluate label and score columns of a file")
     _add_columns(ev, several=True)
     ev.add_argument("--by", action=_Distinct, default=[], metavar="COLUMN",
@@ -260,6 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.add_argument("--plot", type=_plot, default=None, metavar="PNG",
                     help="also draw a report sheet to this file (reads the rows into memory)")
+    ev.add_argument("--html", type=_html, default=None, metavar="PATH",
+                    help="also write an interactive report page (one HTML file)")
     ev.add_argument("--json", action="store_true", help="print the report or table as JSON")
     ev.add_argument("--total", action="store_true",
                     help="a table with each model over all rows too")

@@ -373,6 +373,10 @@ class ReportTable:
                                               if flagged else ""))
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        from .results_html import report_table_html
+        return report_table_html(self, max_rows=20) + f"<p>{len(self):,} rows</p>"
+
 
 def _matching(column: np.ndarray, rows: np.ndarray, value: Any) -> np.ndarray:
     """The ``rows`` whose value in ``column`` equals ``value``: one vectorised

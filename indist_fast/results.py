@@ -374,6 +374,16 @@ class Report:
                              f"{iv.low:>9.4f} {iv.high:>9.4f}")
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        from .results_html import intervals_table, levels_table, report_html_table
+        parts = [report_html_table([(None, self)]), levels_table(self)]
+        if self.intervals:
+            first = next(iter(self.intervals.values()))
+            parts.append(intervals_table(self.intervals, caption=(
+                f"{first.confidence:.0%} bootstrap intervals "
+                f"({len(first.replicates):,} replicates)")))
+        return "".join(parts)
+
 
 @dataclass(frozen=True, eq=False)
 class Curves:

@@ -280,6 +280,19 @@ class BootstrapResult:
         return record_dict(self, intervals={k: v.to_dict()
                                             for k, v in self.intervals.items()})
 
+    def __repr__(self) -> str:
+        # short: the intervals' estimates, never their replicates
+        shown = ", ".join(f"{m}={iv.estimate:.4g} [{iv.low:.4g}, {iv.high:.4g}]"
+                          for m, iv in self.intervals.items())
+        return (f"BootstrapResult({shown}; n_boot={self.n_boot}, "
+                f"confidence={self.confidence:g}, seed_entropy={self.seed_entropy})")
+
+    def _repr_html_(self) -> str:
+        from ..results_html import intervals_table
+        return intervals_table(self.intervals, caption=(
+            f"bootstrap: {self.n_boot:,} {'stratified ' if self.stratified else ''}"
+            f"replicates, {self.confidence:.0%} percentile intervals"))
+
     def __str__(self) -> str:
         pct = f"{self.confidence:.0%}"
         lines = [f"bootstrap: {self.n_boot} {'stratified ' if self.stratified else ''}"

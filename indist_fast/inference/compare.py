@@ -244,6 +244,19 @@ class Comparison:
         return record_dict(self, differences={k: v.to_dict()
                                               for k, v in self.differences.items()})
 
+    def __repr__(self) -> str:
+        # short: each difference's estimate and p-value, never the replicates
+        shown = ", ".join(f"{m}={d.estimate:.4g} (p={d.p_value:.3g})"
+                          for m, d in self.differences.items())
+        return f"Comparison({self.model_a!r} - {self.model_b!r}: {shown})"
+
+    def _repr_html_(self) -> str:
+        from ..results_html import differences_table
+        kind = "paired" if self.paired else "unpaired"
+        return differences_table(self.differences, caption=(
+            f"{self.model_a} (a) vs {self.model_b} (b), {kind}"
+            + (f", {self.n_boot:,} bootstrap replicates" if self.n_boot else "")))
+
     def __str__(self) -> str:
         kind = "paired" if self.paired else "unpaired"
         lines = [f"{self.model_a} vs {self.model_b} ({kind}"
@@ -317,6 +330,14 @@ class Comparisons:
         """
         return record_dict(self, pairs={f"{a} vs {b}": c.to_dict()
                                         for (a, b), c in self.pairs.items()})
+
+    def __repr__(self) -> str:
+        n = len(self.pairs)
+        return (f"Comparisons(models={list(self.models)}, {n} pair{'s' * (n != 1)}, "
+                f"correction={self.correction!r})")
+
+    def _repr_html_(self) -> str:
+        return "".join(c._repr_html_() for c in self.pairs.values())
 
     def __str__(self) -> str:
         n = len(self.pairs)

@@ -458,6 +458,16 @@ def _axes_check(o: Oracle, ax: Any, ri: RowInput) -> None:
         raise Wrong(f"returned {type(ax).__name__}, not Axes or Figure")
 
 
+def _page_check(o: Oracle, text: Any, ri: RowInput) -> None:
+    import re
+    if not isinstance(text, str) or not text.startswith("<!DOCTYPE html>"):
+        raise Wrong(f"returned {type(text).__name__}, not an HTML page")
+    found = re.search(r'<td data-metric="auc" data-value="([^"]*)"', text)
+    if found is None:
+        raise Wrong("the page shows no AUC")
+    expect_close("auc", float(found.group(1)), o.auc())
+
+
 def _dask_arrays(ri: RowInput) -> Call:
     import dask.array as da
     import indist_fast.dask as idask
@@ -684,6 +694,10 @@ def _entries() -> list[Entry]:
                  "cost_curves"):
         out.append(E(f"plot.{name}", plot(name), _axes_check, only=_PLOT_INPUTS,
                      backends=False, slow=True, pos_label=False))
+    # the report page: its summary's AUC cell must hold the oracle's AUC
+    from indist_fast.html import report_html
+    out.append(E("html.report_html", f(report_html, max_points=50), _page_check,
+                 only=_PLOT_INPUTS, slow=True))
     out.append(E("plot.report_sheet", plot("report_sheet"), _axes_check, backends=False,
                  slow=True, pos_label=False, only={"labels_int01", "scores_inf", "w_some_zero", "s_nan",
                                   "y_all_pos", "scores_all_tied"}))

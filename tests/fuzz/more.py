@@ -792,3 +792,49 @@ def dataset_cases() -> list[Case]:
         out.append(_ok("datasets.nine_datasets", f"seed={tag}", lambda seed=seed: (
             nd(), (seed,), {}), check, backends=False))
     return out
+
+
+def html_cases() -> list[Case]:
+    """The ROC demo page's arguments, and the report page's non-row arguments."""
+    from indist_fast.html import report_html, roc_demo
+    out: list[Case] = []
+    for tag, kw, names in (("mu_pos_nan", {"mu_pos": NAN}, ("mu_pos",)),
+                           ("mu_neg_inf", {"mu_neg": INF}, ("mu_neg",)),
+                           ("mu_pos_str", {"mu_pos": "1"}, ("mu_pos",)),
+                           ("sd_pos_zero", {"sd_pos": 0.0}, ("sd_pos",)),
+                           ("sd_neg_neg", {"sd_neg": -1.0}, ("sd_neg",)),
+                           ("sd_neg_none", {"sd_neg": None}, ("sd_neg",)),
+                           ("prevalence_zero", {"prevalence": 0.0}, ("prevalence",)),
+                           ("prevalence_one", {"prevalence": 1.0}, ("prevalence",)),
+                           ("prevalence_bool", {"prevalence": True}, ("prevalence",)),
+                           ("threshold_nan", {"threshold": NAN}, ("threshold",)),
+                           ("threshold_list", {"threshold": [0.5]}, ("threshold",)),
+                           ("path_int", {"path": 3}, ("path",)),
+                           ("path_bytes", {"path": b"x.html"}, ("path",)),
+                           ("path_empty", {"path": ""}, ("path",)),
+                           ("path_folder", {"path": "/"}, ("path",)),
+                           ("path_no_folder", {"path": "/no/such/folder/x.html"}, ("path",))):
+        out.append(_err("html.roc_demo", tag, lambda kw=kw: (roc_demo, (), kw), *names))
+    out.append(_ok("html.roc_demo", "defaults", lambda: (roc_demo, (), {}),
+                   lambda v: None if 'id="threshold"' in v else (_ for _ in ()).throw(
+                       Wrong("no threshold slider"))))
+    y, s, _ = _rows()
+    for tag, kw, names in (("max_points_one", {"max_points": 1}, ("max_points",)),
+                           ("max_points_float", {"max_points": 10.0}, ("max_points",)),
+                           ("max_points_huge", {"max_points": 10**6}, ("max_points",)),
+                           ("bins_zero", {"bins": 0}, ("bins",)),
+                           ("bins_str", {"bins": "10"}, ("bins",)),
+                           ("title_int", {"title": 5}, ("title",)),
+                           ("exclude_self_str", {"exclude_self": "no"}, ("exclude_self",)),
+                           ("segments_dict", {"segments": {}}, ("segments",)),
+                           ("n_boot_zero", {"n_boot": 0}, ("n_boot",)),
+                           ("path_no_folder", {"path": "/no/such/folder/r.html"}, ("path",)),
+                           ("models_empty", {"y_score": {}}, ("y_score",)),
+                           ("model_name_int", {"y_score": {1: s}}, ("y_score",)),
+                           ("model_nan", {"y_score": {"a": s, "b": np.r_[s[:-1], NAN]}},
+                            ("y_score['b']",))):
+        def make(kw=kw) -> Any:
+            kw = dict(kw)
+            return report_html, (y, kw.pop("y_score", s)), kw
+        out.append(_err("html.report_html[params]", tag, make, *names))
+    return out

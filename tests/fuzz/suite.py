@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .cases import Case, row_cases
 from .files import file_cases
-from .more import (accumulator_cases, dask_cases, dataset_cases, frame_cases, plot_cases,
-                   resolving_power_cases, sklearn_cases, table_cases)
+from .more import (accumulator_cases, dask_cases, dataset_cases, frame_cases, html_cases,
+                   plot_cases, resolving_power_cases, sklearn_cases, table_cases)
 from .params import param_cases
 from .population_cases import population_cases
 
@@ -21,7 +21,8 @@ def build_cases(tmp: str) -> list[Case]:
     """Every case; ``tmp`` is the directory ``files.write_files`` filled."""
     cases = (row_cases() + param_cases() + table_cases() + accumulator_cases()
              + frame_cases() + resolving_power_cases() + sklearn_cases() + dask_cases()
-             + plot_cases() + dataset_cases() + population_cases() + file_cases(tmp))
+             + plot_cases() + dataset_cases() + population_cases() + html_cases()
+             + file_cases(tmp))
     for case in cases:
         if (case.entry.startswith(_ALWAYS_HEAVY) or "plot" in case.id
                 or (case.entry.startswith(_HEAVY) and case.valid and not case.either)):

@@ -1,0 +1,196 @@
+"""Both pages in a real headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, driven by Selenium; nothing is downloaded): no console errors, no
+network requests, and after moving the controls the values shown are the library's."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+import indist_fast
+from indist_fast.html import report_html, roc_demo
+from indist_fast.resolving_power import Binormal
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+_MISSING = ("browser tests need Debian's chromium and chromium-driver packages "
+            f"({CHROMIUM}, {DRIVER}; apt-get install chromium chromium-driver)")
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
+                                reason=_MISSING)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver",
+                                    reason="browser tests need selenium (the test extra)")
+    from selenium.webdriver.chrome.service import Service
+    old = os.environ.get("SE_OFFLINE")
+    os.environ["SE_OFFLINE"] = "true"      # Selenium Manager must not fetch a driver
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1300,1400", "--disable-background-networking",
+                "--disable-component-update", "--no-first-run"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    try:
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    except Exception as exc:                   # a browser that cannot start here
+        pytest.skip(f"headless Chromium did not start: {exc}")
+    yield driver
+    driver.quit()
+    if old is None:
+        os.environ.pop("SE_OFFLINE", None)
+    else:
+        os.environ["SE_OFFLINE"] = old
+
+
+def open_page(driver, path):
+    driver.get_log("browser")           # drop what earlier pages left
+    driver.get_log("performance")
+    driver.get(path.as_uri())
+    assert driver.find_element("tag name", "body").get_attribute("data-ready") == "1"
+
+
+def check_clean(driver, path):
+    """No console message of level warning or worse, and no request but the page."""
+    logs = [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert logs == []
+    urls = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] == "Network.requestWillBeSent":
+            urls.append(msg["params"]["request"]["url"])
+    assert path.as_uri() in urls            # the log records requests (the page's own)
+    assert set(urls) == {path.as_uri()}
+
+
+def value(driver, metric, scope="body"):
+    el = driver.find_element("css selector", f'{scope} [data-metric="{metric}"]')
+    return float(el.get_attribute("data-value"))
+
+
+def type_into(driver, name, text):
+    box = driver.find_element("id", name)
+    box.clear()
+    box.send_keys(text)
+
+
+def test_roc_demo_in_chromium(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    path = tmp_path / "demo.html"
+    roc_demo(path)
+    open_page(browser, path)
+    mu_pos, sd_pos, mu_neg, sd_neg, prev = 2.0, 1.5, 0.5, 0.8, 0.15
+    for name, v in (("mu_pos", mu_pos), ("sd_pos", sd_pos), ("mu_neg", mu_neg),
+                    ("sd_neg", sd_neg), ("prevalence", prev)):
+        type_into(browser, name, str(v))
+    # drag the threshold in the density panel, then nudge it with the keyboard
+    panel = browser.find_element("css selector", "#panel-densities svg")
+    before = value(browser, "threshold")
+    ActionChains(browser).move_to_element_with_offset(panel, 40, 0).click_and_hold() \
+        .move_by_offset(25, 0).release().perform()
+    dragged = value(browser, "threshold")
+    assert dragged != before
+    browser.find_element("id", "threshold").send_keys(Keys.RIGHT * 5)
+    t = value(browser, "threshold")
+    assert t > dragged
+
+    m = Binormal((mu_pos - mu_neg) / sd_neg, sd_pos / sd_neg)    # scores standardised
+    r = (t - mu_neg) / sd_neg
+    v = 0.5 * math.erfc((t - mu_pos) / sd_pos / math.sqrt(2))
+    u = 0.5 * math.erfc(r / math.sqrt(2))
+    want = {"tpr": v, "fpr": u, "precision": m.precision(r, prev), "b": m.b(r, prev),
+            "tp": prev * v, "fn": prev * (1 - v), "fp": (1 - prev) * u,
+            "tn": (1 - prev) * (1 - u), "auc": m.auc,
+            "precision_at_indistinguishability": m.precision_at_indistinguishability(prev)}
+    for metric, expected in want.items():
+        assert value(browser, metric) == pytest.approx(expected, abs=1e-6), metric
+    r_b = mu_neg + sd_neg * m.indistinguishability_threshold(prev)
+    assert value(browser, "indistinguishability_threshold") == pytest.approx(r_b, abs=1e-6)
+    # a bad input is refused on the page, naming it, and leaves the numbers alone
+    type_into(browser, "sd_pos", "-1")
+    assert "sd_pos" in browser.find_element("id", "status").text
+    assert value(browser, "auc") == pytest.approx(m.auc, abs=1e-6)
+    check_clean(browser, path)
+
+
+def test_population_formulas_across_models(browser, tmp_path):
+    """The page's erfc, B integral and root against Binormal over a spread of models,
+    a narrow positive class and the far tails included."""
+    path = tmp_path / "demo.html"
+    roc_demo(path)
+    open_page(browser, path)
+    cases = [(1.0, 1.0, 0.0, 1.0, 0.2, 0.3), (3.0, 0.05, 0.0, 1.0, 0.5, 2.9),
+             (0.2, 4.0, 0.0, 1.0, 0.05, -6.0), (-1.0, 1.0, 0.0, 2.0, 0.9, 9.0),
+             (5.0, 0.5, 1.0, 0.1, 0.01, 1.2)]
+    got = browser.execute_script("""
+        return arguments[0].map(function (c) {
+          var m = new IFPop.Model(c[0], c[1], c[2], c[3], c[4]);
+          return [m.b(c[5]), m.precision(c[5]), m.auc(), m.threshold(0.5),
+                  IFPop.erfc(c[5])];
+        });""", cases)
+    for (mp, sp, mn, sn, prev, t), (b, c, auc, rb, erfc) in zip(cases, got):
+        m = Binormal((mp - mn) / sn, sp / sn)
+        r = (t - mn) / sn
+        assert b == pytest.approx(m.b(r, prev), abs=1e-9)
+        assert c == pytest.approx(m.precision(r, prev), abs=1e-12)
+        assert auc == pytest.approx(m.auc, abs=1e-14)
+        assert erfc == pytest.approx(math.erfc(t), rel=1e-13)
+        want = m.indistinguishability_threshold(prev)
+        assert (rb is None and math.isnan(want)) or rb == pytest.approx(mn + sn * want, abs=1e-7)
+    check_clean(browser, path)
+
+
+def test_report_in_chromium(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    rng = np.random.default_rng(4)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    w = rng.integers(0, 3, n).astype(float)
+    models = {"a": np.round(rng.normal(size=n) + y, 2),
+              "b": rng.normal(size=n) + 1.5 * y}
+    path = tmp_path / "report.html"
+    report_html(y, models, sample_weight=w, groups=rng.choice(["x", "y", "z"], n),
+                max_points=400, path=path)
+    open_page(browser, path)
+    slider = browser.find_element("id", "threshold")
+    fields = ("tp", "fp", "tn", "fn", "tpr", "fpr", "tnr", "fnr", "precision", "npv",
+              "accuracy", "balanced_accuracy", "f1", "b")
+
+    def check(model):
+        t = value(browser, "threshold", ".controls")
+        c = indist_fast.confusion(y, models[model], t, sample_weight=w)
+        for f in fields:
+            got, want = value(browser, f, "#current"), getattr(c, f)
+            assert got == want or (math.isnan(got) and math.isnan(want)), (model, f)
+        return t
+
+    r = indist_fast.evaluate(y, models["a"], sample_weight=w)
+    assert check("a") == r.threshold             # the slider starts at r_b
+    slider.send_keys(Keys.LEFT * 37)
+    low = check("a")
+    assert low < r.threshold
+    slider.send_keys(Keys.END)
+    check("a")
+    Select(browser.find_element("id", "model")).select_by_visible_text("b")
+    slider.send_keys(Keys.RIGHT * 11)
+    check("b")
+    slider.send_keys(Keys.HOME)
+    check("b")
+    browser.find_element("id", "logcount").click()
+    # the segment table sorts by a clicked column, both ways
+    head = [th for th in browser.find_elements("css selector", "#segments thead th")
+            if th.text.startswith("auc")][0]
+    for order in (1, -1):
+        head.click()
+        aucs = [float(e.get_attribute("data-value")) for e in
+                browser.find_elements("css selector", '#segments tbody [data-metric="auc"]')]
+        assert aucs == sorted(aucs, reverse=order < 0) and len(aucs) == 6
+    check_clean(browser, path)
