@@ -21,7 +21,7 @@ from .metrics import evaluate
 
 def _demo(args: argparse.Namespace) -> int:
     sets = nine_datasets(seed=args.seed)
-    print("The nine example data sets of the indistinguishability paper (SPEC §10):")
+    print("The nine example data sets of the indistinguishability paper (Sumpter's Figs 2-6):")
     print("1000 positives N(10, 2); 1000 difficult negatives N(m, 2); easy negatives N(2, 2).\n")
     header = (f"{'set':>3} {'m':>3} {'easy':>6} {'rows':>7} {'base rate':>9} {'AUC':>7} "
               f"{'r_b':>8} {'C(r_b)':>7} {'lift':>6}")

@@ -1,4 +1,5 @@
-"""The nine example data sets of the indistinguishability paper (SPEC §10)."""
+"""The nine example data sets of the indistinguishability paper (Sumpter, "Precision at the
+indistinguishability threshold", Figs 2-6; the documentation's home page shows them)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def nine_datasets(seed: Any = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
     Positives: 1000 draws of N(10, 2). Difficult negatives: 1000 draws of N(m, 2),
     m = 5, 7, 9 for columns a/d/g, b/e/h, c/f/i. Easy negatives N(2, 2): 100 for
-    a, b, c; 1000 for d, e, f; 10000 for g, h, i (SPEC §10 fixes the order the paper
+    a, b, c; 1000 for d, e, f; 10000 for g, h, i (the definitions page, "Misprints in the sources", fixes the order the paper
     misprints). The second parameter is the standard deviation. The score is the
     linear predictor (log-odds) of a logistic regression of the label on X, fitted
     here in NumPy.

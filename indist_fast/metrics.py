@@ -94,7 +94,7 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     Notes
     -----
     B is computed as ``B_j = 1/2 + G_j / (2 Den_j)`` with ``G_j = 2 Num_j - Den_j =
-    sum_{g <= j} (tp_g + fp_g) (above_g - below_g)`` (SPEC §3; ``above_g`` and
+    sum_{g <= j} (tp_g + fp_g) (above_g - below_g)`` (definitions page, "B(r)"; ``above_g`` and
     ``below_g`` are the positive weight strictly above and below group ``g``). The
     self-pair terms cancel in G, so where B is 1/2 by structure (all scores tied, all
     positive weight in the top group, mirror-image groups) G is exactly 0 and B exactly
@@ -104,7 +104,7 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
 
     Probabilities (AUC, average precision, precision, tpr, fpr, F1) are clamped to
     [0, 1] after rounding. B is clamped only where rounding carried it at most 1e-12
-    past 0 or 1: with fractional weights the self-pair correction of SPEC §3 can put
+    past 0 or 1: with fractional weights the self-pair correction of B (definitions page, "B(r)") can put
     it outside [0, 1], and that value is reported as is. Weights are rescaled
     internally by a power of two when their total is far from 1, so weights from
     5e-324 to 1e308 give the same AUC, precision and rates as weights near 1; B with

@@ -1,4 +1,5 @@
-"""Resolving power: how finely a metric tells similar models apart (SPEC §5, §8).
+"""Resolving power: how finely a metric tells similar models apart (Beam, "Resolving power";
+definitions page, "Resolving power").
 
 A *sampling model* gives class score distributions, a prevalence and a sample size.
 Its *signal curve* runs a metric over a grid of models of increasing quality (AUROC
@@ -609,7 +610,7 @@ def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
 def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any = None, *,
                  prevalence: float | None = None, signal_n: int | None = None,
                  seed: Any = None) -> SignalCurve:
-    """Each metric over a grid of models of increasing quality (SPEC §8 step 1).
+    """Each metric over a grid of models of increasing quality (Beam's step 1).
 
     Parameters
     ----------
@@ -711,7 +712,7 @@ def _simulated_signal(models: list[Any], callables: Mapping[str, MetricSpec],
 
 @dataclass(frozen=True, eq=False)
 class Noise:
-    """Metric values over replicate samples of one model (SPEC §8 step 2).
+    """Metric values over replicate samples of one model (Beam's step 2).
 
     Parameters
     ----------
@@ -792,7 +793,7 @@ class Noise:
 
 def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
           prevalence: float | None = None, n_rep: int = 1000, seed: Any = None) -> Noise:
-    """Each metric over ``n_rep`` samples of the model (SPEC §8 step 2).
+    """Each metric over ``n_rep`` samples of the model (Beam's step 2).
 
     Binormal: fresh samples of ``n`` rows at ``prevalence``. Empirical: stratified
     bootstrap replicates through the sort-once kernels (``n`` and ``prevalence`` are
@@ -854,7 +855,7 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
 
 @dataclass(frozen=True)
 class Resolution:
-    """A metric's resolution on the AUROC scale (SPEC §8 steps 3-4).
+    """A metric's resolution on the AUROC scale (Beam's steps 3-4).
 
     Attributes
     ----------
@@ -959,7 +960,7 @@ def _resolve(signal: SignalCurve, noise_: Noise, metric: str, at_auc: float,
 
 def resolution(signal: SignalCurve, noise_: Noise, metric: str, *, at_auc: float,
                confidence: float = 0.95) -> Resolution:
-    """Map ``metric``'s noise interval through the signal curve (SPEC §8 step 3).
+    """Map ``metric``'s noise interval through the signal curve (Beam's step 3).
 
     Parameters
     ----------

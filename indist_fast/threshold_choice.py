@@ -1,4 +1,6 @@
-"""Threshold choice methods and their expected loss (SPEC §7).
+"""Threshold choice methods and their expected loss (Hernandez-Orallo, Flach and Ferri,
+"Threshold Choice Methods: the Missing Link"; definitions page, "Threshold choice methods and
+expected loss").
 
 A *threshold choice method* says which operating point a classifier uses once the
 cost proportion ``c`` (the share of the misclassification cost carried by a false
@@ -479,7 +481,7 @@ def _hull_steps(ctx: _Context) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 def _optimal_curve(ctx: _Context) -> LossCurve:
-    """The lower envelope of the hull vertices' lines (SPEC §7, optimal)."""
+    """The lower envelope of the hull vertices' lines (Hernandez-Orallo et al., the optimal method)."""
     tpr, fpr, d1, d0 = _hull_steps(ctx)
     # vertex v is optimal between the crossings with its neighbours: c = d0 / (d1 + d0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -502,7 +504,7 @@ def _brier_loss(ctx: _Context) -> float:
 
 
 def _rate_driven_loss(ctx: _Context) -> float:
-    """Rate-driven loss under a uniform c (SPEC §7, the condition's pis in Q and q)."""
+    """Rate-driven loss under a uniform c (Hernandez-Orallo et al.; the condition's pis in Q and q)."""
     pi1 = ctx.pi1
     return 1.0 / 3.0 + (1.0 - pi1) * pi1 * (1.0 - 2.0 * ctx.sweep.auc)
 
@@ -531,7 +533,7 @@ _SETTINGS = {"t": "the threshold t", "q": "the predicted positive rate q"}
 
 @dataclass(frozen=True)
 class _Method:
-    """One threshold choice method of SPEC §7: what it needs and how its loss comes.
+    """One threshold choice method of Hernandez-Orallo et al.: what it needs and how its loss comes.
 
     Its expected loss is its loss curve integrated against the cost distribution,
     except where ``uniform_loss`` gives the uniform-c value from the sweep's sums
@@ -540,7 +542,7 @@ class _Method:
 
     name: str
     threshold: str                  # how it picks the threshold for a cost proportion c
-    equals: str                     # its expected loss under c ~ U(0, 1) (SPEC §7 table)
+    equals: str                     # its expected loss under c ~ U(0, 1) (Hernandez-Orallo et al., as in the definitions page's table)
     equals_skew: str                # the same under the skew condition (pi0 = pi1 = 1/2)
     curve: Callable[[_Context], LossCurve]
     needs: str | None = None        # the setting keyword it requires, "t" or "q"
@@ -604,7 +606,7 @@ _REGISTRY: Mapping[str, _Method] = MappingProxyType({m.name: m for m in (
             uniform_loss=_rate_driven_loss),
     _Method("optimal", "minimising Q(c)", "refinement loss of the ROC hull",
             "macro refinement loss of the ROC hull", _optimal_curve),
-    _Method("indistinguishability", "fixed at r_b (SPEC §4)", "error rate at r_b",
+    _Method("indistinguishability", "fixed at r_b", "error rate at r_b",
             "macro error rate at r_b", _indistinguishability_curve,
             setting=_r_b_setting, undefined="B never reaches 1/2"),
 )})
@@ -659,7 +661,7 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
                   q: float | None = None, condition: str = "cost",
                   cost_distribution: Any = None, sample_weight: Any = None,
                   pos_label: Any = None) -> float:
-    """Expected loss of a threshold choice method (SPEC §7), integrated exactly.
+    """Expected loss of a threshold choice method (Hernandez-Orallo et al.), integrated exactly.
 
     Parameters
     ----------
@@ -1027,7 +1029,7 @@ def roc_convex_hull(y_true: Any, y_score: Any, *, sample_weight: Any = None,
 def refinement_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                     pos_label: Any = None) -> float:
     """Refinement loss of the ROC convex hull: ``sum (dTP + dFP) p (1 - p) / W`` over
-    hull segments with ``p = dTP / (dTP + dFP)`` (SPEC §7).
+    hull segments with ``p = dTP / (dTP + dFP)`` (Hernandez-Orallo et al.).
 
     Parameters
     ----------
@@ -1196,7 +1198,7 @@ class CostCurves:
 
 def cost_curves(y_true: Any, y_score: Any, *, condition: str = "cost",
                 sample_weight: Any = None, pos_label: Any = None) -> CostCurves:
-    """Cost curves of every operating point and their lower envelope (SPEC §7).
+    """Cost curves of every operating point and their lower envelope (Hernandez-Orallo et al.).
 
     Parameters
     ----------

@@ -9,24 +9,11 @@ import re
 import types
 from pathlib import Path
 
-import pytest
 
 import indist_fast
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-
-# Files that still cite "SPEC §n" because other branches own them; each must be fixed
-# when those branches merge (the replacements are in the issue-17 report), and then
-# dropped from this set: test_pending_spec_files_still_pending fails once one is clean.
-# TODO(issue 17): empty this set after the merge.
-PENDING_SPEC = {
-    "indist_fast/cli.py",
-    "indist_fast/datasets.py",
-    "indist_fast/metrics.py",
-    "indist_fast/threshold_choice.py",
-    "indist_fast/resolving_power.py",
-}
 
 SPEC_REF = re.compile(r"SPEC\s*§")
 
@@ -105,20 +92,11 @@ def test_every_guide_is_in_the_toctree():
             assert re.search(rf"^   {page.stem}$", index, flags=re.M), page.name
 
 
-def test_no_spec_reference_outside_pending_files():
+def test_no_spec_reference_in_what_ships():
     found = []
     for path in _shipped_sources():
         rel = path.relative_to(ROOT).as_posix()
-        if rel in PENDING_SPEC:
-            continue
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             if SPEC_REF.search(line):
                 found.append(f"{rel}:{number}: {line.strip()}")
     assert not found, "cite the paper or the definitions page instead:\n" + "\n".join(found)
-
-
-@pytest.mark.parametrize("rel", sorted(PENDING_SPEC))
-def test_pending_spec_files_still_pending(rel):
-    # Once a pending file is clean, it must leave PENDING_SPEC so the check above covers it.
-    text = (ROOT / rel).read_text()
-    assert SPEC_REF.search(text), f"{rel} no longer cites SPEC: remove it from PENDING_SPEC"

@@ -139,7 +139,7 @@ W = np.array([1.0, 2.0, 0.5, 1.5, 3.0, 1.0, 0.25, 2.0])
 
 
 def _brute_rates(y, s, w, t):
-    """The rates of the rule ``score >= t``, counted row by row (SPEC §4)."""
+    """The rates of the rule ``score >= t``, counted row by row."""
     on = s >= t
     tp, fp = w[on & (y == 1)].sum(), w[on & (y == 0)].sum()
     wp, wn = w[y == 1].sum(), w[y == 0].sum()

@@ -3,7 +3,6 @@ a threshold slider over exact operating points, several models and a segment tab
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Mapping
 from typing import Any
