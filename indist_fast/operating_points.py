@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
 
-from ._core.curves import _columns
+from ._core.curves import b_at
 from ._core.results import operating_rates
 from ._core.validation import (Rows, check_count, check_flag, check_level, check_real,
                                check_seed, check_two_classes, prepare_rows, with_scores)
@@ -58,9 +58,12 @@ class _Points(NamedTuple):
         k = np.asarray(k) + self.start
         stop = int(k.max(initial=0))
         pos, neg = self.table.pos[:stop], self.table.neg[:stop]
-        # The totals the full sweep uses: the class weights the groups end at.
-        cols = _columns(pos, neg, self.exclude_self, self.weight_pos, self.weight_neg)[0]
-        b: np.ndarray = np.r_[np.nan, cols.b][k]
+        # The totals the full sweep uses: the class weights the groups end at. Point k
+        # is group k - 1; point 0 labels nothing (B undefined).
+        b = np.full(k.shape, np.nan)
+        labelled = k > 0
+        b[labelled] = b_at(pos, neg, self.exclude_self, self.weight_pos, self.weight_neg,
+                           k[labelled] - 1)
         return b
 
     def without_nothing_positive(self) -> "_Points":
@@ -73,15 +76,24 @@ class _Points(NamedTuple):
 def _points(table: ScoreTable, exclude_self: bool) -> _Points:
     with np.errstate(over="ignore"):          # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
-    pos = table.pos.astype(np.float64)
-    neg = table.neg.astype(np.float64)
-    # Counts below a threshold are summed from the bottom rather than taken as the
-    # total minus the counts above: with real weights that difference can round below 0.
-    tp, fp = np.r_[0.0, np.cumsum(pos)], np.r_[0.0, np.cumsum(neg)]
-    fn = np.r_[np.cumsum(pos[::-1])[::-1], 0.0]
-    tn = np.r_[np.cumsum(neg[::-1])[::-1], 0.0]
+    tp, fp = _running(table.pos), _running(table.neg)
+    if table.pos.dtype.kind == "f":
+        # Weights below a threshold are summed from the bottom rather than taken as the
+        # total minus the weight above: that difference can round below 0.
+        fn = _running(table.pos[::-1])[::-1]
+        tn = _running(table.neg[::-1])[::-1]
+    else:                                     # counts: the difference is exact
+        fn, tn = tp[-1] - tp, fp[-1] - fp
     return _Points(np.r_[np.inf, table.scores], tp, fp, tn, fn, float(tp[-1]),
                    float(fp[-1]), table, exclude_self)
+
+
+def _running(weights: np.ndarray) -> np.ndarray:
+    """0, then the running sums of ``weights`` in float64 (one pass, no copies)."""
+    out = np.empty(len(weights) + 1)
+    out[0] = 0.0
+    np.cumsum(weights, dtype=np.float64, out=out[1:])
+    return out
 
 
 def _index(table: ScoreTable, thresholds: np.ndarray) -> np.ndarray:

@@ -48,27 +48,78 @@ def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: flo
     structure (all scores tied, all positive weight in the top group, mirror groups),
     given that ``weight_pos`` is the TP the groups end at.
     """
-    scale = weight_scale(weight_pos + weight_neg)
-    wp = weight_pos * scale
-    self_pairs = scale if exclude_self else 0.0
-    tp = tp.astype(np.float64, copy=False)
-    fp = fp.astype(np.float64, copy=False)
-    cum_tp = (tp_above + np.cumsum(tp)) * scale
-    tpg, fpg = tp * scale, fp * scale
-    cum_fp = np.cumsum(np.r_[fp_above * scale, fpg])[1:]
-    above = np.r_[tp_above * scale, cum_tp[:-1]]
+    s = _Scaled.of(tp, fp, exclude_self, weight_pos, weight_neg, tp_above, fp_above,
+                   gap_above)
+    scale, tpg, fpg, cum_tp, cum_fp, above, gap = (s.scale, s.tpg, s.fpg, s.cum_tp,
+                                                   s.cum_fp, s.above, s.gap)
     half = tpg * 0.5
-    gap = np.cumsum(np.r_[gap_above, (tpg + fpg) * (above - (wp - cum_tp))])[1:]
-    den = wp * (cum_tp + cum_fp) - cum_tp * self_pairs
+    self_pairs = s.self_pairs
+    den = s.den(slice(None))
     defined = den > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        b = np.where(defined, clamp_b(0.5 + 0.5 * (gap / den)), np.nan)
+        b = _b(gap, den)
         b_plus = np.where(defined, clamp_b(
             np.cumsum(tpg * (above + half) - half * self_pairs) / den), np.nan)
         b_minus = np.where(defined, clamp_b(np.cumsum(fpg * (above + half)) / den), np.nan)
     cols = CurveColumns(cum_tp / scale, cum_fp / scale, b, b_plus, b_minus, defined, gap,
                         den)
     return cols, scale, tpg, fpg
+
+
+class _Scaled(NamedTuple):
+    """The running sums every column of ``_columns`` starts from, in the sweep's scaled
+    units (one place, so a subset of the columns is the same to the bit)."""
+
+    scale: float
+    wp: float
+    self_pairs: float
+    tpg: np.ndarray
+    fpg: np.ndarray
+    cum_tp: np.ndarray
+    cum_fp: np.ndarray
+    above: np.ndarray
+    gap: np.ndarray
+
+    @classmethod
+    def of(cls, tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: float,
+           weight_neg: float, tp_above: float = 0.0, fp_above: float = 0.0,
+           gap_above: float = 0.0) -> "_Scaled":
+        scale = weight_scale(weight_pos + weight_neg)
+        wp = weight_pos * scale
+        tp = tp.astype(np.float64, copy=False)
+        fp = fp.astype(np.float64, copy=False)
+        cum_tp = np.cumsum(tp)
+        if tp_above != 0.0:
+            cum_tp += tp_above
+        # (x * 1.0 is x to the bit: the usual scale of 1 costs no passes)
+        if scale != 1.0:
+            cum_tp *= scale
+        tpg, fpg = (tp, fp) if scale == 1.0 else (tp * scale, fp * scale)
+        cum_fp = np.cumsum(np.r_[fp_above * scale, fpg])[1:]
+        above = np.r_[tp_above * scale, cum_tp[:-1]]
+        gap = np.cumsum(np.r_[gap_above, (tpg + fpg) * (above - (wp - cum_tp))])[1:]
+        return cls(scale, wp, scale if exclude_self else 0.0, tpg, fpg, cum_tp, cum_fp,
+                   above, gap)
+
+    def den(self, k: "slice | np.ndarray") -> np.ndarray:
+        """Den_j at points ``k``."""
+        cum_tp = self.cum_tp[k]
+        out: np.ndarray = self.wp * (cum_tp + self.cum_fp[k]) - cum_tp * self.self_pairs
+        return out
+
+
+def _b(gap: np.ndarray, den: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b: np.ndarray = np.where(den > 0, clamp_b(0.5 + 0.5 * (gap / den)), np.nan)
+    return b
+
+
+def b_at(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: float,
+         weight_neg: float, k: np.ndarray) -> np.ndarray:
+    """``_columns(...)[0].b[k]`` without the other columns (B+, B-) or B at every other
+    point: the running sums over all groups, then B at ``k`` only."""
+    s = _Scaled.of(tp, fp, exclude_self, weight_pos, weight_neg)
+    return _b(s.gap[k], s.den(k))
 
 
 def curve_columns(scores: np.ndarray, tp: np.ndarray, fp: np.ndarray,

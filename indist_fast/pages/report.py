@@ -13,7 +13,7 @@ from .._core.validation import check_count, check_flag
 from ..errors import IndistFastWarning
 from ..integrations.plot import MAX_BINS, _bin_edges, _hull_corners, _model_names, _thin
 from ..metrics import evaluate
-from ..operating_points import _fields, _points, _rows_and_table
+from ..operating_points import _fields, _Points, _points, _rows_and_table
 from ..results import Report
 from ..table import ScoreTable
 from .page import check_path, esc, page, write_page
@@ -42,16 +42,20 @@ def _lists(values: Mapping[str, Any]) -> dict[str, list[Any]]:
     return {k: (np.asarray(v, dtype=np.float64) + 0.0).tolist() for k, v in values.items()}
 
 
-def _histogram(table: ScoreTable, bins: int) -> dict[str, list[Any]]:
-    """Positive and negative weight in equal bins over the finite scores; infinite
-    scores count in the end bins (the table's rows, so the bars are exact)."""
-    scores = table.scores
-    finite = np.isfinite(scores)
-    edges = _bin_edges(scores[finite] if finite.any() else np.zeros(1), bins)
-    placed = np.clip(scores, edges[0], edges[-1])
-    pos, _ = np.histogram(placed, edges, weights=table.pos.astype(np.float64))
-    neg, _ = np.histogram(placed, edges, weights=table.neg.astype(np.float64))
-    return _lists({"edges": edges, "pos": pos, "neg": neg})
+def _histogram(points: _Points, bins: int) -> dict[str, list[Any]]:
+    """Positive and negative weight in equal bins over the finite scores, as
+    ``numpy.histogram`` bins them (the last bin closed); infinite scores count in the
+    end bins. Read off the running sums at the edges (the scores are sorted), not
+    binned row by row."""
+    scores = points.table.scores
+    top = int(np.searchsorted(-scores, -np.inf, side="right"))      # +inf groups
+    bottom = int(np.searchsorted(-scores, np.inf, side="left"))     # above -inf
+    finite = scores[top:bottom]
+    edges = _bin_edges(finite if len(finite) else np.zeros(1), bins)
+    # groups at or above each inner edge; all of them below the first bin's top edge
+    k = np.r_[len(scores), np.searchsorted(-scores, -edges[1:-1], side="right"), 0]
+    return _lists({"edges": edges, "pos": points.tp[k[:-1]] - points.tp[k[1:]],
+                   "neg": points.fp[k[:-1]] - points.fp[k[1:]]})
 
 
 def _cost_envelope(fpr: np.ndarray, tpr: np.ndarray, base_rate: float
@@ -67,26 +71,29 @@ def _cost_envelope(fpr: np.ndarray, tpr: np.ndarray, base_rate: float
 
 def _model_data(name: str, table: ScoreTable, report: Report, exclude_self: bool,
                 max_points: int, bins: int) -> dict[str, Any]:
-    curves = _quiet(table.curves, exclude_self=exclude_self)
-    hull = _quiet(_hull_corners, table, curves.thresholds)
+    # Only the points drawn are computed (a 1e7-row table has 1e7 of them): operating
+    # point j of the table (threshold scores[j]) is confusion's point k = j + 1.
+    thresholds = table.scores
+    hull = _quiet(_hull_corners, table, thresholds)
     crossings = [float(p.threshold) for p in report.at.values() if p.reached]
     if report.reached:
         crossings.append(report.threshold)
-    at_levels = np.searchsorted(-curves.thresholds, -np.asarray(crossings, dtype=np.float64))
+    at_levels = np.searchsorted(-thresholds, -np.asarray(crossings, dtype=np.float64))
     keep = np.union1d(hull, at_levels).astype(np.int64)
-    idx = _thin(len(curves), max_points, keep)
-    # the counts exactly as ``confusion`` reads them (point j of the curves is its k = j + 1)
-    fields = _fields(_quiet(_points, table, exclude_self), idx + 1, with_b=False)
-    points = _lists({"threshold": curves.thresholds[idx],
-                     **{f: fields[f] for f in _POINT_FIELDS}, "b": curves.b[idx]})
+    idx = _thin(len(thresholds), max_points, keep)
+    points_of = _quiet(_points, table, exclude_self)
+    fields = _fields(points_of, idx + 1)      # exactly as ``confusion`` reads them
+    corners = _fields(points_of, hull + 1, with_b=False)
+    points = _lists({"threshold": thresholds[idx],
+                     **{f: fields[f] for f in _POINT_FIELDS}, "b": fields["b"]})
     rb = int(np.searchsorted(idx, at_levels[-1])) if report.reached else -1
-    return {"name": name, "n_points": len(curves), "points": points, "rb_index": rb,
+    return {"name": name, "n_points": len(thresholds), "points": points, "rb_index": rb,
             "base_rate": report.base_rate, "auc": report.auc,
             "threshold": report.threshold + 0.0, "precision": report.precision,
-            "hull": _lists({"fpr": np.r_[0.0, curves.fpr[hull]],
-                            "tpr": np.r_[0.0, curves.tpr[hull]]}),
-            "hist": _histogram(table, bins),
-            "cost": _cost_envelope(curves.fpr[hull], curves.tpr[hull], report.base_rate)}
+            "hull": _lists({"fpr": np.r_[0.0, corners["fpr"]],
+                            "tpr": np.r_[0.0, corners["tpr"]]}),
+            "hist": _histogram(points_of, bins),
+            "cost": _cost_envelope(corners["fpr"], corners["tpr"], report.base_rate)}
 
 
 def _models(y_score: Any) -> dict[str, Any]:
