@@ -244,9 +244,15 @@ def _g(x: Any) -> str:
     return f"{float(x):.4g}"
 
 
+def _n(x: Any) -> str:
+    """A count (or a weight total): whole numbers in full, others to 4 digits."""
+    x = float(x)
+    return f"{int(x):,}" if x.is_integer() and abs(x) < 1e15 else f"{x:.4g}"
+
+
 def _confusion_text(c: Confusion) -> str:
     """One threshold: the 2x2 table with the rates beside it."""
-    cells = [_g(v) for v in (c.tp, c.fn, c.fp, c.tn)]
+    cells = [_n(v) for v in (c.tp, c.fn, c.fp, c.tn)]
     w = max(11, *(len(s) for s in cells))
     return "\n".join([
         f"at threshold {_g(c.threshold)} (positive where score >= threshold)",
@@ -258,6 +264,7 @@ def _confusion_text(c: Confusion) -> str:
 
 
 _ROW_FIELDS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision", "f1", "b")
+_COUNTS = frozenset({"tp", "fp", "tn", "fn"})
 
 
 def _confusion_rows(c: Confusion, limit: int = 20) -> str:
@@ -269,7 +276,8 @@ def _confusion_rows(c: Confusion, limit: int = 20) -> str:
     for k, i in enumerate(shown):
         if n > limit and k == limit // 2:
             lines.append(f"{'...':>11}  ({n - limit} more)")
-        lines.append("".join(f"{_g(columns[f][i]):>11}" for f in _ROW_FIELDS))
+        lines.append("".join(f"{(_n if f in _COUNTS else _g)(columns[f][i]):>11}"
+                             for f in _ROW_FIELDS))
     return "\n".join(lines)
 
 
@@ -964,7 +972,7 @@ class OperatingPointIntervals:
         for m in ("tpr", "fpr", "precision"):
             r = self[m]
             line = (f"  {m:<10} {r.estimate:.4f}  [{r.low:.4f}, {r.high:.4f}]  "
-                    f"{_g(r.successes)}/{_g(r.trials)}")
+                    f"{_n(r.successes)}/{_n(r.trials)}")
             if boot:
                 line += f"  bootstrap [{r.bootstrap_low:.4f}, {r.bootstrap_high:.4f}]"
             lines.append(line)

@@ -602,8 +602,11 @@ def test_printed_records_show_their_numbers_compactly():
     a, b = y + g.normal(size=500), 0.5 * y + g.normal(size=500)
     c = indist_fast.confusion(y, a, 0.25)
     text = str(c)
-    for v in (c.tp, c.fp, c.tn, c.fn):
-        assert f"{v:.4g}" in text
+    for v in (c.tp, c.fp, c.tn, c.fn):             # counts in full
+        assert f"{int(v):,}" in text
+    big = str(indist_fast.confusion(np.r_[y, np.zeros(200_000, bool)],
+                                    np.r_[a, np.full(200_000, -5.0)], 0.25))
+    assert f"{int(c.tn) + 200_000:,}" in big and "e+05" not in big
     assert f"tpr {c.tpr:.4g}" in text and f"B {c.b:.4g}" in text and "\n" in text
     many = str(indist_fast.confusion(y, a, np.linspace(-1, 2, 50)))
     assert len(many.splitlines()) == 1 + 20 + 1 and "(30 more)" in many
