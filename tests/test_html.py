@@ -4,6 +4,7 @@ arguments are refused by name; the notebook reprs."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
 import os
@@ -281,7 +282,13 @@ def test_package_data_is_listed():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
         conf = tomllib.load(fh)
-    assert "indist_fast.pages" in conf["tool"]["setuptools"]["packages"]
+    # every package under indist_fast/ (pages and paper included) is found for the wheel
+    include = conf["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = [os.path.relpath(d, root).replace(os.sep, ".")
+                for d, _, files in os.walk(os.path.join(root, "indist_fast"))
+                if "__init__.py" in files]
+    assert "indist_fast.pages" in packages and "indist_fast.paper" in packages
+    assert all(any(fnmatch.fnmatchcase(p, pattern) for pattern in include) for p in packages)
     assert set(conf["tool"]["setuptools"]["package-data"]["indist_fast.pages"]) == {"*.js", "*.css"}
     folder = os.path.dirname(indist_fast.pages.__file__)
     assert {"plot.js", "population.js", "roc_demo.js", "report.js", "sort.js", "page.css"} <= set(
