@@ -13,14 +13,13 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+__all__ = ["esc", "number_text", "cell", "table_html", "report_html_table", "intervals_table",
+           "report_table_html", "differences_table"]
 
 
 def esc(value: Any) -> str:
     """Text safe in HTML content and in quoted attributes."""
     return html.escape(str(value), quote=True)
-
-__all__ = ["esc", "number_text", "cell", "table_html", "report_html_table", "intervals_table",
-           "report_table_html", "differences_table"]
 
 
 def number_text(value: Any, digits: int = 4) -> str:
