@@ -293,3 +293,25 @@ def test_package_data_is_listed():
     folder = os.path.dirname(indist_fast.pages.__file__)
     assert {"plot.js", "population.js", "roc_demo.js", "report.js", "sort.js", "page.css"} <= set(
         os.listdir(folder))
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_page_histograms_and_b_equal_their_definitions(backend, weights):
+    """Histograms read off the running sums equal ``numpy.histogram`` of the table
+    (infinite scores in the end bins); B at the drawn points equals ``curves`` to the
+    bit, fractional weights included."""
+    y, s, w = data(weights=weights)
+    s = s.astype(float)
+    s[:3], s[3:5] = np.inf, -np.inf
+    if weights:
+        w = w * 0.37                          # fractional: B's self-pair term matters
+    m = page_data(report_html(y, s, sample_weight=w, bins=30))["models"][0]
+    table = indist_fast.ScoreTable.from_arrays(y, s, sample_weight=w)
+    edges = np.array(m["hist"]["edges"])
+    placed = np.clip(table.scores, edges[0], edges[-1])
+    for cls, values in (("pos", table.pos), ("neg", table.neg)):
+        expected, _ = np.histogram(placed, edges, weights=values.astype(float))
+        np.testing.assert_allclose(m["hist"][cls], expected, rtol=1e-12, atol=1e-9)
+    curves = table.curves()
+    at = np.searchsorted(-curves.thresholds, -np.array(m["points"]["threshold"]))
+    np.testing.assert_array_equal(np.array(m["points"]["b"], dtype=float), curves.b[at])
