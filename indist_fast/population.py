@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._core.validation import check_count, check_level, check_real
+from ._core.validation import check_count, check_level, check_real, make_rng
 
 __all__ = ["Mixture", "Binormal"]
 
@@ -84,13 +84,9 @@ def _n_pos(n: int, prevalence: float, name: str = "n") -> int:
 
 
 def _check_rng(rng: Any) -> np.random.Generator:
-    # the caller's generator advances, so repeated calls draw fresh samples (a seed
-    # here would repeat one sample)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator (e.g. "
-                        f"numpy.random.default_rng(seed)), got {rng!r} "
-                        f"({type(rng).__name__}).")
-    return rng
+    # A Generator is used as is and advances, so repeated calls draw fresh samples;
+    # a seed (or None, fresh entropy) starts a new one, numpy's own convention.
+    return make_rng(rng, "rng")
 
 
 def _thresholds(r: Any) -> tuple[np.ndarray, bool]:
@@ -131,6 +127,13 @@ def _components(value: Any, name: str) -> tuple[Component, ...]:
     if not math.isfinite(total):
         raise ValueError(f"{name} weights must have a finite sum, got {total!r}.")
     return tuple(out)
+
+
+def _mixture_auc(pos: tuple[Component, ...], neg: tuple[Component, ...],
+                 shift: float) -> float:
+    """AUROC of normalised components, the positives moved by ``shift``."""
+    return float(sum(a * b * _norm_cdf((mi + shift - mj) / math.hypot(si, sj))
+                     for a, mi, si in pos for b, mj, sj in neg))
 
 
 class _NormalMixtures:
@@ -228,8 +231,7 @@ class _NormalMixtures:
     def auc(self) -> float:
         """AUROC: ``sum_ij a_i b_j Phi((mu_i - mu_j) / sqrt(s_i^2 + s_j^2))`` over
         positive components ``i`` and negative components ``j``."""
-        return float(sum(a * b * _norm_cdf((mi - mj) / math.hypot(si, sj))
-                         for a, mi, si in self._pos for b, mj, sj in self._neg))
+        return _mixture_auc(self._pos, self._neg, 0.0)
 
     def _span(self, parts: tuple[Component, ...]) -> tuple[float, float]:
         return (min(m - _TAIL * s for _, m, s in parts),
@@ -245,29 +247,45 @@ class _NormalMixtures:
         return pts or None
 
     # --- at a threshold ----------------------------------------------------------------------
-    def precision(self, r: float, prevalence: float | None = None) -> float:
+    def _at(self, r: Any, prevalence: Any, one: Any) -> Any:
+        """``one(r, prevalence)`` at every threshold of ``r`` (a float for a scalar)."""
+        arr, scalar = _thresholds(r)
+        prevalence = self._prev(prevalence)
+        if scalar:
+            return one(float(arr), prevalence)
+        out = np.empty(arr.shape)
+        flat = out.reshape(-1)
+        for i, x in enumerate(arr.reshape(-1).tolist()):
+            flat[i] = one(x, prevalence)
+        return out
+
+    def precision(self, r: Any, prevalence: float | None = None) -> Any:
         """Population precision ``C(r) = pi1 v / (pi1 v + pi0 u)``.
 
         Parameters
         ----------
-        r : float
-            Threshold: predict positive where ``score >= r`` (not NaN).
+        r : float or array-like of float
+            Thresholds: predict positive where ``score >= r`` (``+-inf`` allowed,
+            NaN refused).
         prevalence : float, optional
             Share of positives, strictly between 0 and 1 (a ``Mixture`` defaults to
             its own; a ``Binormal`` needs it).
 
         Returns
         -------
-        float
-            The precision at ``r`` (NaN where nothing is labelled).
+        float or ndarray
+            The precision at each threshold (NaN where nothing is labelled: above
+            every score, ``C`` is 0/0).
 
         Examples
         --------
         >>> from indist_fast.population import Binormal
         >>> round(Binormal(1.0).precision(0.0, prevalence=0.2), 4)
         0.2961
+        >>> Binormal(1.0).precision([float("-inf"), 0.0], prevalence=0.2).round(4).tolist()
+        [0.2, 0.2961]
         """
-        return self._precision(_check_r(r), self._prev(prevalence))
+        return self._at(r, prevalence, self._precision)
 
     def _precision(self, r: float, prevalence: float) -> float:
         v, u = self._v(r), self._u(r)
@@ -280,7 +298,7 @@ class _NormalMixtures:
         v, u = self._v(r), self._u(r)
         den = prevalence * v + (1 - prevalence) * u
         if den <= 0:
-            return math.nan, math.nan, den
+            return 0.0, 0.0, den
         # the negative densities are below 1e-31 outside their span: integrating there
         # keeps quad's adaptive grid on the mass (an infinite range can miss it)
         lo, hi = self._span(self._neg)
@@ -293,49 +311,60 @@ class _NormalMixtures:
                                      points=self._points(neg, lo, hi))
         return prevalence * v * v / 2, (1 - prevalence) * tail, den
 
-    def b(self, r: float, prevalence: float | None = None) -> float:
+    @staticmethod
+    def _ratio(part: float, den: float) -> float:
+        # Nothing labelled (above every score, where both rates underflow): B and its
+        # parts are 0/0 there, but their limit as r grows is 0 (B <= v + u / pi0 ...
+        # both vanish), the value a threshold above all scores has.
+        return part / den if den > 0 else 0.0
+
+    def b(self, r: Any, prevalence: float | None = None) -> Any:
         """Population ``B(r) = [pi1 v^2/2 + pi0 int_r^inf f_N v] / (pi1 v + pi0 u)``:
         the chance a random positive outscores a random labelled member.
 
         Parameters
         ----------
-        r : float
-            Threshold: predict positive where ``score >= r`` (not NaN).
+        r : float or array-like of float
+            Thresholds: predict positive where ``score >= r`` (``+-inf`` allowed,
+            NaN refused).
         prevalence : float, optional
             Share of positives, strictly between 0 and 1 (a ``Mixture`` defaults to
             its own; a ``Binormal`` needs it).
 
         Returns
         -------
-        float
-            ``B`` at ``r`` (NaN where nothing is labelled).
+        float or ndarray
+            ``B`` at each threshold: ``pi1/2 + pi0 AUROC`` at ``-inf``, falling to 0
+            as ``r`` grows (0 where nothing is labelled, its limit).
 
         Examples
         --------
         >>> from indist_fast.population import Binormal
         >>> round(Binormal(1.0).b(0.0, prevalence=0.2), 4)
         0.5314
+        >>> Binormal(1.0).b([0.0, float("inf")], prevalence=0.2).round(4).tolist()
+        [0.5314, 0.0]
         """
-        return self._b(_check_r(r), self._prev(prevalence))
+        return self._at(r, prevalence, self._b)
 
     def _b(self, r: float, prevalence: float) -> float:
         plus, minus, den = self._parts_b(r, prevalence)
-        return (plus + minus) / den if den > 0 else math.nan
+        return self._ratio(plus + minus, den)
 
-    def b_plus(self, r: float, prevalence: float | None = None) -> float:
+    def b_plus(self, r: Any, prevalence: float | None = None) -> Any:
         """Population ``B+(r) = v C / 2`` (the labelled copy is a positive).
 
         Parameters
         ----------
-        r : float
-            Threshold: predict positive where ``score >= r`` (not NaN).
+        r : float or array-like of float
+            Thresholds: predict positive where ``score >= r`` (not NaN).
         prevalence : float, optional
             Share of positives (a ``Binormal`` needs it).
 
         Returns
         -------
-        float
-            The positive part of ``B`` at ``r``.
+        float or ndarray
+            The positive part of ``B`` at each threshold.
 
         Examples
         --------
@@ -343,23 +372,25 @@ class _NormalMixtures:
         >>> round(Binormal(1.0).b_plus(0.0, prevalence=0.2), 4)
         0.1246
         """
-        r, prevalence = _check_r(r), self._prev(prevalence)
-        return self._v(r) * self._precision(r, prevalence) / 2
+        def one(x: float, p: float) -> float:
+            v, u = self._v(x), self._u(x)
+            return self._ratio(p * v * v / 2, p * v + (1 - p) * u)
+        return self._at(r, prevalence, one)
 
-    def b_minus(self, r: float, prevalence: float | None = None) -> float:
+    def b_minus(self, r: Any, prevalence: float | None = None) -> Any:
         """Population ``B-(r) = B(r) - B+(r)`` (the labelled copy is a negative).
 
         Parameters
         ----------
-        r : float
-            Threshold: predict positive where ``score >= r`` (not NaN).
+        r : float or array-like of float
+            Thresholds: predict positive where ``score >= r`` (not NaN).
         prevalence : float, optional
             Share of positives (a ``Binormal`` needs it).
 
         Returns
         -------
-        float
-            The negative part of ``B`` at ``r``.
+        float or ndarray
+            The negative part of ``B`` at each threshold.
 
         Examples
         --------
@@ -368,14 +399,22 @@ class _NormalMixtures:
         >>> round(m.b_minus(0.0, 0.2) + m.b_plus(0.0, 0.2) - m.b(0.0, 0.2), 12)
         0.0
         """
-        plus, minus, den = self._parts_b(_check_r(r), self._prev(prevalence))
-        return minus / den if den > 0 else math.nan
+        def one(x: float, p: float) -> float:
+            _, minus, den = self._parts_b(x, p)
+            return self._ratio(minus, den)
+        return self._at(r, prevalence, one)
 
     # --- the indistinguishability threshold ----------------------------------------------------
     def indistinguishability_threshold(self, prevalence: float | None = None,
                                        level: float = 0.5) -> float:
-        """The threshold r where ``B(r) = level`` (NaN when B never reaches it:
-        ``B(-inf) = pi1/2 + pi0 A < level``).
+        """The highest threshold r with ``B(r) >= level``, as for a sample.
+
+        B falls from ``B(-inf) = pi1/2 + pi0 AUROC`` to 0 as r grows. Where it equals
+        the level to double precision over a stretch (classes that do not overlap), the
+        threshold is the stretch's top, the value ``evaluate`` approaches on large samples; a brentq
+        root could land anywhere in it. ``-inf`` when B reaches the level only as
+        everything is labelled (``B(-inf) = level``, e.g. identical classes at 1/2);
+        NaN when it never does (``B(-inf) < level``).
 
         Parameters
         ----------
@@ -387,7 +426,7 @@ class _NormalMixtures:
         Returns
         -------
         float
-            The threshold, or NaN.
+            The threshold, ``-inf`` or NaN.
 
         Examples
         --------
@@ -396,24 +435,44 @@ class _NormalMixtures:
         >>> r_b = m.indistinguishability_threshold(0.2)
         >>> round(r_b, 4), round(m.b(r_b, 0.2), 6)
         (0.1496, 0.5)
+        >>> Binormal(0.0).indistinguishability_threshold(0.5)      # identical classes
+        -inf
         """
         return self._threshold(self._prev(prevalence), check_level(level))
 
     def _threshold(self, prevalence: float, level: float) -> float:
         _, optimize, _ = _stats()
-        if prevalence / 2 + (1 - prevalence) * self.auc < level:
+        b_all = prevalence / 2 + (1 - prevalence) * self.auc
+        # B(-inf) is the closed form above; within rounding of the level, B reaches it
+        # only in the limit (every finite threshold leaves some mass out)
+        if b_all < level - 1e-12:
             return math.nan
-        # B falls from B(-inf) >= level to 0 as r grows; below every component's span
-        # it has reached B(-inf) to double precision
+        if b_all <= level + 1e-12:
+            return -math.inf
         lo, hi = self._span(self._pos + self._neg)
-        if self._b(lo, prevalence) < level:
-            return math.nan
-        return float(optimize.brentq(lambda r: self._b(r, prevalence) - level, lo, hi,
-                                     xtol=1e-12))
+        if self._b(lo, prevalence) < level:     # below every span B is B(-inf)
+            return -math.inf
+
+        def f(r: float) -> float:
+            return self._b(r, prevalence) - level
+        # brentq finds a crossing fast; then bisection on "B >= level" moves to the top
+        # of a stretch where B sits at the level (it costs one evaluation otherwise)
+        r = float(optimize.brentq(f, lo, hi, xtol=1e-12))
+        below, above = (r, hi) if f(r) >= 0 else (lo, r)
+        step = 1e-9 * (1.0 + abs(below))
+        if below == r and f(min(hi, r + step)) < 0:
+            return r
+        while above - below > 1e-12 * (1.0 + abs(below)):
+            mid = below + (above - below) / 2
+            if mid in (below, above):
+                break
+            below, above = (mid, above) if f(mid) >= 0 else (below, mid)
+        return below
 
     def precision_at_indistinguishability(self, prevalence: float | None = None,
                                           level: float = 0.5) -> float:
-        """Population C(r_b): the precision where ``B(r) = level``.
+        """Population C(r_b): the precision at the highest threshold where
+        ``B(r) >= level``.
 
         Parameters
         ----------
@@ -425,7 +484,8 @@ class _NormalMixtures:
         Returns
         -------
         float
-            The precision there (NaN when B never reaches ``level``).
+            The precision there: the prevalence when the level is reached only with
+            everything labelled; NaN when B never reaches ``level``.
 
         Examples
         --------
@@ -618,6 +678,70 @@ class Mixture(_NormalMixtures):
         """Share of positives: positive weight over all weight."""
         return self._own_prevalence
 
+    def shifted(self, delta: float) -> "Mixture":
+        """The same mixture with every positive component moved by ``delta``.
+
+        Parameters
+        ----------
+        delta : float
+            Added to every positive mean (finite); positive moves make a better model.
+
+        Returns
+        -------
+        Mixture
+            Same weights, spreads and prevalence.
+
+        Examples
+        --------
+        >>> from indist_fast.population import Mixture
+        >>> Mixture([(1, 1.0, 1.0)], [(1, 0.0, 1.0)]).shifted(0.5).positives
+        ((1.0, 1.5, 1.0),)
+        """
+        delta = check_real(delta, "delta")
+        return Mixture([(w, m + delta, s) for w, m, s in self.positives], self.negatives)
+
+    def with_auc(self, auc: float) -> "Mixture":
+        """The mixture shifted (``shifted``) to the given AUROC: the grid of models of
+        a signal curve (Beam's "Resolving power"), as ``Binormal.with_auc`` moves mu.
+
+        Parameters
+        ----------
+        auc : float
+            The AUROC, strictly between 0 and 1.
+
+        Returns
+        -------
+        Mixture
+            This mixture, its positives moved by the one shift with that AUROC (AUROC
+            rises strictly with the shift).
+
+        Examples
+        --------
+        >>> from indist_fast.population import Mixture
+        >>> m = Mixture([(1, 1.0, 1.0), (1, 3.0, 0.5)], [(3, 0.0, 1.0)])
+        >>> round(m.with_auc(0.9).auc, 12)
+        0.9
+        """
+        _, optimize, _ = _stats()
+        auc = check_real(auc, "auc", low=0.0, high=1.0, low_open=True, high_open=True)
+
+        def gap(d: float) -> float:
+            return _mixture_auc(self._pos, self._neg, d) - auc
+        # every component's spread fits in the bracket; it doubles until the AUROC
+        # is passed (AUROC tends to 0 and 1 at the ends)
+        width = max(abs(m) + _TAIL * s for _, m, s in self._pos + self._neg)
+        for _ in range(64):
+            if gap(-width) < 0 < gap(width):
+                break
+            width *= 2
+        else:
+            raise ValueError(f"auc={auc!r} is beyond what a finite shift of the positives "
+                             "reaches in double precision.")
+        if gap(0.0) == 0.0:
+            return self
+        return self.shifted(float(optimize.brentq(gap, -width, width, xtol=1e-14,
+                                                  rtol=4 * np.finfo(float).eps)))
+
     def sample(self, n: int, prevalence: float | None = None, rng: Any = None
                ) -> tuple[np.ndarray, np.ndarray]:
         """``n`` rows with ``round(n * prevalence)`` positives: ``(y, score)``.
@@ -630,8 +754,10 @@ class Mixture(_NormalMixtures):
             Rows, at least 2.
         prevalence : float, optional
             Share of positives; the mixture's own by default.
-        rng : numpy.random.Generator
-            The source of randomness (it advances; required).
+        rng : numpy.random.Generator, int or None, default=None
+            The source of randomness: a ``Generator`` advances, so repeated calls draw
+            fresh samples; a seed starts ``numpy.random.default_rng(rng)`` (the same
+            seed repeats the sample); None draws fresh entropy.
 
         Returns
         -------
@@ -780,12 +906,9 @@ class Binormal(_NormalMixtures):
         """
         return Binormal.for_auc(auc, self.sigma)
 
-    def sample(self, n: int, prevalence: float, rng: np.random.Generator
+    def sample(self, n: int, prevalence: float, rng: Any = None
                ) -> tuple[np.ndarray, np.ndarray]:
         """``n`` rows with ``round(n * prevalence)`` positives: ``(y, score)``.
-
-        ``rng`` must be a ``numpy.random.Generator``: the caller's generator advances,
-        so repeated calls draw fresh samples (a seed here would repeat one sample).
 
         Parameters
         ----------
@@ -793,8 +916,10 @@ class Binormal(_NormalMixtures):
             Rows, at least 2.
         prevalence : float
             Share of positives in the population, strictly between 0 and 1.
-        rng : numpy.random.Generator
-            The source of randomness (it advances).
+        rng : numpy.random.Generator, int or None, default=None
+            The source of randomness: a ``Generator`` advances, so repeated calls draw
+            fresh samples; a seed starts ``numpy.random.default_rng(rng)`` (the same
+            seed repeats the sample); None draws fresh entropy.
 
         Returns
         -------

@@ -8,18 +8,21 @@ model. Mapping the metric's 95% noise interval through the signal curve onto the
 scale gives its resolution ``delta_M`` (smaller is better); resolving power is
 ``1 / delta_M``, and ``(delta_M - delta_AUROC) / delta_AUROC`` compares it with AUROC.
 
-Two sampling models: ``Binormal`` (negatives N(0, 1), positives N(mu, sigma), with
-population values by numerical integration) and ``Empirical`` (a score set taken as
-the population; quality moves by adding an increment to every positive score).
+Sampling models: the populations ``Binormal`` (negatives N(0, 1), positives
+N(mu, sigma)) and ``Mixture`` (normal mixtures per class), with population values by
+numerical integration, quality moving by a shift of the positive scores; and
+``Empirical`` (a score set taken as the population; quality moves by adding an
+increment to every positive score).
 Population and integration need scipy (the ``stats`` extra).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Callable, Iterator, Mapping, Union
 
 import numpy as np
 
@@ -45,7 +48,12 @@ MetricSpec = Union[str, TableMetric]
 
 # The binormal model and its population values live with the other population models;
 # its argument checks serve this module's samplers too.
-from .population import MAX_SAMPLE_SIZE, Binormal, _check_prevalence, _n_pos  # noqa: E402
+from .population import (MAX_SAMPLE_SIZE, Binormal, Mixture,  # noqa: E402
+                         _check_prevalence, _n_pos)
+
+#: The sampling models with population values (their grid models are shifts).
+Population = Union[Binormal, Mixture]
+Model = Union[Binormal, Mixture, "Empirical"]
 
 
 def _check_auc(value: Any, name: str) -> float:
@@ -389,6 +397,25 @@ def _metric_specs(metrics: Any) -> dict[str, MetricSpec]:
     return out
 
 
+@contextlib.contextmanager
+def _once_each(stacklevel: int) -> Iterator[None]:
+    """Warnings raised while many samples are measured (a callable metric calling
+    ``evaluate`` on replicates where B misses a level, say), passed on once per kind:
+    the first of each category with the count of the others (a thousand near-copies
+    of one warning, each with its replicate's numbers, hide everything else)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    first: dict[type, tuple[str, int]] = {}
+    for w in caught:
+        message, count = first.get(w.category, (str(w.message), 0))
+        first[w.category] = (message, count + 1)
+    for category, (message, count) in first.items():
+        more = (f" [{category.__name__} {count:,} times over the samples measured; "
+                "the first is shown]" if count > 1 else "")
+        warnings.warn(message + more, category, stacklevel=stacklevel + 2)
+
+
 def _measure(y: np.ndarray, s: np.ndarray, specs: Mapping[str, MetricSpec]) -> list[float]:
     """Every metric on one sample (built-ins from one sweep; callables on a table)."""
     out: list[float] = []
@@ -502,11 +529,19 @@ class SignalCurve:
         m, _ = self._defined(metric)
         return bool(m[0] <= value <= m[-1])
 
-    def to_auc(self, metric: str, value: Any) -> np.ndarray:
+    def to_auc(self, metric: str, value: Any, side: str = "low") -> np.ndarray:
         """Map metric values onto the AUROC scale (monotone interpolation).
 
+        Where the curve is flat (a metric that moves in steps, as on a small
+        empirical model), a value on the flat stretch is reached over a range of
+        AUROC: ``side="low"`` gives the range's lowest AUROC, ``"high"`` its highest.
+        A noise interval maps its low end low and its high end high, so a stretch the
+        metric cannot tell apart widens the resolution instead of collapsing it.
+
         Raises ValueError for a value the curve does not reach: interpolation would
-        return the grid's edge, and a resolution read from it would be clipped.
+        return the grid's edge, and a resolution read from it would be clipped; and for
+        a curve that is flat over the whole grid (a metric that ignores the model),
+        which maps nothing to one AUROC.
 
         Parameters
         ----------
@@ -514,6 +549,8 @@ class SignalCurve:
             A metric of the curve, e.g. ``"precision"``.
         value : float or array-like
             Metric values within the curve's range.
+        side : {"low", "high"}, default="low"
+            Which end of a flat stretch a value on it maps to.
 
         Returns
         -------
@@ -529,6 +566,10 @@ class SignalCurve:
         0.8
         """
         m, auc = self._defined(metric)
+        if m[-1] == m[0]:
+            raise ValueError(f"{metric} is {m[0]:.6g} on every model of the signal curve "
+                             f"(AUROC {auc[0]:.4g} to {auc[-1]:.4g}): it does not change "
+                             "with the model, so no value of it maps to one AUROC.")
         v = np.asarray(value, dtype=np.float64)
         for x in np.atleast_1d(v).tolist():
             if not self.covers(metric, x):
@@ -538,7 +579,33 @@ class SignalCurve:
                     f"to {auc[-1]:.4g})")
                 raise ValueError(f"{metric}: {x:.6g} {side}; mapped onto the AUROC scale "
                                  "it would be clipped to the grid's edge.")
-        mapped: np.ndarray = np.asarray(np.interp(v, m, auc))
+        if side not in ("low", "high"):
+            raise ValueError(f"side must be 'low' or 'high', got {side!r}.")
+        # a flat stretch at the curve's end continues, for all the grid shows, beyond
+        # it (or into models where the metric is undefined): its low end there is
+        # unknown
+        edge, step = (m[0], m[1]) if side == "low" else (m[-1], m[-2])
+        if edge == step and np.any(v == edge):
+            where = "starts" if side == "low" else "ends"
+            flat = auc[m == edge]
+            raise ValueError(f"{metric}: {float(edge):.6g} is where the signal curve "
+                             f"{where}, flat (over AUROC {flat[0]:.4g} to {flat[-1]:.4g}): "
+                             "models beyond the grid may reach it too, so its AUROC would "
+                             "be clipped to the grid's edge.")
+        # between the grid points that enclose each value (np.interp needs strictly
+        # increasing points): a value on a flat stretch is its first or last point
+        x = np.atleast_1d(v).ravel()
+        if side == "low":
+            hi = np.maximum(np.searchsorted(m, x, "left"), 1)
+        else:
+            hi = np.minimum(np.searchsorted(m, x, "right"), len(m) - 1)
+        lo = hi - 1
+        dm = m[hi] - m[lo]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(dm > 0, (x - m[lo]) / dm, 0.0)
+        # exact ends, not a rounded fraction of the step
+        t = np.where(x == m[lo], 0.0, np.where(x == m[hi], 1.0, t))
+        mapped: np.ndarray = (auc[lo] + t * (auc[hi] - auc[lo])).reshape(v.shape)
         return mapped
 
     def slope(self, metric: str, at_auc: float) -> float:
@@ -564,8 +631,12 @@ class SignalCurve:
         >>> round(signal.slope("auc", 0.8), 6)
         1.0
         """
-        return float(np.interp(at_auc, self.auc,
-                               np.gradient(self._metric(metric), self.auc)))
+        # a grid whose AUROC values repeat (a tiny empirical model moves in steps of
+        # 1 / (n_pos n_neg)) has no slope there: NaN, not a division by zero
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = float(np.interp(at_auc, self.auc,
+                                    np.gradient(self._metric(metric), self.auc)))
+        return slope if math.isfinite(slope) else math.nan
 
 
 # AUROC range a signal curve may span: every model strictly between chance extremes,
@@ -576,20 +647,51 @@ MAX_GRID = 10_000
 
 
 def _check_model(model: Any) -> None:
-    if not isinstance(model, (Binormal, Empirical)):
-        raise TypeError(f"model must be a Binormal or an Empirical model, got "
+    if not isinstance(model, (Binormal, Mixture, Empirical)):
+        raise TypeError(f"model must be a Binormal, a Mixture or an Empirical model, got "
                         f"{type(model).__name__}.")
 
 
-def _default_grid(model: Binormal | Empirical) -> np.ndarray:
+def _model_auc(model: Model) -> float:
+    return model.auc(0.0) if isinstance(model, Empirical) else model.auc
+
+
+def _offset(model: Population) -> float:
+    """Where a population model sits on its grid: mu, or the first positive mean."""
+    return float(model.mu) if isinstance(model, Binormal) else model.positives[0][1]
+
+
+def _sampling(model: Model, n: Any, prevalence: Any) -> tuple[int, float]:
+    """The replicates' size and prevalence: a population's from the arguments (a
+    ``Mixture``'s prevalence defaults to its own), an empirical model's its data's."""
+    if isinstance(model, Empirical):
+        own = (model.n_pos + model.n_neg, model.prevalence)
+        for name, value, mine in (("n", n, own[0]), ("prevalence", prevalence, own[1])):
+            if value is not None and value != mine:
+                raise ValueError(f"{name}={value!r} does not apply to an Empirical model: "
+                                 f"its replicates are bootstrap samples of its own rows "
+                                 f"({own[0]:,} rows, prevalence {own[1]:.6g}); leave {name} "
+                                 "out.")
+        return own
+    if isinstance(model, Mixture) and prevalence is None:
+        prevalence = model.prevalence
+    if n is None or prevalence is None:
+        raise ValueError(f"a {type(model).__name__.lower()} model needs the sample size n"
+                         + (" and the prevalence." if prevalence is None else "."))
+    prevalence = _check_prevalence(prevalence)
+    _n_pos(n, prevalence)
+    return int(n), prevalence
+
+
+def _default_grid(model: Model) -> np.ndarray:
     """41 AUROC values within 0.1 of the model's."""
-    a = model.auc if isinstance(model, Binormal) else model.auc(0.0)
+    a = _model_auc(model)
     lo, hi = max(_AUC_RANGE[0], min(a, _AUC_RANGE[1]) - 0.1), min(_AUC_RANGE[1], a + 0.1)
     return np.linspace(lo, hi, 41)
 
 
 def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
-    """AUROC targets -> models (binormal: shifted mu; empirical: increments)."""
+    """AUROC targets -> models (populations: shifted positives; empirical: increments)."""
     _check_model(model)
     try:
         targets = np.asarray(grid, dtype=np.float64)
@@ -602,36 +704,38 @@ def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
                          f"to measure), got {len(targets):,}.")
     if not (np.all(np.diff(targets) > 0) and targets[0] > 0 and targets[-1] < 1):
         raise ValueError("grid must be strictly increasing AUROC values in (0, 1).")
-    if isinstance(model, Binormal):
-        return targets, [model.with_auc(a) for a in targets]
-    return targets, [model.increment_for_auc(a) for a in targets]
+    if isinstance(model, Empirical):
+        return targets, [model.increment_for_auc(a) for a in targets]
+    return targets, [model.with_auc(a) for a in targets]
 
 
-def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any = None, *,
+def signal_curve(model: Model, metrics: Any = METRICS, grid: Any = None, *,
                  prevalence: float | None = None, signal_n: int | None = None,
                  seed: Any = None) -> SignalCurve:
     """Each metric over a grid of models of increasing quality (Beam's step 1).
 
     Parameters
     ----------
-    model : Binormal or Empirical
-        The sampling model.
+    model : Binormal, Mixture or Empirical
+        The sampling model. A population's grid models move its positive scores
+        (``with_auc``); an empirical model's add an increment to them.
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
-        take a ``ScoreTable``. On a binormal model the built-ins are population values
-        and a callable is measured on one large simulated sample per grid model (see
-        ``signal_n``).
+        take a ``ScoreTable``. On a population model the built-ins are population
+        values and a callable is measured on one large simulated sample per grid
+        model (see ``signal_n``).
     grid : sequence of float, default=41 AUROC values within 0.1 of the model's
         AUROC targets, strictly increasing in (0, 1).
     prevalence : float
-        Binormal: prevalence of the population values (required).
+        Population models: prevalence of the population values (required for a
+        ``Binormal``; a ``Mixture``'s own by default).
     signal_n : int, default=100,000
-        Binormal with callable metrics: rows of the simulated sample of each grid
-        model, ``round(signal_n * prevalence)`` of them positive. Every grid model
-        shifts the same standard normal draws by its own mean (common random numbers),
-        so the curve moves with the model, not with fresh sampling noise at each point.
+        Population models with callable metrics: rows of the simulated sample of each
+        grid model, ``round(signal_n * prevalence)`` of them positive. Every grid
+        model shifts the same draws by its own offset (common random numbers), so the
+        curve moves with the model, not with fresh sampling noise at each point.
     seed : None, int, sequence of ints or numpy SeedSequence
-        Binormal with callable metrics: seed of those draws.
+        Population models with callable metrics: seed of those draws.
 
     Returns
     -------
@@ -657,21 +761,24 @@ def signal_curve(model: Binormal | Empirical, metrics: Any = METRICS, grid: Any 
     specs = _metric_specs(metrics)
     _check_signal_n(signal_n)       # before any model is measured
     targets, models = _grid_for(model, _default_grid(model) if grid is None else grid)
-    if isinstance(model, Binormal):
-        if prevalence is None:
-            raise ValueError("a binormal signal curve needs the prevalence.")
-        prevalence = _check_prevalence(prevalence)
-        callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
-        simulated = (_simulated_signal(models, callables, prevalence, signal_n, seed)
+    if isinstance(model, Empirical):
+        with _once_each(stacklevel=2):
+            measured = np.array([_measure(*model.scores(d), specs) for d in models])
+        vals = {name: measured[:, i] for i, name in enumerate(specs)}
+        return SignalCurve(vals["auc"], vals, np.array(models))
+    if isinstance(model, Mixture) and prevalence is None:
+        prevalence = model.prevalence
+    if prevalence is None:
+        raise ValueError("a binormal signal curve needs the prevalence.")
+    prevalence = _check_prevalence(prevalence)
+    callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
+    with _once_each(stacklevel=2):
+        simulated = (_simulated_signal(model, models, callables, prevalence, signal_n, seed)
                      if callables else {})
-        vals = {name: simulated[name] if name in simulated else
-                np.array([m.population(spec, prevalence) for m in models])
-                for name, spec in specs.items()}
-        return SignalCurve(vals["auc"], vals, np.array([m.mu for m in models]))
-    assert isinstance(model, Empirical)
-    measured = np.array([_measure(*model.scores(d), specs) for d in models])
-    vals = {name: measured[:, i] for i, name in enumerate(specs)}
-    return SignalCurve(vals["auc"], vals, np.array(models))
+    vals = {name: simulated[name] if name in simulated else
+            np.array([m.population(spec, prevalence) for m in models])
+            for name, spec in specs.items()}
+    return SignalCurve(vals["auc"], vals, np.array([_offset(m) for m in models]))
 
 
 #: Rows of the sample a callable metric is measured on at each binormal grid model.
@@ -694,19 +801,17 @@ def _signal_seed(seed: Any) -> np.random.SeedSequence:
                                   pool_size=ss.pool_size)
 
 
-def _simulated_signal(models: list[Any], callables: Mapping[str, MetricSpec],
-                      prevalence: float, signal_n: int | None, seed: Any
-                      ) -> dict[str, np.ndarray]:
-    """Each callable on one sample of every binormal grid model: the same standard
-    normal draws, positives scaled and shifted to each model (common random numbers)."""
+def _simulated_signal(model: Population, models: list[Population],
+                      callables: Mapping[str, MetricSpec], prevalence: float,
+                      signal_n: int | None, seed: Any) -> dict[str, np.ndarray]:
+    """Each callable on one sample of every population grid model: one sample of
+    ``model``, its positives moved to each grid model (common random numbers)."""
     n = _check_signal_n(signal_n)
-    n_pos = _n_pos(n, prevalence, "signal_n")
-    rng = np.random.default_rng(_signal_seed(seed))
-    z_pos, z_neg = rng.standard_normal(n_pos), rng.standard_normal(n - n_pos)
-    y = np.zeros(n, dtype=bool)
-    y[:n_pos] = True
-    measured = np.array([_measure(y, np.r_[m.mu + m.sigma * z_pos, z_neg], callables)
-                         for m in models])
+    _n_pos(n, prevalence, "signal_n")
+    y, base = model.sample(n, prevalence, np.random.default_rng(_signal_seed(seed)))
+    here = _offset(model)
+    measured = np.array([_measure(y, np.where(y, base + (_offset(m) - here), base),
+                                  callables) for m in models])
     return {name: measured[:, i] for i, name in enumerate(callables)}
 
 
@@ -791,23 +896,24 @@ class Noise:
         return self._summary(metric, 0.95).std_error
 
 
-def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
+def noise(model: Model, metrics: Any = METRICS, *, n: int | None = None,
           prevalence: float | None = None, n_rep: int = 1000, seed: Any = None) -> Noise:
     """Each metric over ``n_rep`` samples of the model (Beam's step 2).
 
-    Binormal: fresh samples of ``n`` rows at ``prevalence``. Empirical: stratified
+    Populations: fresh samples of ``n`` rows at ``prevalence``. Empirical: stratified
     bootstrap replicates through the sort-once kernels (``n`` and ``prevalence`` are
-    the data's own).
+    the data's own; passing others is an error).
 
     Parameters
     ----------
-    model : Binormal or Empirical
+    model : Binormal, Mixture or Empirical
         The sampling model.
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
         take a ``ScoreTable``. AUROC is always measured.
     n, prevalence : int, float
-        Binormal: sample size and prevalence of each replicate (required).
+        Populations: sample size and prevalence of each replicate (required; a
+        ``Mixture``'s prevalence defaults to its own).
     n_rep : int, default=1000
         Replicate samples.
     seed : None, int, sequence of ints or numpy SeedSequence
@@ -829,17 +935,19 @@ def noise(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None 
     """
     _check_model(model)
     specs = _metric_specs(metrics)
+    n, prevalence = _sampling(model, n, prevalence)
     n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
     seed = check_seed(seed)
-    if isinstance(model, Binormal):
-        if n is None or prevalence is None:
-            raise ValueError("binormal noise needs the sample size n and the prevalence.")
-        _n_pos(n, prevalence)
+    with _once_each(stacklevel=2):
+        return _noise(model, specs, n, prevalence, n_rep, seed)
+
+
+def _noise(model: Model, specs: dict[str, MetricSpec], n: int, prevalence: float,
+           n_rep: int, seed: np.random.SeedSequence) -> Noise:
+    if not isinstance(model, Empirical):
         rng = np.random.default_rng(seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", IndistFastWarning)
-            measured = np.array([_measure(*model.sample(n, prevalence, rng), specs)
-                                 for _ in range(n_rep)])
+        measured = np.array([_measure(*model.sample(n, prevalence, rng), specs)
+                             for _ in range(n_rep)])
         return Noise({name: measured[:, i] for i, name in enumerate(specs)})
     y, s = model.scores(0.0)
     rows = prepare_rows(y, s)
@@ -928,9 +1036,9 @@ def _mapped_width(signal: SignalCurve, noise_: Noise, metric: str, confidence: f
     except ValueError as exc:
         return (math.nan, math.nan), (math.nan, math.nan), math.nan, [str(exc)]
     ends, problems = [], []
-    for value in interval:
+    for value, side in zip(interval, ("low", "high")):
         try:
-            ends.append(float(signal.to_auc(metric, value)))
+            ends.append(float(signal.to_auc(metric, value, side)))
         except ValueError as exc:
             ends.append(math.nan)
             problems.append(str(exc))
@@ -950,7 +1058,7 @@ def _resolve(signal: SignalCurve, noise_: Noise, metric: str, at_auc: float,
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     slope = signal.slope(metric, at_auc)
     linear = 2 * z * noise_.std_error(metric) / slope if slope else math.inf
-    note = " ".join(problems) or (
+    note = " ".join(dict.fromkeys(problems)) or (
         f"{metric}: AUROC's own noise interval is not covered, so relative is NaN."
         if ref_problems else "")
     return Resolution(metric, interval, auc_interval, delta,
@@ -1124,7 +1232,7 @@ def _cell(value: float, spec: str) -> str:
     return f"{'n/a':>{width}}" if math.isnan(value) else format(value, spec)
 
 
-def _covering_signal(model: Binormal | Empirical, specs: dict[str, MetricSpec],
+def _covering_signal(model: Model, specs: dict[str, MetricSpec],
                      prevalence: float | None, spread: Noise, confidence: float,
                      signal_n: int | None, seed: Any) -> SignalCurve:
     """The signal curve on the default grid, widened (same spacing) until it reaches
@@ -1152,7 +1260,7 @@ def _covering_signal(model: Binormal | Empirical, specs: dict[str, MetricSpec],
         targets = np.linspace(lo, hi, int(math.ceil((hi - lo) / step)) + 1)
 
 
-def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | None = None,
+def compare(model: Model, metrics: Any = METRICS, *, n: int | None = None,
             prevalence: float | None = None, n_rep: int = 1000, seed: Any = None,
             grid: Any = None, confidence: float = 0.95,
             signal_n: int | None = None) -> ResolvingPowerTable:
@@ -1160,14 +1268,15 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
 
     Parameters
     ----------
-    model : Binormal or Empirical
+    model : Binormal, Mixture or Empirical
         The sampling model.
     metrics : names or callables
         Built-ins ``auc``, ``average_precision``, ``precision`` (C(r_b)); callables
-        take a ``ScoreTable`` (on a binormal model their signal curve is simulated,
+        take a ``ScoreTable`` (on a population model their signal curve is simulated,
         see ``signal_curve``). AUROC is always measured.
     n, prevalence : int, float
-        Binormal: sample size and prevalence of each replicate sample (required).
+        Populations: sample size and prevalence of each replicate sample (required;
+        a ``Mixture``'s prevalence defaults to its own). Empirical: the data's own.
     n_rep : int, default=1000
         Replicate samples for the noise.
     seed : None, int, sequence of ints or numpy SeedSequence
@@ -1205,17 +1314,15 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
     specs = _metric_specs(metrics)
     confidence = check_level(confidence, "confidence")
     _check_signal_n(signal_n)       # before the replicates are drawn
-    if isinstance(model, Binormal):
-        if n is None or prevalence is None:
-            raise ValueError("a binormal model needs the sample size n and the prevalence.")
-        at = model.auc
-    else:
-        n, prevalence, at = model.n_pos + model.n_neg, model.prevalence, model.auc(0.0)
+    n, prevalence = _sampling(model, n, prevalence)
+    at = _model_auc(model)
     seed = check_seed(seed)         # one draw of fresh entropy for noise and signal alike
-    spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
-    signal = (_covering_signal(model, specs, prevalence, spread, confidence, signal_n, seed)
-              if grid is None else signal_curve(model, specs, grid, prevalence=prevalence,
-                                                signal_n=signal_n, seed=seed))
+    with _once_each(stacklevel=2):      # the callables' warnings, at the caller's line
+        spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
+        signal = (_covering_signal(model, specs, prevalence, spread, confidence, signal_n,
+                                   seed) if grid is None else
+                  signal_curve(model, specs, grid, prevalence=prevalence, signal_n=signal_n,
+                               seed=seed))
     rows = tuple(_resolve(signal, spread, name, at, confidence, strict=False)
                  for name in specs)
     unresolved = [r.metric for r in rows if math.isnan(r.delta)]
@@ -1226,5 +1333,7 @@ def compare(model: Binormal | Empirical, metrics: Any = METRICS, *, n: int | Non
             "NaN rather than clipped to the grid's edge (see each row's note).",
             IndistFastWarning, stacklevel=2)
     label = (f"binormal(mu={model.mu:.4g}, sigma={model.sigma:g})"
-             if isinstance(model, Binormal) else "empirical")
+             if isinstance(model, Binormal) else
+             f"mixture({len(model.positives)} positive and {len(model.negatives)} negative "
+             "components)" if isinstance(model, Mixture) else "empirical")
     return ResolvingPowerTable(rows, label, at, int(n), float(prevalence), int(n_rep))

@@ -67,7 +67,9 @@ def test_mixture_matches_direct_integration(m: Mixture) -> None:
 def test_threshold_identities(m: Mixture) -> None:
     p = m.prevalence
     assert m.b(-math.inf) == pytest.approx(p / 2 + (1 - p) * m.auc, abs=1e-9)
-    assert m.b(math.inf) != m.b(math.inf)         # nothing labelled: NaN
+    # nothing labelled: B and its parts are 0 (their limit), precision is 0/0
+    assert (m.b(math.inf), m.b_plus(math.inf), m.b_minus(math.inf)) == (0.0, 0.0, 0.0)
+    assert math.isnan(m.precision(math.inf))
     for level in (0.4, 0.5):
         r = m.indistinguishability_threshold(level=level)
         assert m.b(r) == pytest.approx(level, abs=1e-9)
@@ -190,7 +192,9 @@ def test_bad_arguments_name_themselves() -> None:
     with pytest.raises(ValueError, match="n must"):
         m.roc_curve(n=1)
     with pytest.raises(TypeError, match="rng"):
-        m.sample(10, rng=5)
+        m.sample(10, rng=1.5)
+    with pytest.raises(TypeError, match="rng"):
+        m.sample(10, rng="seed")
     with pytest.raises(ValueError, match="metric"):
         m.population("nope")
     with pytest.raises(TypeError, match="prevalence is required"):
@@ -229,3 +233,50 @@ def test_prevalence_argument_reweights_the_classes() -> None:
         same.precision_at_indistinguishability(), abs=1e-12)
     assert m.average_precision(p) == pytest.approx(same.average_precision(), abs=1e-12)
     assert m.auc == pytest.approx(same.auc, abs=1e-15)
+
+
+def test_threshold_is_the_top_of_a_flat_stretch(backend: str) -> None:
+    # Classes that do not overlap: B equals 1/2 (to double precision) between them,
+    # and r_b is the highest such threshold, where a large sample's evaluate lands.
+    m = Mixture(positives=[(1, 100, 0.01)], negatives=[(1, -100, 0.01)])
+    r = m.indistinguishability_threshold()
+    assert m.b(r) >= 0.5 > m.b(r + 1e-6 * (1 + abs(r)))
+    assert m.b(r - 50) == 0.5            # in the stretch, below r
+    y, s = m.sample(200_000, rng=0)
+    rep = ifa.evaluate(y, s)
+    # the sample's r_b is its lowest positive score; the population's is where v
+    # rounds to 1: both within 9 sd of the positive mean
+    assert rep.threshold == s[y].min()
+    assert abs(rep.threshold - r) < 0.1 and r > 99.9
+
+
+def test_threshold_reached_only_with_everything_labelled() -> None:
+    # identical classes: B = v/2 < 1/2 at every finite threshold, 1/2 in the limit
+    for m in (Mixture([(1, 0, 1)], [(3, 0, 1)]), Binormal(0.0).as_mixture(0.5)):
+        assert m.indistinguishability_threshold() == -math.inf
+        assert m.precision_at_indistinguishability() == pytest.approx(m.prevalence)
+        assert math.isnan(m.indistinguishability_threshold(level=0.6))
+
+
+def test_methods_take_arrays_of_thresholds() -> None:
+    m = MIXTURES[0]
+    r = np.array([[-math.inf, -1.0], [0.5, math.inf]])
+    for name in ("precision", "b", "b_plus", "b_minus", "tpr", "fpr"):
+        got = getattr(m, name)(r)
+        assert got.shape == r.shape, name
+        want = [getattr(m, name)(float(x)) for x in r.ravel()]
+        np.testing.assert_array_equal(got.ravel(), want, err_msg=name)
+    assert isinstance(m.b(0.0), float)
+    with pytest.raises(ValueError, match="r must"):
+        m.b([0.0, math.nan])
+
+
+def test_sample_takes_a_seed() -> None:
+    m = MIXTURES[0]
+    a, b = m.sample(50, rng=3), m.sample(50, rng=3)
+    np.testing.assert_array_equal(a[1], b[1])          # a seed repeats the sample
+    g = np.random.default_rng(3)
+    c, d = m.sample(50, rng=g), m.sample(50, rng=g)
+    assert not np.array_equal(c[1], d[1])              # a generator advances
+    np.testing.assert_array_equal(c[1], a[1])          # seed 3 == default_rng(3)
+    assert Binormal(1.0).sample(10, 0.3)[0].sum() == 3  # fresh entropy by default

@@ -13,6 +13,7 @@ import indist_fast
 from indist_fast import IndistFastWarning
 from indist_fast.resolving_power import (Binormal, Empirical, compare, noise, resolution,
                                          signal_curve)
+from indist_fast.resolving_power import METRICS
 
 pytest.importorskip("scipy")
 
@@ -175,7 +176,7 @@ def test_compare_tables_and_callables():
     (lambda: noise(Binormal(1.0), n_rep=10), ValueError, "needs the sample size"),
     (lambda: signal_curve(Binormal(1.0), grid=[0.8, 0.7], prevalence=0.1), ValueError,
      "strictly increasing"),
-    (lambda: signal_curve("model", grid=[0.7, 0.8]), TypeError, "Binormal or an Empirical"),
+    (lambda: signal_curve("model", grid=[0.7, 0.8]), TypeError, "Binormal, a Mixture or an Empirical"),
     (lambda: compare(Binormal(1.0), ("auc", "f2")), ValueError, "unknown metric 'f2'"),
     (lambda: Empirical([1, 1], [0.2, 0.3]), ValueError, "holds only positives"),
     (lambda: Empirical([1, 0], [0.2, 0.3]).gap(2), ValueError, "k must lie in 1..1"),
@@ -194,3 +195,112 @@ def test_cli_resolving_power(tmp_path, capsys):
                  "--n-rep", "50"]) == 0
     out = capsys.readouterr().out
     assert "resolving power: empirical" in out and "average_precision" in out
+
+
+def test_a_metric_that_ignores_the_model_resolves_nothing():
+    # a flat signal curve maps no value to one AUROC: NaN and a warning, never an
+    # infinite resolving power from a zero-width interval
+    const = {"const": lambda t: 0.3}
+    with pytest.warns(IndistFastWarning, match="const"):
+        t = compare(Binormal(1.0), const, n=200, prevalence=0.2, n_rep=20,
+                    signal_n=2_000, seed=0)
+    row = t["const"]
+    assert math.isnan(row.delta) and math.isnan(row.resolving_power)
+    assert "does not change with the model" in row.note
+    assert t["auc"].delta > 0
+    signal = signal_curve(Binormal(1.0), const, [0.6, 0.7], prevalence=0.2,
+                          signal_n=2_000, seed=0)
+    spread = noise(Binormal(1.0), const, n=200, prevalence=0.2, n_rep=20, seed=0)
+    with pytest.raises(ValueError, match="does not change with the model"):
+        resolution(signal, spread, "const", at_auc=0.65)
+
+
+def test_replicate_warnings_arrive_once_each():
+    # a callable calling evaluate on replicates where B misses a level warns once per
+    # distinct message (with its count), not once per replicate
+    def c_high(table):
+        return table.evaluate(levels=(0.5, 0.999)).precision
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        noise(Binormal(1.0), {"c": c_high}, n=200, prevalence=0.2, n_rep=30, seed=0)
+    mine = [w for w in caught if issubclass(w.category, IndistFastWarning)]
+    assert len(mine) == len({str(w.message) for w in mine}) >= 1
+    assert "30 times over the samples measured" in str(mine[0].message)
+    assert mine[0].filename == __file__           # pointed at the caller's line
+
+
+def test_empirical_refuses_a_size_or_prevalence_of_its_own():
+    e = Empirical([0, 1, 0, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.3, 0.6])
+    for kw in ({"n": 100}, {"prevalence": 0.1}):
+        with pytest.raises(ValueError, match="does not apply to an Empirical model"):
+            noise(e, n_rep=10, seed=0, **kw)
+        with pytest.raises(ValueError, match="does not apply to an Empirical model"):
+            compare(e, n_rep=10, seed=0, **kw)
+    # its own values are accepted (they change nothing)
+    a = noise(e, n=8, prevalence=0.5, n_rep=10, seed=0).values["auc"]
+    np.testing.assert_array_equal(a, noise(e, n_rep=10, seed=0).values["auc"])
+
+
+def test_a_mixture_is_a_sampling_model():
+    from indist_fast.population import Mixture
+    m = Mixture([(1, 1.0, 1.0), (1, 2.5, 0.5)], [(4, 0.0, 1.0)])
+    # one component per class: the same table as the Binormal it equals
+    b = Binormal(1.0)
+    one = Mixture([(1, 1.0, 1.0)], [(4, 0.0, 1.0)])
+    t1 = compare(one, n=300, n_rep=40, seed=3)
+    t2 = compare(b, n=300, prevalence=0.2, n_rep=40, seed=3)
+    for name in METRICS:
+        assert t1[name].delta == pytest.approx(t2[name].delta, rel=1e-9), name
+    assert t1.prevalence == 0.2 and t1.model.startswith("mixture(")
+    signal = signal_curve(m, grid=[0.7, 0.8, 0.9])
+    np.testing.assert_allclose(signal.auc, [0.7, 0.8, 0.9], atol=1e-12)
+    # the grid records the positive shift: the first positive mean of each model
+    assert signal.grid[1] == m.with_auc(0.8).positives[0][1]
+    # callables by simulation move the positives of one sample (common random numbers)
+    sim = signal_curve(m, {"sample_auc": lambda t: t.evaluate(levels=(0.5,)).auc},
+                       [0.7, 0.9], signal_n=20_000, seed=1)
+    assert np.all(np.abs(sim.values["sample_auc"] - sim.auc) < 0.02)
+
+
+def test_compare_passes_replicate_warnings_on_at_the_callers_line():
+    def c_high(table):
+        return table.evaluate(levels=(0.5, 0.999)).precision
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compare(Binormal(1.0), {"c": c_high}, n=200, prevalence=0.2, n_rep=20,
+                signal_n=2_000, grid=[0.6, 0.7, 0.8], seed=0)
+    assert caught and all(w.filename == __file__ for w in caught)
+    kinds = [w.category for w in caught]
+    assert len(kinds) == len(set(kinds))
+
+
+def test_flat_stretches_widen_the_mapping_and_flat_ends_are_not_clipped():
+    from indist_fast.resolving_power import SignalCurve
+    auc = np.array([0.5, 0.6, 0.7, 0.8, 0.9])
+    sc = SignalCurve(auc, {"auc": auc, "m": np.array([0.1, 0.2, 0.2, 0.3, 0.4])}, auc)
+    # a value on the flat stretch maps to its low end or its high end
+    assert float(sc.to_auc("m", 0.2, "low")) == 0.6
+    assert float(sc.to_auc("m", 0.2, "high")) == 0.7
+    assert float(sc.to_auc("m", 0.25)) == pytest.approx(0.75)     # strictly rising part
+    flat_start = SignalCurve(auc, {"auc": auc, "m": np.array([0.1, 0.1, 0.2, 0.3, 0.4])},
+                             auc)
+    with pytest.raises(ValueError, match="where the signal curve starts, flat"):
+        flat_start.to_auc("m", 0.1, "low")
+    assert float(flat_start.to_auc("m", 0.1, "high")) == 0.6
+    with pytest.raises(ValueError, match="side must be"):
+        sc.to_auc("m", 0.2, "middle")
+
+
+def test_strictly_rising_curves_map_as_numpy_interp():
+    from indist_fast.resolving_power import SignalCurve
+    rng = np.random.default_rng(5)
+    auc = np.linspace(0.55, 0.95, 9)
+    m = np.cumsum(rng.uniform(0.01, 0.1, 9))
+    sc = SignalCurve(auc, {"auc": auc, "m": m}, auc)
+    x = np.r_[m, rng.uniform(m[0], m[-1], 50)]
+    for side in ("low", "high"):
+        np.testing.assert_allclose(sc.to_auc("m", x, side), np.interp(x, m, auc),
+                                   rtol=0, atol=1e-15)
+    assert sc.to_auc("m", x.reshape(2, -1)).shape == (2, 29)
