@@ -299,7 +299,7 @@ def test_strictly_rising_curves_map_as_numpy_interp():
     auc = np.linspace(0.55, 0.95, 9)
     m = np.cumsum(rng.uniform(0.01, 0.1, 9))
     sc = SignalCurve(auc, {"auc": auc, "m": m}, auc)
-    x = np.r_[m, rng.uniform(m[0], m[-1], 50)]
+    x = np.r_[m, rng.uniform(m[0], m[-1], 49)]
     for side in ("low", "high"):
         np.testing.assert_allclose(sc.to_auc("m", x, side), np.interp(x, m, auc),
                                    rtol=0, atol=1e-15)
