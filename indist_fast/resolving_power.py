@@ -571,7 +571,7 @@ class SignalCurve:
                              f"(AUROC {auc[0]:.4g} to {auc[-1]:.4g}): it does not change "
                              "with the model, so no value of it maps to one AUROC.")
         v = np.asarray(value, dtype=np.float64)
-        for x in np.atleast_1d(v).tolist():
+        for x in v.ravel().tolist():
             if not self.covers(metric, x):
                 side = "is NaN" if math.isnan(x) else (
                     f"lies {'below' if x < m[0] else 'above'} every value the signal "
