@@ -23,13 +23,13 @@ from typing import Any, Iterable
 import numpy as np
 
 from ._core.engine import engine
-from ._core.results import operating_rates
 from ._core.validation import (Rows, check_flag, check_level, check_levels, check_real,
                                check_seed, check_two_classes)
 from .io.frames import prepare_frame_or_rows
 from .operating_points import roc_polyline
-from .results import Curves, Report, record_dict
+from .results import Curves, Report
 from .inference.bootstrap import _check_settings, bootstrap_table
+from .pr_curve import PrecisionRecallCurve, precision_recall_of
 from .table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
 #: Metrics ``evaluate(..., n_boot=N)`` gives intervals for.
@@ -405,159 +405,6 @@ def precision_at_indistinguishability(y_true: Any, y_score: Any = None, *,
     return report.at[check_level(level)].precision
 
 
-# --- the precision-recall curve and its areas --------------------------------------------------
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class PrecisionRecallCurve:
-    """The precision-recall curve of every operating point and four areas under it.
-
-    One entry per distinct score (scikit-learn's points), highest threshold first;
-    ``to_sklearn()`` gives scikit-learn's own arrays and order.
-
-    Attributes
-    ----------
-    thresholds : ndarray of shape (m,)
-        Distinct scores, descending; point ``j`` predicts positive where
-        ``score >= thresholds[j]``.
-    precision, recall : ndarray of shape (m,)
-        Precision and recall (tpr) at each point.
-    prevalence : float
-        Share of positive weight, ``pi1``: the precision of a random ranking.
-    average_precision : float
-        Step sum ``sum_j (recall_j - recall_{j-1}) precision_j`` from recall 0: the
-        number ``average_precision`` gives (scikit-learn's ``average_precision_score``).
-    area_trapezoid : float
-        Trapezoid rule through the points, starting at (recall 0, precision 1) as
-        scikit-learn's arrays do: ``sklearn.metrics.auc(recall, precision)``. Linear
-        interpolation in PR space is optimistic (Davis and Goadrich); it is here for
-        comparison with tools that report it.
-    area_interpolated : float
-        The step sum over the precision envelope ``max_{k >= j} precision_k`` (the
-        highest precision at this recall or beyond): the all-point interpolated average
-        precision of PASCAL VOC from 2010 on (not the 11-point version).
-    auprg : float
-        Area under the precision-recall-gain curve (Flach and Kull, "Precision-Recall-
-        Gain Curves: PR Analysis Done Right"), over recall gain in [0, 1]; see
-        ``precision_recall_curve``.
-
-    Examples
-    --------
-    >>> import indist_fast
-    >>> pr = indist_fast.precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    >>> pr.thresholds.tolist(), pr.precision.tolist(), pr.recall.tolist()
-    ([0.8, 0.4, 0.35, 0.1], [1.0, 0.5, 0.6666666666666666, 0.5], [0.5, 0.5, 1.0, 1.0])
-    """
-
-    thresholds: np.ndarray
-    precision: np.ndarray
-    recall: np.ndarray
-    prevalence: float
-    average_precision: float
-    area_trapezoid: float
-    area_interpolated: float
-    auprg: float
-
-    def __post_init__(self) -> None:
-        for name in ("thresholds", "precision", "recall"):
-            getattr(self, name).setflags(write=False)
-
-    def __len__(self) -> int:
-        return len(self.thresholds)
-
-    @property
-    def precision_gain(self) -> np.ndarray:
-        """``(precision - pi1) / ((1 - pi1) precision)`` at each point (Flach and Kull)."""
-        return _gain(self.precision, self.prevalence)
-
-    @property
-    def recall_gain(self) -> np.ndarray:
-        """``(recall - pi1) / ((1 - pi1) recall)`` at each point; negative where recall
-        is below the prevalence (those points lie outside the PRG plot)."""
-        return _gain(self.recall, self.prevalence)
-
-    def to_sklearn(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(precision, recall, thresholds)`` exactly as scikit-learn's
-        ``precision_recall_curve`` returns them: thresholds ascending, and the point
-        (precision 1, recall 0) appended to the first two.
-
-        Returns
-        -------
-        precision, recall : ndarray of shape (m + 1,)
-        thresholds : ndarray of shape (m,)
-
-        Examples
-        --------
-        >>> import indist_fast
-        >>> pr = indist_fast.precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-        >>> [a.tolist() for a in pr.to_sklearn()][1:]
-        [[1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8]]
-        """
-        return (np.r_[self.precision[::-1], 1.0], np.r_[self.recall[::-1], 0.0],
-                self.thresholds[::-1].copy())
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types (arrays as lists, NaN as None).
-
-        Returns
-        -------
-        dict
-            Field name to value.
-
-        Examples
-        --------
-        >>> import indist_fast
-        >>> d = indist_fast.precision_recall_curve([0, 1], [0.2, 0.7]).to_dict()
-        >>> d["recall"], d["auprg"]
-        ([1.0, 1.0], 1.0)
-        """
-        return record_dict(self)
-
-
-def _gain(rate: np.ndarray, prevalence: float) -> np.ndarray:
-    """Flach and Kull's gain of a precision or recall: 0 at the prevalence, 1 at 1;
-    -inf at rate 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gain: np.ndarray = (rate - prevalence) / ((1.0 - prevalence) * rate)
-    return gain
-
-
-def _step_areas(recall: np.ndarray, precision: np.ndarray) -> tuple[float, float]:
-    """Trapezoid area from (0, 1) through the points, and the step sum over the
-    precision envelope (recall ascending along the arrays)."""
-    r = np.r_[0.0, recall]
-    p = np.r_[1.0, precision]
-    trapezoid = float(np.sum(np.diff(r) * (p[1:] + p[:-1])) / 2.0)
-    envelope = np.maximum.accumulate(precision[::-1])[::-1]
-    return trapezoid, float(np.sum(np.diff(r) * envelope))
-
-
-def _auprg(tp: np.ndarray, fp: np.ndarray) -> float:
-    """Area under the PRG curve over recall gain in [0, 1] (Flach and Kull).
-
-    The points are the operating points after "nothing labelled"; recall gain rises
-    along them. The curve starts where recall equals the prevalence (recall gain 0):
-    on the segment that crosses it, TP and FP are interpolated linearly (a random
-    split of the tied group, as in the authors' reference code), and precision gain is
-    read there. Points of lower recall are left out; negative precision gains count
-    negatively. The last point (everything labelled) is exactly (1, 0).
-    """
-    wp, wn = tp[-1], fp[-1]
-    pi1 = wp / (wp + wn)
-    tp0, fp0 = np.r_[0.0, tp], np.r_[0.0, fp]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        recall_gain = _gain(tp0 / wp, pi1)
-        precision_gain = _gain(tp0 / (tp0 + fp0), pi1)
-    precision_gain[-1], recall_gain[-1] = 0.0, 1.0
-    j = int(np.argmax(recall_gain >= 0.0))       # the last point has recall gain 1
-    x, y = recall_gain[j:], precision_gain[j:]
-    if recall_gain[j] > 0.0:                     # j >= 1: point 0 has recall gain -inf
-        alpha = (pi1 * wp - tp0[j - 1]) / (tp0[j] - tp0[j - 1])
-        fp_cross = fp0[j - 1] + alpha * (fp0[j] - fp0[j - 1])
-        x = np.r_[0.0, x]
-        y = np.r_[1.0 - (wp / wn) * fp_cross / (pi1 * wp), y]
-    return float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
-
-
 def precision_recall_curve(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                            pos_label: Any = None, label: str | None = None,
                            score: str | None = None,
@@ -592,7 +439,14 @@ def precision_recall_curve(y_true: Any, y_score: Any = None, *, sample_weight: A
     Raises
     ------
     ValueError
-        When a class is absent (recall or the gains are undefined).
+        When there are no positives (recall is undefined).
+
+    Warns
+    -----
+    IndistFastWarning
+        When there are no negatives: the curve and its areas are defined (precision 1
+        everywhere, each area 1, as scikit-learn gives), AUPRG is NaN (its gains divide
+        by ``1 - prevalence``).
 
     Notes
     -----
@@ -620,17 +474,4 @@ def precision_recall_curve(y_true: Any, y_score: Any = None, *, sample_weight: A
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
     table = ScoreTable.from_rows(rows)
-    with np.errstate(over="ignore"):          # an infinite total is refused just below
-        check_two_classes(table.weight_pos, table.weight_neg)
-    # The step sum is the engine's, so this area is average_precision's to the bit.
-    swept = engine().sweep_table(table.scores, table.pos, table.neg, with_main_level(()),
-                                 True)
-    tp = np.cumsum(table.pos, dtype=np.float64)
-    fp = np.cumsum(table.neg, dtype=np.float64)
-    # TP ends at the in-order total: recall is over that same total (as in curves()).
-    rates = operating_rates(tp, fp, tp[-1], fp[-1])
-    trapezoid, interpolated = _step_areas(rates.tpr, rates.precision)
-    return PrecisionRecallCurve(table.scores.copy(), rates.precision, rates.tpr,
-                                float(tp[-1] / (tp[-1] + fp[-1])),
-                                float(swept.average_precision), trapezoid, interpolated,
-                                _auprg(tp, fp))
+    return precision_recall_of(table.scores, table.pos, table.neg, stacklevel=3)

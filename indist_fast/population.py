@@ -249,6 +249,9 @@ class _NormalMixtures:
     # --- at a threshold ----------------------------------------------------------------------
     def _at(self, r: Any, prevalence: Any, one: Any) -> Any:
         """``one(r, prevalence)`` at every threshold of ``r`` (a float for a scalar)."""
+        if np.ndim(r) == 0 and not isinstance(r, np.ndarray):
+            # one number: the scalar check every threshold argument shares
+            return one(_check_r(r), self._prev(prevalence))
         arr, scalar = _thresholds(r)
         prevalence = self._prev(prevalence)
         if scalar:

@@ -14,6 +14,7 @@ from ._core.validation import (LabelCoding, Rows, _as_1d, check_flag, check_leve
                           combine_codings, prepare_rows)
 from ._core.validation import check_two_classes
 from .errors import warn_undefined_b
+from .pr_curve import PrecisionRecallCurve, precision_recall_of
 from .results import Curves, Report
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
@@ -364,6 +365,25 @@ class ScoreTable:
             fpr=rates.fpr, precision=rates.precision, f1=rates.f1,
             b=cols.b, b_plus=cols.b_plus, b_minus=cols.b_minus)
 
+
+    def precision_recall_curve(self) -> PrecisionRecallCurve:
+        """The precision-recall curve of the table and its areas (see
+        ``indist_fast.precision_recall_curve``): average precision, trapezoid,
+        interpolated and AUPRG, for a table built from chunks, files or partitions.
+
+        Returns
+        -------
+        PrecisionRecallCurve
+            One point per distinct score, highest threshold first.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> round(t.precision_recall_curve().auprg, 4)
+        0.7917
+        """
+        return precision_recall_of(self.scores, self.pos, self.neg, stacklevel=3)
 
 def _check_rows_cover(n_rows: int, pos: np.ndarray, neg: np.ndarray) -> None:
     """Refuse an ``n_rows`` too small for the table: every score holds at least one row,

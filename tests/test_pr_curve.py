@@ -186,7 +186,8 @@ def test_result_is_frozen_and_inputs_untouched(backend):
 
 
 @pytest.mark.parametrize("args, kwargs, error, match", [
-    (([1, 1, 1], [0.1, 0.2, 0.3]), {}, ValueError, "y_true holds only positives"),
+    (([0, 0, 0], [0.1, 0.2, 0.3]), {}, ValueError, "y_true holds no positives"),
+    (([1, 0], [0.1, 0.2]), {"sample_weight": [0, 1]}, ValueError, "no positives"),
     (([0, 1], [0.1, float("nan")]), {}, ValueError, "y_score"),
     (([0, 1], [0.1, 0.2]), {"sample_weight": [1, -1]}, ValueError, "sample_weight"),
     (([0, 1], [0.1, 0.2]), {"sample_weight": [0, 0]}, ValueError, "sample_weight"),
@@ -196,3 +197,31 @@ def test_result_is_frozen_and_inputs_untouched(backend):
 def test_bad_input_names_the_argument(backend, args, kwargs, error, match):
     with pytest.raises(error, match=match):
         precision_recall_curve(*args, **kwargs)
+
+
+@pytest.mark.parametrize("w", [None, [1.0, 2.0, 0.5, 3.0]])
+def test_only_positives_gives_scikit_learns_curve_and_an_undefined_auprg(backend, w):
+    y, s = np.array([1, 1, 1, 1]), np.array([0.2, 0.7, 0.2, 0.9])
+    with pytest.warns(indist_fast.IndistFastWarning, match="AUPRG is undefined"):
+        pr = precision_recall_curve(y, s, sample_weight=w)
+    precision, recall, thresholds = sk_prc(y, s, sample_weight=w)
+    for ours, theirs in zip(pr.to_sklearn(), (precision, recall, thresholds)):
+        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-15)
+    assert pr.average_precision == pytest.approx(
+        average_precision_score(y, s, sample_weight=w), abs=1e-15)
+    assert pr.area_trapezoid == pr.area_interpolated == 1.0
+    assert np.isnan(pr.auprg)
+
+
+def test_a_score_tables_curve_is_the_rows_curve(backend):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    s = np.round(rng.normal(y, 1.0), 1)
+    w = rng.integers(1, 4, 300).astype(float)
+    parts = [indist_fast.ScoreTable.from_arrays(y[i::3], s[i::3], w[i::3]) for i in range(3)]
+    merged = indist_fast.ScoreTable.concat(parts).precision_recall_curve()
+    direct = precision_recall_curve(y, s, sample_weight=w)
+    for name in ("thresholds", "precision", "recall"):
+        np.testing.assert_array_equal(getattr(merged, name), getattr(direct, name))
+    for name in ("average_precision", "area_trapezoid", "area_interpolated", "auprg"):
+        assert getattr(merged, name) == pytest.approx(getattr(direct, name), abs=1e-15)

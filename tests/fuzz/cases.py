@@ -300,7 +300,21 @@ def _method_oracle(o: Oracle, method: str, t: float = 0.5) -> float | None:
     return None                          # rate-fixed: range checks only
 
 
+def _pr_curve_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
+    """No positives: recall is 0/0 (an error naming y_true or sample_weight); only
+    positives is a curve (precision 1, AUPRG NaN with a warning)."""
+    return (Y, W) if o.weight_pos <= 0 else None
+
+
 def _pr_curve_check(o: Oracle, pr: Any, ri: RowInput) -> None:
+    if o.weight_neg <= 0:
+        if not (np.all(pr.precision == 1.0) and math.isnan(pr.auprg)
+                and pr.area_trapezoid == pr.area_interpolated == 1.0):
+            raise Wrong("only positives: precision 1, areas 1 and AUPRG NaN expected")
+        expect_close("average_precision", pr.average_precision, 1.0)
+        if not (np.all(np.diff(pr.recall) >= 0) and pr.recall[-1] == 1.0):
+            raise Wrong("only positives: recall must rise to 1")
+        return
     c = o.curves()
     if not np.array_equal(pr.thresholds, c["thresholds"]):
         raise Wrong("precision_recall_curve thresholds are not the distinct scores")
@@ -654,7 +668,8 @@ def _entries() -> list[Entry]:
         E("threshold_choice.loss_curve", f(tc.loss_curve, "rate-driven"), _loss_curve_check),
         E("threshold_choice.brier_curve", f(tc.brier_curve), _brier_curve_check,
           unit_scores=True),
-        E("precision_recall_curve", f(ifa.precision_recall_curve), _pr_curve_check),
+        E("precision_recall_curve", f(ifa.precision_recall_curve), _pr_curve_check,
+          two_classes=False, rule=_pr_curve_rule),
         E("threshold_choice.accuracy", f(tc.accuracy), _named_metric_check("accuracy")),
         E("threshold_choice.macro_accuracy", f(tc.macro_accuracy),
           _named_metric_check("macro_accuracy")),
@@ -684,8 +699,10 @@ def _entries() -> list[Entry]:
                      ("MethodComparison", tc.compare_methods),
                      ("PrecisionRecallCurve", ifa.precision_recall_curve),
                      ("ExpectedContingency", tc.rate_uniform_contingency)):
+        pr = name == "PrecisionRecallCurve"     # defined with only positives
         out.append(E(f"{name}.to_dict", f(_as_json(fn)), _json_check,
-                     copies=name == "DeLongResult"))
+                     copies=name == "DeLongResult", two_classes=not pr,
+                     rule=_pr_curve_rule if pr else None))
     for name in ("precision_at_indistinguishability", "roc_auc", "lift"):
         out.append(E(f"sklearn.SCORERS[{name}]", _scorer(name), _scorer_check(name),
                      weights=False, only=_SK_INPUTS, pos_label=False,
