@@ -91,7 +91,8 @@ def warn_fractional_weights(w: "np.ndarray | None", what: str, stacklevel: int) 
     return fractional
 
 
-def warn_undefined_b(n_undefined: int, weight_pos: float, exclude_self: bool) -> None:
+def warn_undefined_b(n_undefined: int, weight_pos: float, exclude_self: bool,
+                     stacklevel: int = 4) -> None:
     if n_undefined:
         warnings.warn(
             f"B is NaN at {n_undefined} operating point(s): with exclude_self=True the "
@@ -99,7 +100,7 @@ def warn_undefined_b(n_undefined: int, weight_pos: float, exclude_self: bool) ->
             f"weight {weight_pos:.4g} leaves no pairs there. Pass exclude_self=False "
             "for the all-pairs (scale-invariant) form." if exclude_self else
             f"B is NaN at {n_undefined} operating point(s).",
-            UndefinedBWarning, stacklevel=4)
+            UndefinedBWarning, stacklevel=stacklevel)
 
 
 def warn_one_class(n_flagged: int, n_rows: int, stacklevel: int) -> None:

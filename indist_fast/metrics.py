@@ -23,7 +23,8 @@ from typing import Any, Iterable
 import numpy as np
 
 from ._core.engine import engine
-from ._core.validation import (Rows, check_flag, check_level, check_levels, check_real,
+from ._core.results import SweepResult
+from ._core.validation import (check_flag, check_level, check_levels, check_real, plain_rows,
                                check_seed, check_two_classes)
 from .io.frames import prepare_frame_or_rows
 from .operating_points import roc_polyline
@@ -124,10 +125,11 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         # Checked before the rows are sorted: a bad setting must not cost a sort.
         n_boot, confidence = _check_settings(n_boot, confidence)
         seed = check_seed(seed)
+    if n_boot is None:
+        return _report(y_true, y_score, sample_weight, pos_label, (label, score, weight), lv,
+                       exclude_self, warn_main=True, stacklevel=4)
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
-    if n_boot is None:
-        return _report(rows, lv, exclude_self, warn_main=True)
     # One sort serves both: the table gives the report and the bootstrap's slots.
     table = ScoreTable.from_rows(rows)
     boot = bootstrap_table(rows, table, metrics=BOOTSTRAP_METRICS, n_boot=n_boot,
@@ -136,11 +138,20 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     return dataclasses.replace(report, intervals=boot.intervals)
 
 
-def _report(rows: Rows, levels: tuple[float, ...], exclude_self: bool,
-            warn_main: bool) -> Report:
-    result = engine().summarize(rows.y, rows.s, rows.w, rows.pos_value,
-                                         rows.neg_value, with_main_level(levels), exclude_self)
-    return Report.from_sweep(result, levels, rows.n_rows, exclude_self, warn_main)
+def _report(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+            columns: tuple[Any, ...], levels: tuple[float, ...], exclude_self: bool,
+            warn_main: bool, stacklevel: int) -> Report:
+    """The report of the rows; its warnings ``stacklevel`` frames up from
+    ``Report.from_sweep`` (the caller of the public function)."""
+    swept = with_main_level(levels)
+    plain = _plain_sweep(y_true, y_score, sample_weight, pos_label, columns, swept,
+                         exclude_self)
+    if plain is None:
+        rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
+        plain = (engine().summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
+                                    swept, exclude_self), rows.n_rows)
+    return Report.from_sweep(plain[0], levels, plain[1], exclude_self, warn_main,
+                             stacklevel=stacklevel)
 
 
 def curves(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
@@ -187,16 +198,36 @@ def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
     """A report at one level; only that level warns when it is not reached."""
     with_level = (check_level(level),)
     exclude_self = check_flag(exclude_self, "exclude_self")
-    rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
-    return _report(rows, with_level, exclude_self, warn_main=False)
+    return _report(y_true, y_score, sample_weight, pos_label, columns, with_level,
+                   exclude_self, warn_main=False, stacklevel=5)
+
+
+def _plain_sweep(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
+                 columns: tuple[Any, ...], levels: np.ndarray,
+                 exclude_self: bool) -> tuple[SweepResult, int] | None:
+    """The sweep of a plain service call (see ``plain_rows``) and its row count, or None
+    when the rows need the long way (checks, label coding, both cores)."""
+    if any(c is not None for c in columns):
+        return None
+    rows = plain_rows(y_true, y_score, sample_weight, pos_label)
+    if rows is None:
+        return None
+    result = engine().summarize_plain(rows.y, rows.s, rows.pos_value, rows.neg_value, levels,
+                                      exclude_self)
+    return None if result is None else (result, rows.n_rows)
 
 
 def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
                 columns: tuple[Any, ...]) -> tuple[float, float]:
     """AUC and AP from a sweep without levels to report (no Report, no warnings)."""
-    rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
-    result = engine().summarize(
-        rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value, with_main_level(()), True)
+    levels = with_main_level(())
+    plain = _plain_sweep(y_true, y_score, sample_weight, pos_label, columns, levels, True)
+    if plain is not None:
+        result = plain[0]
+    else:
+        rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
+        result = engine().summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
+                                    levels, True)
     check_two_classes(result.weight_pos, result.weight_neg)
     return float(result.auc), float(result.average_precision)
 

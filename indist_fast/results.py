@@ -47,6 +47,7 @@ def record_dict(record: Any, *, skip: tuple[str, ...] = (), **extra: Any) -> dic
 
 
 _Row = TypeVar("_Row")
+_R = TypeVar("_R")
 
 
 def _count_text(weight: float) -> str:
@@ -64,6 +65,15 @@ def row_where(rows: Iterable[_Row], field: str, key: Any) -> _Row:
         if getattr(row, field) == key:
             return row
     raise KeyError(key)
+
+
+def _frozen(cls: type[_R], **values: Any) -> _R:
+    """A frozen dataclass built without its generated ``__init__``, whose one
+    ``object.__setattr__`` per field is most of the cost of a report for a service call
+    of a thousand rows. Only for classes without ``__post_init__``; every field given."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(values)
+    return obj
 
 
 @dataclass(frozen=True)
@@ -138,12 +148,13 @@ class OperatingPoint:
         >>> p.reached, p.precision, p.lift, p.tpr
         (True, 0.75, 1.5, 1.0)
         """
-        index, threshold, tp, fp, b = (float(v) for v in row)
+        index, threshold, tp, fp, b = row.tolist()      # Python floats, in one call
         if math.isnan(index):           # no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
-        return cls(level, True, threshold, b,
-                   *operating_rates(tp, fp, weight_pos, weight_neg), tp, fp)
+        precision, lift, tpr, fpr, f1 = operating_rates(tp, fp, weight_pos, weight_neg)
+        return _frozen(cls, level=level, reached=True, threshold=threshold, b=b,
+                       precision=precision, lift=lift, tpr=tpr, fpr=fpr, f1=f1, tp=tp, fp=fp)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None).
@@ -257,7 +268,8 @@ class Report:
 
     @classmethod
     def from_sweep(cls, result: SweepResult, levels: tuple[float, ...], n_rows: int,
-                   exclude_self: bool, warn_main: bool = True) -> "Report":
+                   exclude_self: bool, warn_main: bool = True,
+                   stacklevel: int = 3) -> "Report":
         """Build from a backend sweep result computed for ``levels + (0.5,)``.
 
         Warns for every level in ``levels`` no operating point reaches, and for 0.5
@@ -275,6 +287,9 @@ class Report:
             Whether the sweep dropped the self-pairs from ``B``.
         warn_main : bool, default=True
             Warn when level 0.5 is not reached, even if it is not in ``levels``.
+        stacklevel : int, default=3
+            The warnings' ``stacklevel`` counted from here (3: the caller of the
+            method that called this one, as ``ScoreTable.evaluate``'s caller).
 
         Returns
         -------
@@ -299,7 +314,7 @@ class Report:
                   for k, level in enumerate(levels)}
         main = points[0.5] if 0.5 in points else OperatingPoint.from_crossing(
             0.5, crossings[len(levels)], wp, wn)
-        warn_undefined_b(result.n_undefined, wp, exclude_self)
+        warn_undefined_b(result.n_undefined, wp, exclude_self, stacklevel + 1)
         missed = [lv for lv, p in points.items() if not p.reached]
         if warn_main and not main.reached and 0.5 not in points:
             missed.append(0.5)
@@ -309,15 +324,15 @@ class Report:
                 f"(B is {result.b_last:.4g} at the lowest threshold, with every row labelled): the threshold there "
                 "is NaN and reached is False. The scores rank positives too weakly "
                 "against the labelled set for that level.",
-                LevelNotReachedWarning, stacklevel=3)
-        return cls(
-            n_rows=int(n_rows), weight_pos=float(wp), weight_neg=float(wn),
+                LevelNotReachedWarning, stacklevel=stacklevel)
+        return _frozen(
+            cls, n_rows=int(n_rows), weight_pos=float(wp), weight_neg=float(wn),
             base_rate=float(wp / (wp + wn)), auc=float(result.auc),
             average_precision=float(result.average_precision),
             n_thresholds=int(result.n_groups), threshold=main.threshold, b=main.b,
             precision=main.precision, lift=main.lift, tpr=main.tpr, fpr=main.fpr,
             f1=main.f1, reached=main.reached, at=OperatingPoints(points),
-            exclude_self=bool(exclude_self))
+            exclude_self=bool(exclude_self), intervals=None)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types: NaN becomes None, ``at`` is keyed by the level as text.

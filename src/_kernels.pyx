@@ -277,48 +277,47 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     """``summarize`` of a few unweighted rows in one call, for service-sized inputs
     whose fixed costs (pivot, blocks, cursors) would outweigh the work.
 
-    One pass counts and checks the rows, one copies each class's scores, NumPy's sort
-    (its C entry point) orders them, and the sweep merges the two. Returns None, having
-    done nothing else, when a row is bad (NaN score, third label) or a class is missing:
-    the caller then takes the general path, which raises or handles it.
+    One pass checks the rows and splits them by class into one buffer (positives from
+    the front, negatives from the back), NumPy's sort (its C entry point) orders each
+    part, and the sweep merges the two. Returns None, having done nothing else, when a
+    row is bad (NaN score, third label) or a class is missing: the caller then takes
+    the general path, which raises or handles it.
     """
-    cdef Py_ssize_t i, n = s.shape[0], n_pos = 0, n_bad = 0, is_pos, is_neg, p = 0, q = 0
+    cdef Py_ssize_t i, n = s.shape[0], n_bad = 0, is_pos, is_neg, front = 0, back
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
     cdef Py_ssize_t has_neg = neg_value == neg_value
     cdef score_t x
+    cdef score_t* buf
     cdef Sink sink
     cdef Hull hull
-    if y.shape[0] != n:
+    if y.shape[0] != n or n == 0:
         return None
+    both = np.empty(n, dtype=np.float32 if score_t is float else np.float64)
+    buf = <score_t*>cnp.PyArray_DATA(both)
+    back = n - 1
     with nogil:
+        # Branch-free: the class of the next row is unpredictable. Each row is written
+        # at both cursors and claimed by one; the other slot is overwritten later (the
+        # last row's two slots are one).
         for i in range(n):
             x = s[i]
             is_pos = y[i] == pos_label
             is_neg = (y[i] == neg_label) & has_neg
             n_bad += (x != x) | (is_pos + is_neg == 0)
-            n_pos += is_pos
-    if n_bad or n_pos == 0 or n_pos == n:
+            buf[front] = x
+            buf[back] = x
+            front += is_pos
+            back -= 1 - is_pos
+    if n_bad or front == 0 or front == n:
         return None
-    dtype = np.float32 if score_t is float else np.float64
-    pos = np.empty(n_pos, dtype=dtype)
-    neg = np.empty(n - n_pos, dtype=dtype)
-    cdef score_t* pp = <score_t*>cnp.PyArray_DATA(pos)
-    cdef score_t* nn = <score_t*>cnp.PyArray_DATA(neg)
-    with nogil:
-        for i in range(n):
-            if y[i] == pos_label:
-                pp[p] = s[i]
-                p += 1
-            else:
-                nn[q] = s[i]
-                q += 1
+    pos, neg = both[:front], both[front:]
     cnp.PyArray_Sort(pos, 0, cnp.NPY_QUICKSORT)
     cnp.PyArray_Sort(neg, 0, cnp.NPY_QUICKSORT)
-    _open_sweep(&sink, &hull, <double>n_pos, <double>(n - n_pos), exclude_self, levels, None)
+    _open_sweep(&sink, &hull, <double>front, <double>(n - front), exclude_self, levels, None)
     with nogil:
-        _merge_desc(<const score_t*>pp, n_pos, <const score_t*>nn, n - n_pos, &sink,
-                    <PlainMode>0)
+        _merge_desc(<const score_t*>buf, front, <const score_t*>(buf + front), n - front,
+                    &sink, <PlainMode>0)
         _flush(&sink, <PlainMode>0, <Plain>0)
     return _close_sweep(&sink)
 

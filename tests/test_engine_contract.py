@@ -159,6 +159,18 @@ def summarize_args(draw: Draw, r: Rows) -> tuple:
     return (*_raw(r), *_sweep_args(draw), draw(COSTS), draw(st.sampled_from([None, RELEASE])))
 
 
+def summarize_plain_args(draw: Draw, r: Rows) -> tuple:
+    """Unweighted rows as given, bad ones included: both twins return None for them."""
+    y, s, _, pos, neg = _raw(r)
+    return (y, s, pos, neg, *_sweep_args(draw))
+
+
+def assert_plain_sweeps_equal(fast, ref):
+    assert (fast is None) == (ref is None)
+    if fast is not None:
+        assert_sweep_results_equal(fast, ref)
+
+
 def sweep_table_args(draw: Draw, r: Rows) -> tuple:
     return (*_table(r), *_sweep_args(draw), draw(COSTS))
 
@@ -325,6 +337,7 @@ class Twin:
 TWINS: dict[str, Twin] = {
     "build_table": Twin(lambda draw, r: _raw(r), assert_tables_equal, True, "count_rows"),
     "summarize": Twin(summarize_args, assert_sweep_results_equal, True, "count_rows"),
+    "summarize_plain": Twin(summarize_plain_args, assert_plain_sweeps_equal, True),
     "sweep_table": Twin(sweep_table_args, assert_sweep_results_equal),
     "merge_tables": Twin(merge_tables_args, assert_tables_equal),
     "sorted_classes": Twin(sorted_classes_args, assert_sorted_classes_equal, True,

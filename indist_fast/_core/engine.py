@@ -60,6 +60,9 @@ class Engine(Protocol):
                   neg_value: float, levels: Array, exclude_self: bool, costs: Costs = None,
                   release: Release = None) -> SweepResult: ...
 
+    def summarize_plain(self, y: Array, s: Array, pos_value: float, neg_value: float,
+                        levels: Array, exclude_self: bool) -> SweepResult | None: ...
+
     def sweep_table(self, scores: Array, tp: Array, fp: Array, levels: Array,
                     exclude_self: bool, costs: Costs = None) -> SweepResult: ...
 

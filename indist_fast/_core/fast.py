@@ -25,7 +25,8 @@ from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, Pa
                       clamp_probability, first_crossings)
 from .validation import raise_row_errors
 
-__all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
+__all__ = ["build_table", "summarize", "summarize_plain", "sweep_table", "merge_tables",
+           "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments"]
@@ -302,6 +303,20 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
             and not getattr(_serial, "on", False)):
         return _two_piece_sorted(pieces, levels, exclude_self)
     return _kernels.summarize_sorted(*pieces, levels, exclude_self, costs)
+
+
+def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
+                    exclude_self: bool) -> SweepResult | None:
+    """``summarize`` of unweighted rows whose values nobody has looked at yet, or None
+    (having done nothing else) when a row is bad (NaN score, another label) or a class
+    is missing: the caller then validates them the long way. The rows are checked in
+    the kernel's counting pass, so a service call of a thousand rows pays no
+    Python-level scan. One thread: for few rows (see ``SMALL_ROWS``)."""
+    if len(y) != len(s):
+        return None
+    result: SweepResult | None = _kernels.summarize_small(y, s, pos_value, neg_value, levels,
+                                                          exclude_self)
+    return result
 
 
 def summarize_runs(runs: list[tuple[Array, bool]], levels: Array, exclude_self: bool,

@@ -23,7 +23,8 @@ from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, Pair
                       Release, SweepResult, Table, clamp_probability, weight_scale)
 from .validation import checked_classes
 
-__all__ = ["build_table", "summarize", "sweep_table", "merge_tables", "replicate_counts",
+__all__ = ["build_table", "summarize", "summarize_plain", "sweep_table", "merge_tables",
+           "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments"]
@@ -174,6 +175,19 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float,
     if release is not None:
         release(0, len(s))
     return sweep_table(*table, levels, exclude_self, costs)
+
+
+def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
+                    exclude_self: bool) -> SweepResult | None:
+    """``summarize`` of unchecked unweighted rows, or None when a row is bad (NaN
+    score, a label that is neither value) or a class is missing."""
+    if len(y) != len(s):
+        return None
+    is_pos = y == pos_value
+    is_neg = (y == neg_value) if neg_value == neg_value else np.zeros(len(y), bool)
+    if np.isnan(s).any() or not (is_pos | is_neg).all() or is_pos.all() or is_neg.all():
+        return None
+    return summarize(y, s, None, pos_value, neg_value, levels, exclude_self)
 
 
 def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,

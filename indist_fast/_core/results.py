@@ -251,10 +251,15 @@ def clamp_probability(x: Any) -> Any:
     for B, which the self-pair correction lets leave [0, 1] (see ``clamp_b``).
     """
     if isinstance(x, (float, int)):       # the common scalar: no NumPy call overhead
-        x = float(x)
-        return x if 0.0 <= x <= 1.0 or x != x else (0.0 if x < 0.0 else 1.0)
+        return _unit(float(x))
     out = np.clip(x, 0.0, 1.0)
     return float(out) if np.ndim(out) == 0 else out
+
+
+def _unit(x: float) -> float:
+    """``clamp_probability`` of a float (the scalar path, without its checks)."""
+    x = float(x)
+    return x if 0.0 <= x <= 1.0 or x != x else (0.0 if x < 0.0 else 1.0)
 
 
 def _divide(a: float, b: float) -> float:
@@ -288,13 +293,13 @@ def operating_rates(tp: Any, fp: Any, weight_pos: Any, weight_neg: Any) -> Rates
     after the arithmetic; a zero denominator gives NaN or inf, never an error (a
     replicate may draw no positive).
     """
-    if all(isinstance(v, float) for v in (tp, fp, weight_pos, weight_neg)):
+    if (isinstance(tp, float) and isinstance(fp, float) and isinstance(weight_pos, float)
+            and isinstance(weight_neg, float)):
         # One operating point (a report's levels): plain floats, no NumPy overhead.
-        precision = clamp_probability(_divide(tp, tp + fp))
+        precision = _unit(_divide(tp, tp + fp))
         return Rates(precision, _divide(precision, _divide(weight_pos, weight_pos + weight_neg)),
-                     clamp_probability(_divide(tp, weight_pos)),
-                     clamp_probability(_divide(fp, weight_neg)),
-                     clamp_probability(_divide(2.0 * tp, tp + fp + weight_pos)))
+                     _unit(_divide(tp, weight_pos)), _unit(_divide(fp, weight_neg)),
+                     _unit(_divide(2.0 * tp, tp + fp + weight_pos)))
     tp, fp, wp, wn = (np.asarray(v, dtype=np.float64)[()]
                       for v in (tp, fp, weight_pos, weight_neg))
     # Python float arithmetic, which these replace, overflows to inf silently.

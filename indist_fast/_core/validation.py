@@ -309,6 +309,41 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
     return Rows(y, s, w, pos_value, neg_value, coding)
 
 
+#: Up to this many rows, plain arrays reach the engine unscanned (``plain_rows``): the
+#: kernel's counting pass checks them. Beyond it a Python-level scan is a small share
+#: of the work, and the general path uses both cores.
+PLAIN_ROWS = 100_000
+_PLAIN_SCORES = {np.dtype(np.float64), np.dtype(np.float32)}
+
+
+def plain_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
+               pos_label: Any = None) -> Rows | None:
+    """Rows of the common service call, taken as they are, or None.
+
+    NumPy arrays, 1-d, C-contiguous, native: bool or integer/float labels of a kernel
+    dtype, float64 or float32 scores, at most ``PLAIN_ROWS`` of them, no weights and
+    no ``pos_label``. Nothing looks at the values: the labels are taken as {0, 1} (or
+    bool) and ``engine().summarize_plain`` checks every row in its counting pass,
+    returning None for anything else ({-1, 1} labels, NaN, one class), which then
+    goes through ``prepare_rows``. Views only: the caller's arrays are not copied or
+    changed.
+    """
+    if sample_weight is not None or pos_label is not None:
+        return None
+    if type(y_true) is not np.ndarray or type(y_score) is not np.ndarray:
+        return None
+    n = len(y_score) if y_score.ndim == 1 else -1
+    if (not 0 < n <= PLAIN_ROWS or y_true.shape != y_score.shape
+            or not (y_true.flags.c_contiguous and y_score.flags.c_contiguous)
+            or y_score.dtype not in _PLAIN_SCORES):
+        return None
+    if y_true.dtype == np.bool_:
+        return Rows(y_true.view(np.uint8), y_score, None, 1.0, 0.0, LabelCoding(True, False))
+    if y_true.dtype in _LABEL_DTYPES:
+        return Rows(y_true, y_score, None, 1.0, 0.0, LabelCoding(1.0, 0.0))
+    return None
+
+
 def _check_lengths(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> None:
     lengths = [len(y), len(s)] + ([] if w is None else [len(w)])
     if len(set(lengths)) > 1:
@@ -459,6 +494,10 @@ def check_level(level: Any, name: str = "level") -> float:
 
 def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
     """Distinct levels in the order given, each checked by ``check_level``."""
+    if (type(levels) is tuple and len(levels) <= 15
+            and all(type(v) is float and 0.0 < v < 1.0 for v in levels)
+            and len(set(levels)) == len(levels)):
+        return levels          # the defaults of every call: already what the checks give
     if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
         raise TypeError(f"levels must be a sequence of numbers in (0, 1), got {levels!r}.")
     out = tuple(dict.fromkeys(check_level(v, "levels") for v in levels))
