@@ -594,17 +594,17 @@ class SignalCurve:
                              "be clipped to the grid's edge.")
         # between the grid points that enclose each value (np.interp needs strictly
         # increasing points): a value on a flat stretch is its first or last point
-        x = np.atleast_1d(v).ravel()
+        xs = np.atleast_1d(v).ravel()
         if side == "low":
-            hi = np.maximum(np.searchsorted(m, x, "left"), 1)
+            hi = np.maximum(np.searchsorted(m, xs, "left"), 1)
         else:
-            hi = np.minimum(np.searchsorted(m, x, "right"), len(m) - 1)
+            hi = np.minimum(np.searchsorted(m, xs, "right"), len(m) - 1)
         lo = hi - 1
         dm = m[hi] - m[lo]
         with np.errstate(invalid="ignore", divide="ignore"):
-            t = np.where(dm > 0, (x - m[lo]) / dm, 0.0)
+            t = np.where(dm > 0, (xs - m[lo]) / dm, 0.0)
         # exact ends, not a rounded fraction of the step
-        t = np.where(x == m[lo], 0.0, np.where(x == m[hi], 1.0, t))
+        t = np.where(xs == m[lo], 0.0, np.where(xs == m[hi], 1.0, t))
         mapped: np.ndarray = (auc[lo] + t * (auc[hi] - auc[lo])).reshape(v.shape)
         return mapped
 

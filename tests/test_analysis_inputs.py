@@ -380,7 +380,7 @@ def test_covered_intervals_keep_the_default_grid():
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: compare("model"), TypeError, "model must be a Binormal or an Empirical"),
+    (lambda: compare("model"), TypeError, "model must be a Binormal, a Mixture or an Empirical"),
     (lambda: noise("model", n_rep=10), TypeError, "model must be a Binormal"),
     (lambda: signal_curve(Binormal(1.0), grid=["a", "b"], prevalence=0.1), TypeError,
      "grid must be a 1d sequence"),

@@ -58,7 +58,12 @@ def test_paper_quick_writes_every_manifest_file(tmp_path, capsys) -> None:
     assert main(["paper", str(out), "--quick"]) == 0
     with open(out / "manifest.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert rows and list(rows[0]) == ["file", "paper", "figure", "caption"]
+    assert rows and list(rows[0]) == ["file", "paper", "figure", "caption", "replicates"]
+    simulated = {r["file"] for r in rows if r["replicates"]}
+    assert {"beam_fig4_relative_resolution.csv", "beam_fig9_sample_sizes.png",
+            "beam_fig8_linear_approximation.png"} <= simulated
+    for r in rows:      # a quick run says so, with its replicates, wherever it simulates
+        assert ("quick run: " + r["replicates"] in r["caption"]) == bool(r["replicates"])
     files = {r["file"] for r in rows}
     assert len(files) == len(rows)                           # each file once
     assert files == set(os.listdir(out)) - {"manifest.csv"}  # every file listed
@@ -95,3 +100,58 @@ def test_paper_refuses_bad_outdir(tmp_path, capsys) -> None:
         write_all(tmp_path / "p", quick="yes")
     assert main(["paper", str(a_file), "--quick"]) == 2
     assert "outdir" in capsys.readouterr().err
+
+
+def test_paper_takes_replicates_and_seed(tmp_path) -> None:
+    from indist_fast.paper import write_all
+    rows = write_all(tmp_path / "a", quick=True, n_rep=12, seed=5)
+    reps = {r.file: r.replicates for r in rows}
+    assert reps["beam_fig4_relative_resolution.csv"] == "12 replicates"
+    assert reps["beam_fig9_sample_sizes.csv"] == ("12 replicates at N = 1,000; "
+                                                   "12 replicates at N = 100,000")
+    with open(tmp_path / "a" / "beam_fig9_sample_sizes.csv", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert {(r["n"], r["replicates"], r["runs"], r["seed"]) for r in table} == {
+        ("1000", "12", "1", "5"), ("100000", "12", "1", "5")}     # one run at N = 1e5
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--n-rep", "1"], "n_rep must be"), (["--n-rep", "x"], "--n-rep"),
+    (["--seed", "-1"], "--seed"),
+])
+def test_paper_options_are_checked(tmp_path, capsys, argv, message) -> None:
+    code = None
+    try:
+        code = main(["paper", str(tmp_path / "o"), "--quick", *argv])
+    except SystemExit as exc:           # argparse's own refusal
+        code = exc.code
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "o" / "manifest.csv").exists()
+
+
+def test_paper_outdir_under_a_file_is_named(tmp_path, capsys) -> None:
+    a_file = tmp_path / "f.txt"
+    a_file.write_text("x")
+    assert main(["paper", str(a_file / "sub" / "deeper")]) == 2
+    err = capsys.readouterr().err
+    assert "outdir must be a folder" in err and "f.txt" in err and "Errno" not in err
+
+
+def test_orallo_stand_ins_show_the_papers_reversal() -> None:
+    # tuned to Table 1; the point of Table 2: which model is better depends on the
+    # threshold choice method (B fixed and score-driven, A rate-driven)
+    from indist_fast import roc_auc
+    from indist_fast import threshold_choice as tc
+    from indist_fast.paper.orallo import PAPER_TABLE1, PAPER_TABLE2, models
+    data = models()
+    loss = {name: {r.method: r.expected_loss for r in tc.compare_methods(y, p, t=0.5).rows}
+            for name, (y, p) in data.items()}
+    for method in ("score-fixed", "score-driven"):
+        assert loss["B"][method] < loss["A"][method], method
+    assert loss["A"]["rate-driven"] < loss["B"]["rate-driven"]
+    for k, (name, (y, p)) in enumerate(data.items()):
+        assert roc_auc(y, p) == pytest.approx(PAPER_TABLE1["auc"][k], abs=0.03)
+        assert tc.brier_score(y, p) == pytest.approx(PAPER_TABLE1["brier_score"][k], abs=0.015)
+        for method, values in PAPER_TABLE2.items():
+            assert loss[name][method] == pytest.approx(values[k], abs=0.01), (name, method)

@@ -14,7 +14,7 @@ ORALLO = "002_d5ee42fbb9708b98"
 ROC_POST = "003_e1ef94872cf64b37"
 BEAM = "004_dc370068215ad919"
 
-MANIFEST_FIELDS = ("file", "paper", "figure", "caption")
+MANIFEST_FIELDS = ("file", "paper", "figure", "caption", "replicates")
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,9 @@ class ManifestRow:
         The figure or table it reproduces, e.g. ``Fig 4``.
     caption : str
         One line saying what it shows.
+    replicates : str
+        The simulation behind it (e.g. ``500 replicates x 3 runs``); empty when
+        nothing is simulated.
 
     Examples
     --------
@@ -44,6 +47,7 @@ class ManifestRow:
     paper: str
     figure: str
     caption: str
+    replicates: str = ""
 
 
 def subplots(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float],
@@ -64,28 +68,36 @@ class Writer:
     """Writes figures and tables into ``outdir`` and keeps their manifest rows.
 
     ``quick`` asks the writers for small simulations (tests); the figures and tables
-    are the same files either way.
+    are the same files either way, their captions saying so. ``n_rep`` (None: each
+    writer's default) and ``seed`` set the simulations.
     """
 
     outdir: str
     quick: bool = False
+    n_rep: int | None = None
+    seed: int = 0
     rows: list[ManifestRow] = field(default_factory=list)
 
-    def _add(self, name: str, paper: str, figure: str, caption: str) -> str:
+    def _add(self, name: str, paper: str, figure: str, caption: str,
+             replicates: str) -> str:
         if any(r.file == name for r in self.rows):
             raise RuntimeError(f"two writers chose the file name {name!r}")
-        self.rows.append(ManifestRow(name, paper, figure, caption))
+        if replicates:
+            caption += (f" [quick run: {replicates}, seed {self.seed}; the full command "
+                        "draws more]" if self.quick else f" [{replicates}, seed {self.seed}]")
+        self.rows.append(ManifestRow(name, paper, figure, caption, replicates))
         return os.path.join(self.outdir, name)
 
-    def figure(self, fig: Any, name: str, paper: str, figure: str, caption: str) -> None:
-        """Save ``fig`` as ``name`` (a PNG)."""
-        path = self._add(name, paper, figure, caption)
+    def figure(self, fig: Any, name: str, paper: str, figure: str, caption: str,
+               replicates: str = "") -> None:
+        """Save ``fig`` as ``name`` (a PNG); ``replicates`` describes its simulation."""
+        path = self._add(name, paper, figure, caption, replicates)
         fig.savefig(path, dpi=110)
 
     def table(self, name: str, header: Sequence[str], rows: Iterable[Sequence[Any]],
-              paper: str, figure: str, caption: str) -> None:
+              paper: str, figure: str, caption: str, replicates: str = "") -> None:
         """Write a CSV table with ``header``; floats keep 6 significant digits."""
-        path = self._add(name, paper, figure, caption)
+        path = self._add(name, paper, figure, caption, replicates)
         with open(path, "w", newline="", encoding="utf-8") as fh:
             out = csv.writer(fh)
             out.writerow(header)
@@ -99,7 +111,7 @@ class Writer:
             out = csv.writer(fh)
             out.writerow(MANIFEST_FIELDS)
             for r in self.rows:
-                out.writerow([r.file, r.paper, r.figure, r.caption])
+                out.writerow([r.file, r.paper, r.figure, r.caption, r.replicates])
         return path
 
 

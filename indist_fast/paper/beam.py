@@ -1,7 +1,11 @@
 """Beam, "Resolving power": the height example (Fig 1), interval mapping through a
 signal curve (Figs 2 and 7), the binormal signal curves (Fig 3), the relative
-resolution of AUPRC against AUROC (Fig 4; Fig 9 at N = 1,000 and 100,000, three runs
-averaged), and Hanley and McNeil's standard error (Fig 5)."""
+resolution of AUPRC against AUROC (Fig 4; Fig 9 at N = 1,000, three runs averaged,
+and N = 100,000, one run, as the paper's appendix B), Hanley and McNeil's standard
+error (Fig 5) and the linear approximation (Fig 8, appendix A).
+
+AUPRC here is the step-sum average precision (``average_precision``); the paper
+estimated it with PRROC's Davis-Goadrich interpolation, a slightly different number."""
 
 from __future__ import annotations
 
@@ -21,27 +25,37 @@ METRICS = ("auc", "average_precision")
 HEIGHT = ((164.7, 7.1), (178.4, 7.6), 171.0)
 
 
-def _settings(quick: bool) -> dict[str, Any]:
-    """Replicates and runs. The paper draws 10,000 replicates and averages three runs;
-    500 replicates (100 at N = 100,000), three runs averaged, keep the whole command
-    within a few minutes at the price of noisier quantiles (the CSVs show each
-    condition's intervals)."""
+def _settings(quick: bool, n_rep: int | None, seed: int) -> dict[str, Any]:
+    """Replicates and runs. The paper draws 10,000 replicates and averages three runs
+    (one at N = 100,000); by default 500 replicates (100 at N = 100,000) keep the whole
+    command within a few minutes at the price of noisier quantiles (the CSVs show each
+    condition's intervals). ``n_rep`` sets every condition's replicates."""
     if quick:
-        return {"n_rep": 20, "runs": 1, "n_rep_large": 10, "runs_small": 1, "runs_large": 1}
-    return {"n_rep": 500, "runs": 3, "n_rep_large": 100, "runs_small": 3, "runs_large": 3}
+        cfg = {"n_rep": 20, "runs": 1, "n_rep_large": 10, "runs_small": 1}
+    else:
+        cfg = {"n_rep": 500, "runs": 3, "n_rep_large": 100, "runs_small": 3}
+    if n_rep is not None:
+        cfg["n_rep"] = cfg["n_rep_large"] = n_rep
+    cfg["seed"] = seed
+    return cfg
+
+
+def _reps(n_rep: int, runs: int = 1) -> str:
+    return f"{n_rep:,} replicates" + (f" x {runs} runs" if runs > 1 else "")
 
 
 def write(out: Writer) -> None:
     """Every Beam figure and table this library can compute."""
-    cfg = _settings(out.quick)
+    cfg = _settings(out.quick, out.n_rep, out.seed)
     _fig1(out)
     _fig3(out)
     _fig5(out)
-    main = _study(10_000, cfg["n_rep"], cfg["runs"])
+    main = _study(10_000, cfg["n_rep"], cfg["runs"], cfg["seed"])
     _fig4(out, main, cfg)
     _fig9(out, cfg)
     _fig2(out, cfg)
     _fig7(out, cfg)
+    _fig8(out, cfg)
 
 
 def _fig1(out: Writer) -> None:
@@ -56,10 +70,12 @@ def _fig1(out: Writer) -> None:
         ax.plot(x, np.exp(-0.5 * ((x - m) / s) ** 2) / (s * math.sqrt(2 * math.pi)),
                 color=color, label=label)
     ax.axvline(t, color="k", ls="--", lw=1)
-    ax.text(t + 1, 0.052, f"threshold {t:g} cm\nhit rate {pop.tpr(t):.3f}\n"
-            f"false alarms {pop.fpr(t):.3f}", fontsize=8, va="top")
+    # left of both curves, where the densities are near 0
+    ax.text(0.02, 0.96, f"threshold {t:g} cm (dashed)\nhit rate {pop.tpr(t):.3f}\n"
+            f"false alarms {pop.fpr(t):.3f}", fontsize=8, va="top", transform=ax.transAxes)
     ax.set_title(f"Height as a classifier of sex: AUROC {pop.auc:.3f}")
     ax.set_xlabel("height (cm)")
+    ax.set_ylabel("density")
     ax.legend()
     out.figure(fig, "beam_fig1_height.png", BEAM, "Fig 1",
                "Binormal height model (women 164.7 +- 7.1 cm, men 178.4 +- 7.6 cm), the "
@@ -121,7 +137,8 @@ def _relative(n: int, p: float, auc: float, n_rep: int, seed: Any) -> tuple[floa
     return table["average_precision"].relative, table
 
 
-def _study(n: int, n_rep: int, runs: int) -> dict[tuple[float, float], dict[str, Any]]:
+def _study(n: int, n_rep: int, runs: int, seed: int
+           ) -> dict[tuple[float, float], dict[str, Any]]:
     """Every prevalence and quality: relative resolution averaged over ``runs``, and
     the first run's AUROC interval."""
     out = {}
@@ -129,7 +146,7 @@ def _study(n: int, n_rep: int, runs: int) -> dict[tuple[float, float], dict[str,
         for j, auc in enumerate(QUALITY.values()):
             rel, tables = [], []
             for run in range(runs):
-                r, t = _relative(n, p, auc, n_rep, (n, i, j, run))
+                r, t = _relative(n, p, auc, n_rep, (seed, n, i, j, run))
                 rel.append(r)
                 tables.append(t)
             out[(p, auc)] = {"relative": float(np.nanmean(rel)) if not all(
@@ -144,21 +161,24 @@ def _grid_panel(ax: Any, study: dict[tuple[float, float], dict[str, Any]], title
                 label=f"prevalence {p:g}")
     ax.axhline(0, color="0.5", lw=0.8)
     ax.set_xticks(aucs, [f"{k}\n{a:g}" for k, a in QUALITY.items()])
+    ax.set_xlabel("model quality (AUROC)")
     ax.set_ylabel("AUPRC vs AUROC resolution (%)")
     ax.set_title(title, fontsize=10)
 
 
-def _study_rows(study: dict[tuple[float, float], dict[str, Any]], n: int) -> list[list[Any]]:
+def _study_rows(study: dict[tuple[float, float], dict[str, Any]], n: int, n_rep: int,
+                seed: int) -> list[list[Any]]:
     rows = []
     for (p, auc), cell in study.items():
         t = cell["table"]
-        rows.append([n, p, auc, len(cell["runs"]), cell["relative"],
+        rows.append([n, p, auc, n_rep, len(cell["runs"]), seed, cell["relative"],
                      *t["auc"].interval, *t["average_precision"].interval,
                      *t["average_precision"].auc_interval])
     return rows
 
 
-_STUDY_HEADER = ["n", "prevalence", "auroc", "runs", "relative_resolution", "auroc_low",
+_STUDY_HEADER = ["n", "prevalence", "auroc", "replicates", "runs", "seed",
+                 "relative_resolution", "auroc_low",
                  "auroc_high", "auprc_low", "auprc_high", "auprc_on_auroc_low",
                  "auprc_on_auroc_high"]
 
@@ -168,29 +188,36 @@ def _fig4(out: Writer, study: dict[tuple[float, float], dict[str, Any]],
     fig, ax = subplots(figsize=(6.5, 4.8))
     _grid_panel(ax, study, f"N = 10,000; {cfg['n_rep']} replicates, {cfg['runs']} run(s)")
     ax.legend(fontsize=7, ncol=2)
+    reps = _reps(cfg["n_rep"], cfg["runs"])
     out.figure(fig, "beam_fig4_relative_resolution.png", BEAM, "Fig 4",
                "Relative resolution of AUPRC (step-sum average precision) against AUROC "
                "by prevalence and model quality, binormal, N = 10,000 (positive: AUPRC "
-               "resolves worse).")
-    out.table("beam_fig4_relative_resolution.csv", _STUDY_HEADER, _study_rows(study, 10_000),
+               "resolves worse).", reps)
+    out.table("beam_fig4_relative_resolution.csv", _STUDY_HEADER,
+              _study_rows(study, 10_000, cfg["n_rep"], cfg["seed"]),
               BEAM, "Fig 4", "Relative resolution with the noise intervals behind it "
-              "(AUPRC's interval also mapped onto the AUROC scale).")
+              "(AUPRC's interval also mapped onto the AUROC scale).", reps)
 
 
 def _fig9(out: Writer, cfg: dict[str, Any]) -> None:
-    small = _study(1_000, cfg["n_rep"], cfg["runs_small"])
-    large = _study(100_000, cfg["n_rep_large"], cfg["runs_large"])
+    # appendix B: three runs averaged at N = 1,000, one run at N = 100,000
+    small = _study(1_000, cfg["n_rep"], cfg["runs_small"], cfg["seed"])
+    large = _study(100_000, cfg["n_rep_large"], 1, cfg["seed"])
     fig, axes = subplots(2, 1, figsize=(6.5, 8.5))
-    _grid_panel(axes[0], small, f"N = 1,000; {cfg['n_rep']} replicates, "
+    _grid_panel(axes[0], small, f"N = 1,000; {cfg['n_rep']:,} replicates, "
                 f"{cfg['runs_small']} run(s) averaged")
-    _grid_panel(axes[1], large, f"N = 100,000; {cfg['n_rep_large']} replicates, "
-                f"{cfg['runs_large']} run(s) averaged")
+    _grid_panel(axes[1], large, f"N = 100,000; {cfg['n_rep_large']:,} replicates, one run")
     axes[0].legend(fontsize=7, ncol=2)
+    reps = (f"{_reps(cfg['n_rep'], cfg['runs_small'])} at N = 1,000; "
+            f"{_reps(cfg['n_rep_large'])} at N = 100,000")
     out.figure(fig, "beam_fig9_sample_sizes.png", BEAM, "Fig 9",
-               "The Fig 4 study at N = 1,000 (top) and N = 100,000 (bottom), runs averaged.")
+               "The Fig 4 study at N = 1,000 (top, runs averaged) and N = 100,000 (bottom, "
+               "one run, as in the paper's appendix B).", reps)
     out.table("beam_fig9_sample_sizes.csv", _STUDY_HEADER,
-              _study_rows(small, 1_000) + _study_rows(large, 100_000), BEAM, "Fig 9",
-              "Relative resolution at N = 1,000 and 100,000 (mean over runs).")
+              _study_rows(small, 1_000, cfg["n_rep"], cfg["seed"])
+              + _study_rows(large, 100_000, cfg["n_rep_large"], cfg["seed"]), BEAM, "Fig 9",
+              "Relative resolution at N = 1,000 (mean over runs) and 100,000 (one run).",
+              reps)
 
 
 def _mapping_panel(ax: Any, signal: Any, tables: list[Any], colors: list[str]) -> None:
@@ -204,8 +231,15 @@ def _mapping_panel(ax: Any, signal: Any, tables: list[Any], colors: list[str]) -
                 ax.plot([signal.auc[0], a, a], [m, m, 0], color=color, ls="--", lw=0.9)
         ax.axvspan(*ref.interval, color=color, alpha=0.12)
         ax.text(0.02, 0.97 - 0.1 * colors.index(color),
-                f"AUROC {t.auc:.2f}: AUROC delta {ref.delta:.3f}, AUPRC delta {row.delta:.3f}",
+                f"AUROC {t.auc:.3f}: AUROC delta {ref.delta:.3f}, AUPRC delta {row.delta:.3f}",
                 transform=ax.transAxes, fontsize=8, color=color, va="top")
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    ax.legend(handles=[Line2D([], [], color="k", lw=1.2, label="signal curve"),
+                       Patch(color="0.5", alpha=0.25, label="AUROC's 95% noise interval"),
+                       Line2D([], [], color="0.3", ls="--", lw=0.9,
+                              label="AUPRC's 95% interval, mapped to AUROC")],
+              loc="lower right", fontsize=7)
     ax.set_xlabel("AUROC")
     ax.set_ylabel("AUPRC")
     ax.set_ylim(bottom=0)
@@ -215,7 +249,8 @@ def _fig2(out: Writer, cfg: dict[str, Any]) -> None:
     from ..population import Binormal
     from ..resolving_power import signal_curve
     p, n = 0.05, 10_000
-    tables = [_relative(n, p, auc, cfg["n_rep"], (2, k))[1] for k, auc in enumerate((0.7, 0.9))]
+    tables = [_relative(n, p, auc, cfg["n_rep"], (cfg["seed"], 2, k))[1]
+              for k, auc in enumerate((0.7, 0.9))]
     signal = signal_curve(Binormal(0.0), METRICS, np.linspace(0.5, 0.99, 99), prevalence=p)
     fig, ax = subplots(figsize=(6, 5))
     _mapping_panel(ax, signal, tables, ["tab:blue", "tab:orange"])
@@ -223,7 +258,8 @@ def _fig2(out: Writer, cfg: dict[str, Any]) -> None:
                  f"N = {n:,})", fontsize=9)
     out.figure(fig, "beam_fig2_interval_mapping.png", BEAM, "Fig 2",
                "AUPRC's 95% noise interval mapped through the binormal signal curve onto "
-               "AUROC (dashed) beside AUROC's own interval (shaded), at AUROC 0.7 and 0.9.")
+               "AUROC (dashed) beside AUROC's own interval (shaded), at AUROC 0.7 and 0.9.",
+               _reps(cfg["n_rep"]))
 
 
 def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
@@ -235,7 +271,7 @@ def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
     model = Empirical(y, s)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)
-        table = compare(model, METRICS, n_rep=cfg["n_rep"], seed=7)
+        table = compare(model, METRICS, n_rep=cfg["n_rep"], seed=(cfg["seed"], 7))
     signal = signal_curve(model, METRICS, np.linspace(0.54, 0.92, 77))
     fig, ax = subplots(figsize=(6, 5))
     _mapping_panel(ax, signal, [table], ["tab:blue"])
@@ -243,10 +279,10 @@ def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
     ax.set_title("Empirical signal curve (positive scores shifted), stand-in data",
                  fontsize=9)
     out.figure(fig, "beam_fig7_empirical_mapping.png", BEAM, "Fig 7",
-               "Empirical signal curve (every positive score shifted) of a 2,000-row sample "
-               "of a binormal population (AUROC .646, prevalence .1) standing in for the "
-               "readmissions data, with the AUPRC interval mapped "
-               "onto AUROC.")
+               f"Empirical signal curve (every positive score shifted) of a 2,000-row sample "
+               f"(AUROC {table.auc:.3f}) of a binormal population with the readmissions "
+               f"model's AUROC .646 and prevalence .1, standing in for those unpublished "
+               f"data, with the AUPRC interval mapped onto AUROC.", _reps(cfg["n_rep"]))
 
 
 def _model_ap(model: Any) -> float:
@@ -254,3 +290,39 @@ def _model_ap(model: Any) -> float:
     import indist_fast as ifa
     y, s = model.scores(0.0)
     return float(ifa.average_precision(y, s))
+
+
+def _fig8(out: Writer, cfg: dict[str, Any]) -> None:
+    """Appendix A: the linear approximation. Axes flipped (AUPRC across, AUROC up), the
+    signal curve near the evaluation point and its tangent there; the resolution read
+    from standard errors and the slope beside the one read through the curve."""
+    from ..population import Binormal
+    from ..resolving_power import signal_curve
+    p, n, at = 0.05, 10_000, 0.8
+    _, table = _relative(n, p, at, cfg["n_rep"], (cfg["seed"], 8))
+    signal = signal_curve(Binormal.for_auc(at), METRICS, np.linspace(0.6, 0.95, 71),
+                          prevalence=p)
+    ap = signal.values["average_precision"]
+    here = float(np.interp(at, signal.auc, ap))
+    slope = signal.slope("average_precision", at)          # d AUPRC / d AUROC
+    fig, ax = subplots(figsize=(6, 5))
+    ax.plot(ap, signal.auc, "k", lw=1.2, label="signal curve")
+    x = np.linspace(ap.min(), ap.max(), 2)
+    ax.plot(x, at + (x - here) / slope, color="tab:red", lw=1,
+            label=f"tangent at AUROC {at:g}: slope {1 / slope:.2f}")
+    ax.plot([here], [at], "ko")
+    row = table["average_precision"]
+    ax.text(0.97, 0.05, f"AUPRC resolution on the AUROC scale\n"
+            f"linear (2 x 1.96 SE / slope): {row.linear_delta:.4f}\n"
+            f"through the curve: {row.delta:.4f}\nAUROC's own: {table['auc'].delta:.4f}",
+            transform=ax.transAxes, ha="right", va="bottom", fontsize=8)
+    ax.set_xlabel("AUPRC")
+    ax.set_ylabel("AUROC")
+    ax.set_title(f"Linear approximation (binormal, prevalence {p:g}, N = {n:,})",
+                 fontsize=9)
+    ax.legend(loc="upper left", fontsize=8)
+    out.figure(fig, "beam_fig8_linear_approximation.png", BEAM, "Fig 8",
+               "Appendix A's linear approximation with the axes flipped: the signal curve's "
+               "tangent at the evaluation point maps AUPRC's standard error onto AUROC "
+               "(the paper illustrates it with its toy metric AUSGC; here AUPRC).",
+               _reps(cfg["n_rep"]))

@@ -36,6 +36,7 @@ def write(out: Writer) -> None:
                    f"fpr {u:.2f}")
         rows.append([t, v, u, model.precision(t, 0.5)])
     left.set_xlabel("score")
+    left.set_ylabel("density")
     left.legend(fontsize=8)
     right.set_xlabel("false positive rate")
     right.set_ylabel("true positive rate")
@@ -45,6 +46,7 @@ def write(out: Writer) -> None:
     out.figure(fig, "roc_post_binormal_roc.png", ROC_POST, "ROC demo",
                "Class score densities with four thresholds and the binormal ROC curve with "
                "the same thresholds marked.")
-    out.table("roc_post_thresholds.csv", ["threshold", "tpr", "fpr", "precision_at_0.5"],
-              rows, ROC_POST, "ROC demo", "The marked thresholds' rates (and precision at "
-              "prevalence 1/2).")
+    out.table("roc_post_thresholds.csv", ["threshold", "tpr", "fpr",
+                                          "precision_at_prevalence_0.5"],
+              rows, ROC_POST, "ROC demo", "The marked thresholds' rates, and the precision "
+              "each would have if half the population were signal.")

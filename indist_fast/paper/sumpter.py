@@ -123,6 +123,7 @@ def _fig2(out: Writer, sets: list[_Set]) -> None:
         ax.axvline(0.0, color="tab:red", ls="-.", lw=1, label="score 0 (eq. 8)")
         ax.set_yscale("log")
         ax.set_xlabel("score (log-odds)")
+        ax.set_ylabel("rows")
     axes.flat[0].legend(fontsize=7)
     out.figure(fig, "sumpter_fig2_scores.png", SUMPTER, "Fig 2",
                "Score histograms of the nine sets (log counts) with r_b of the sample and "
@@ -173,13 +174,16 @@ def _fig5(out: Writer, sets: list[_Set]) -> None:
         ax.plot(s.pop["b"], s.pop["precision"], color="0.5", ls="--", lw=1)
         for level in LEVELS:
             ax.axvline(level, color="0.3", ls="-" if level == 0.5 else ":", lw=0.9)
-        ax.text(0.97, 0.97, f"C(r_b) = {s.report.precision:.3f}\n"
-                f"C(r40) = {s.report.at[0.4].precision:.3f}\n"
-                f"C(r60) = {s.report.at[0.6].precision:.3f}",
-                ha="right", va="top", fontsize=8, transform=ax.transAxes)
+        # the values as a legend title without entries: "best" keeps it off the curves
+        ax.legend(handles=[], title="\n".join(
+            f"C({name}) = {p.precision:.3f}" if p.reached else f"{name}: B never reaches {lv:g}"
+            for name, lv, p in (("r_b", 0.5, s.report.at[0.5]), ("r40", 0.4, s.report.at[0.4]),
+                                ("r60", 0.6, s.report.at[0.6]))),
+            title_fontsize=7, loc="best", frameon=True)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1.02)
         ax.set_xlabel("B(r)")
+        ax.set_ylabel("C, v, u")
     out.figure(fig, "sumpter_fig5_c_vs_b.png", SUMPTER, "Fig 5",
                "Precision, tpr and fpr against B(r) (parametrised by r), population "
                "precision dashed; lines at B = 0.4, 0.5, 0.6 (r40, r_b, r60).")
@@ -199,6 +203,7 @@ def _fig6(out: Writer, sets: list[_Set]) -> None:
         ax.set_xlim(s.score.min(), s.score.max())
         ax.set_ylim(0, 1)
         ax.set_xlabel("threshold r (score)")
+        ax.set_ylabel("B, B+, B-, F1")
     out.figure(fig, "sumpter_fig6_b_split.png", SUMPTER, "Fig 6",
                "B(r) split into B+ (labelled copy positive) and B- (negative), with F1 "
                "and the 1/2 line; dashed lines are the populations.")
