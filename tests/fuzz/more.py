@@ -399,8 +399,9 @@ def resolving_power_cases() -> list[Case]:
                              ("prev_nan", (10, NAN), ("prevalence",)),
                              ("prev_str", (10, "0.3"), ("prevalence",)),
                              ("prev_tiny", (10, 0.01), ("prevalence", "n")),
-                             ("rng_int", (10, 0.3, 5), ("rng",)),
-                             ("rng_none", (10, 0.3, None), ("rng",))):
+                             ("rng_float", (10, 0.3, 5.5), ("rng",)),
+                             ("rng_str", (10, 0.3, "seed"), ("rng",)),
+                             ("rng_negative", (10, 0.3, -1), ("rng",))):
         def make(args=args) -> Any:
             a = args if len(args) == 3 else (*args, rng())
             return m().sample, a, {}

@@ -61,7 +61,7 @@ def population_cases() -> list[Case]:
             ("population", ("nope",), {}, "metric"), ("roc_curve", (1,), {}, "n"),
             ("roc_curve", (2.5,), {}, "n"), ("pr_curve", (), {"n": 0}, "n"),
             ("pr_curve", (1.0,), {}, "prevalence"), ("sample", (1,), {"rng": None}, "n"),
-            ("sample", (10,), {"rng": 3}, "rng"), ("sample", (10, 0.001),
+            ("sample", (10,), {"rng": 3.5}, "rng"), ("sample", (10, 0.001),
                                                    {"rng": np.random.default_rng(0)},
                                                    "prevalence")):
         out.append(_err(f"population.Mixture.{meth}", "_".join(map(str, args)) or "kw",
@@ -81,6 +81,24 @@ def population_cases() -> list[Case]:
                    _curve_check, backends=False))
     out.append(_ok("population.Mixture.pr_curve", "default", lambda: (m().pr_curve, (), {}),
                    _curve_check, backends=False))
+    for tag, args, name in (("auc_0", (0.0,), "auc"), ("auc_1", (1.0,), "auc"),
+                            ("auc_nan", (NAN,), "auc"), ("auc_str", ("x",), "auc"),
+                            ("auc_true", (True,), "auc")):
+        out.append(_err("population.Mixture.with_auc", tag,
+                        lambda args=args: (m().with_auc, args, {}), name, backends=False))
+    for auc in (1e-9, 0.3, 0.9, 1 - 1e-9):
+        out.append(_ok("population.Mixture.with_auc", f"auc={auc}",
+                       lambda auc=auc: (m().with_auc, (auc,), {}),
+                       lambda v, auc=auc: expect_close("auc", v.auc, auc, rtol=1e-9),
+                       backends=False))
+    for tag, args in (("nan", (NAN,)), ("inf", (INF,)), ("str", ("1",)), ("none", (None,))):
+        out.append(_err("population.Mixture.shifted", tag,
+                        lambda args=args: (m().shifted, args, {}), "delta", backends=False))
+    for r in ([[-INF, 0.0], [1.0, INF]], np.linspace(-3, 3, 5)):
+        out.append(_ok("population.Mixture.b", f"array{np.shape(r)}",
+                       lambda r=r: (m().b, (r,), {}),
+                       lambda v: expect_probabilities("b", np.asarray(v).ravel(), nan_ok=False),
+                       backends=False))
     b = lambda: Binormal(1.0, 2.0)
     for meth, args, name in (("tpr", (NAN,), "r"), ("fpr", ("x",), "r"),
                              ("roc_curve", (0,), "n"), ("pr_curve", (), "prevalence"),
