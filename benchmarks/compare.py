@@ -1,6 +1,13 @@
 """Ratio table: indist_fast against np.sort of the same scores and scikit-learn.
 
     python benchmarks/compare.py [--sizes 1e3 1e5 1e7] [--repeat 5]
+    python benchmarks/compare.py --targets [--repeat 7] [--big --data-dir DIR] [--huge]
+
+``--targets`` prints one row per performance target of issue 16 (case, target, the
+measured ratio as the median of paired repeats, met or missed); ``--big`` adds 1e8
+rows in memory and ``evaluate_file`` on a 1e8-row Parquet file (made once in
+``--data-dir``: float32 score, uint8 label, row groups of 1e6), ``--huge`` 1e9 rows from
+a memory-mapped ``.npy`` pair (about 9 GB on disk).
 
 Every figure is a ratio of times measured in this one run (best of ``--repeat``), so
 the table holds up on a noisy shared machine. Columns:
@@ -36,6 +43,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _inputs import VARIANTS, make  # noqa: E402
+from _timing import in_child, paired_ratio  # noqa: E402
 
 import indist_fast  # noqa: E402
 from indist_fast import threshold_choice  # noqa: E402
@@ -71,6 +79,11 @@ def main() -> None:
     parser.add_argument("--no-sklearn", action="store_true")
     parser.add_argument("--only", choices=("core", "uncertainty"), default=None)
     parser.add_argument("--naive-reps", type=int, default=30)
+    parser.add_argument("--targets", action="store_true",
+                        help="the issue-16 targets table instead of the ratio tables")
+    parser.add_argument("--big", action="store_true", help="--targets: 1e8 rows and Parquet")
+    parser.add_argument("--huge", action="store_true", help="--targets: 1e9 rows (.npy)")
+    parser.add_argument("--data-dir", default="/tmp", help="--targets: where data files go")
     args = parser.parse_args()
     roc_auc_score = None
     if not args.no_sklearn:
@@ -79,6 +92,9 @@ def main() -> None:
 
     print(f"indist_fast {indist_fast.__version__}, backend {indist_fast.backend()}, "
           f"numpy {np.__version__}, {os.cpu_count()} cpus")
+    if args.targets:
+        targets_table(args, roc_auc_score)
+        return
     if args.only != "uncertainty":
         core_table(args, roc_auc_score)
     if args.only != "core":
@@ -144,6 +160,156 @@ def core_table(args, roc_auc_score) -> None:
             print(f"{n:>10,} {variant:>10} {t_sort * 1e3:9.2f} {t_eval * 1e3:11.2f} "
                   f"{t_eval / t_sort:13.2f} {skl_eval} {skl_auc} {mem / in_bytes:15.2f}",
                   flush=True)
+
+
+def _row(case: str, target: str, ratio: float, met: bool, detail: str = "") -> None:
+    print(f"{case:<46} {target:>9} {ratio:>9.2f}x {'met' if met else 'MISSED':>7}  {detail}",
+          flush=True)
+
+
+def targets_table(args, roc_auc_score) -> None:
+    """Every target of issue 16, each a median over ``--repeat`` paired runs."""
+    repeat = max(5, args.repeat)
+    print(f"{'case':<46} {'target':>9} {'measured':>10} {'':>7}  (medians of {repeat} "
+          "paired runs)")
+    sizes = [10**5, 10**6, 10**7] + ([10**8] if args.big else [])
+    for n in sizes:
+        y, s, _ = make(n, "continuous")
+        r, base, t = paired_ratio(lambda: np.sort(s), lambda: indist_fast.evaluate(y, s),
+                                  repeat if n < 10**8 else 3)
+        goal = 1.0 if n < 10**7 else 0.6
+        _row(f"evaluate float64 / np.sort, n=1e{len(str(n)) - 1}", f"<= {goal:g}", r, r <= goal,
+             f"{t * 1e3:.1f} ms vs {base * 1e3:.1f} ms")
+    y, s, w = make(10**7, "weighted")
+    r, base, t = paired_ratio(lambda: np.sort(s),
+                              lambda: indist_fast.evaluate(y, s, sample_weight=w), repeat)
+    _row("evaluate weighted / np.sort, n=1e7", "<= 1.3", r, r <= 1.3,
+         f"{t * 1e3:.1f} ms vs {base * 1e3:.1f} ms")
+    y, s, _ = make(10**7, "continuous")
+    s32 = s.astype(np.float32)
+    r, base, t = paired_ratio(lambda: np.sort(s32), lambda: indist_fast.evaluate(y, s32),
+                              repeat)
+    _row("evaluate float32 / np.sort float32, n=1e7", "<= 0.5", r, r <= 0.5,
+         f"{t * 1e3:.1f} ms vs {base * 1e3:.1f} ms")
+    y, s, _ = make(1000, "continuous")
+    for name, fn, goal in (("roc_auc", indist_fast.roc_auc, 3.0),
+                           ("evaluate", indist_fast.evaluate, 5.0)):
+        r, base, t = paired_ratio(lambda: np.sort(s), lambda fn=fn: fn(y, s), repeat,
+                                  inner=True)
+        _row(f"{name} / np.sort, 1,000 rows", f"<= {goal:g}", r, r <= goal,
+             f"{t * 1e6:.1f} us vs {base * 1e6:.1f} us")
+    if roc_auc_score is not None:
+        _bootstrap_row(args, roc_auc_score)
+    if args.big:
+        _parquet_row(args)
+    if args.huge:
+        _huge_row(args)
+
+
+def _bootstrap_row(args, roc_auc_score) -> None:
+    """1000 stratified replicates at 1e5 against the naive loop (resample, sklearn),
+    scaled from ``--naive-reps`` replicates; paired: naive batch, then ours."""
+    y, s, _ = make(100_000, "continuous")
+    rng = np.random.default_rng(0)
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+
+    def naive() -> None:
+        for _ in range(args.naive_reps):
+            idx = np.concatenate((rng.choice(pos, len(pos)), rng.choice(neg, len(neg))))
+            roc_auc_score(y[idx], s[idx])
+
+    ours = lambda: indist_fast.bootstrap(y, s, n_boot=1000, seed=0,  # noqa: E731
+                                         metrics=("auc", "precision"))
+    r, t_naive, t_ours = paired_ratio(naive, ours, 3)
+    speedup = (t_naive / args.naive_reps * 1000) / t_ours
+    _row("bootstrap 1000 x n=1e5: naive loop / ours", ">= 100", speedup, speedup >= 100,
+         f"{t_ours:.2f} s vs {t_naive / args.naive_reps * 1000:.1f} s (scaled)")
+
+
+_SORT_CHILD = r"""
+import sys, time
+import numpy as np
+import pyarrow.parquet as pq
+s = pq.read_table(sys.argv[1], columns=["s"]).column("s").to_numpy()
+t0 = time.perf_counter(); np.sort(s); SECONDS = time.perf_counter() - t0
+RESULT = len(s)
+"""
+_FILE_CHILD = r"""
+import sys, time, warnings
+warnings.simplefilter("ignore")
+import indist_fast
+t0 = time.perf_counter()
+r = indist_fast.evaluate_file(sys.argv[1], label="y", score="s", progress=False)
+SECONDS = time.perf_counter() - t0
+RESULT = r.auc
+"""
+
+
+def make_parquet(path: str, rows: int) -> None:
+    """The 1e8-row log: float32 score, uint8 label, row groups of 1e6 (written once)."""
+    if os.path.exists(path):
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    rng = np.random.default_rng(0)
+    schema = pa.schema([("y", pa.uint8()), ("s", pa.float32())])
+    with pq.ParquetWriter(path + ".part", schema) as writer:
+        for a in range(0, rows, 10**6):
+            k = min(10**6, rows - a)
+            y = (rng.random(k) < 0.1).astype(np.uint8)
+            s = (rng.normal(size=k) + 1.5 * y).astype(np.float32)
+            writer.write_table(pa.table({"y": y, "s": s}, schema=schema),
+                               row_group_size=10**6)
+    os.replace(path + ".part", path)
+
+
+def _parquet_row(args) -> None:
+    rows = 10**8
+    path = os.path.join(args.data_dir, f"indist_fast_bench_{rows}.parquet")
+    make_parquet(path, rows)
+    ratios, peaks = [], []
+    for _ in range(3):
+        base = in_child(_SORT_CHILD, path)
+        run = in_child(_FILE_CHILD, path)
+        ratios.append(run["seconds"] / base["seconds"])
+        peaks.append(run["peak_bytes"])
+    decoded = rows * 5
+    r, peak = float(np.median(ratios)), float(np.median(peaks)) / decoded
+    _row("evaluate_file Parquet 1e8 / np.sort in memory", "<= 1.8", r, r <= 1.8,
+         f"{run['seconds']:.2f} s vs {base['seconds']:.2f} s")
+    _row("  its peak RSS / decoded columns (0.5 GB)", "<= 1.5", peak, peak <= 1.5)
+
+
+_HUGE_CHILD = r"""
+import sys, time, warnings
+warnings.simplefilter("ignore")
+import numpy as np
+import indist_fast
+y = np.load(sys.argv[1], mmap_mode="r"); s = np.load(sys.argv[2], mmap_mode="r")
+t0 = time.perf_counter()
+r = indist_fast.evaluate(y, s)          # the mapped pages are read (and given back) in blocks
+SECONDS = time.perf_counter() - t0
+RESULT = r.auc
+"""
+
+
+def _huge_row(args) -> None:
+    rows = 10**9
+    paths = [os.path.join(args.data_dir, f"indist_fast_bench_{rows}_{c}.npy") for c in "ys"]
+    if not all(os.path.exists(p) for p in paths):
+        rng = np.random.default_rng(0)
+        y = np.lib.format.open_memmap(paths[0] + ".part", "w+", np.uint8, (rows,))
+        s = np.lib.format.open_memmap(paths[1] + ".part", "w+", np.float32, (rows,))
+        for a in range(0, rows, 10**7):
+            b = min(rows, a + 10**7)
+            y[a:b] = rng.random(b - a) < 0.1
+            s[a:b] = rng.normal(size=b - a) + 1.5 * y[a:b]
+        del y, s
+        for p in paths:
+            os.replace(p + ".part", p)
+    run = in_child(_HUGE_CHILD, *paths)
+    _row("evaluate 1e9 rows from a .npy pair (seconds)", "<= 15 s", run["seconds"],
+         run["seconds"] <= 15, f"peak RSS {run['peak_bytes'] / 1e9:.1f} GB")
 
 
 if __name__ == "__main__":

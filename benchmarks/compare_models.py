@@ -18,11 +18,15 @@ over repeats of each run's ratio. Rows:
 from __future__ import annotations
 
 import argparse
-import time
+import os
+import sys
 
 import numpy as np
 
-import indist_fast
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import paired_ratio  # noqa: E402
+
+import indist_fast  # noqa: E402
 
 
 def two_models(n: int, seed: int = 0):
@@ -33,22 +37,6 @@ def two_models(n: int, seed: int = 0):
     a = 1.5 * y + noise[0]
     b = 1.2 * y + 0.6 * noise[0] + 0.8 * noise[1]
     return y, a, b
-
-
-def seconds(fn) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
-
-
-def paired_ratio(baseline, fn, repeat: int) -> tuple[float, float, float]:
-    """Median over ``repeat`` paired runs of ``fn / baseline``, and the median times."""
-    base, other = [], []
-    for _ in range(repeat):
-        base.append(seconds(baseline))
-        other.append(seconds(fn))
-    ratios = np.array(other) / np.array(base)
-    return float(np.median(ratios)), float(np.median(base)), float(np.median(other))
 
 
 def main() -> None:
