@@ -34,15 +34,28 @@ from indist_fast._core.results import ReplicateCounts
 cnp.import_array()
 
 
+cdef extern from *:
+    """
+    /* NumPy's PCG64 state (numpy/random/src/pcg64/pcg64.h): its pcg_state is a
+       128-bit state and increment, the layout of indist_pcg64_t below. */
+    typedef struct { void *pcg_state; int has_uint32; uint32_t uinteger; }
+        indist_np_pcg64_state;
+    """
+    ctypedef struct indist_np_pcg64_state:
+        void* pcg_state
+
+
 cdef struct Draws:
     # 32-bit halves of the generator's raw 64-bit outputs, low half first.
     bitgen_t* rng
+    void* pcg                  # NumPy's PCG64 state, stepped inline; NULL: call rng
     uint64_t raw
     bint spare                 # the high half of `raw` is still unused
 
 
-cdef inline void _draws_start(Draws* d, bitgen_t* rng) noexcept nogil:
+cdef inline void _draws_start(Draws* d, bitgen_t* rng, void* pcg) noexcept nogil:
     d.rng = rng
+    d.pcg = pcg
     d.spare = False            # every class starts on a fresh raw draw
 
 
@@ -50,7 +63,9 @@ cdef inline uint32_t _next32(Draws* d) noexcept nogil:
     if d.spare:
         d.spare = False
         return <uint32_t>(d.raw >> 32)
-    d.raw = d.rng.next_uint64(d.rng.state)
+    # PCG64 stepped here, inlined, is the very step of its next_uint64 (child_raw's
+    # tests hold it to NumPy's): the same stream, without a call through a pointer
+    d.raw = indist_pcg64_next(d.pcg) if d.pcg != NULL else d.rng.next_uint64(d.rng.state)
     d.spare = True
     return <uint32_t>d.raw
 
@@ -69,12 +84,16 @@ cdef inline uint32_t _reject_below(Py_ssize_t n) noexcept nogil:
     return <uint32_t>((<uint64_t>1 << 32) - <uint64_t>n) % <uint32_t>n if n > 0 else 0
 
 
-cdef inline void _draw_class(Draws* d, bitgen_t* rng, Py_ssize_t n, uint32_t reject,
-                             const int64_t* group, const double* w, double* out,
-                             int64_t* counts) noexcept nogil:
+cdef inline void _draw_class(Draws* d, bitgen_t* rng, void* pcg, Py_ssize_t n,
+                             uint32_t reject, const int64_t* group, const double* w,
+                             double* out, int64_t* counts) noexcept nogil:
     """``n`` draws among a class's ``n`` slots, adding their weights to their groups."""
     cdef Py_ssize_t j, i
-    _draws_start(d, rng)
+    _draws_start(d, rng, pcg)
+    if w == NULL and counts == NULL:        # the bootstrap's own loop, kept tight
+        for j in range(n):
+            out[group[_below(d, <uint32_t>n, reject)]] += 1.0
+        return
     for j in range(n):
         i = _below(d, <uint32_t>n, reject)
         out[group[i]] += w[i] if w != NULL else 1.0
@@ -86,19 +105,23 @@ cdef void _replicate_groups(bitgen_t* rng, const int64_t* pos_group, const doubl
                             Py_ssize_t n_pos, const int64_t* neg_group,
                             const double* neg_w, Py_ssize_t n_neg, bint stratified,
                             double* tp, double* fp, Py_ssize_t m,
-                            int64_t* pos_counts, int64_t* neg_counts) noexcept nogil:
-    """One replicate's positive and negative weight per group (and slot counts if asked)."""
+                            int64_t* pos_counts, int64_t* neg_counts,
+                            bint zeroed=False, void* pcg=NULL) noexcept nogil:
+    """One replicate's positive and negative weight per group (and slot counts if asked).
+    ``zeroed``: ``tp`` and ``fp`` are all zero already (the caller cleared them).
+    ``pcg``: ``rng``'s PCG64 state when it is NumPy's PCG64 (stepped inline)."""
     cdef Py_ssize_t j, i, n = n_pos + n_neg
     cdef uint32_t reject_pos = _reject_below(n_pos), reject_neg = _reject_below(n_neg)
     cdef uint32_t reject_all = _reject_below(n)
     cdef Draws d
-    memset(tp, 0, m * sizeof(double))
-    memset(fp, 0, m * sizeof(double))
+    if not zeroed:
+        memset(tp, 0, m * sizeof(double))
+        memset(fp, 0, m * sizeof(double))
     if stratified:
-        _draw_class(&d, rng, n_pos, reject_pos, pos_group, pos_w, tp, pos_counts)
-        _draw_class(&d, rng, n_neg, reject_neg, neg_group, neg_w, fp, neg_counts)
+        _draw_class(&d, rng, pcg, n_pos, reject_pos, pos_group, pos_w, tp, pos_counts)
+        _draw_class(&d, rng, pcg, n_neg, reject_neg, neg_group, neg_w, fp, neg_counts)
     else:
-        _draws_start(&d, rng)
+        _draws_start(&d, rng, pcg)
         for j in range(n):
             i = _below(&d, <uint32_t>n, reject_all)
             if i < n_pos:
@@ -184,6 +207,7 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
     cdef Py_ssize_t k
     cdef int L = <int>levels.shape[0]
     cdef vector[bitgen_t*] rngs
+    cdef vector[void*] pcgs
     cdef vector[double] tp, fp
     cdef vector[Py_ssize_t] present
     cdef const double* pw = _weights_ptr(pos_weight, n_pos)
@@ -198,29 +222,41 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
     # The generators are the caller's own, one per replicate: no lock is needed.
     for bg in bit_generators:
         rngs.push_back(_bitgen(bg))
-    tp.resize(max(m, 1))
+        # exactly NumPy's PCG64 (not a subclass, not PCG64DXSM): its step is inlined
+        pcgs.push_back((<indist_np_pcg64_state*>rngs.back().state).pcg_state
+                       if type(bg) is np.random.PCG64 else NULL)
+    tp.resize(max(m, 1))           # (zeros: the sweeps clear what their draws set)
     fp.resize(max(m, 1))
     present.resize(max(m, 1))
     with nogil:
         for k in range(n_rep):
             _replicate_groups(rngs[k], &pos_group[0] if n_pos else NULL, pw, n_pos,
                               &neg_group[0] if n_neg else NULL, nw, n_neg, stratified,
-                              tp.data(), fp.data(), m, NULL, NULL)
+                              tp.data(), fp.data(), m, NULL, NULL, True, pcgs[k])
+            # Unweighted stratified draws add exactly n_pos and n_neg ones: the
+            # totals are known (and exact) without a pass over the groups.
             _sweep_replicate(tp.data(), fp.data(), m, &scores[0] if m else NULL,
-                             present.data(), exclude_self, levels, &out[k, 0])
+                             present.data(), exclude_self, levels, &out[k, 0],
+                             <double>n_pos if stratified and pw == NULL else -1.0,
+                             <double>n_neg if stratified and nw == NULL else -1.0)
 
 
-cdef void _sweep_replicate(const double* tp, const double* fp, Py_ssize_t m,
+cdef void _sweep_replicate(double* tp, double* fp, Py_ssize_t m,
                            const double* scores, Py_ssize_t* present, bint exclude_self,
-                           const double[::1] levels, double* row) noexcept nogil:
-    """Sweep one replicate's groups into ``row`` (columns as in ``replicate_sweeps``)."""
+                           const double[::1] levels, double* row, double wp,
+                           double wn) noexcept nogil:
+    """Sweep one replicate's groups into ``row`` (columns as in ``replicate_sweeps``),
+    then clear them (``tp`` and ``fp`` are all zero again, ready for the next draws).
+    ``wp``/``wn``: the class totals when known exactly (unweighted counts), else < 0."""
     cdef Py_ssize_t g, c, n_present = 0
     cdef int L = <int>levels.shape[0]
-    cdef double wp = 0.0, wn = 0.0
     cdef Sweep st
-    for g in range(m):
-        wp += tp[g]
-        wn += fp[g]
+    if wp < 0.0 or wn < 0.0:
+        wp = 0.0
+        wn = 0.0
+        for g in range(m):
+            wp += tp[g]
+            wn += fp[g]
     sweep_init(&st, wp, wn, exclude_self, levels)
     # Groups the replicate did not draw make no operating point. About one in three
     # is empty, so skipping them by a branch would mispredict often: list the drawn
@@ -231,6 +267,8 @@ cdef void _sweep_replicate(const double* tp, const double* fp, Py_ssize_t m,
     for c in range(n_present):
         g = present[c]
         sweep_push(&st, scores[g], tp[g] * st.scale, fp[g] * st.scale)
+        tp[g] = 0.0
+        fp[g] = 0.0
     row[0] = wp
     row[1] = wn
     # (the sweep's own scaled totals: W_P W_N must not overflow)
@@ -441,10 +479,12 @@ def segment_replicate_sweeps(const uint32_t[::1] prefix, const int64_t[::1] segm
                                   pw + a if pw != NULL else NULL, n_p,
                                   &neg_group[neg_start[s]] if n_n else NULL,
                                   nw + neg_start[s] if nw != NULL else NULL, n_n,
-                                  stratified, tp.data(), fp.data(), m, NULL, NULL)
+                                  stratified, tp.data(), fp.data(), m, NULL, NULL, True)
                 _sweep_replicate(tp.data(), fp.data(), m, &scores[group_start[s]] if m else NULL,
                                  present.data(), exclude_self, levels,
-                                 &out[i * n_boot + k, 0])
+                                 &out[i * n_boot + k, 0],
+                                 <double>n_p if stratified and pw == NULL else -1.0,
+                                 <double>n_n if stratified and nw == NULL else -1.0)
 
 
 cdef extern from "<algorithm>" namespace "std" nogil:
