@@ -172,12 +172,35 @@ def _auprg(tp: np.ndarray, fp: np.ndarray) -> float:
 
 def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
                         stacklevel: int) -> PrecisionRecallCurve:
-    """The curve of a score table (distinct scores descending, class weights at each).
+    """The curve of a score table (distinct scores descending, class weights at each):
+    what ``precision_recall_curve`` and ``ScoreTable.precision_recall_curve`` return.
 
     Without negatives the curve is still defined (precision 1 at every point, every
     area 1, as scikit-learn gives), but AUPRG is not: the gains divide by
     ``1 - pi1 = 0``; it is NaN, with a warning. Without positives recall is 0/0:
-    ValueError. ``stacklevel`` is the warning's, counted from here.
+    ValueError.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (m,)
+        Distinct scores, descending.
+    pos, neg : ndarray of shape (m,)
+        Positive and negative weight (or counts) at each score.
+    stacklevel : int
+        The warning's ``stacklevel``, counted from here.
+
+    Returns
+    -------
+    PrecisionRecallCurve
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.pr_curve import precision_recall_of
+    >>> pr = precision_recall_of(np.array([0.9, 0.5, 0.1]), np.array([1, 1, 0]),
+    ...                          np.array([0, 1, 1]), stacklevel=2)
+    >>> pr.precision.tolist(), pr.average_precision
+    ([1.0, 0.6666666666666666, 0.5], 0.8333333333333333)
     """
     with np.errstate(over="ignore"):          # an infinite total is refused just below
         wp = float(np.sum(pos, dtype=np.float64))
