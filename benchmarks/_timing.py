@@ -39,14 +39,18 @@ def per_call(fn: Callable[[], object], min_time: float = 0.02) -> float:
 
 
 def paired_ratio(baseline: Callable[[], object], fn: Callable[[], object], repeat: int,
-                 inner: bool = False) -> tuple[float, float, float]:
+                 inner: bool = False, settle: float = 0.0) -> tuple[float, float, float]:
     """Median over ``repeat`` paired runs of ``fn / baseline``, and the median times.
 
-    ``inner``: time each side with ``per_call`` (microsecond calls)."""
+    ``inner``: time each side with ``per_call`` (microsecond calls). ``settle``: seconds
+    to wait, untimed, before each call, so that another library's worker threads
+    (which spin for a while after a call) are parked before the next one is timed."""
     timer = per_call if inner else seconds
     base, other = [], []
     for _ in range(repeat):
+        time.sleep(settle)
         base.append(timer(baseline))
+        time.sleep(settle)
         other.append(timer(fn))
     ratios = np.array(other) / np.array(base)
     return float(np.median(ratios)), float(np.median(base)), float(np.median(other))
