@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Union
@@ -397,15 +398,25 @@ def _metric_specs(metrics: Any) -> dict[str, MetricSpec]:
     return out
 
 
+_gathering = threading.local()
+
+
 @contextlib.contextmanager
 def _once_each(stacklevel: int) -> Iterator[None]:
     """Warnings raised while many samples are measured (a callable metric calling
     ``evaluate`` on replicates where B misses a level, say), passed on once per kind:
     the first of each category with the count of the others (a thousand near-copies
     of one warning, each with its replicate's numbers, hide everything else)."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    if getattr(_gathering, "on", False):     # an outer call gathers them (compare)
         yield
+        return
+    _gathering.on = True
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        _gathering.on = False
     first: dict[type, tuple[str, int]] = {}
     for w in caught:
         message, count = first.get(w.category, (str(w.message), 0))
@@ -430,8 +441,24 @@ def _measure(y: np.ndarray, s: np.ndarray, specs: Mapping[str, MetricSpec]) -> l
         else:
             if table is None:
                 table = ScoreTable.from_arrays(y, s)
-            out.append(float(spec(table)))
+            out.append(_called(spec, table))
     return out
+
+
+def _called(spec: TableMetric, table: ScoreTable) -> float:
+    """A callable metric's value on ``table`` as a float; an error says which metric."""
+    name = getattr(spec, "__name__", repr(spec))
+    try:
+        value = spec(table)
+    except Exception as exc:
+        exc.add_note(f"(raised by the metric {name!r} that resolving power called with a "
+                     "ScoreTable)")
+        raise
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"metrics: the callable {name!r} must return a real number, got "
+                        f"{type(value).__name__} {value!r:.60}.") from None
 
 
 @dataclass(frozen=True, eq=False)
@@ -467,15 +494,23 @@ class SignalCurve:
                              f"{', '.join(map(repr, self.values))}.")
         return self.values[metric]
 
+    def _sign(self, metric: str) -> float:
+        """-1 for a metric that falls as models improve (a loss, say): it is mapped as
+        its negation, which rises; its resolution is the same."""
+        values = self._metric(metric)
+        defined = values[~np.isnan(values)]
+        return -1.0 if len(defined) and defined[-1] < defined[0] else 1.0
+
     def _defined(self, metric: str) -> tuple[np.ndarray, np.ndarray]:
-        """The curve where the metric is defined, made non-decreasing (a guard against
-        tiny non-monotone noise), with its AUROC values."""
+        """The curve where the metric is defined, times ``_sign`` and made
+        non-decreasing (a guard against tiny non-monotone noise), with its AUROC
+        values."""
         values = self._metric(metric)
         ok = ~np.isnan(values)
         if not ok.any():
             raise ValueError(f"{metric} is undefined on every model of the signal curve "
                              f"(AUROC {self.auc[0]:.4g} to {self.auc[-1]:.4g}).")
-        return np.maximum.accumulate(values[ok]), self.auc[ok]
+        return np.maximum.accumulate(self._sign(metric) * values[ok]), self.auc[ok]
 
     def is_monotone(self, metric: str) -> bool:
         """Whether the metric never falls as AUROC rises (where it is defined).
@@ -527,7 +562,7 @@ class SignalCurve:
         if math.isnan(value):
             return False
         m, _ = self._defined(metric)
-        return bool(m[0] <= value <= m[-1])
+        return bool(m[0] <= self._sign(metric) * value <= m[-1])
 
     def to_auc(self, metric: str, value: Any, side: str = "low") -> np.ndarray:
         """Map metric values onto the AUROC scale (monotone interpolation).
@@ -565,22 +600,27 @@ class SignalCurve:
         >>> float(signal.to_auc("auc", 0.8))
         0.8
         """
+        if side not in ("low", "high"):
+            raise ValueError(f"side must be 'low' or 'high', got {side!r}.")
         m, auc = self._defined(metric)
+        sign = self._sign(metric)
+        lo_shown, hi_shown = sorted((sign * m[0], sign * m[-1]))
         if m[-1] == m[0]:
-            raise ValueError(f"{metric} is {m[0]:.6g} on every model of the signal curve "
+            raise ValueError(f"{metric} is {lo_shown:.6g} on every model of the signal curve "
                              f"(AUROC {auc[0]:.4g} to {auc[-1]:.4g}): it does not change "
                              "with the model, so no value of it maps to one AUROC.")
         v = np.asarray(value, dtype=np.float64)
         for x in v.ravel().tolist():
             if not self.covers(metric, x):
-                side = "is NaN" if math.isnan(x) else (
-                    f"lies {'below' if x < m[0] else 'above'} every value the signal "
-                    f"curve reaches ({m[0]:.6g} to {m[-1]:.6g} over AUROC {auc[0]:.4g} "
-                    f"to {auc[-1]:.4g})")
-                raise ValueError(f"{metric}: {x:.6g} {side}; mapped onto the AUROC scale "
+                where = "is NaN" if math.isnan(x) else (
+                    f"lies {'below' if x < lo_shown else 'above'} every value the signal "
+                    f"curve reaches ({lo_shown:.6g} to {hi_shown:.6g} over AUROC "
+                    f"{auc[0]:.4g} to {auc[-1]:.4g})")
+                raise ValueError(f"{metric}: {x:.6g} {where}; mapped onto the AUROC scale "
                                  "it would be clipped to the grid's edge.")
-        if side not in ("low", "high"):
-            raise ValueError(f"side must be 'low' or 'high', got {side!r}.")
+        if sign < 0:            # a falling metric: its low values are the better models
+            v = -v
+            side = "high" if side == "low" else "low"
         # a flat stretch at the curve's end continues, for all the grid shows, beyond
         # it (or into models where the metric is undefined): its low end there is
         # unknown
@@ -588,7 +628,7 @@ class SignalCurve:
         if edge == step and np.any(v == edge):
             where = "starts" if side == "low" else "ends"
             flat = auc[m == edge]
-            raise ValueError(f"{metric}: {float(edge):.6g} is where the signal curve "
+            raise ValueError(f"{metric}: {sign * float(edge):.6g} is where the signal curve "
                              f"{where}, flat (over AUROC {flat[0]:.4g} to {flat[-1]:.4g}): "
                              "models beyond the grid may reach it too, so its AUROC would "
                              "be clipped to the grid's edge.")
@@ -675,12 +715,26 @@ def _sampling(model: Model, n: Any, prevalence: Any) -> tuple[int, float]:
         return own
     if isinstance(model, Mixture) and prevalence is None:
         prevalence = model.prevalence
-    if n is None or prevalence is None:
-        raise ValueError(f"a {type(model).__name__.lower()} model needs the sample size n"
-                         + (" and the prevalence." if prevalence is None else "."))
+    missing = [name for name, value in (("n", n), ("prevalence", prevalence)) if value is None]
+    if missing:
+        raise ValueError(f"a {type(model).__name__.lower()} model needs "
+                         f"{' and '.join(missing)} (the size and the positive share of "
+                         "each replicate sample).")
     prevalence = _check_prevalence(prevalence)
-    _n_pos(n, prevalence)
+    k = _n_pos(n, prevalence)
+    few = min(k, int(n) - k)
+    if few < _FEW:
+        warnings.warn(f"each replicate sample holds {few} {'positive' if k == few else 'negative'}"
+                      f"{'' if few == 1 else 's'} (n={int(n):,}, prevalence={prevalence:g}): "
+                      "its noise intervals, and the resolutions read from them, are "
+                      "dominated by which rows are drawn; use a larger n.",
+                      IndistFastWarning, stacklevel=3)
     return int(n), prevalence
+
+
+# Fewer rows of a class than this in each replicate sample: a warning (a metric's
+# noise interval from a handful of positives says more about the draw than the metric).
+_FEW = 5
 
 
 def _default_grid(model: Model) -> np.ndarray:
@@ -957,7 +1011,8 @@ def _noise(model: Model, specs: dict[str, MetricSpec], n: int, prevalence: float
     values = {}
     for name, spec in specs.items():
         values[name] = (builtin[spec] if isinstance(spec, str) else
-                        np.array([spec(resampler.replicate_table(k)) for k in range(n_rep)]))
+                        np.array([_called(spec, resampler.replicate_table(k))
+                                  for k in range(n_rep)]))
     return Noise(values)
 
 
@@ -1036,13 +1091,20 @@ def _mapped_width(signal: SignalCurve, noise_: Noise, metric: str, confidence: f
     except ValueError as exc:
         return (math.nan, math.nan), (math.nan, math.nan), math.nan, [str(exc)]
     ends, problems = [], []
+    if metric == "auc" and metric in signal.values and np.array_equal(
+            signal.values["auc"], signal.auc, equal_nan=True):
+        # the reference scale maps onto itself: no curve (and no grid edge) needed
+        return interval, interval, interval[1] - interval[0], []
     for value, side in zip(interval, ("low", "high")):
         try:
             ends.append(float(signal.to_auc(metric, value, side)))
         except ValueError as exc:
             ends.append(math.nan)
             problems.append(str(exc))
-    return interval, (ends[0], ends[1]), ends[1] - ends[0], problems
+    lo, hi = min(ends), max(ends)       # (a falling metric maps its ends the other way)
+    if math.isnan(ends[0]) or math.isnan(ends[1]):
+        lo, hi = ends
+    return interval, (lo, hi), hi - lo, problems
 
 
 def _resolve(signal: SignalCurve, noise_: Noise, metric: str, at_auc: float,
@@ -1057,7 +1119,9 @@ def _resolve(signal: SignalCurve, noise_: Noise, metric: str, at_auc: float,
     from statistics import NormalDist
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     slope = signal.slope(metric, at_auc)
-    linear = 2 * z * noise_.std_error(metric) / slope if slope else math.inf
+    # a flat or unknown slope maps nothing: NaN, as delta is then
+    linear = (2 * z * noise_.std_error(metric) / abs(slope) if slope and math.isfinite(slope)
+              else math.nan)
     note = " ".join(dict.fromkeys(problems)) or (
         f"{metric}: AUROC's own noise interval is not covered, so relative is NaN."
         if ref_problems else "")
@@ -1250,8 +1314,10 @@ def _covering_signal(model: Model, specs: dict[str, MetricSpec],
                 m, _ = signal._defined(name)
             except ValueError:          # nothing to cover: reported by _resolve
                 continue
-            below |= ends[0] < m[0]
-            above |= ends[1] > m[-1]
+            sign = signal._sign(name)
+            low, high = sorted((sign * ends[0], sign * ends[1]))
+            below |= low < m[0]
+            above |= high > m[-1]
         span = targets[-1] - targets[0]
         lo = max(_AUC_RANGE[0], targets[0] - span) if below else targets[0]
         hi = min(_AUC_RANGE[1], targets[-1] + span) if above else targets[-1]
@@ -1325,12 +1391,11 @@ def compare(model: Model, metrics: Any = METRICS, *, n: int | None = None,
                                seed=seed))
     rows = tuple(_resolve(signal, spread, name, at, confidence, strict=False)
                  for name in specs)
-    unresolved = [r.metric for r in rows if math.isnan(r.delta)]
+    unresolved = [r for r in rows if math.isnan(r.delta)]
     if unresolved:
         warnings.warn(
-            f"compare: the signal curve (AUROC {signal.auc[0]:.4g} to {signal.auc[-1]:.4g}) "
-            f"does not reach the noise interval of {', '.join(unresolved)}; their delta is "
-            "NaN rather than clipped to the grid's edge (see each row's note).",
+            "compare: delta is NaN (not clipped to the grid's edge) for "
+            + "; ".join(f"{r.metric}: {r.note or 'no reason recorded'}" for r in unresolved),
             IndistFastWarning, stacklevel=2)
     label = (f"binormal(mu={model.mu:.4g}, sigma={model.sigma:g})"
              if isinstance(model, Binormal) else

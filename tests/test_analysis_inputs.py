@@ -319,8 +319,8 @@ def test_empirical_increment_equals_the_one_ulp_definition(backend):
 # --- resolving power: never a clipped delta ----------------------------------------------
 
 def issue_case(**kwargs):
-    with pytest.warns(IndistFastWarning, match="does not reach the noise interval of "
-                                               "precision"):
+    with pytest.warns(IndistFastWarning, match="delta is NaN .* for precision: precision: "
+                                               ".* lies below every value"):
         return compare(Binormal.for_auc(0.65), n=1000, prevalence=0.01, n_rep=300, seed=0,
                        **kwargs)
 
@@ -351,18 +351,22 @@ def test_resolution_raises_instead_of_clipping():
                           prevalence=0.01)
     spread = noise(m, ("auc", "average_precision"), n=1000, prevalence=0.01, n_rep=200,
                    seed=1)
-    for metric in ("auc", "average_precision"):
-        with pytest.raises(ValueError, match="would be clipped to the grid's edge"):
-            resolution(narrow, spread, metric, at_auc=0.65)
+    with pytest.raises(ValueError, match="would be clipped to the grid's edge"):
+        resolution(narrow, spread, "average_precision", at_auc=0.65)
+    # AUROC is the scale itself: its interval maps onto itself, past any grid
+    r = resolution(narrow, spread, "auc", at_auc=0.65)
+    assert r.auc_interval == r.interval and r.relative == 0.0
     with pytest.raises(ValueError, match="lies below every value"):
         narrow.to_auc("auc", 0.5)
 
 
 def test_compare_with_a_narrow_grid_reports_nan_not_the_edge():
-    with pytest.warns(IndistFastWarning, match="does not reach"):
-        t = compare(Binormal.for_auc(0.65), ("auc",), n=1000, prevalence=0.01, n_rep=200,
-                    seed=1, grid=np.linspace(0.6, 0.7, 11))
-    assert math.isnan(t["auc"].delta) and t["auc"].note
+    with pytest.warns(IndistFastWarning, match="average_precision: .*clipped to the grid"):
+        t = compare(Binormal.for_auc(0.65), ("auc", "average_precision"), n=1000,
+                    prevalence=0.01, n_rep=200, seed=1, grid=np.linspace(0.6, 0.7, 11))
+    ap = t["average_precision"]
+    assert math.isnan(ap.delta) and ap.note
+    assert t["auc"].delta == pytest.approx(t["auc"].interval[1] - t["auc"].interval[0])
 
 
 def test_covered_intervals_keep_the_default_grid():

@@ -173,7 +173,8 @@ def test_compare_tables_and_callables():
     (lambda: Binormal.for_auc(1.0), ValueError, "auc must lie strictly between"),
     (lambda: Binormal(1.0).sample(100, 0.001, np.random.default_rng()), ValueError,
      "leaves a class empty"),
-    (lambda: noise(Binormal(1.0), n_rep=10), ValueError, "needs the sample size"),
+    (lambda: noise(Binormal(1.0), n_rep=10), ValueError, "needs n and prevalence"),
+    (lambda: noise(Binormal(1.0), n=50, n_rep=10), ValueError, "model needs prevalence \\("),
     (lambda: signal_curve(Binormal(1.0), grid=[0.8, 0.7], prevalence=0.1), ValueError,
      "strictly increasing"),
     (lambda: signal_curve("model", grid=[0.7, 0.8]), TypeError, "Binormal, a Mixture or an Empirical"),
@@ -304,3 +305,53 @@ def test_strictly_rising_curves_map_as_numpy_interp():
         np.testing.assert_allclose(sc.to_auc("m", x, side), np.interp(x, m, auc),
                                    rtol=0, atol=1e-15)
     assert sc.to_auc("m", x.reshape(2, -1)).shape == (2, 29)
+
+
+def test_a_falling_metric_resolves_as_its_negation():
+    # a loss falls as models improve: mapped as its negation, the same resolution
+    m = Binormal.for_auc(0.75)
+    up = {"auc2": lambda t: t.evaluate(levels=(0.5,)).auc}
+    down = {"auc2": lambda t: -t.evaluate(levels=(0.5,)).auc}
+    kw = dict(n=400, prevalence=0.3, n_rep=60, seed=2, signal_n=5_000,
+              grid=np.linspace(0.55, 0.95, 41))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IndistFastWarning)
+        a, b = compare(m, up, **kw)["auc2"], compare(m, down, **kw)["auc2"]
+    assert not math.isnan(b.delta) and not b.note
+    assert b.delta == pytest.approx(a.delta, rel=1e-9)
+    assert b.auc_interval == pytest.approx(a.auc_interval, rel=1e-9)
+    assert b.linear_delta == pytest.approx(a.linear_delta, rel=1e-9)
+
+
+def test_samples_with_a_handful_of_positives_warn():
+    with pytest.warns(IndistFastWarning, match="holds 1 positive .*use a larger n"):
+        noise(Binormal.for_auc(0.8), n=1000, prevalence=0.001, n_rep=10, seed=0)
+
+
+def test_a_failing_metric_is_named():
+    with pytest.raises(TypeError, match="the callable 'as_array' must return a real number"):
+        def as_array(t):
+            return np.zeros(2)
+        noise(Binormal(1.0), {"a": as_array}, n=200, prevalence=0.3, n_rep=3, seed=0)
+    def broken(t):
+        return 1 / 0
+    with pytest.raises(ZeroDivisionError) as info:
+        noise(Binormal(1.0), {"b": broken}, n=200, prevalence=0.3, n_rep=3, seed=0)
+    assert "metric 'broken'" in "".join(info.value.__notes__)
+
+
+def test_compare_gathers_nested_warnings_once():
+    def ev(t):
+        return t.evaluate().precision
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compare(Binormal.for_auc(0.6), {"ev": ev}, n=1000, prevalence=0.3, n_rep=30, seed=0,
+                signal_n=5_000, grid=np.linspace(0.5, 0.8, 13))
+    for w in caught:
+        assert str(w.message).count("times over the samples measured") <= 1
+
+
+def test_auroc_maps_onto_itself_past_the_grid():
+    t = compare(Binormal.for_auc(0.99), ("auc",), n=500, prevalence=0.02, n_rep=100, seed=0)
+    assert t["auc"].auc_interval == t["auc"].interval
+    assert t["auc"].delta > 0 and t["auc"].relative == 0.0
