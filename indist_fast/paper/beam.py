@@ -172,13 +172,15 @@ def _study_rows(study: dict[tuple[float, float], dict[str, Any]], n: int, n_rep:
     for (p, auc), cell in study.items():
         t = cell["table"]
         rows.append([n, p, auc, n_rep, len(cell["runs"]), seed, cell["relative"],
+                     cell["runs"][0],
                      *t["auc"].interval, *t["average_precision"].interval,
                      *t["average_precision"].auc_interval])
     return rows
 
 
 _STUDY_HEADER = ["n", "prevalence", "auroc", "replicates", "runs", "seed",
-                 "relative_resolution", "auroc_low",
+                 "relative_resolution_mean_of_runs", "relative_resolution_run1",
+                 "auroc_low",
                  "auroc_high", "auprc_low", "auprc_high", "auprc_on_auroc_low",
                  "auprc_on_auroc_high"]
 
@@ -186,7 +188,9 @@ _STUDY_HEADER = ["n", "prevalence", "auroc", "replicates", "runs", "seed",
 def _fig4(out: Writer, study: dict[tuple[float, float], dict[str, Any]],
           cfg: dict[str, Any]) -> None:
     fig, ax = subplots(figsize=(6.5, 4.8))
-    _grid_panel(ax, study, f"N = 10,000; {cfg['n_rep']} replicates, {cfg['runs']} run(s)")
+    _grid_panel(ax, study, f"N = 10,000; {_reps(cfg['n_rep'], cfg['runs'])}"
+                + (" averaged" if cfg["runs"] > 1 else "")
+                + (" (quick run)" if out.quick else ""))
     ax.legend(fontsize=7, ncol=2)
     reps = _reps(cfg["n_rep"], cfg["runs"])
     out.figure(fig, "beam_fig4_relative_resolution.png", BEAM, "Fig 4",
@@ -195,8 +199,9 @@ def _fig4(out: Writer, study: dict[tuple[float, float], dict[str, Any]],
                "resolves worse).", reps)
     out.table("beam_fig4_relative_resolution.csv", _STUDY_HEADER,
               _study_rows(study, 10_000, cfg["n_rep"], cfg["seed"]),
-              BEAM, "Fig 4", "Relative resolution with the noise intervals behind it "
-              "(AUPRC's interval also mapped onto the AUROC scale).", reps)
+              BEAM, "Fig 4", "Relative resolution (mean of the runs, as plotted, and the "
+              "first run's) with the first run's noise intervals behind it (AUPRC's also "
+              "mapped onto the AUROC scale).", reps)
 
 
 def _fig9(out: Writer, cfg: dict[str, Any]) -> None:
@@ -204,9 +209,11 @@ def _fig9(out: Writer, cfg: dict[str, Any]) -> None:
     small = _study(1_000, cfg["n_rep"], cfg["runs_small"], cfg["seed"])
     large = _study(100_000, cfg["n_rep_large"], 1, cfg["seed"])
     fig, axes = subplots(2, 1, figsize=(6.5, 8.5))
-    _grid_panel(axes[0], small, f"N = 1,000; {cfg['n_rep']:,} replicates, "
-                f"{cfg['runs_small']} run(s) averaged")
-    _grid_panel(axes[1], large, f"N = 100,000; {cfg['n_rep_large']:,} replicates, one run")
+    quick = " (quick run)" if out.quick else ""
+    _grid_panel(axes[0], small, f"N = 1,000; {_reps(cfg['n_rep'], cfg['runs_small'])}"
+                + (" averaged" if cfg["runs_small"] > 1 else "") + quick)
+    _grid_panel(axes[1], large, f"N = 100,000; {_reps(cfg['n_rep_large'])}, one run"
+                + quick)
     axes[0].legend(fontsize=7, ncol=2)
     reps = (f"{_reps(cfg['n_rep'], cfg['runs_small'])} at N = 1,000; "
             f"{_reps(cfg['n_rep_large'])} at N = 100,000")
@@ -254,8 +261,9 @@ def _fig2(out: Writer, cfg: dict[str, Any]) -> None:
     signal = signal_curve(Binormal(0.0), METRICS, np.linspace(0.5, 0.99, 99), prevalence=p)
     fig, ax = subplots(figsize=(6, 5))
     _mapping_panel(ax, signal, tables, ["tab:blue", "tab:orange"])
-    ax.set_title(f"Mapping 95% intervals through the signal curve (prevalence {p:g}, "
-                 f"N = {n:,})", fontsize=9)
+    ax.set_title(f"Mapping 95% intervals through the signal curve\n(prevalence {p:g}, "
+                 f"N = {n:,}; {_reps(cfg['n_rep'])}{', quick run' if out.quick else ''})",
+                 fontsize=9)
     out.figure(fig, "beam_fig2_interval_mapping.png", BEAM, "Fig 2",
                "AUPRC's 95% noise interval mapped through the binormal signal curve onto "
                "AUROC (dashed) beside AUROC's own interval (shaded), at AUROC 0.7 and 0.9.",
@@ -307,13 +315,15 @@ def _fig8(out: Writer, cfg: dict[str, Any]) -> None:
     slope = signal.slope("average_precision", at)          # d AUPRC / d AUROC
     fig, ax = subplots(figsize=(6, 5))
     ax.plot(ap, signal.auc, "k", lw=1.2, label="signal curve")
-    x = np.linspace(ap.min(), ap.max(), 2)
-    ax.plot(x, at + (x - here) / slope, color="tab:red", lw=1,
-            label=f"tangent at AUROC {at:g}: slope {1 / slope:.2f}")
+    # the tangent within the curve's AUROC range (beyond it the line leaves [0, 1])
+    y = np.array([max(signal.auc[0], at - here / slope), signal.auc[-1]])   # AUPRC >= 0
+    ax.plot(here + (y - at) * slope, y, color="tab:red", lw=1,
+            label=f"tangent at AUROC {at:g}: dAUROC/dAUPRC = {1 / slope:.2f} "
+                  f"(dAUPRC/dAUROC = {slope:.2f})")
     ax.plot([here], [at], "ko")
     row = table["average_precision"]
     ax.text(0.97, 0.05, f"AUPRC resolution on the AUROC scale\n"
-            f"linear (2 x 1.96 SE / slope): {row.linear_delta:.4f}\n"
+            f"linear (2 x 1.96 SE of AUPRC / (dAUPRC/dAUROC)): {row.linear_delta:.4f}\n"
             f"through the curve: {row.delta:.4f}\nAUROC's own: {table['auc'].delta:.4f}",
             transform=ax.transAxes, ha="right", va="bottom", fontsize=8)
     ax.set_xlabel("AUPRC")

@@ -72,8 +72,9 @@ def write(out: Writer) -> None:
     fig, axes = subplots(1, 2, figsize=(10, 3.8))
     for ax, (name, (y, p)) in zip(axes, data.items()):
         bins = np.linspace(0, 1, 21)
-        ax.hist(p[y == 0], bins, color="tab:red", alpha=0.55, label="negative")
-        ax.hist(p[y == 1], bins, color="tab:blue", alpha=0.55, label="positive")
+        # side by side in each bin (overlaid bars would mix their colours)
+        ax.hist([p[y == 0], p[y == 1]], bins, color=["tab:red", "tab:blue"],
+                label=["negative", "positive"])
         ax.set_title(f"model {name}", loc="left")
         ax.set_xlabel("score")
         ax.set_ylabel("rows")
@@ -124,7 +125,11 @@ def write(out: Writer) -> None:
         ax.set_xlabel("cost proportion c")
         ax.set_ylim(0, 1)
     axes[0].set_ylabel("loss Q(c)")
-    axes[0].legend(fontsize=8)
+    from matplotlib.lines import Line2D
+    axes[0].legend(handles=[Line2D([], [], color="0.75", lw=0.6,
+                                   label="cost line of one operating point")]
+                   + axes[0].get_legend_handles_labels()[0], fontsize=8, framealpha=1.0,
+                   loc="upper right")
     out.figure(fig, "orallo_cost_curves.png", ORALLO, "Section 7",
                "Cost lines of every operating point (grey), their lower envelope (optimal "
                "method) and the Brier curve, for the two models.")

@@ -165,7 +165,7 @@ def _fig4(out: Writer, sets: list[_Set]) -> None:
 
 def _fig5(out: Writer, sets: list[_Set]) -> None:
     fig, axes = grid3x3("Against B(r): precision C (black), tpr v (blue), fpr u (red); "
-                        "r_b solid, r40/r60 dotted")
+                        "r_b solid, r40/r60 dotted; C at each in the panel titles")
     for ax, s in zip(axes.flat, sets):
         c = s.curves
         ax.plot(c.b, c.precision, "k", lw=1.2)
@@ -174,12 +174,11 @@ def _fig5(out: Writer, sets: list[_Set]) -> None:
         ax.plot(s.pop["b"], s.pop["precision"], color="0.5", ls="--", lw=1)
         for level in LEVELS:
             ax.axvline(level, color="0.3", ls="-" if level == 0.5 else ":", lw=0.9)
-        # the values as a legend title without entries: "best" keeps it off the curves
-        ax.legend(handles=[], title="\n".join(
-            f"C({name}) = {p.precision:.3f}" if p.reached else f"{name}: B never reaches {lv:g}"
+        # the values in the panel's title: a box inside the axes sits on some curve
+        ax.set_title(f"({s.name})  " + ", ".join(
+            f"C({name}) {p.precision:.3f}" if p.reached else f"{name}: B < {lv:g}"
             for name, lv, p in (("r_b", 0.5, s.report.at[0.5]), ("r40", 0.4, s.report.at[0.4]),
-                                ("r60", 0.6, s.report.at[0.6]))),
-            title_fontsize=7, loc="best", frameon=True)
+                                ("r60", 0.6, s.report.at[0.6]))), loc="left", fontsize=8)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1.02)
         ax.set_xlabel("B(r)")
@@ -190,7 +189,7 @@ def _fig5(out: Writer, sets: list[_Set]) -> None:
 
 
 def _fig6(out: Writer, sets: list[_Set]) -> None:
-    fig, axes = grid3x3("B (black) = B+ (yellow) + B- (green); F1 (red); population dashed")
+    fig, axes = grid3x3("B (black) = B+ (gold) + B- (green); F1 (red); population dashed")
     for ax, s in zip(axes.flat, sets):
         c = s.curves
         xs = s.to_score(s.x)
@@ -204,6 +203,10 @@ def _fig6(out: Writer, sets: list[_Set]) -> None:
         ax.set_ylim(0, 1)
         ax.set_xlabel("threshold r (score)")
         ax.set_ylabel("B, B+, B-, F1")
+    from matplotlib.lines import Line2D
+    axes.flat[0].legend(handles=[Line2D([], [], color=c, label=k) for k, c in (
+        ("B", "k"), ("B+", "goldenrod"), ("B-", "tab:green"), ("F1", "tab:red"))]
+        + [Line2D([], [], color="0.4", ls="--", lw=0.8, label="population")], fontsize=7)
     out.figure(fig, "sumpter_fig6_b_split.png", SUMPTER, "Fig 6",
                "B(r) split into B+ (labelled copy positive) and B- (negative), with F1 "
                "and the 1/2 line; dashed lines are the populations.")
