@@ -17,6 +17,7 @@ integrals need scipy (the ``stats`` extra).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -414,10 +415,11 @@ class _NormalMixtures:
 
         B falls from ``B(-inf) = pi1/2 + pi0 AUROC`` to 0 as r grows. Where it equals
         the level to double precision over a stretch (classes that do not overlap), the
-        threshold is the stretch's top, the value ``evaluate`` approaches on large samples; a brentq
-        root could land anywhere in it. ``-inf`` when B reaches the level only as
+        threshold is the stretch's top, which ``evaluate`` approaches on large samples
+        (the exact crossing lies inside it, where double precision cannot place it);
+        ``-inf`` when B reaches the level only as
         everything is labelled (``B(-inf) = level``, e.g. identical classes at 1/2);
-        NaN when it never does (``B(-inf) < level``).
+        NaN, with a ``LevelNotReachedWarning``, when it never does (``B(-inf) < level``).
 
         Parameters
         ----------
@@ -441,7 +443,18 @@ class _NormalMixtures:
         >>> Binormal(0.0).indistinguishability_threshold(0.5)      # identical classes
         -inf
         """
-        return self._threshold(self._prev(prevalence), check_level(level))
+        prevalence, level = self._prev(prevalence), check_level(level)
+        return self._warn_unreached(self._threshold(prevalence, level), prevalence, level)
+
+    def _warn_unreached(self, value: float, prevalence: float, level: float) -> float:
+        """``value``, with the warning ``evaluate`` gives when B never reaches the level."""
+        if math.isnan(value):
+            from .errors import LevelNotReachedWarning
+            warnings.warn(f"B never reaches {level:g} in this population (B(-inf) = pi1/2 + "
+                          f"pi0 AUROC = {prevalence / 2 + (1 - prevalence) * self.auc:.4g}): "
+                          "the threshold and the precision there are NaN.",
+                          LevelNotReachedWarning, stacklevel=3)
+        return value
 
     def _threshold(self, prevalence: float, level: float) -> float:
         _, optimize, _ = _stats()
@@ -496,7 +509,8 @@ class _NormalMixtures:
         >>> round(Binormal(1.0).precision_at_indistinguishability(0.2), 4)
         0.3129
         """
-        return self._precision_at(self._prev(prevalence), check_level(level))
+        prevalence, level = self._prev(prevalence), check_level(level)
+        return self._warn_unreached(self._precision_at(prevalence, level), prevalence, level)
 
     def _precision_at(self, prevalence: float, level: float) -> float:
         r = self._threshold(prevalence, level)

@@ -77,7 +77,10 @@ def test_threshold_identities(m: Mixture) -> None:
     assert m.population("precision") == m.precision_at_indistinguishability()
     assert m.population("auc") == m.auc
     # B never reaching the level is NaN, not a number
-    assert math.isnan(m.indistinguishability_threshold(level=0.999))
+    with pytest.warns(ifa.LevelNotReachedWarning, match="B never reaches 0.999"):
+        assert math.isnan(m.indistinguishability_threshold(level=0.999))
+    with pytest.warns(ifa.LevelNotReachedWarning, match="B never reaches 0.999"):
+        assert math.isnan(m.precision_at_indistinguishability(level=0.999))
 
 
 @pytest.mark.parametrize("m", MIXTURES)
@@ -255,7 +258,8 @@ def test_threshold_reached_only_with_everything_labelled() -> None:
     for m in (Mixture([(1, 0, 1)], [(3, 0, 1)]), Binormal(0.0).as_mixture(0.5)):
         assert m.indistinguishability_threshold() == -math.inf
         assert m.precision_at_indistinguishability() == pytest.approx(m.prevalence)
-        assert math.isnan(m.indistinguishability_threshold(level=0.6))
+        with pytest.warns(ifa.LevelNotReachedWarning):
+            assert math.isnan(m.indistinguishability_threshold(level=0.6))
 
 
 def test_methods_take_arrays_of_thresholds() -> None:

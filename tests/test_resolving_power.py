@@ -74,7 +74,8 @@ def test_population_c_rb_matches_a_large_sample():
 
 def test_level_not_reached_in_population():
     m = Binormal.for_auc(0.52)
-    assert math.isnan(m.precision_at_indistinguishability(0.02, level=0.6))
+    with pytest.warns(IndistFastWarning, match="B never reaches 0.6"):
+        assert math.isnan(m.precision_at_indistinguishability(0.02, level=0.6))
 
 
 def test_hanley_mcneil_within_ten_percent_of_simulation():
