@@ -38,7 +38,7 @@ BOOTSTRAP_METRICS = ("auc", "average_precision", "threshold", "precision", "lift
 
 __all__ = ["evaluate", "curves", "roc_auc", "average_precision",
            "indistinguishability_threshold", "precision_at_indistinguishability",
-           "precision_recall_curve", "PrecisionRecallCurve"]
+           "precision_recall_curve"]
 
 
 def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
