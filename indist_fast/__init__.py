@@ -10,9 +10,9 @@ import os as _os
 from ._core.engine import backend
 from .errors import (FractionalWeightsWarning, IndistFastWarning, LevelNotReachedWarning,
                      UndefinedBWarning)
-from .metrics import (PrecisionRecallCurve, average_precision, curves, evaluate,
-                      indistinguishability_threshold, precision_at_indistinguishability,
-                      precision_recall_curve, roc_auc)
+from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
+                      precision_at_indistinguishability, precision_recall_curve, roc_auc)
+from .pr_curve import PrecisionRecallCurve
 from .results import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
