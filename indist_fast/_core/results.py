@@ -251,7 +251,7 @@ def clamp_probability(x: Any) -> Any:
     for B, which the self-pair correction lets leave [0, 1] (see ``clamp_b``).
     """
     if isinstance(x, (float, int)):       # the common scalar: no NumPy call overhead
-        return _unit(float(x))
+        return _unit(x)
     out = np.clip(x, 0.0, 1.0)
     return float(out) if np.ndim(out) == 0 else out
 

@@ -41,8 +41,7 @@ class _Set:
 def _population_curves(mix: Any, x: np.ndarray) -> dict[str, np.ndarray]:
     """v, u, C, B, B+, B-, F1 of a population at each X threshold."""
     v, u = mix.tpr(x), mix.fpr(x)
-    c = np.array([mix.precision(r) for r in x])
-    b = np.array([mix.b(r) for r in x])
+    c, b = mix.precision(x), mix.b(x)           # (both take arrays)
     b_plus = v * c / 2
     with np.errstate(invalid="ignore", divide="ignore"):
         f1 = np.where(c + v > 0, 2 * c * v / (c + v), np.nan)
