@@ -322,6 +322,378 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     return _close_sweep(&sink)
 
 
+# ---------------------------------------------------------------------------
+# Unweighted, radix: bucket rows by their score's leading bits, sort each bucket in cache.
+#
+# A row becomes one sortable word: the order bits of its score (``_order_bits``) shifted
+# up by one, its label in the low bit. Buckets are ranges of order bits, so sorting each
+# bucket sorts every row, and a sorted bucket is swept from the top with no merge of
+# classes (the branch a class switch costs). The bucket is picked from the top 16 bits
+# of the order bits through a table built from a sample of the scores: a prefix the
+# sample finds often is split further by the bits below it, so buckets hold about
+# ``target`` rows whatever the distribution (a bucket the sample missed is only larger:
+# it is sorted all the same). Every bucket lies on one side of zero, so the word drops
+# the order bits' top bit (the sign, which the bucket knows) and the label takes its
+# place: 64-bit words for float64 scores, 32-bit words for float32.
+
+cdef extern from *:
+    """
+    typedef int (*SortFunc)(void*, npy_intp, void*);
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    /* One 64-byte line to memory without reading it first (no read-for-ownership). */
+    static inline void indist_fast_stream_line(void* dst, const void* src) {
+        const __m128i* s = (const __m128i*)src;
+        __m128i* d = (__m128i*)dst;
+        _mm_stream_si128(d, _mm_load_si128(s));
+        _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+        _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+        _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
+    }
+    static inline void indist_fast_stream_done(void) { _mm_sfence(); }
+    #else
+    static inline void indist_fast_stream_line(void* dst, const void* src) { memcpy(dst, src, 64); }
+    static inline void indist_fast_stream_done(void) { }
+    #endif
+    static SortFunc indist_fast_sort_func(int type_num) {
+        PyArray_Descr* d = PyArray_DescrFromType(type_num);
+        PyArray_SortFunc* f;
+        if (d == NULL) return NULL;
+        f = PyDataType_GetArrFuncs(d)->sort[NPY_QUICKSORT];
+        Py_DECREF(d);
+        return f;
+    }
+    """
+    ctypedef int (*SortFunc)(void*, cnp.npy_intp, void*) noexcept nogil
+    SortFunc indist_fast_sort_func(int type_num)
+    void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
+    void indist_fast_stream_done() noexcept nogil
+
+
+# NumPy's own sorts (SIMD where the CPU has it), called on raw buffers without the GIL.
+cdef SortFunc _sort_words64 = indist_fast_sort_func(cnp.NPY_UINT64)
+cdef SortFunc _sort_words32 = indist_fast_sort_func(cnp.NPY_UINT32)
+cdef SortFunc _sort_prefixes = indist_fast_sort_func(cnp.NPY_UINT16)
+if _sort_words64 == NULL or _sort_words32 == NULL or _sort_prefixes == NULL:
+    raise ImportError("NumPy has no sort for unsigned integers")
+
+cdef enum:
+    PREFIX_BITS = 16          # bits of the order bits the bucket table is indexed by
+    SUB_BITS_MAX = 12         # a prefix splits into at most 2**12 buckets
+    PLAN_SAMPLE = 4096        # scores sampled to size the buckets
+
+
+cdef inline uint32_t _order_bits32(float x) noexcept nogil:
+    """``_order_bits`` of a float32 score, in 32 bits."""
+    cdef uint32_t u
+    x = x + <float>0.0
+    memcpy(&u, &x, 4)
+    return u ^ (<uint32_t>(<int32_t>u >> 31) | (<uint32_t>1 << 31))
+
+
+cdef inline uint64_t _order_bits64(double x) noexcept nogil:
+    cdef uint64_t u
+    x = x + 0.0
+    memcpy(&u, &x, 8)
+    return u ^ (<uint64_t>(<int64_t>u >> 63) | (<uint64_t>1 << 63))
+
+
+cdef inline uint64_t _word(score_t x, bint positive) noexcept nogil:
+    """The row's word: order bits without their top bit, then the label."""
+    if score_t is float:
+        return (<uint32_t>(_order_bits32(x) << 1)) | <uint32_t>positive
+    else:
+        return (_order_bits64(x) << 1) | <uint64_t>positive
+
+
+cdef inline uint64_t _order_of(score_t x) noexcept nogil:
+    if score_t is float:
+        return _order_bits32(x)
+    else:
+        return _order_bits64(x)
+
+
+cdef uint64_t LOW32 = (<uint64_t>1 << 32) - 1
+cdef uint64_t ALL64 = ~(<uint64_t>0)
+
+
+cdef struct Plan:
+    const uint64_t* table     # per prefix - base: first bucket | shift << 32 | mask << 48
+    int64_t base              # prefix of table[0] (table[0] and table[last]: out of range)
+    int64_t last
+    int key_bits
+
+
+cdef inline Py_ssize_t _bucket(const Plan* p, uint64_t key) noexcept nogil:
+    cdef int64_t i = <int64_t>(key >> (p.key_bits - PREFIX_BITS)) - p.base
+    i = 0 if i < 0 else i
+    i = p.last if i > p.last else i
+    cdef uint64_t e = p.table[i]
+    return <Py_ssize_t>((e & LOW32) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)))
+
+
+cdef Plan _plan_of(const uint64_t[::1] table, int64_t base, int key_bits) except *:
+    cdef Plan p
+    if table.shape[0] < 3:
+        raise ValueError("a radix table has at least three entries")
+    p.table = &table[0]
+    p.base = base
+    p.last = table.shape[0] - 1
+    p.key_bits = key_bits
+    return p
+
+
+def radix_plan(const score_t[::1] s, Py_ssize_t target):
+    """Buckets for ``s``: ``(table, base, tops)``, ``tops[b]`` the sign bit of bucket
+    ``b``'s order bits (one per bucket). NaN scores are skipped (rows with them are
+    refused by the counting pass). Entry 0 of the table takes every prefix below the
+    sampled ones, the last entry every prefix above; the table always spans the sign
+    change, so those two buckets lie on one side of zero each."""
+    cdef Py_ssize_t n = s.shape[0], step = max(1, n // PLAN_SAMPLE), i, j = 0, m = 0, run
+    cdef int key_bits = 32 if score_t is float else 64
+    cdef int shift_prefix = key_bits - PREFIX_BITS, bits
+    cdef int64_t lo, hi, p, q, nb = 0
+    cdef double expected
+    if target < 1:
+        raise ValueError("target must be at least 1")
+    prefixes = np.empty(n // step + 1, dtype=np.uint16)
+    cdef uint16_t[::1] pre = prefixes
+    for i in range(0, n, step):
+        if s[i] == s[i]:
+            pre[m] = <uint16_t>(_order_of(s[i]) >> shift_prefix)
+            m += 1
+    if m > 1:
+        _sort_prefixes(&pre[0], m, NULL)
+    lo = min(<int64_t>pre[0] if m else 0x7FFF, 0x7FFF)
+    hi = max(<int64_t>pre[m - 1] if m else 0x8000, 0x8000)
+    table_arr = np.empty(hi - lo + 3, dtype=np.uint64)
+    cdef uint64_t[::1] table = table_arr
+    tops = []
+    table[0] = 0                            # below every sampled prefix: one bucket
+    tops.append(0)
+    nb = 1
+    p = lo
+    while p <= hi:
+        if j < m and pre[j] == p:
+            run = j
+            while j < m and pre[j] == p:
+                j += 1
+            expected = <double>(j - run) * n / m
+            bits = 0
+            while bits < SUB_BITS_MAX and expected / <double>(<int64_t>1 << bits) > target:
+                bits += 1
+            table[p - lo + 1] = (<uint64_t>nb | (<uint64_t>(shift_prefix - bits) << 32)
+                                 | (((<uint64_t>1 << bits) - 1) << 48))
+            tops.extend([p >> (PREFIX_BITS - 1)] * (1 << bits))
+            nb += 1 << bits
+            p += 1
+        else:
+            # Prefixes the sample never saw, up to the next one it did (or the sign
+            # change): one bucket.
+            q = pre[j] if j < m else hi + 1
+            if p < 0x8000 <= q:
+                q = 0x8000
+            for i in range(p, q):
+                table[i - lo + 1] = <uint64_t>nb
+            tops.append(p >> (PREFIX_BITS - 1))
+            nb += 1
+            p = q
+    table[hi - lo + 2] = <uint64_t>nb        # above every sampled prefix
+    tops.append(1)
+    return table_arr, lo - 1, np.array(tops, dtype=np.uint8)
+
+
+def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
+                double neg_value, const uint64_t[::1] table, int64_t base,
+                Py_ssize_t n_buckets, Py_ssize_t start, Py_ssize_t stop,
+                uint16_t[::1] buckets):
+    """Rows ``start:stop`` per bucket and class: ``(counts, n_bad)``, ``counts[b, 1]``
+    positives and ``counts[b, 0]`` negatives in bucket ``b``; ``n_bad`` rows have a NaN
+    score or a third label (their counts mean nothing then). Each row's bucket goes to
+    ``buckets[row]`` (at most 2**16 buckets), for ``radix_scatter``."""
+    cdef Plan plan = _plan_of(table, base, 32 if score_t is float else 64)
+    cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, b
+    cdef label_t pos_label = <label_t>pos_value
+    cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
+    cdef Py_ssize_t has_neg = neg_value == neg_value
+    cdef score_t x
+    _check_block(y.shape[0], s.shape[0], buckets.shape[0], start, stop)
+    if n_buckets > 1 << 16 or table.shape[0] and n_buckets < 1:
+        raise ValueError("n_buckets must be 1 to 2**16")
+    counts_arr = np.zeros((n_buckets, 2), dtype=np.int64)
+    cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
+    with nogil:
+        for i in range(start, stop):
+            x = s[i]
+            is_pos = y[i] == pos_label
+            is_neg = (y[i] == neg_label) & has_neg
+            n_bad += (x != x) | (is_pos + is_neg == 0)
+            # (A NaN's bucket is still a bucket: the table clamps every prefix.)
+            b = _bucket(&plan, _order_of(x))
+            buckets[i] = <uint16_t>b
+            counts[2 * b + is_pos] += 1
+    return counts_arr, n_bad
+
+
+cdef inline void* _words_of(object words, Py_ssize_t n, bint wide) except NULL:
+    if (not isinstance(words, np.ndarray) or words.dtype != (np.uint64 if wide else np.uint32)
+            or not words.flags.c_contiguous or not words.flags.writeable
+            or words.shape[0] != n):
+        raise ValueError(f"words must be a writeable {'uint64' if wide else 'uint32'} "
+                         f"array of {n} elements")
+    return cnp.PyArray_DATA(words) if n else <void*>1
+
+
+def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
+                  const uint16_t[::1] buckets, Py_ssize_t start, Py_ssize_t stop,
+                  object words, int64_t[::1] cursors):
+    """Write the words of rows ``start:stop`` at their buckets' cursors (advanced in
+    place; blocks on different threads get disjoint cursors from ``radix_count``).
+    Rows must be clean. ``words``: uint64 for float64 scores, uint32 for float32.
+
+    Rows go to a cache line per bucket first; a full line is written out in one
+    streaming store, so the scattered writes never read their lines from memory (half
+    the time of writing each row in place, measured at 64 to 4096 buckets). A
+    bucket's first and last lines may be shared with its neighbours: only its own
+    slots of those are written, one by one.
+    """
+    cdef Py_ssize_t i, k, j, nb = cursors.shape[0]
+    cdef label_t pos_label = <label_t>pos_value
+    cdef int64_t c, line_start
+    cdef int per_line = 16 if score_t is float else 8, slot
+    _check_block(y.shape[0], s.shape[0], buckets.shape[0], start, stop)
+    cdef void* out = _words_of(words, s.shape[0], score_t is double)
+    first_arr = np.array(cursors, dtype=np.int64)
+    lines_arr = np.empty(nb * 64 + 64, dtype=np.uint8)
+    cdef int64_t* cur = &cursors[0] if nb else NULL
+    cdef const int64_t* first = <const int64_t*>cnp.PyArray_DATA(first_arr)
+    cdef char* lines = <char*>cnp.PyArray_DATA(lines_arr)
+    lines += (64 - (<uintptr_t>lines & 63)) & 63
+    cdef uint64_t* out64 = <uint64_t*>out
+    cdef uint32_t* out32 = <uint32_t*>out
+    cdef uint64_t* line64
+    cdef uint32_t* line32
+    # Where lines start relative to the words: slot 0 of a line is 64-byte aligned.
+    cdef int64_t off = <int64_t>((<uintptr_t>out & 63) // (4 if score_t is float else 8))
+    with nogil:
+        for i in range(start, stop):
+            k = buckets[i]
+            c = cur[k]
+            slot = <int>((c + off) & (per_line - 1))
+            if score_t is float:
+                line32 = <uint32_t*>(lines + 64 * k)
+                line32[slot] = <uint32_t>_word(s[i], y[i] == pos_label)
+            else:
+                line64 = <uint64_t*>(lines + 64 * k)
+                line64[slot] = _word(s[i], y[i] == pos_label)
+            cur[k] = c + 1
+            if slot == per_line - 1:
+                line_start = c - (per_line - 1)
+                if line_start >= first[k]:
+                    if score_t is float:
+                        indist_fast_stream_line(out32 + line_start, lines + 64 * k)
+                    else:
+                        indist_fast_stream_line(out64 + line_start, lines + 64 * k)
+                else:
+                    _write_slots(out, lines + 64 * k, first[k], c + 1, off, per_line)
+        for k in range(nb):
+            c = cur[k]
+            line_start = c - ((c + off) & (per_line - 1))
+            _write_slots(out, lines + 64 * k, max(line_start, first[k]), c, off, per_line)
+        indist_fast_stream_done()
+
+
+cdef inline void _write_slots(void* out, const char* line, int64_t a, int64_t b, int64_t off,
+                              int per_line) noexcept nogil:
+    """Words ``a:b`` (all in one line) from their slots of the line buffer."""
+    cdef int64_t j
+    for j in range(a, b):
+        if per_line == 16:
+            (<uint32_t*>out)[j] = (<const uint32_t*>line)[(j + off) & 15]
+        else:
+            (<uint64_t*>out)[j] = (<const uint64_t*>line)[(j + off) & 7]
+
+
+cdef inline double _score_of(uint64_t word, uint64_t flip, bint wide) noexcept nogil:
+    """The score a word holds, given its bucket's ``flip`` (0 above zero, all ones
+    below): ``_word`` undone."""
+    cdef uint64_t bits64
+    cdef uint32_t bits32
+    cdef double x
+    cdef float f
+    if wide:
+        bits64 = (word >> 1) ^ flip
+        memcpy(&x, &bits64, 8)
+        return x
+    bits32 = <uint32_t>((word >> 1) ^ flip)
+    memcpy(&f, &bits32, 4)
+    return <double>f
+
+
+cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bint wide,
+                        bint sort_first, Sink* out) noexcept nogil:
+    """Sort words ``a:b`` (one bucket) when asked, then add their rows from the top."""
+    cdef Sink local = out[0]
+    cdef Sink* sink = &local
+    cdef Py_ssize_t i
+    cdef uint64_t* w64 = <uint64_t*>words
+    cdef uint32_t* w32 = <uint32_t*>words
+    cdef uint64_t flip = 0 if top else (ALL64 if wide else LOW32)
+    cdef uint64_t word
+    cdef double label
+    if sort_first and b - a > 1:
+        if wide:
+            _sort_words64(w64 + a, b - a, NULL)
+        else:
+            _sort_words32(w32 + a, b - a, NULL)
+    for i in range(b - 1, a - 1, -1):
+        word = w64[i] if wide else w32[i]
+        label = <double>(word & 1)
+        _add(sink, _score_of(word, flip, wide), label, 1.0 - label, <PlainMode>0, <Plain>0)
+    out[0] = local
+
+
+def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1] tops,
+                     Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t split, bint sort_first,
+                     double weight_pos, double weight_neg, const double[::1] levels,
+                     bint exclude_self, double tp_above, double fp_above, double gap_above,
+                     bint checkpoint):
+    """Sweep buckets ``top - 1`` down to ``bottom`` (``starts[b]:starts[b + 1]`` of the
+    words) from the state of the buckets above them, sorting each first when asked.
+
+    The radix twin of ``summarize_sorted_from`` (same ``PieceSweep``); its checkpoint
+    is the state after the buckets from ``split`` up.
+    """
+    cdef Py_ssize_t nb = tops.shape[0], b
+    cdef bint wide
+    cdef Sink sink
+    cdef Hull hull
+    cdef double cp_tp = 0.0, cp_fp = 0.0, cp_gap = 0.0
+    cdef Py_ssize_t cp_groups = 0
+    if starts.shape[0] != nb + 1 or not 0 <= bottom <= split <= top <= nb:
+        raise ValueError("bad bucket range")
+    wide = isinstance(words, np.ndarray) and words.dtype == np.uint64
+    cdef void* w = _words_of(words, starts[nb], wide)
+    _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
+    sweep_start_at(&sink.sweep, tp_above, fp_above, gap_above)
+    with nogil:
+        for b in range(top - 1, bottom - 1, -1):
+            if b == split - 1:
+                _flush(&sink, <PlainMode>0, <Plain>0)   # buckets never share a score
+                cp_tp = sink.sweep.tp * sink.sweep.inv_scale
+                cp_fp = sink.sweep.fp * sink.sweep.inv_scale
+                cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
+            _sweep_bucket(w, starts[b], starts[b + 1], tops[b], wide, sort_first, &sink)
+        _flush(&sink, <PlainMode>0, <Plain>0)
+        if split == bottom:
+            cp_tp = sink.sweep.tp * sink.sweep.inv_scale
+            cp_fp = sink.sweep.fp * sink.sweep.inv_scale
+            cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
+    cp = Checkpoint(cp_tp, 0.0, cp_fp, cp_gap, cp_groups) if checkpoint else None
+    return PieceSweep(_close_sweep(&sink), sink.sweep.b_gap, _last_den(&sink.sweep),
+                      sink.sweep.tp * sink.sweep.inv_scale, cp)
+
+
 cdef void _write_segment(Sweep* st, Py_ssize_t g, int64_t n_rows, double[:, ::1] out,
                          double[:, :, ::1] crossings) noexcept nogil:
     """Segment ``g``'s sweep into row ``g`` of the outputs (``SegmentSweeps`` order)."""

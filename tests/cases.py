@@ -133,7 +133,8 @@ class PathLog:
 
 _WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
                          "summarize_keys_from", "summarize_keys", "summarize_sorted",
-                         "delong_components", "summarize_sorted_from"),
+                         "delong_components", "summarize_sorted_from", "radix_count",
+                         "radix_scatter", "radix_sweep_from"),
             "_resample": ("replicate_sweeps",)}
 
 

@@ -1,0 +1,170 @@
+"""The radix path of ``summarize`` (unweighted rows sorted by buckets) against the
+reference twin.
+
+The ``radix`` fixture lowers the thresholds so a few hundred rows take the path on two
+threads with buckets of a few rows; each test checks in the path log that the radix
+kernels ran (on the helper thread where they should). Hand-made cases reach what
+random rows rarely do: a bucket the plan's sample missed (it overflows and is sorted
+all the same), buckets of one repeated score, one class (handed back to the general
+path), bad rows (the general path's errors), both signs of zero and infinities.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows
+from indist_fast._core import _kernels
+from indist_fast._core import fast as _fast
+from indist_fast._core import reference as _reference
+from indist_fast._core.validation import prepare_rows
+from test_kernels import assert_sweeps_equal
+
+LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=5, unique=True)
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@pytest.fixture
+def radix(monkeypatch):
+    log = lower_thresholds(monkeypatch)
+    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
+    monkeypatch.setattr(_fast, "RADIX_BUCKET_ROWS", 2)
+    return log
+
+
+def summaries(y, s, levels=(0.5,), exclude_self=False, pos_label=None):
+    r = prepare_rows(y, s, None, pos_label)
+    args = (r.y, r.s, None, r.pos_value, r.neg_value, np.array(levels, float), exclude_self)
+    return _fast.summarize(*args), _reference.summarize(*args)
+
+
+def assert_same(y, s, levels=(0.5, 0.2, 0.9), exclude_self=False, info=""):
+    fast, ref = summaries(y, s, levels, exclude_self)
+    with labelled(info):
+        assert_sweeps_equal(fast, ref, 1e-12)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_radix_summarize_on_two_threads(radix, layout):
+    @SETTINGS
+    @given(case=rows(max_n=300, weighted=False, both_classes=True, float32=False),
+           dtype=st.sampled_from(DTYPES), levels=LEVELS, exclude_self=st.booleans())
+    @example(case=(np.arange(60) % 7 == 0, np.linspace(1.0, -1.0, 60), None),
+             dtype=np.float64, levels=[0.3, 0.9], exclude_self=True)
+    def check(case, dtype, levels, exclude_self):
+        y, s, w = case
+        r, info = prepared((y, s.astype(dtype), w), layout)
+        args = (r.y, r.s, None, r.pos_value, r.neg_value, np.array(levels), exclude_self)
+        with labelled(info):
+            assert_sweeps_equal(_fast.summarize(*args), _reference.summarize(*args), 1e-12)
+
+    check()
+    for name in ("radix_count", "radix_scatter", "radix_sweep_from"):
+        assert radix.helper[name], f"{name} never ran on the helper thread"
+    assert radix.pieces[3], "no rerun of the lower buckets in halves from the checkpoint"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_bucket_the_sample_missed_overflows_and_is_sorted(monkeypatch, dtype):
+    """The plan samples every n/4096-th row: scores off that stride land in buckets
+    sized for nothing and are sorted as one large bucket."""
+    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
+    rng = np.random.default_rng(3)
+    n = 50_000
+    s = np.full(n, 0.5)
+    step = n // 4096
+    off = np.arange(n) % step != 0
+    s[off] = rng.uniform(0.6, 0.7, off.sum())
+    y = rng.random(n) < 0.3
+    s = s.astype(dtype)
+    table, base, tops = _kernels.radix_plan(s, 64)
+    counts, bad = _kernels.radix_count(y.view(np.uint8), s, 1.0, 0.0, table, base, len(tops),
+                                       0, n, np.empty(n, np.uint16))
+    assert bad == 0
+    assert counts.sum(axis=1).max() > 0.8 * n, "no bucket overflowed"
+    assert_same(y, s)
+
+
+def test_buckets_of_one_score_and_heavy_ties(radix):
+    rng = np.random.default_rng(4)
+    y = rng.random(3000) < 0.2
+    assert_same(y, np.full(3000, 0.25))
+    assert_same(y, rng.integers(0, 3, 3000).astype(float))
+    assert_same(y, np.round(rng.normal(size=3000), 1).astype(np.float32))
+
+
+def test_signs_of_zero_and_infinities(radix):
+    rng = np.random.default_rng(5)
+    n = 2000
+    s = rng.choice([0.0, -0.0, np.inf, -np.inf, 1e-300, -1e-300, 5e-324, -5e-324], n)
+    y = rng.random(n) < 0.5
+    for dtype in (np.float64, np.float32):
+        assert_same(y, s.astype(dtype), info=str(dtype))
+    # Only negative scores, only positive ones: the plan's table spans zero regardless.
+    assert_same(y, -rng.random(n) - 1.0)
+    assert_same(y, rng.random(n) + 1e10)
+
+
+def test_one_class_and_bad_rows_take_the_general_path(radix):
+    y = np.zeros(500, bool)
+    s = np.linspace(0, 1, 500)
+    fast, ref = summaries(y, s)
+    assert_sweeps_equal(fast, ref, 1e-12)
+    assert not radix.calls["radix_scatter"], "one class was scattered"
+    y[3] = True
+    s[7] = np.nan
+    with pytest.raises(ValueError) as fast_error:
+        summaries(y, s)
+    with pytest.raises(ValueError) as ref_error:
+        _reference.summarize(y.view(np.uint8), s, None, 1.0, 0.0, np.array([0.5]), False)
+    assert str(fast_error.value) == str(ref_error.value)
+
+
+def test_radix_kernels_refuse_bad_arguments():
+    s = np.linspace(0, 1, 10)
+    y = (np.arange(10) % 2).astype(np.uint8)
+    table, base, tops = _kernels.radix_plan(s, 4)
+    with pytest.raises(ValueError, match="target"):
+        _kernels.radix_plan(s, 0)
+    with pytest.raises(ValueError, match="n_buckets"):
+        _kernels.radix_count(y, s, 1.0, 0.0, table, base, 1 << 17, 0, 10,
+                             np.empty(10, np.uint16))
+    with pytest.raises(ValueError, match="words"):
+        _kernels.radix_scatter(y, s, 1.0, np.zeros(10, np.uint16), 0, 10,
+                               np.empty(10, np.uint32), np.zeros(len(tops), np.int64))
+    starts = np.zeros(len(tops) + 1, np.int64)
+    with pytest.raises(ValueError, match="bucket range"):
+        _kernels.radix_sweep_from(np.empty(0, np.uint64), starts, tops, len(tops) + 1, 0, 0,
+                                  True, 1.0, 1.0, np.array([0.5]), False, 0.0, 0.0, 0.0,
+                                  False)
+
+
+def test_too_many_buckets_hands_back(radix, monkeypatch):
+    """Bucket ids are 16-bit: a plan of more buckets leaves the rows to the general
+    path (the bucket rows grow with n so that plans stay below 2**16 buckets; a
+    skewed sample could still round past it)."""
+    plan = _kernels.radix_plan
+
+    def too_many(s, target):
+        table, base, tops = plan(s, target)
+        return table, base, np.zeros((1 << 16) + 1, np.uint8)
+
+    monkeypatch.setattr(_fast._kernels, "radix_plan", too_many)
+    rng = np.random.default_rng(6)
+    y = rng.random(1000) < 0.5
+    s = rng.normal(size=1000)
+    assert _fast._radix_summary(y.view(np.uint8), s, 1.0, 0.0, np.array([0.5]), False) is None
+    assert_same(y, s)
+    assert not radix.calls["radix_count"]
+
+
+def test_default_sizes_take_the_radix_path(monkeypatch):
+    log = lower_thresholds(monkeypatch, min_rows=_fast.PARALLEL_MIN_ROWS)
+    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 200_000)
+    rng = np.random.default_rng(7)
+    y = rng.random(300_000) < 0.1
+    assert_same(y, rng.normal(size=300_000) + y)
+    assert log.helper["radix_sweep_from"]
