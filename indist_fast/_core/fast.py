@@ -316,6 +316,7 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
 # Rows a radix bucket is sized for: its words stay in the core's L1/L2 cache while it
 # is sorted and swept.
 RADIX_BUCKET_ROWS = 4096
+RADIX_FANOUT_BITS = 12
 
 
 def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
@@ -329,8 +330,10 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     bucket ranges go to the two threads; the lower range starts from the upper one's
     counted totals (``_two_pieces``).
     """
-    # (Bucket ids are 16-bit: buckets grow past RADIX_BUCKET_ROWS beyond 2e8 rows.)
-    table, base, tops = _kernels.radix_plan(s, max(RADIX_BUCKET_ROWS, len(s) >> 15))
+    # Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the scatter's
+    # line per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with
+    # 4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows), and ids are 16-bit.
+    table, base, tops = _kernels.radix_plan(s, max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS))
     nb, blocks = len(tops), _blocks(len(s))
     if nb > 1 << 16:
         return None
