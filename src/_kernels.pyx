@@ -355,6 +355,52 @@ cdef extern from *:
     static inline void indist_fast_stream_line(void* dst, const void* src) { memcpy(dst, src, 64); }
     static inline void indist_fast_stream_done(void) { }
     #endif
+
+    /* Bucket ids of a block of scores (see _bucket; the table clamps every prefix, NaN
+       included), and how many scores are NaN. A loop of its own so the compiler vectorises it, table lookups as
+       gathers: with clones for AVX-512 and AVX2 where the platform picks them at load
+       time (ifunc), the baseline elsewhere. */
+    #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+    #define INDIST_FAST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+    #else
+    #define INDIST_FAST_CLONES
+    #endif
+    INDIST_FAST_CLONES
+    static npy_intp indist_fast_bucket_ids64(const double* s, npy_intp n, const uint64_t* table,
+                                              int64_t base, int64_t last, uint16_t* out) {
+        npy_intp n_nan = 0;
+        for (npy_intp i = 0; i < n; i++) {
+            n_nan += s[i] != s[i];
+            double x = s[i] + 0.0;
+            uint64_t u;
+            memcpy(&u, &x, 8);
+            uint64_t key = u ^ ((uint64_t)((int64_t)u >> 63) | ((uint64_t)1 << 63));
+            int64_t j = (int64_t)(key >> 48) - base;
+            j = j < 0 ? 0 : j;
+            j = j > last ? last : j;
+            uint64_t e = table[j];
+            out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
+        }
+        return n_nan;
+    }
+    INDIST_FAST_CLONES
+    static npy_intp indist_fast_bucket_ids32(const float* s, npy_intp n, const uint64_t* table,
+                                              int64_t base, int64_t last, uint16_t* out) {
+        npy_intp n_nan = 0;
+        for (npy_intp i = 0; i < n; i++) {
+            n_nan += s[i] != s[i];
+            float x = s[i] + 0.0f;
+            uint32_t u;
+            memcpy(&u, &x, 4);
+            uint32_t key = u ^ ((uint32_t)((int32_t)u >> 31) | ((uint32_t)1 << 31));
+            int64_t j = (int64_t)(key >> 16) - base;
+            j = j < 0 ? 0 : j;
+            j = j > last ? last : j;
+            uint64_t e = table[j];
+            out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
+        }
+        return n_nan;
+    }
     static SortFunc indist_fast_sort_func(int type_num) {
         PyArray_Descr* d = PyArray_DescrFromType(type_num);
         PyArray_SortFunc* f;
@@ -368,6 +414,12 @@ cdef extern from *:
     SortFunc indist_fast_sort_func(int type_num)
     void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
     void indist_fast_stream_done() noexcept nogil
+    cnp.npy_intp indist_fast_bucket_ids64(const double* s, cnp.npy_intp n,
+                                          const uint64_t* table, int64_t base, int64_t last,
+                                          uint16_t* out) noexcept nogil
+    cnp.npy_intp indist_fast_bucket_ids32(const float* s, cnp.npy_intp n,
+                                          const uint64_t* table, int64_t base, int64_t last,
+                                          uint16_t* out) noexcept nogil
 
 
 # NumPy's own sorts (SIMD where the CPU has it), called on raw buffers without the GIL.
@@ -381,6 +433,7 @@ cdef enum:
     PREFIX_BITS = 16          # bits of the order bits the bucket table is indexed by
     SUB_BITS_MAX = 12         # a prefix splits into at most 2**12 buckets
     PLAN_SAMPLE = 4096        # scores sampled to size the buckets
+    RADIX_CHUNK = 2048        # rows whose bucket ids are found in one vectorised loop
 
 
 cdef inline uint32_t _order_bits32(float x) noexcept nogil:
@@ -503,35 +556,47 @@ def radix_plan(const score_t[::1] s, Py_ssize_t target):
     return table_arr, lo - 1, np.array(tops, dtype=np.uint8)
 
 
+cdef inline Py_ssize_t _chunk_buckets(const score_t* s, Py_ssize_t n, const Plan* plan,
+                                      uint16_t* out) noexcept nogil:
+    """Bucket ids of ``n <= RADIX_CHUNK`` scores into ``out``; returns the NaN count."""
+    if score_t is float:
+        return indist_fast_bucket_ids32(s, n, plan.table, plan.base, plan.last, out)
+    else:
+        return indist_fast_bucket_ids64(s, n, plan.table, plan.base, plan.last, out)
+
+
 def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
                 double neg_value, const uint64_t[::1] table, int64_t base,
                 Py_ssize_t n_buckets, Py_ssize_t start, Py_ssize_t stop,
                 uint16_t[::1] buckets):
     """Rows ``start:stop`` per bucket and class: ``(counts, n_bad)``, ``counts[b, 1]``
-    positives and ``counts[b, 0]`` negatives in bucket ``b``; ``n_bad`` rows have a NaN
-    score or a third label (their counts mean nothing then). Each row's bucket goes to
-    ``buckets[row]`` (at most 2**16 buckets), for ``radix_scatter``."""
+    positives and ``counts[b, 0]`` negatives in bucket ``b`` (at most 2**16 buckets);
+    ``n_bad`` rows have a NaN score or a third label (the counts mean nothing then).
+    Each row's bucket goes to ``buckets[row]`` for ``radix_scatter`` (reading them
+    back costs less than finding them again: 33 against 49 ms a pass of 1e7 rows)."""
     cdef Plan plan = _plan_of(table, base, 32 if score_t is float else 64)
-    cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, b
+    cdef Py_ssize_t i, n_bad = 0, c, n
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
     cdef Py_ssize_t has_neg = neg_value == neg_value
-    cdef score_t x
     _check_block(y.shape[0], s.shape[0], buckets.shape[0], start, stop)
-    if n_buckets > 1 << 16 or table.shape[0] and n_buckets < 1:
+    if not 1 <= n_buckets <= 1 << 16:
         raise ValueError("n_buckets must be 1 to 2**16")
     counts_arr = np.zeros((n_buckets, 2), dtype=np.int64)
     cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
     with nogil:
-        for i in range(start, stop):
-            x = s[i]
-            is_pos = y[i] == pos_label
-            is_neg = (y[i] == neg_label) & has_neg
-            n_bad += (x != x) | (is_pos + is_neg == 0)
-            # (A NaN's bucket is still a bucket: the table clamps every prefix.)
-            b = _bucket(&plan, _order_of(x))
-            buckets[i] = <uint16_t>b
-            counts[2 * b + is_pos] += 1
+        # A chunk at a time: bucket ids and NaNs (vectorised), third labels (another
+        # simple loop), then the counts. One loop doing all three ran at a third of the
+        # speed.
+        c = start
+        while c < stop:
+            n = min(<Py_ssize_t>RADIX_CHUNK, stop - c)
+            n_bad += _chunk_buckets(&s[c], n, &plan, &buckets[c])
+            for i in range(c, c + n):
+                n_bad += (y[i] != pos_label) & ((y[i] != neg_label) | (1 - has_neg))
+            for i in range(c, c + n):
+                counts[2 * buckets[i] + (y[i] == pos_label)] += 1
+            c += n
     return counts_arr, n_bad
 
 
