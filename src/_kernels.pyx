@@ -695,6 +695,33 @@ cdef inline double _score_of(uint64_t word, uint64_t flip, bint wide) noexcept n
     return <double>f
 
 
+ctypedef fused word_t:
+    uint32_t
+    uint64_t
+
+
+cdef void _sort_bucket(word_t* w, Py_ssize_t n) noexcept nogil:
+    """Sort one bucket's words in place, unless they all hold one score (they differ
+    at most in the label bit: the sweep takes them in any order). The test stops at
+    the first word of another score, so it costs a bucket of distinct scores nothing.
+
+    (Splitting a bucket in cache into pieces of 128 to 1024 words for NumPy's sorting
+    networks cost more than it saved: 58-68 ms against 42 for the sorts of 1e7 rows.)
+    """
+    cdef Py_ssize_t i
+    cdef word_t score_bits
+    if n < 2:
+        return
+    score_bits = w[0] >> 1
+    for i in range(1, n):
+        if (w[i] >> 1) != score_bits:
+            if word_t is uint64_t:
+                _sort_words64(w, n, NULL)
+            else:
+                _sort_words32(w, n, NULL)
+            return
+
+
 cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bint wide,
                         bint sort_first, Sink* out) noexcept nogil:
     """Sort words ``a:b`` (one bucket) when asked, then sweep their rows from the top.
@@ -718,11 +745,11 @@ cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bi
     cdef double above, den, tp_new
     cdef Py_ssize_t n_groups = st.n_groups, n_undefined = st.n_undefined
     cdef Py_ssize_t groups_before = n_groups
-    if sort_first and b - a > 1:
+    if sort_first:
         if wide:
-            _sort_words64(w64 + a, b - a, NULL)
+            _sort_bucket(w64 + a, b - a)
         else:
-            _sort_words32(w32 + a, b - a, NULL)
+            _sort_bucket(w32 + a, b - a)
     for i in range(b - 1, a - 1, -1):
         word = w64[i] if wide else w32[i]
         label = <double>(word & 1)
