@@ -52,6 +52,36 @@ def summarize_sorted_from(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.nda
 def summarize_small(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,
                     levels: NDArray[np.float64], exclude_self: bool) -> SweepResult | None: ...
 
+# def radix_plan(const score_t[::1] s, Py_ssize_t target)
+def radix_plan(s: np.ndarray, target: int
+               ) -> tuple[NDArray[np.uint64], int, NDArray[np.uint8]]: ...
+
+# def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
+#                 double neg_value, const uint64_t[::1] table, int64_t base,
+#                 Py_ssize_t n_buckets, Py_ssize_t start, Py_ssize_t stop,
+#                 uint16_t[::1] buckets)
+def radix_count(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,
+                table: NDArray[np.uint64], base: int, n_buckets: int, start: int, stop: int,
+                buckets: NDArray[np.uint16]) -> tuple[NDArray[np.int64], int]: ...
+
+# def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
+#                   const uint16_t[::1] buckets, Py_ssize_t start, Py_ssize_t stop,
+#                   object words, int64_t[::1] cursors)
+def radix_scatter(y: np.ndarray, s: np.ndarray, pos_value: float,
+                  buckets: NDArray[np.uint16], start: int, stop: int, words: np.ndarray,
+                  cursors: NDArray[np.int64]) -> None: ...
+
+# def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1] tops,
+#                      Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t split, bint sort_first,
+#                      double weight_pos, double weight_neg, const double[::1] levels,
+#                      bint exclude_self, double tp_above, double fp_above, double gap_above,
+#                      bint checkpoint)
+def radix_sweep_from(words: np.ndarray, starts: NDArray[np.int64], tops: NDArray[np.uint8],
+                     top: int, bottom: int, split: int, sort_first: bool, weight_pos: float,
+                     weight_neg: float, levels: NDArray[np.float64], exclude_self: bool,
+                     tp_above: float, fp_above: float, gap_above: float,
+                     checkpoint: bool) -> PieceSweep: ...
+
 # def index_bits_for(Py_ssize_t n)
 def index_bits_for(n: int) -> int: ...
 

@@ -434,6 +434,16 @@ def _evaluate_source(src: _Source, path: Any, cols: dict[str, str | None], pos_l
             return _mapped(y, s, pos_label, lv, exclude_self)
         return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
                         exclude_self=exclude_self)
+    if src.read_all is not None and src.n_rows is not None and \
+            src.n_rows * (src.bytes_per_row + 16) <= limit:
+        columns = src.read_all()
+        if columns is not None:
+            y, s, w = columns
+            if len(s) == 0:
+                raise _no_rows(path, drop_nulls)
+            with _rows_in_files(src):
+                return evaluate(y, s, sample_weight=w, pos_label=typed_pos_label(pos_label, y),
+                                levels=lv, exclude_self=exclude_self)
     rows_per_chunk = max(10_000, limit // _CHUNK_BYTES_PER_ROW)
     bar = _Progress(progress, src)
     try:
