@@ -34,7 +34,7 @@ from libcpp.algorithm cimport sort as std_sort
 
 from indist_fast._core.types cimport label_t, score_t, count_t
 from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
-                    sweep_start_at, _record_crossings,
+                    sweep_start_at, Hot, hot_load, hot_store, hot_push,
                     sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
                     b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
 
@@ -101,6 +101,41 @@ cdef inline void _flush(Sink* k, mode_t mode, chain_t chain) noexcept nogil:
 
 cdef extern from *:
     void __builtin_prefetch(const void* addr) noexcept nogil
+
+
+cdef struct Open:
+    # The group a sweep-only row loop is adding to (the Sink's cur, cur_tp, cur_fp in
+    # a local of the loop, beside its Hot sums).
+    double score
+    double tp
+    double fp
+
+
+cdef inline void _hot_row(Hot* h, Sweep* st, Open* g, double score, double tp,
+                          double fp) noexcept nogil:
+    """``_add`` of a sink that only sweeps (no table, no cost sums), on the loop's
+    locals: the same operations, so the same roundings."""
+    if score == g.score:
+        g.tp += tp
+        g.fp += fp
+    else:
+        if g.tp + g.fp > 0.0:
+            hot_push(h, st, g.score, g.tp, g.fp, h.tp + g.tp)
+        g.score = score
+        g.tp = tp
+        g.fp = fp
+
+
+cdef inline void _open_load(Open* g, const Sink* k) noexcept nogil:
+    g.score = k.cur
+    g.tp = k.cur_tp
+    g.fp = k.cur_fp
+
+
+cdef inline void _open_store(const Open* g, Sink* k) noexcept nogil:
+    k.cur = g.score
+    k.cur_tp = g.tp
+    k.cur_fp = g.fp
 
 
 # ---------------------------------------------------------------------------
@@ -245,6 +280,10 @@ cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
     cdef Sink* sink = &local
     cdef Py_ssize_t i = n_pos - 1, k = n_neg - 1
     cdef score_t p
+    if mode_t is PlainMode:
+        if out.sweeping and out.scores == NULL:
+            _merge_desc_sweep(pos, n_pos, neg, n_neg, out)
+            return
     # Invariant: rows above pos[i] and neg[k] have been added to the sink.
     while i >= 0:
         p = pos[i]
@@ -257,6 +296,31 @@ cdef void _merge_desc(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
         _add(sink, <double>neg[k], 0.0, 1.0, mode, <Plain>0)
         k -= 1
     out[0] = local
+
+
+cdef void _merge_desc_sweep(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
+                            Py_ssize_t n_neg, Sink* out) noexcept nogil:
+    """``_merge_desc`` into a sink that only sweeps, on ``Hot`` locals (``_hot_row``)."""
+    cdef Py_ssize_t i = n_pos - 1, k = n_neg - 1
+    cdef score_t p
+    cdef Open g
+    cdef Hot h
+    cdef Py_ssize_t groups_before = out.sweep.n_groups
+    hot_load(&h, &out.sweep)
+    _open_load(&g, out)
+    while i >= 0:
+        p = pos[i]
+        while k >= 0 and neg[k] > p:
+            _hot_row(&h, &out.sweep, &g, <double>neg[k], 0.0, 1.0)
+            k -= 1
+        _hot_row(&h, &out.sweep, &g, <double>p, 1.0, 0.0)
+        i -= 1
+    while k >= 0:
+        _hot_row(&h, &out.sweep, &g, <double>neg[k], 0.0, 1.0)
+        k -= 1
+    hot_store(&h, &out.sweep)
+    _open_store(&g, out)
+    out.m += h.n_groups - groups_before
 
 
 cdef inline const score_t* _ptr(const score_t[::1] a) noexcept nogil:
@@ -724,64 +788,31 @@ cdef void _sort_bucket(word_t* w, Py_ssize_t n) noexcept nogil:
 
 cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bint wide,
                         bint sort_first, Sink* out) noexcept nogil:
-    """Sort words ``a:b`` (one bucket) when asked, then sweep their rows from the top.
-
-    The sink's ``_add`` and ``sweep_push`` written out with the running sums in local
-    variables, in the same order of operations (so the same roundings): through the
-    large Sink struct every sum made a store and a reload per row, twice the time.
-    Only a pending level's test that passes goes back to the struct.
-    """
+    """Sort words ``a:b`` (one bucket) when asked, then sweep their rows from the top
+    (``_hot_row``: the sink only sweeps)."""
     cdef Py_ssize_t i
     cdef uint64_t* w64 = <uint64_t*>words
     cdef uint32_t* w32 = <uint32_t*>words
     cdef uint64_t flip = 0 if top else (ALL64 if wide else LOW32)
     cdef uint64_t word
-    cdef double label, score
-    cdef Sweep* st = &out.sweep
-    cdef double cur = out.cur, cur_tp = out.cur_tp, cur_fp = out.cur_fp
-    cdef double tp = st.tp, fp = st.fp, auc_num = st.auc_num, ap_num = st.ap_num
-    cdef double b_gap = st.b_gap, next_gap = st.next_gap
-    cdef double weight_pos = st.weight_pos, self_pairs = st.self_pairs
-    cdef double above, den, tp_new
-    cdef Py_ssize_t n_groups = st.n_groups, n_undefined = st.n_undefined
-    cdef Py_ssize_t groups_before = n_groups
+    cdef double label
+    cdef Open g
+    cdef Hot h
+    cdef Py_ssize_t groups_before = out.sweep.n_groups
     if sort_first:
         if wide:
             _sort_bucket(w64 + a, b - a)
         else:
             _sort_bucket(w32 + a, b - a)
+    hot_load(&h, &out.sweep)
+    _open_load(&g, out)
     for i in range(b - 1, a - 1, -1):
         word = w64[i] if wide else w32[i]
         label = <double>(word & 1)
-        score = _score_of(word, flip, wide)
-        if score == cur:
-            cur_tp += label
-            cur_fp += 1.0 - label
-            continue
-        if cur_tp + cur_fp > 0.0:
-            # sweep_push(st, cur, cur_tp, cur_fp), state in locals
-            above = tp
-            tp_new = tp + cur_tp
-            auc_num += cur_fp * (above + cur_tp * 0.5)
-            b_gap += (cur_tp + cur_fp) * (above - (weight_pos - tp_new))
-            tp = tp_new
-            fp = fp + cur_fp
-            ap_num += cur_tp * (tp / (tp + fp))
-            den = weight_pos * (tp + fp) - tp * self_pairs
-            if den <= 0.0:
-                n_undefined += 1
-            elif b_gap >= next_gap * den:
-                st.tp, st.fp, st.b_gap, st.n_groups = tp, fp, b_gap, n_groups
-                _record_crossings(st, cur, den)
-                next_gap = st.next_gap
-            n_groups += 1
-        cur = score
-        cur_tp = label
-        cur_fp = 1.0 - label
-    out.cur, out.cur_tp, out.cur_fp = cur, cur_tp, cur_fp
-    st.tp, st.fp, st.auc_num, st.ap_num, st.b_gap = tp, fp, auc_num, ap_num, b_gap
-    st.n_groups, st.n_undefined = n_groups, n_undefined
-    out.m += n_groups - groups_before
+        _hot_row(&h, &out.sweep, &g, _score_of(word, flip, wide), label, 1.0 - label)
+    hot_store(&h, &out.sweep)
+    _open_store(&g, out)
+    out.m += h.n_groups - groups_before
 
 
 def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1] tops,

@@ -40,9 +40,10 @@ PARALLEL_MIN_ROWS = 50_000
 # on two threads; 2.0x and 1.8x at 3e5).
 SMALL_ROWS = 150_000
 # From this many unweighted rows on, ``summarize`` sorts by radix buckets
-# (``_radix_summary``); below it the class pieces' sorts were as fast (measured at 1e6:
-# both 1.2x np.sort; at 1e7 0.87x against 1.10x).
-RADIX_MIN_ROWS = 1_500_000
+# (``_radix_summary``); below it the class pieces' sorts were as fast (one paired run,
+# float64: 2e5 rows 2.19x np.sort against 2.26x, 4e5 1.69x against 1.85x, 1e6 1.05x
+# against 1.27x; float32 even at 4e5).
+RADIX_MIN_ROWS = 300_000
 _PIVOT_SAMPLE = 1023
 
 _T = TypeVar("_T")
