@@ -23,6 +23,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
 from libc.math cimport isfinite, NAN, INFINITY
 from libc.float cimport DBL_MAX
 from libc.stdint cimport uintptr_t
@@ -98,6 +99,102 @@ cdef inline void _flush(Sink* k, mode_t mode, chain_t chain) noexcept nogil:
     k.cur_fp = 0.0
 
 
+
+cdef extern from *:
+    """
+    typedef int (*SortFunc)(void*, npy_intp, void*);
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    /* One 64-byte line to memory without reading it first (no read-for-ownership). */
+    static inline void indist_fast_stream_line(void* dst, const void* src) {
+        const __m128i* s = (const __m128i*)src;
+        __m128i* d = (__m128i*)dst;
+        _mm_stream_si128(d, _mm_load_si128(s));
+        _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+        _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+        _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
+    }
+    static inline void indist_fast_stream_done(void) { _mm_sfence(); }
+    #else
+    static inline void indist_fast_stream_line(void* dst, const void* src) { memcpy(dst, src, 64); }
+    static inline void indist_fast_stream_done(void) { }
+    #endif
+
+    /* Bucket ids of a block of scores (see _bucket; the table clamps every prefix, NaN
+       included), and how many scores are NaN. A loop of its own so the compiler vectorises it, table lookups as
+       gathers: with clones for AVX-512 and AVX2 where the platform picks them at load
+       time (ifunc), the baseline elsewhere. */
+    #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+    #define INDIST_FAST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+    #else
+    #define INDIST_FAST_CLONES
+    #endif
+    INDIST_FAST_CLONES
+    static npy_intp indist_fast_bucket_ids64(const double* s, npy_intp n, const uint64_t* table,
+                                              int64_t base, int64_t last, uint16_t* out) {
+        npy_intp n_nan = 0;
+        for (npy_intp i = 0; i < n; i++) {
+            n_nan += s[i] != s[i];
+            double x = s[i] + 0.0;
+            uint64_t u;
+            memcpy(&u, &x, 8);
+            uint64_t key = u ^ ((uint64_t)((int64_t)u >> 63) | ((uint64_t)1 << 63));
+            int64_t j = (int64_t)(key >> 48) - base;
+            j = j < 0 ? 0 : j;
+            j = j > last ? last : j;
+            uint64_t e = table[j];
+            out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
+        }
+        return n_nan;
+    }
+    INDIST_FAST_CLONES
+    static npy_intp indist_fast_bucket_ids32(const float* s, npy_intp n, const uint64_t* table,
+                                              int64_t base, int64_t last, uint16_t* out) {
+        npy_intp n_nan = 0;
+        for (npy_intp i = 0; i < n; i++) {
+            n_nan += s[i] != s[i];
+            float x = s[i] + 0.0f;
+            uint32_t u;
+            memcpy(&u, &x, 4);
+            uint32_t key = u ^ ((uint32_t)((int32_t)u >> 31) | ((uint32_t)1 << 31));
+            int64_t j = (int64_t)(key >> 16) - base;
+            j = j < 0 ? 0 : j;
+            j = j > last ? last : j;
+            uint64_t e = table[j];
+            out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
+        }
+        return n_nan;
+    }
+    static SortFunc indist_fast_sort_func(int type_num) {
+        PyArray_Descr* d = PyArray_DescrFromType(type_num);
+        PyArray_SortFunc* f;
+        if (d == NULL) return NULL;
+        f = PyDataType_GetArrFuncs(d)->sort[NPY_QUICKSORT];
+        Py_DECREF(d);
+        return f;
+    }
+    """
+    ctypedef int (*SortFunc)(void*, cnp.npy_intp, void*) noexcept nogil
+    SortFunc indist_fast_sort_func(int type_num)
+    void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
+    void indist_fast_stream_done() noexcept nogil
+    cnp.npy_intp indist_fast_bucket_ids64(const double* s, cnp.npy_intp n,
+                                          const uint64_t* table, int64_t base, int64_t last,
+                                          uint16_t* out) noexcept nogil
+    cnp.npy_intp indist_fast_bucket_ids32(const float* s, cnp.npy_intp n,
+                                          const uint64_t* table, int64_t base, int64_t last,
+                                          uint16_t* out) noexcept nogil
+
+
+# NumPy's own sorts (SIMD where the CPU has it), called on raw buffers without the GIL.
+cdef SortFunc _sort_words64 = indist_fast_sort_func(cnp.NPY_UINT64)
+cdef SortFunc _sort_words32 = indist_fast_sort_func(cnp.NPY_UINT32)
+cdef SortFunc _sort_prefixes = indist_fast_sort_func(cnp.NPY_UINT16)
+cdef SortFunc _sort_float64 = indist_fast_sort_func(cnp.NPY_FLOAT64)
+cdef SortFunc _sort_float32 = indist_fast_sort_func(cnp.NPY_FLOAT32)
+if (_sort_words64 == NULL or _sort_words32 == NULL or _sort_prefixes == NULL
+        or _sort_float64 == NULL or _sort_float32 == NULL):
+    raise ImportError("NumPy has no quicksort for unsigned integers or floats")
 
 cdef extern from *:
     void __builtin_prefetch(const void* addr) noexcept nogil
@@ -357,32 +454,41 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     cdef Hull hull
     if y.shape[0] != n or n == 0:
         return None
-    both = np.empty(n, dtype=np.float32 if score_t is float else np.float64)
-    buf = <score_t*>cnp.PyArray_DATA(both)
+    buf = <score_t*>malloc(n * sizeof(score_t))
+    if buf == NULL:
+        raise MemoryError()
     back = n - 1
-    with nogil:
-        # Branch-free: the class of the next row is unpredictable. Each row is written
-        # at both cursors and claimed by one; the other slot is overwritten later (the
-        # last row's two slots are one).
-        for i in range(n):
-            x = s[i]
-            is_pos = y[i] == pos_label
-            is_neg = (y[i] == neg_label) & has_neg
-            n_bad += (x != x) | (is_pos + is_neg == 0)
-            buf[front] = x
-            buf[back] = x
-            front += is_pos
-            back -= 1 - is_pos
+    try:
+        _open_sweep(&sink, &hull, 0.0, 0.0, exclude_self, levels, None)
+        with nogil:
+            # Branch-free: the class of the next row is unpredictable. Each row is
+            # written at both cursors and claimed by one; the other slot is overwritten
+            # later (the last row's two slots are one).
+            for i in range(n):
+                x = s[i]
+                is_pos = y[i] == pos_label
+                is_neg = (y[i] == neg_label) & has_neg
+                n_bad += (x != x) | (is_pos + is_neg == 0)
+                buf[front] = x
+                buf[back] = x
+                front += is_pos
+                back -= 1 - is_pos
+            if n_bad == 0 and 0 < front < n:
+                if score_t is float:
+                    _sort_float32(buf, front, NULL)
+                    _sort_float32(buf + front, n - front, NULL)
+                else:
+                    _sort_float64(buf, front, NULL)
+                    _sort_float64(buf + front, n - front, NULL)
+                sweep_init(&sink.sweep, <double>front, <double>(n - front), exclude_self,
+                           levels)
+                _merge_desc(<const score_t*>buf, front, <const score_t*>(buf + front),
+                            n - front, &sink, <PlainMode>0)
+                _flush(&sink, <PlainMode>0, <Plain>0)
+    finally:
+        free(buf)
     if n_bad or front == 0 or front == n:
         return None
-    pos, neg = both[:front], both[front:]
-    cnp.PyArray_Sort(pos, 0, cnp.NPY_QUICKSORT)
-    cnp.PyArray_Sort(neg, 0, cnp.NPY_QUICKSORT)
-    _open_sweep(&sink, &hull, <double>front, <double>(n - front), exclude_self, levels, None)
-    with nogil:
-        _merge_desc(<const score_t*>buf, front, <const score_t*>(buf + front), n - front,
-                    &sink, <PlainMode>0)
-        _flush(&sink, <PlainMode>0, <Plain>0)
     return _close_sweep(&sink)
 
 
@@ -399,99 +505,6 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
 # it is sorted all the same). Every bucket lies on one side of zero, so the word drops
 # the order bits' top bit (the sign, which the bucket knows) and the label takes its
 # place: 64-bit words for float64 scores, 32-bit words for float32.
-
-cdef extern from *:
-    """
-    typedef int (*SortFunc)(void*, npy_intp, void*);
-    #if defined(__SSE2__)
-    #include <emmintrin.h>
-    /* One 64-byte line to memory without reading it first (no read-for-ownership). */
-    static inline void indist_fast_stream_line(void* dst, const void* src) {
-        const __m128i* s = (const __m128i*)src;
-        __m128i* d = (__m128i*)dst;
-        _mm_stream_si128(d, _mm_load_si128(s));
-        _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
-        _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
-        _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
-    }
-    static inline void indist_fast_stream_done(void) { _mm_sfence(); }
-    #else
-    static inline void indist_fast_stream_line(void* dst, const void* src) { memcpy(dst, src, 64); }
-    static inline void indist_fast_stream_done(void) { }
-    #endif
-
-    /* Bucket ids of a block of scores (see _bucket; the table clamps every prefix, NaN
-       included), and how many scores are NaN. A loop of its own so the compiler vectorises it, table lookups as
-       gathers: with clones for AVX-512 and AVX2 where the platform picks them at load
-       time (ifunc), the baseline elsewhere. */
-    #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
-    #define INDIST_FAST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-    #else
-    #define INDIST_FAST_CLONES
-    #endif
-    INDIST_FAST_CLONES
-    static npy_intp indist_fast_bucket_ids64(const double* s, npy_intp n, const uint64_t* table,
-                                              int64_t base, int64_t last, uint16_t* out) {
-        npy_intp n_nan = 0;
-        for (npy_intp i = 0; i < n; i++) {
-            n_nan += s[i] != s[i];
-            double x = s[i] + 0.0;
-            uint64_t u;
-            memcpy(&u, &x, 8);
-            uint64_t key = u ^ ((uint64_t)((int64_t)u >> 63) | ((uint64_t)1 << 63));
-            int64_t j = (int64_t)(key >> 48) - base;
-            j = j < 0 ? 0 : j;
-            j = j > last ? last : j;
-            uint64_t e = table[j];
-            out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
-        }
-        return n_nan;
-    }
-    INDIST_FAST_CLONES
-    static npy_intp indist_fast_bucket_ids32(const float* s, npy_intp n, const uint64_t* table,
-                                              int64_t base, int64_t last, uint16_t* out) {
-        npy_intp n_nan = 0;
-        for (npy_intp i = 0; i < n; i++) {
-            n_nan += s[i] != s[i];
-            float x = s[i] + 0.0f;
-            uint32_t u;
-            memcpy(&u, &x, 4);
-            uint32_t key = u ^ ((uint32_t)((int32_t)u >> 31) | ((uint32_t)1 << 31));
-            int64_t j = (int64_t)(key >> 16) - base;
-            j = j < 0 ? 0 : j;
-            j = j > last ? last : j;
-            uint64_t e = table[j];
-            out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
-        }
-        return n_nan;
-    }
-    static SortFunc indist_fast_sort_func(int type_num) {
-        PyArray_Descr* d = PyArray_DescrFromType(type_num);
-        PyArray_SortFunc* f;
-        if (d == NULL) return NULL;
-        f = PyDataType_GetArrFuncs(d)->sort[NPY_QUICKSORT];
-        Py_DECREF(d);
-        return f;
-    }
-    """
-    ctypedef int (*SortFunc)(void*, cnp.npy_intp, void*) noexcept nogil
-    SortFunc indist_fast_sort_func(int type_num)
-    void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
-    void indist_fast_stream_done() noexcept nogil
-    cnp.npy_intp indist_fast_bucket_ids64(const double* s, cnp.npy_intp n,
-                                          const uint64_t* table, int64_t base, int64_t last,
-                                          uint16_t* out) noexcept nogil
-    cnp.npy_intp indist_fast_bucket_ids32(const float* s, cnp.npy_intp n,
-                                          const uint64_t* table, int64_t base, int64_t last,
-                                          uint16_t* out) noexcept nogil
-
-
-# NumPy's own sorts (SIMD where the CPU has it), called on raw buffers without the GIL.
-cdef SortFunc _sort_words64 = indist_fast_sort_func(cnp.NPY_UINT64)
-cdef SortFunc _sort_words32 = indist_fast_sort_func(cnp.NPY_UINT32)
-cdef SortFunc _sort_prefixes = indist_fast_sort_func(cnp.NPY_UINT16)
-if _sort_words64 == NULL or _sort_words32 == NULL or _sort_prefixes == NULL:
-    raise ImportError("NumPy has no sort for unsigned integers")
 
 cdef enum:
     PREFIX_BITS = 16          # bits of the order bits the bucket table is indexed by
@@ -859,39 +872,44 @@ def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1]
 cdef void _write_segment(Sweep* st, Py_ssize_t g, int64_t n_rows, double[:, ::1] out,
                          double[:, :, ::1] crossings) noexcept nogil:
     """Segment ``g``'s sweep into row ``g`` of the outputs (``SegmentSweeps`` order)."""
+    _write_sweep(st, n_rows, &out[g, 0], &crossings[g, 0, 0] if crossings.shape[1] else NULL)
+
+
+cdef void _write_sweep(Sweep* st, int64_t n_rows, double* out, double* crossings) noexcept nogil:
+    """A sweep's 8 numbers into ``out`` and its ``n_levels`` rows of 5 into
+    ``crossings`` (``SegmentSweeps`` order)."""
     cdef double den = _last_den(st)
     cdef Py_ssize_t k, c
-    out[g, 0] = <double>n_rows
-    out[g, 1] = <double>st.n_groups
-    out[g, 2] = <double>st.n_undefined
-    out[g, 3] = st.weight_pos * st.inv_scale
-    out[g, 4] = st.weight_neg * st.inv_scale
-    out[g, 5] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
-                 if st.weight_pos > 0 and st.weight_neg > 0 else NAN)
-    out[g, 6] = clamp_probability(st.ap_num / st.weight_pos) if st.weight_pos > 0 else NAN
+    out[0] = <double>n_rows
+    out[1] = <double>st.n_groups
+    out[2] = <double>st.n_undefined
+    out[3] = st.weight_pos * st.inv_scale
+    out[4] = st.weight_neg * st.inv_scale
+    out[5] = (clamp_probability(st.auc_num / (st.weight_pos * st.weight_neg))
+              if st.weight_pos > 0 and st.weight_neg > 0 else NAN)
+    out[6] = clamp_probability(st.ap_num / st.weight_pos) if st.weight_pos > 0 else NAN
     # (a range below others with no group of its own has no B of its own either)
-    out[g, 7] = b_value(st.b_gap, den) if den > 0 and st.n_groups > 0 else NAN
-    for k in range(crossings.shape[1]):
+    out[7] = b_value(st.b_gap, den) if den > 0 and st.n_groups > 0 else NAN
+    for k in range(st.n_levels):
         if st.crossings[k].found:
-            crossings[g, k, 0] = <double>st.crossings[k].index
-            crossings[g, k, 1] = st.crossings[k].threshold
-            crossings[g, k, 2] = st.crossings[k].tp
-            crossings[g, k, 3] = st.crossings[k].fp
-            crossings[g, k, 4] = st.crossings[k].b
+            crossings[5 * k] = <double>st.crossings[k].index
+            crossings[5 * k + 1] = st.crossings[k].threshold
+            crossings[5 * k + 2] = st.crossings[k].tp
+            crossings[5 * k + 3] = st.crossings[k].fp
+            crossings[5 * k + 4] = st.crossings[k].b
         else:
             for c in range(5):
-                crossings[g, k, c] = NAN
+                crossings[5 * k + c] = NAN
 
 
 cdef object _sweep_result(Sweep* st, object costs):
     """The sweep's state as the ``SweepResult`` both engines return (the numbers as
-    ``_write_segment`` writes them for a table of segments)."""
-    out = np.empty((1, 8))
-    crossings = np.empty((1, st.n_levels, 5))
-    _write_segment(st, 0, 0, out, crossings)
-    cdef double[:, ::1] o = out        # (memoryview reads give Python floats)
-    return SweepResult(st.n_groups, st.n_undefined, o[0, 3], o[0, 4], o[0, 5], o[0, 6],
-                       o[0, 7], crossings[0], costs)
+    ``_write_sweep`` writes them for a table of segments)."""
+    cdef double o[8]
+    crossings = np.empty((st.n_levels, 5))
+    _write_sweep(st, 0, o, <double*>cnp.PyArray_DATA(crossings))
+    return SweepResult(st.n_groups, st.n_undefined, o[3], o[4], o[5], o[6], o[7], crossings,
+                       costs)
 
 
 cdef inline double _last_den(Sweep* st) noexcept nogil:
