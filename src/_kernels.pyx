@@ -6,12 +6,17 @@ Private. The public entry points live in ``indist_fast`` and reach these through
 ``indist_fast._core.fast``; ``indist_fast._core.reference`` is the NumPy twin of every kernel
 here, with the same return values, and is the oracle in the tests.
 
-The plan for an unweighted call (``summarize``): rows are counted by class and by a
-pivot (``count_rows``) and copied to exact places (``scatter_scores``), each half of
-the rows on its own thread; NumPy's SIMD sort orders each of the four pieces in place
-(two threads, GIL released); one merge walks positives and negatives downwards,
-pushing each distinct score into the sweep (``summarize_sorted``). Labels never need
-an argsort. Weighted rows pack the score's order, the label and the row index into
+The plan for an unweighted call (``summarize``) from a few hundred thousand rows: a
+sample of the scores sizes buckets of their order bits (``radix_plan``); each half of
+the rows, on its own thread, is counted per bucket and class and checked
+(``radix_count``), then written as one word per row, the score's order bits and the
+label, at its bucket's cursor (``radix_scatter``); each bucket is sorted in cache by
+NumPy's own sort and swept at once, the upper and lower buckets on two threads
+(``radix_sweep_from``). Fewer rows: they are counted by class and by a pivot
+(``count_rows``) and copied to exact places (``scatter_scores``), NumPy's SIMD sort
+orders each of the four pieces in place, and one merge walks positives and negatives
+downwards, pushing each distinct score into the sweep (``summarize_sorted``). Labels
+never need an argsort. Weighted rows pack the score's order, the label and the row index into
 one uint64 key (``scatter_keys``), so the same SIMD sort orders them and the weights
 are gathered afterwards (``summarize_keys``, ``table_from_keys``).
 

@@ -4,7 +4,8 @@ The compiled twin of ``indist_fast._core.reference``: the same functions, signat
 and (named) results, the ``Engine`` protocol of ``engine.py``. The sorting is
 NumPy's own (SIMD, in place, GIL released), so the kernels only do the O(n) passes;
 each pass over the rows runs on two threads (two row blocks) once the input is large
-enough to repay a thread hand-off.
+enough to repay a thread hand-off. Unweighted rows from ``RADIX_MIN_ROWS`` on are
+sorted in cache-sized buckets of their scores' leading bits (``_radix_summary``).
 """
 
 from __future__ import annotations
