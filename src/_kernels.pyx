@@ -28,7 +28,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
 from libc.string cimport memcpy, memset
-from libc.stdlib cimport malloc, free
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
 from libc.math cimport isfinite, NAN, INFINITY
 from libc.float cimport DBL_MAX
 from libc.stdint cimport uintptr_t
@@ -459,7 +459,8 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     cdef Hull hull
     if y.shape[0] != n or n == 0:
         return None
-    buf = <score_t*>malloc(n * sizeof(score_t))
+    # (The raw allocator needs no GIL, and tracemalloc sees it, as it sees NumPy's.)
+    buf = <score_t*>PyMem_RawMalloc(n * sizeof(score_t))
     if buf == NULL:
         raise MemoryError()
     back = n - 1
@@ -491,7 +492,7 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
                             n - front, &sink, <PlainMode>0)
                 _flush(&sink, <PlainMode>0, <Plain>0)
     finally:
-        free(buf)
+        PyMem_RawFree(buf)
     if n_bad or front == 0 or front == n:
         return None
     return _close_sweep(&sink)
