@@ -125,7 +125,7 @@ cdef extern from *:
     static inline void indist_fast_stream_done(void) { }
     #endif
 
-    /* Bucket ids of a block of scores (see _bucket; the table clamps every prefix, NaN
+    /* Bucket ids of a block of scores (see Plan; the table clamps every prefix, NaN
        included), and how many scores are NaN. A loop of its own so the compiler vectorises it, table lookups as
        gathers: with clones for AVX-512 and AVX2 where the platform picks them at load
        time (ifunc), the baseline elsewhere. */
@@ -520,18 +520,12 @@ cdef enum:
 
 
 cdef inline uint32_t _order_bits32(float x) noexcept nogil:
-    """``_order_bits`` of a float32 score, in 32 bits."""
+    """``_order_bits`` of a float32 score, in 32 bits (``indist_fast_bucket_ids32``
+    repeats it in C, where it is vectorised)."""
     cdef uint32_t u
     x = x + <float>0.0
     memcpy(&u, &x, 4)
     return u ^ (<uint32_t>(<int32_t>u >> 31) | (<uint32_t>1 << 31))
-
-
-cdef inline uint64_t _order_bits64(double x) noexcept nogil:
-    cdef uint64_t u
-    x = x + 0.0
-    memcpy(&u, &x, 8)
-    return u ^ (<uint64_t>(<int64_t>u >> 63) | (<uint64_t>1 << 63))
 
 
 cdef inline uint64_t _word(score_t x, bint positive) noexcept nogil:
@@ -539,14 +533,14 @@ cdef inline uint64_t _word(score_t x, bint positive) noexcept nogil:
     if score_t is float:
         return (<uint32_t>(_order_bits32(x) << 1)) | <uint32_t>positive
     else:
-        return (_order_bits64(x) << 1) | <uint64_t>positive
+        return (_order_bits(x) << 1) | <uint64_t>positive
 
 
 cdef inline uint64_t _order_of(score_t x) noexcept nogil:
     if score_t is float:
         return _order_bits32(x)
     else:
-        return _order_bits64(x)
+        return _order_bits(x)
 
 
 cdef uint64_t LOW32 = (<uint64_t>1 << 32) - 1
@@ -554,28 +548,21 @@ cdef uint64_t ALL64 = ~(<uint64_t>0)
 
 
 cdef struct Plan:
-    const uint64_t* table     # per prefix - base: first bucket | shift << 32 | mask << 48
-    int64_t base              # prefix of table[0] (table[0] and table[last]: out of range)
+    # Where ``indist_fast_bucket_ids*`` finds a score's bucket: the prefix (top 16 order
+    # bits) less ``base``, clamped to ``0..last``, indexes ``table``, whose entry is
+    # first bucket | shift << 32 | mask << 48 (bucket = first + (order >> shift & mask)).
+    const uint64_t* table
+    int64_t base
     int64_t last
-    int key_bits
 
 
-cdef inline Py_ssize_t _bucket(const Plan* p, uint64_t key) noexcept nogil:
-    cdef int64_t i = <int64_t>(key >> (p.key_bits - PREFIX_BITS)) - p.base
-    i = 0 if i < 0 else i
-    i = p.last if i > p.last else i
-    cdef uint64_t e = p.table[i]
-    return <Py_ssize_t>((e & LOW32) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)))
-
-
-cdef Plan _plan_of(const uint64_t[::1] table, int64_t base, int key_bits) except *:
+cdef Plan _plan_of(const uint64_t[::1] table, int64_t base) except *:
     cdef Plan p
     if table.shape[0] < 3:
         raise ValueError("a radix table has at least three entries")
     p.table = &table[0]
     p.base = base
     p.last = table.shape[0] - 1
-    p.key_bits = key_bits
     return p
 
 
@@ -657,7 +644,7 @@ def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
     ``n_bad`` rows have a NaN score or a third label (the counts mean nothing then).
     Each row's bucket goes to ``buckets[row]`` for ``radix_scatter`` (reading them
     back costs less than finding them again: 33 against 49 ms a pass of 1e7 rows)."""
-    cdef Plan plan = _plan_of(table, base, 32 if score_t is float else 64)
+    cdef Plan plan = _plan_of(table, base)
     cdef Py_ssize_t i, n_bad = 0, c, n
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
@@ -1088,13 +1075,12 @@ cdef struct Row:
 
 
 cdef inline uint64_t _order_bits(double x) noexcept nogil:
-    """Map a non-NaN double to a uint64 whose unsigned order is the numeric order."""
+    """Map a non-NaN double to a uint64 whose unsigned order is the numeric order:
+    negative scores flip every bit, the others only the sign."""
     cdef uint64_t u
     x = x + 0.0               # -0.0 becomes +0.0: equal scores must share a key
     memcpy(&u, &x, 8)
-    if u >> 63:
-        return ~u
-    return u | (<uint64_t>1 << 63)
+    return u ^ (<uint64_t>(<int64_t>u >> 63) | (<uint64_t>1 << 63))
 
 
 def index_bits_for(Py_ssize_t n):
