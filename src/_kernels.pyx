@@ -643,13 +643,17 @@ def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
     positives and ``counts[b, 0]`` negatives in bucket ``b`` (at most 2**16 buckets);
     ``n_bad`` rows have a NaN score or a third label (the counts mean nothing then).
     Each row's bucket goes to ``buckets[row]`` for ``radix_scatter`` (reading them
-    back costs less than finding them again: 33 against 49 ms a pass of 1e7 rows)."""
+    back costs less than finding them again: 33 against 49 ms a pass of 1e7 rows);
+    ``buckets`` None: they are not kept (2 bytes a row less)."""
     cdef Plan plan = _plan_of(table, base)
     cdef Py_ssize_t i, n_bad = 0, c, n
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
     cdef Py_ssize_t has_neg = neg_value == neg_value
-    _check_block(y.shape[0], s.shape[0], buckets.shape[0], start, stop)
+    cdef uint16_t chunk_ids[RADIX_CHUNK]
+    cdef uint16_t* ids
+    cdef bint keep = buckets is not None
+    _check_block(y.shape[0], s.shape[0], buckets.shape[0] if keep else s.shape[0], start, stop)
     if not 1 <= n_buckets <= 1 << 16:
         raise ValueError("n_buckets must be 1 to 2**16")
     counts_arr = np.zeros((n_buckets, 2), dtype=np.int64)
@@ -661,11 +665,12 @@ def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
         c = start
         while c < stop:
             n = min(<Py_ssize_t>RADIX_CHUNK, stop - c)
-            n_bad += _chunk_buckets(&s[c], n, &plan, &buckets[c])
+            ids = &buckets[c] if keep else chunk_ids
+            n_bad += _chunk_buckets(&s[c], n, &plan, ids)
             for i in range(c, c + n):
                 n_bad += (y[i] != pos_label) & ((y[i] != neg_label) | (1 - has_neg))
-            for i in range(c, c + n):
-                counts[2 * buckets[i] + (y[i] == pos_label)] += 1
+            for i in range(n):
+                counts[2 * ids[i] + (y[c + i] == pos_label)] += 1
             c += n
     return counts_arr, n_bad
 
@@ -680,11 +685,13 @@ cdef inline void* _words_of(object words, Py_ssize_t n, bint wide) except NULL:
 
 
 def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
-                  const uint16_t[::1] buckets, Py_ssize_t start, Py_ssize_t stop,
-                  object words, int64_t[::1] cursors):
+                  const uint64_t[::1] table, int64_t base, const uint16_t[::1] buckets,
+                  Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] cursors):
     """Write the words of rows ``start:stop`` at their buckets' cursors (advanced in
     place; blocks on different threads get disjoint cursors from ``radix_count``).
     Rows must be clean. ``words``: uint64 for float64 scores, uint32 for float32.
+    ``buckets``: the rows' buckets as ``radix_count`` kept them, or None to find them
+    again from the plan (``table``, ``base``).
 
     Rows go to a cache line per bucket first; a full line is written out in one
     streaming store, so the scattered writes never read their lines from memory (half
@@ -692,11 +699,15 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
     bucket's first and last lines may be shared with its neighbours: only its own
     slots of those are written, one by one.
     """
-    cdef Py_ssize_t i, k, j, nb = cursors.shape[0]
+    cdef Plan plan = _plan_of(table, base)
+    cdef Py_ssize_t i, k, j, nb = cursors.shape[0], r, n
     cdef label_t pos_label = <label_t>pos_value
     cdef int64_t c, line_start
     cdef int per_line = 16 if score_t is float else 8, slot
-    _check_block(y.shape[0], s.shape[0], buckets.shape[0], start, stop)
+    cdef uint16_t chunk_ids[RADIX_CHUNK]
+    cdef const uint16_t* ids
+    cdef bint kept = buckets is not None
+    _check_block(y.shape[0], s.shape[0], buckets.shape[0] if kept else s.shape[0], start, stop)
     cdef void* out = _words_of(words, s.shape[0], score_t is double)
     first_arr = np.array(cursors, dtype=np.int64)
     lines_arr = np.empty(nb * 64 + 64, dtype=np.uint8)
@@ -711,26 +722,35 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
     # Where lines start relative to the words: slot 0 of a line is 64-byte aligned.
     cdef int64_t off = <int64_t>((<uintptr_t>out & 63) // (4 if score_t is float else 8))
     with nogil:
-        for i in range(start, stop):
-            k = buckets[i]
-            c = cur[k]
-            slot = <int>((c + off) & (per_line - 1))
-            if score_t is float:
-                line32 = <uint32_t*>(lines + 64 * k)
-                line32[slot] = <uint32_t>_word(s[i], y[i] == pos_label)
+        r = start
+        while r < stop:
+            n = min(<Py_ssize_t>RADIX_CHUNK, stop - r)
+            if kept:
+                ids = &buckets[r]
             else:
-                line64 = <uint64_t*>(lines + 64 * k)
-                line64[slot] = _word(s[i], y[i] == pos_label)
-            cur[k] = c + 1
-            if slot == per_line - 1:
-                line_start = c - (per_line - 1)
-                if line_start >= first[k]:
-                    if score_t is float:
-                        indist_fast_stream_line(out32 + line_start, lines + 64 * k)
-                    else:
-                        indist_fast_stream_line(out64 + line_start, lines + 64 * k)
+                _chunk_buckets(&s[r], n, &plan, chunk_ids)
+                ids = chunk_ids
+            for i in range(r, r + n):
+                k = ids[i - r]
+                c = cur[k]
+                slot = <int>((c + off) & (per_line - 1))
+                if score_t is float:
+                    line32 = <uint32_t*>(lines + 64 * k)
+                    line32[slot] = <uint32_t>_word(s[i], y[i] == pos_label)
                 else:
-                    _write_slots(out, lines + 64 * k, first[k], c + 1, off, per_line)
+                    line64 = <uint64_t*>(lines + 64 * k)
+                    line64[slot] = _word(s[i], y[i] == pos_label)
+                cur[k] = c + 1
+                if slot == per_line - 1:
+                    line_start = c - (per_line - 1)
+                    if line_start >= first[k]:
+                        if score_t is float:
+                            indist_fast_stream_line(out32 + line_start, lines + 64 * k)
+                        else:
+                            indist_fast_stream_line(out64 + line_start, lines + 64 * k)
+                    else:
+                        _write_slots(out, lines + 64 * k, first[k], c + 1, off, per_line)
+            r += n
         for k in range(nb):
             c = cur[k]
             line_start = c - ((c + off) & (per_line - 1))

@@ -11,6 +11,8 @@ path), bad rows (the general path's errors), both signs of zero and infinities.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -20,6 +22,7 @@ from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows
 from indist_fast._core import _kernels
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
+from indist_fast._core.pages import OwnedRows
 from indist_fast._core.validation import prepare_rows
 from test_kernels import assert_sweeps_equal
 
@@ -133,7 +136,7 @@ def test_radix_kernels_refuse_bad_arguments():
         _kernels.radix_count(y, s, 1.0, 0.0, table, base, 1 << 17, 0, 10,
                              np.empty(10, np.uint16))
     with pytest.raises(ValueError, match="words"):
-        _kernels.radix_scatter(y, s, 1.0, np.zeros(10, np.uint16), 0, 10,
+        _kernels.radix_scatter(y, s, 1.0, table, base, np.zeros(10, np.uint16), 0, 10,
                                np.empty(10, np.uint32), np.zeros(len(tops), np.int64))
     starts = np.zeros(len(tops) + 1, np.int64)
     with pytest.raises(ValueError, match="bucket range"):
@@ -168,3 +171,49 @@ def test_default_sizes_take_the_radix_path(monkeypatch):
     y = rng.random(300_000) < 0.1
     assert_same(y, rng.normal(size=300_000) + y)
     assert log.helper["radix_sweep_from"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pages are given back on Linux")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_owned_rows_are_given_back_behind_the_last_pass(monkeypatch, dtype):
+    """Rows handed over (``OwnedRows``) go by groups, no bucket ids kept, each group's
+    pages dropped once its words are written: the same result as the reference, and
+    the arrays read as zeros afterwards (their pages went back)."""
+    log = lower_thresholds(monkeypatch, min_rows=_fast.PARALLEL_MIN_ROWS)
+    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 1000)
+    monkeypatch.setattr(_fast, "OWNED_BLOCK_ROWS", 1 << 17)
+    rng = np.random.default_rng(8)
+    n = 600_000
+    y = (rng.random(n) < 0.2).astype(np.uint8)
+    s = (rng.normal(size=n) + y).astype(dtype)
+    levels = np.array([0.5, 0.9])
+    expected = _reference.summarize(y, s, None, 1.0, 0.0, levels, True)
+    got = _fast.summarize(y, s, None, 1.0, 0.0, levels, True, None, OwnedRows(y, s))
+    assert_sweeps_equal(got, expected, 1e-12)
+    assert log.calls["radix_scatter"] >= 2 * 5, "not scattered by groups"
+    assert not s[n // 2:n // 2 + 4096].any() and not y[n // 2:n // 2 + 4096].any()
+
+
+def test_owned_rows_stay_whole_when_the_radix_path_declines(monkeypatch):
+    """A bad row or a missing class hands owned rows to the general path, which must
+    read them intact (its release after the count pass would zero them): it gets none."""
+    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 1000)
+    rng = np.random.default_rng(9)
+    n = 200_000
+    y = (rng.random(n) < 0.2).astype(np.uint8)
+    s = rng.normal(size=n)
+    s[123_456] = np.nan
+    with pytest.raises(ValueError, match="123456"):
+        _fast.summarize(y, s, None, 1.0, 0.0, np.array([0.5]), True, None, OwnedRows(y, s))
+    s[123_456] = 0.0
+    y[:] = 0
+    one_class = _fast.summarize(y, s, None, 1.0, 0.0, np.array([0.5]), True, None,
+                                OwnedRows(y, s))
+    assert one_class.weight_neg == n and one_class.weight_pos == 0
+    # With cost sums the pieces' path runs, its release dropped.
+    y[::3] = 1
+    costs = (0.5, -1.0, float("nan"))
+    got = _fast.summarize(y, s, None, 1.0, 0.0, np.array([0.5]), True, costs, OwnedRows(y, s))
+    expected = _reference.summarize(y, s, None, 1.0, 0.0, np.array([0.5]), True, costs)
+    assert got.auc == pytest.approx(expected.auc, abs=1e-12)
+    assert s.any(), "rows were given back before a later pass read them"

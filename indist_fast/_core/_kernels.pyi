@@ -62,14 +62,14 @@ def radix_plan(s: np.ndarray, target: int
 #                 uint16_t[::1] buckets)
 def radix_count(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,
                 table: NDArray[np.uint64], base: int, n_buckets: int, start: int, stop: int,
-                buckets: NDArray[np.uint16]) -> tuple[NDArray[np.int64], int]: ...
+                buckets: NDArray[np.uint16] | None) -> tuple[NDArray[np.int64], int]: ...
 
 # def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
-#                   const uint16_t[::1] buckets, Py_ssize_t start, Py_ssize_t stop,
-#                   object words, int64_t[::1] cursors)
-def radix_scatter(y: np.ndarray, s: np.ndarray, pos_value: float,
-                  buckets: NDArray[np.uint16], start: int, stop: int, words: np.ndarray,
-                  cursors: NDArray[np.int64]) -> None: ...
+#                   const uint64_t[::1] table, int64_t base, const uint16_t[::1] buckets,
+#                   Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] cursors)
+def radix_scatter(y: np.ndarray, s: np.ndarray, pos_value: float, table: NDArray[np.uint64],
+                  base: int, buckets: NDArray[np.uint16] | None, start: int, stop: int,
+                  words: np.ndarray, cursors: NDArray[np.int64]) -> None: ...
 
 # def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1] tops,
 #                      Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t split, bint sort_first,

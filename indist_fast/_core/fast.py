@@ -24,6 +24,7 @@ from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, Pa
                       PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
                       SegmentSweeps, SortedClasses, SweepResult, Table, b_from_gap,
                       clamp_probability, first_crossings)
+from .pages import OwnedRows, small_pages
 from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "summarize_plain", "sweep_table", "merge_tables",
@@ -156,6 +157,7 @@ def _cursors(sizes: list[list[int]]) -> tuple[list[list[int]], list[int]]:
 
 # Rows per block when the caller releases input pages behind each pass.
 RELEASE_BLOCK_ROWS = 1 << 23
+OWNED_BLOCK_ROWS = 1 << 21
 
 
 def _passes(n: int, release: Release) -> list[list[tuple[int, int]]]:
@@ -163,12 +165,15 @@ def _passes(n: int, release: Release) -> list[list[tuple[int, int]]]:
 
     Without ``release`` one group covers every row. With it, groups of at most
     ``RELEASE_BLOCK_ROWS`` rows, so the caller can drop each group's input pages
-    (memory-mapped files) as soon as a pass is done with them.
+    (memory-mapped files) as soon as a pass is done with them; ``OWNED_BLOCK_ROWS``
+    for rows handed over (``OwnedRows``), whose group's words are all written before
+    its rows go back: a smaller step is a smaller overshoot of the peak.
     """
     if release is None:
         return [_blocks(n)]
+    step = OWNED_BLOCK_ROWS if isinstance(release, OwnedRows) else RELEASE_BLOCK_ROWS
     return [_blocks(b - a, offset=a) for a, b in
-            ((a, min(n, a + RELEASE_BLOCK_ROWS)) for a in range(0, n, RELEASE_BLOCK_ROWS))]
+            ((a, min(n, a + step)) for a in range(0, n, step))]
 
 
 def _sorted_pieces(y: Array, s: Array, pos_value: float, neg_value: float,
@@ -284,6 +289,8 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
     ``release(start, stop)``, when given, is called once the passes are done with rows
     ``start:stop`` (memory-mapped input can drop those pages): per row group without
     weights, for all rows at once after the weighted passes (they copy what they need).
+    An ``OwnedRows`` release (arrays handed over) is only called behind the last pass
+    over the rows.
     """
     if w is None and costs is None and len(s) <= SMALL_ROWS:
         small = _kernels.summarize_small(y, s, pos_value, neg_value, levels, exclude_self)
@@ -303,10 +310,13 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
                 return two_piece
         return _summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels, exclude_self,
                                costs)
-    if costs is None and release is None and len(s) >= RADIX_MIN_ROWS:
-        radix = _radix_summary(y, s, pos_value, neg_value, levels, exclude_self)
+    owned = release if isinstance(release, OwnedRows) else None
+    if costs is None and (release is None or owned) and len(s) >= RADIX_MIN_ROWS:
+        radix = _radix_summary(y, s, pos_value, neg_value, levels, exclude_self, owned)
         if radix is not None:
             return radix
+    if owned:       # the pieces' release after each pass would zero rows still read
+        release = None
     pieces = _sorted_pieces(y, s, pos_value, neg_value, release)
     both = len(pieces[0]) + len(pieces[2]) > 0 and len(pieces[1]) + len(pieces[3]) > 0
     if (costs is None and both and len(s) >= PARALLEL_MIN_ROWS
@@ -322,7 +332,8 @@ RADIX_FANOUT_BITS = 12
 
 
 def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
-                   exclude_self: bool) -> SweepResult | None:
+                   exclude_self: bool, release: OwnedRows | None = None
+                   ) -> SweepResult | None:
     """``summarize`` of unweighted rows by radix buckets, or None (having done nothing
     else) when a row is bad or a class is missing: the caller takes the general path.
 
@@ -330,45 +341,56 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     bucket and class, checking them; a second writes each row's word at its bucket's
     cursor; each bucket is then sorted in cache and swept right away. Blocks and
     bucket ranges go to the two threads; the lower range starts from the upper one's
-    counted totals (``_two_pieces``).
+    counted totals (``_two_pieces``). With ``release`` (rows handed over), the passes
+    go by groups of rows, each group's pages given back behind the second pass, and no
+    bucket ids are kept: the rows' memory shrinks as the words' grows.
     """
     # Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the scatter's
     # line per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with
     # 4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows), and ids are 16-bit.
     table, base, tops = _kernels.radix_plan(s, max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS))
-    nb, blocks = len(tops), _blocks(len(s))
+    nb, groups = len(tops), _passes(len(s), release)
     if nb > 1 << 16:
         return None
-    buckets = np.empty(len(s), dtype=np.uint16)
+    buckets = None if release is not None else np.empty(len(s), dtype=np.uint16)
 
     def count(b: tuple[int, int]) -> Callable[[], tuple[Array, int]]:
         return lambda: _kernels.radix_count(y, s, pos_value, neg_value, table, base, nb, *b,
                                             buckets)
-    counts = _on_two_threads([count(b) for b in blocks])
+    counts = [c for group in groups for c in _on_two_threads([count(b) for b in group])]
     if any(n_bad for _, n_bad in counts):
         return None
-    per_class = counts[0][0] if len(counts) == 1 else counts[0][0] + counts[1][0]
+    per_class = np.sum([c for c, _ in counts], axis=0)
     sizes = per_class.sum(axis=1)
     wn, wp = (float(t) for t in per_class.sum(axis=0))
     if wp == 0 or wn == 0:
         return None
     starts = np.zeros(nb + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
-    cursors = [starts[:-1].copy()]
-    if len(blocks) == 2:
-        cursors.append(starts[:-1] + counts[0][0].sum(axis=1))
+    cursors, running = [], starts[:-1].copy()
+    for c, _ in counts:             # each block's rows of a bucket after the earlier's
+        cursors.append(running.copy())
+        running += c.sum(axis=1)
     words = np.empty(len(s), dtype=np.uint32 if s.dtype == np.float32 else np.uint64)
+    if release is not None:     # the words must grow only as fast as the rows shrink
+        small_pages(words)
 
     def scatter(b: tuple[int, int], cur: Array) -> Callable[[], None]:
-        return lambda: _kernels.radix_scatter(y, s, pos_value, buckets, *b, words, cur)
-    _on_two_threads([scatter(b, c) for b, c in zip(blocks, cursors)])
+        return lambda: _kernels.radix_scatter(y, s, pos_value, table, base, buckets, *b,
+                                              words, cur)
+    i = 0
+    for group in groups:
+        _on_two_threads([scatter(b, cursors[i + j]) for j, b in enumerate(group)])
+        i += len(group)
+        if release is not None:
+            release(group[0][0], group[-1][1])
 
     def sweep(top: int, bottom: int, split: int, sort_first: bool, lv: Array, tp: float,
               fp: float, gap: float, checkpoint: bool = False) -> Callable[[], PieceSweep]:
         return lambda: _kernels.radix_sweep_from(words, starts, tops, top, bottom, split,
                                                  sort_first, wp, wn, lv, exclude_self, tp,
                                                  fp, gap, checkpoint)
-    if len(blocks) == 1 or getattr(_serial, "on", False):
+    if len(s) < PARALLEL_MIN_ROWS or getattr(_serial, "on", False):
         return sweep(nb, 0, 0, True, levels, 0.0, 0.0, 0.0)().result
     # The upper range: the buckets from ``mid`` up, about half the rows.
     mid = int(np.searchsorted(starts, len(s) // 2))
@@ -383,9 +405,12 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
         return [sweep(mid, quarter, quarter, False, levels, tp_hi, fp_hi, gap_hi),
                 sweep(quarter, 0, 0, False, levels, cp.tp, cp.fp, gap_hi + cp.gap)]
 
-    return _two_pieces(sweep(nb, mid, mid, True, levels, 0.0, 0.0, 0.0),
-                       sweep(mid, 0, quarter, True, np.empty(0), tp_hi, fp_hi, 0.0, True),
-                       again, tp_hi, wp, wn, len(levels))
+    two = _two_pieces(sweep(nb, mid, mid, True, levels, 0.0, 0.0, 0.0),
+                      sweep(mid, 0, quarter, True, np.empty(0), tp_hi, fp_hi, 0.0, True),
+                      again, tp_hi, wp, wn, len(levels))
+    # (Counts are exact, so the pieces meet; were they not to, the buckets are sorted by
+    # now: one sweep of them all. The rows may be released already: no None past here.)
+    return two if two is not None else sweep(nb, 0, 0, False, levels, 0.0, 0.0, 0.0)().result
 
 
 def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,

@@ -49,6 +49,7 @@ from typing import Any, Iterable, Iterator, Literal, Sequence, TypeAlias, overlo
 import numpy as np
 
 from .._core.engine import engine
+from .._core.pages import OwnedRows
 from .._core.results import SegmentSweeps, SweepResult
 from .._core.validation import (Rows, check_flag, check_levels, combine_codings, prepare_rows,
                                 raise_row_errors, with_scores)
@@ -442,8 +443,11 @@ def _evaluate_source(src: _Source, path: Any, cols: dict[str, str | None], pos_l
             if len(s) == 0:
                 raise _no_rows(path, drop_nulls)
             with _rows_in_files(src):
-                return evaluate(y, s, sample_weight=w, pos_label=typed_pos_label(pos_label, y),
-                                levels=lv, exclude_self=exclude_self)
+                pos_label = typed_pos_label(pos_label, y)
+                if w is None:
+                    return _owned(y, s, pos_label, lv, exclude_self)
+                return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
+                                exclude_self=exclude_self)
     rows_per_chunk = max(10_000, limit // _CHUNK_BYTES_PER_ROW)
     bar = _Progress(progress, src)
     try:
@@ -567,6 +571,18 @@ def _mapped(y: np.ndarray, s: np.ndarray, pos_label: Any, levels: tuple[float, .
     result = engine().summarize(rows.y, rows.s, None, rows.pos_value,
                                          rows.neg_value, with_main_level(levels),
                                          exclude_self, None, release)
+    return Report.from_sweep(result, levels, rows.n_rows, exclude_self)
+
+
+def _owned(y: np.ndarray, s: np.ndarray, pos_label: Any, levels: tuple[float, ...],
+           exclude_self: bool) -> Report:
+    """``evaluate`` on columns decoded for this call alone: the engine gives their
+    pages back behind its last pass over them (``OwnedRows``), so the peak holds the
+    columns and the sort's words only in part at once."""
+    rows = prepare_rows(y, s, None, pos_label)
+    result = engine().summarize(rows.y, rows.s, None, rows.pos_value, rows.neg_value,
+                                with_main_level(levels), exclude_self, None,
+                                OwnedRows(rows.y, rows.s))
     return Report.from_sweep(result, levels, rows.n_rows, exclude_self)
 
 

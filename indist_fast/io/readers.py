@@ -508,6 +508,10 @@ def _parquet_read_all(path: str, cols: dict[str, str | None], schema: Any
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="indist_fast_read") as pool:
         if not all(pool.map(read, halves)):
             return None
+    # Arrow's allocator keeps the decoded row groups' memory for reuse: give it back,
+    # the evaluation that follows allocates through NumPy.
+    import pyarrow as pa
+    getattr(pa.default_memory_pool(), "release_unused", lambda: None)()
     return tuple(out.get(role) for role in cols)
 
 
