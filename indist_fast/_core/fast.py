@@ -328,7 +328,7 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
 # Rows a radix bucket is sized for: its words stay in the core's L1/L2 cache while it
 # is sorted and swept.
 RADIX_BUCKET_ROWS = 4096
-RADIX_FANOUT_BITS = 12
+RADIX_FANOUT_BITS = 11
 
 
 def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
@@ -347,7 +347,9 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     """
     # Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the scatter's
     # line per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with
-    # 4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows), and ids are 16-bit.
+    # 2048 or 4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows; handed-over
+    # rows, whose words have small pages, 1.15 s with 4096, 1.08 s with 2048), and ids
+    # are 16-bit.
     table, base, tops = _kernels.radix_plan(s, max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS))
     nb, groups = len(tops), _passes(len(s), release)
     if nb > 1 << 16:
