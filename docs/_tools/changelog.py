@@ -27,7 +27,15 @@ ISSUES = {
         "builds from its sdist",
     11: "One engine contract, a layered package, and kernels other libraries can cimport",
     12: "Real prediction logs: datasets of files, segments and several models in one sort",
-    13: "Compare models and choose thresholds (open)",
+    13: "Compare models and choose thresholds: the ROC practice of the blog post, and "
+        "pROC's toolbox",
+    14: "The papers, reproduced: population curves, their figures and tables, the PR side, "
+        "and indist-fast paper",
+    15: "See it in a browser: the interactive ROC demo, and an interactive evaluation report",
+    16: "Faster than one sort: radix partitioning on both cores, microsecond service calls, "
+        "and a peers table (open)",
+    17: "A documentation site: concepts, guides, definitions with citations, and every "
+        "public name",
 }
 
 # (issue, words) tried in order within the first session, where issues 2-7 ran side by side.
@@ -41,6 +49,13 @@ FIRST_SESSION = [
 ]
 LATE_13 = r"compare|delong|operating.point|confusion|best_threshold|dominat|partial auc|" \
           r"max_fpr|difference|wilson|issue-13|wt-cmp|wt-opp"
+# The sessions from 08:37 on worked several issues side by side: (issue, words) in order.
+WORDS_14 = r"paper|population|mixture|figure|table 1|table 2|orallo|beam|sumpter|" \
+           r"pr curve|pr_curve|precision_recall|resolving|issue 14"
+WORDS_15 = r"browser|chromium|selenium|html|page|demo|interactive|widget|svg|canvas"
+WORDS_16 = r"radix|np\.sort|peers|target|benchmark|compare\.py|plain|summarize_small|" \
+           r"service call|bootstrap kernel|pcg|issue 16|issue-16"
+WORDS_17 = r"docs|sphinx|guide|documentation|changelog|definitions|citation|api page"
 
 
 # Commits the rules below would misplace (read by hand).
@@ -61,6 +76,16 @@ def issue_of(commit: str, stamp: str, subject: str) -> int:
         return 10
     if stamp < "2026-11-22 04:10":
         return 11
+    if stamp >= "2026-11-22 15:40":
+        return 16
+    if stamp >= "2026-11-22 12:00":
+        return 16 if re.search(WORDS_16, s) else 14
+    if stamp >= "2026-11-22 08:30":
+        for number, words in ((16, WORDS_16), (14, WORDS_14), (15, WORDS_15),
+                              (17, WORDS_17)):
+            if re.search(words, s):
+                return number
+        return 13
     if stamp >= "2026-11-22 06:13" or re.search(LATE_13, s):
         return 13 if re.search(LATE_13, s) or stamp >= "2026-11-22 06:45" else 12
     return 12
