@@ -217,3 +217,24 @@ def test_owned_rows_stay_whole_when_the_radix_path_declines(monkeypatch):
     expected = _reference.summarize(y, s, None, 1.0, 0.0, np.array([0.5]), True, costs)
     assert got.auc == pytest.approx(expected.auc, abs=1e-12)
     assert s.any(), "rows were given back before a later pass read them"
+
+
+def test_mapped_release_follows_each_pass(radix, monkeypatch):
+    """A release of mapped rows (their pages come back from the file) is called behind
+    both passes, group by group, covering every row once per pass; bucket ids are
+    kept (the rows are read twice anyway)."""
+    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 64)
+    rng = np.random.default_rng(10)
+    n = 1000
+    y = (rng.random(n) < 0.3).astype(np.uint8)
+    s = rng.normal(size=n) + y
+    released = []
+    got = _fast.summarize(y, s, None, 1.0, 0.0, np.array([0.5, 0.8]), False, None,
+                          lambda a, b: released.append((a, b)))
+    assert_sweeps_equal(got, _reference.summarize(y, s, None, 1.0, 0.0, np.array([0.5, 0.8]),
+                                                  False), 1e-12)
+    assert radix.calls["radix_scatter"] >= 2 * (n // 64)
+    covered = np.zeros(n, int)
+    for a, b in released:
+        covered[a:b] += 1
+    assert (covered == 2).all(), "every row released once after each pass"

@@ -310,13 +310,12 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
                 return two_piece
         return _summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels, exclude_self,
                                costs)
-    owned = release if isinstance(release, OwnedRows) else None
-    if costs is None and (release is None or owned) and len(s) >= RADIX_MIN_ROWS:
-        radix = _radix_summary(y, s, pos_value, neg_value, levels, exclude_self, owned)
+    if costs is None and len(s) >= RADIX_MIN_ROWS:
+        radix = _radix_summary(y, s, pos_value, neg_value, levels, exclude_self, release)
         if radix is not None:
             return radix
-    if owned:       # the pieces' release after each pass would zero rows still read
-        release = None
+    if isinstance(release, OwnedRows):  # the pieces' release after each pass would zero
+        release = None                  # rows they read again
     pieces = _sorted_pieces(y, s, pos_value, neg_value, release)
     both = len(pieces[0]) + len(pieces[2]) > 0 and len(pieces[1]) + len(pieces[3]) > 0
     if (costs is None and both and len(s) >= PARALLEL_MIN_ROWS
@@ -332,8 +331,7 @@ RADIX_FANOUT_BITS = 11
 
 
 def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
-                   exclude_self: bool, release: OwnedRows | None = None
-                   ) -> SweepResult | None:
+                   exclude_self: bool, release: Release = None) -> SweepResult | None:
     """``summarize`` of unweighted rows by radix buckets, or None (having done nothing
     else) when a row is bad or a class is missing: the caller takes the general path.
 
@@ -341,9 +339,10 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     bucket and class, checking them; a second writes each row's word at its bucket's
     cursor; each bucket is then sorted in cache and swept right away. Blocks and
     bucket ranges go to the two threads; the lower range starts from the upper one's
-    counted totals (``_two_pieces``). With ``release`` (rows handed over), the passes
-    go by groups of rows, each group's pages given back behind the second pass, and no
-    bucket ids are kept: the rows' memory shrinks as the words' grows.
+    counted totals (``_two_pieces``). With ``release`` the passes go by groups of rows,
+    each group released behind each pass (memory-mapped rows come back from the file)
+    or, for rows handed over (``OwnedRows``), behind the second only, with no bucket ids
+    kept: their memory then shrinks as the words' grows.
     """
     # Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the scatter's
     # line per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with
@@ -354,12 +353,17 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     nb, groups = len(tops), _passes(len(s), release)
     if nb > 1 << 16:
         return None
-    buckets = None if release is not None else np.empty(len(s), dtype=np.uint16)
+    owned = isinstance(release, OwnedRows)
+    buckets = None if owned else np.empty(len(s), dtype=np.uint16)
 
     def count(b: tuple[int, int]) -> Callable[[], tuple[Array, int]]:
         return lambda: _kernels.radix_count(y, s, pos_value, neg_value, table, base, nb, *b,
                                             buckets)
-    counts = [c for group in groups for c in _on_two_threads([count(b) for b in group])]
+    counts = []
+    for group in groups:
+        counts += _on_two_threads([count(b) for b in group])
+        if release is not None and not owned:
+            release(group[0][0], group[-1][1])
     if any(n_bad for _, n_bad in counts):
         return None
     per_class = np.sum([c for c, _ in counts], axis=0)
@@ -374,7 +378,7 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
         cursors.append(running.copy())
         running += c.sum(axis=1)
     words = np.empty(len(s), dtype=np.uint32 if s.dtype == np.float32 else np.uint64)
-    if release is not None:     # the words must grow only as fast as the rows shrink
+    if owned:                   # the words must grow only as fast as the rows shrink
         small_pages(words)
 
     def scatter(b: tuple[int, int], cur: Array) -> Callable[[], None]:
