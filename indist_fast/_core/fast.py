@@ -332,8 +332,8 @@ RADIX_FANOUT_BITS = 11
 
 def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
                    exclude_self: bool, release: Release = None) -> SweepResult | None:
-    """``summarize`` of unweighted rows by radix buckets, or None (having done nothing
-    else) when a row is bad or a class is missing: the caller takes the general path.
+    """``summarize`` of unweighted rows by radix buckets, or None (having only counted
+    them) when a row is bad or a class is missing: the caller takes the general path.
 
     One sample sizes the buckets (``radix_plan``); one pass counts each block's rows per
     bucket and class, checking them; a second writes each row's word at its bucket's
@@ -349,7 +349,8 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     # 2048 or 4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows; handed-over
     # rows, whose words have small pages, 1.15 s with 4096, 1.08 s with 2048), and ids
     # are 16-bit.
-    table, base, tops = _kernels.radix_plan(s, max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS))
+    target = max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS)
+    table, base, tops = _kernels.radix_plan(s, target)
     nb, groups = len(tops), _passes(len(s), release)
     if nb > 1 << 16:
         return None
