@@ -1155,6 +1155,154 @@ def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w
             hi += 1 - down
 
 
+# Weighted rows by radix buckets: the keys of ``scatter_keys`` (truncated order bits,
+# label, row), but each row's (score, weight) is written in bucket order and its key
+# holds that position, so the sweep's reads of rows in key order stay within the bucket
+# being swept instead of jumping over the whole input.
+
+def radix_count_weighted(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+                         double pos_value, double neg_value, const uint64_t[::1] table,
+                         int64_t base, Py_ssize_t n_buckets, Py_ssize_t start,
+                         Py_ssize_t stop, uint16_t[::1] buckets):
+    """Rows ``start:stop`` per bucket: ``(kept, pos, pos_err, neg, n_bad)``: rows of
+    positive weight, the positive weight as a compensated pair per bucket, the negative
+    weight, and the rows with a NaN score, a third label or a bad weight (the sums mean
+    nothing then). Each row's bucket goes to ``buckets[row]`` (``radix_count``)."""
+    cdef Plan plan = _plan_of(table, base)
+    cdef Py_ssize_t i, n_bad = 0, c, n, b, is_pos
+    cdef label_t pos_label = <label_t>pos_value
+    cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
+    cdef Py_ssize_t has_neg = neg_value == neg_value
+    cdef double wi
+    _check_block(y.shape[0], s.shape[0], w.shape[0], start, stop)
+    _check_block(buckets.shape[0], s.shape[0], s.shape[0], start, stop)
+    if not 1 <= n_buckets <= 1 << 16:
+        raise ValueError("n_buckets must be 1 to 2**16")
+    kept_arr = np.zeros(n_buckets, dtype=np.int64)
+    sums_arr = np.zeros((3, n_buckets), dtype=np.float64)
+    cdef int64_t* kept = <int64_t*>cnp.PyArray_DATA(kept_arr)
+    cdef double* pos = <double*>cnp.PyArray_DATA(sums_arr)
+    cdef double* pos_err = pos + n_buckets
+    cdef double* neg = pos + 2 * n_buckets
+    with nogil:
+        c = start
+        while c < stop:
+            n = min(<Py_ssize_t>RADIX_CHUNK, stop - c)
+            n_bad += _chunk_buckets(&s[c], n, &plan, &buckets[c])
+            for i in range(c, c + n):
+                wi = w[i]
+                n_bad += ((y[i] != pos_label) & ((y[i] != neg_label) | (1 - has_neg))) | (
+                    not (wi >= 0.0 and wi <= DBL_MAX))
+            for i in range(c, c + n):
+                b = buckets[i]
+                wi = w[i]
+                is_pos = y[i] == pos_label
+                kept[b] += wi > 0.0
+                chain_add(&pos[b], &pos_err[b], wi if is_pos else 0.0)
+                neg[b] += 0.0 if is_pos else wi
+            c += n
+    return kept_arr, sums_arr[0], sums_arr[1], sums_arr[2], n_bad
+
+
+def radix_scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+                       double pos_value, const uint16_t[::1] buckets, Py_ssize_t start,
+                       Py_ssize_t stop, int index_bits, uint64_t[::1] keys_out,
+                       double[:, ::1] rows_out, int64_t[::1] cursors):
+    """Write rows ``start:stop`` of positive weight at their buckets' cursors (advanced in
+    place): ``rows_out[c]`` = (score, weight) and ``keys_out[c]`` = the key of
+    ``scatter_keys`` with ``c`` as its row. Keys and rows go through a cache line per
+    bucket each, streamed out whole (``radix_scatter``). Rows must be clean."""
+    cdef int shift = index_bits + 1
+    cdef Py_ssize_t i, k, nb = cursors.shape[0]
+    cdef label_t pos_label = <label_t>pos_value
+    cdef int64_t c, line_start
+    cdef int slot
+    cdef double x, wi
+    cdef uint64_t key
+    _check_block(y.shape[0], s.shape[0], w.shape[0], start, stop)
+    _check_block(buckets.shape[0], s.shape[0], s.shape[0], start, stop)
+    if rows_out.shape[0] != keys_out.shape[0] or rows_out.shape[1] != 2:
+        raise ValueError("rows_out must have shape (len(keys_out), 2)")
+    if index_bits < 0 or index_bits > 40 or (keys_out.shape[0] > 1
+                                             and keys_out.shape[0] - 1 >> index_bits):
+        raise ValueError("index_bits too few for the keys")
+    first_arr = np.array(cursors, dtype=np.int64)
+    lines_arr = np.empty(nb * 64 + 64, dtype=np.uint8)
+    row_lines_arr = np.empty(nb * 64 + 64, dtype=np.uint8)
+    cdef int64_t* cur = &cursors[0] if nb else NULL
+    cdef const int64_t* first = <const int64_t*>cnp.PyArray_DATA(first_arr)
+    cdef char* lines = <char*>cnp.PyArray_DATA(lines_arr)
+    lines += (64 - (<uintptr_t>lines & 63)) & 63
+    cdef uint64_t* out = &keys_out[0] if keys_out.shape[0] else NULL
+    cdef Row* rows = <Row*>&rows_out[0, 0] if rows_out.shape[0] else NULL
+    cdef int64_t off = <int64_t>((<uintptr_t>out & 63) // 8)
+    cdef char* row_lines = <char*>cnp.PyArray_DATA(row_lines_arr)
+    row_lines += (64 - (<uintptr_t>row_lines & 63)) & 63
+    cdef int64_t row_off = <int64_t>((<uintptr_t>rows & 63) // 16)
+    cdef bint rows_aligned = (<uintptr_t>rows & 15) == 0
+    cdef int row_slot
+    with nogil:
+        for i in range(start, stop):
+            wi = w[i]
+            if wi == 0.0:
+                continue      # a zero-weight row is absent (weights count copies)
+            x = <double>s[i]
+            k = buckets[i]
+            c = cur[k]
+            if rows_aligned:
+                row_slot = <int>((c + row_off) & 3)
+                (<Row*>(row_lines + 64 * k))[row_slot].score = x
+                (<Row*>(row_lines + 64 * k))[row_slot].weight = wi
+                if row_slot == 3:
+                    if c - 3 >= first[k]:
+                        indist_fast_stream_line(rows + c - 3, row_lines + 64 * k)
+                    else:
+                        _write_rows(rows, row_lines + 64 * k, first[k], c + 1, row_off)
+            else:
+                rows[c].score = x
+                rows[c].weight = wi
+            key = (((_order_bits(x) >> shift) << shift)
+                   | (<uint64_t>(y[i] == pos_label) << index_bits) | <uint64_t>c)
+            slot = <int>((c + off) & 7)
+            (<uint64_t*>(lines + 64 * k))[slot] = key
+            cur[k] = c + 1
+            if slot == 7:
+                line_start = c - 7
+                if line_start >= first[k]:
+                    indist_fast_stream_line(out + line_start, lines + 64 * k)
+                else:
+                    _write_slots(out, lines + 64 * k, first[k], c + 1, off, 8)
+        for k in range(nb):
+            c = cur[k]
+            line_start = c - ((c + off) & 7)
+            _write_slots(out, lines + 64 * k, max(line_start, first[k]), c, off, 8)
+            if rows_aligned:
+                line_start = c - ((c + row_off) & 3)
+                _write_rows(rows, row_lines + 64 * k, max(line_start, first[k]), c, row_off)
+        indist_fast_stream_done()
+
+
+cdef inline void _write_rows(Row* out, const char* line, int64_t a, int64_t b,
+                             int64_t off) noexcept nogil:
+    """Rows ``a:b`` (all in one line) from their slots of the line buffer."""
+    cdef int64_t j
+    for j in range(a, b):
+        out[j] = (<const Row*>line)[(j + off) & 3]
+
+
+def sort_buckets(uint64_t[::1] keys, const int64_t[::1] starts, Py_ssize_t bottom,
+                 Py_ssize_t top):
+    """Sort ``keys[starts[b]:starts[b + 1]]`` in place for buckets ``bottom:top``."""
+    cdef Py_ssize_t b
+    if not 0 <= bottom <= top < starts.shape[0] or (
+            top > bottom and starts[top] > keys.shape[0]):
+        raise ValueError("bad bucket range")
+    with nogil:
+        for b in range(bottom, top):
+            if starts[b + 1] - starts[b] > 1:
+                _sort_words64(&keys[starts[b]], starts[b + 1] - starts[b], NULL)
+
+
 cdef enum:
     PREFETCH_AHEAD = 24       # keys ahead whose rows are requested from memory
 

@@ -82,6 +82,31 @@ def radix_sweep_from(words: np.ndarray, starts: NDArray[np.int64], tops: NDArray
                      tp_above: float, fp_above: float, gap_above: float,
                      checkpoint: bool) -> PieceSweep: ...
 
+# def radix_count_weighted(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+#                          double pos_value, double neg_value, const uint64_t[::1] table,
+#                          int64_t base, Py_ssize_t n_buckets, Py_ssize_t start,
+#                          Py_ssize_t stop, uint16_t[::1] buckets)
+def radix_count_weighted(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64],
+                         pos_value: float, neg_value: float, table: NDArray[np.uint64],
+                         base: int, n_buckets: int, start: int, stop: int,
+                         buckets: NDArray[np.uint16]
+                         ) -> tuple[NDArray[np.int64], NDArray[np.float64],
+                                    NDArray[np.float64], NDArray[np.float64], int]: ...
+
+# def radix_scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
+#                        double pos_value, const uint16_t[::1] buckets, Py_ssize_t start,
+#                        Py_ssize_t stop, int index_bits, uint64_t[::1] keys_out,
+#                        double[:, ::1] rows_out, int64_t[::1] cursors)
+def radix_scatter_keys(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64], pos_value: float,
+                       buckets: NDArray[np.uint16], start: int, stop: int, index_bits: int,
+                       keys_out: NDArray[np.uint64], rows_out: NDArray[np.float64],
+                       cursors: NDArray[np.int64]) -> None: ...
+
+# def sort_buckets(uint64_t[::1] keys, const int64_t[::1] starts, Py_ssize_t bottom,
+#                  Py_ssize_t top)
+def sort_buckets(keys: NDArray[np.uint64], starts: NDArray[np.int64], bottom: int,
+                 top: int) -> None: ...
+
 # def index_bits_for(Py_ssize_t n)
 def index_bits_for(n: int) -> int: ...
 

@@ -272,11 +272,82 @@ def _sorted_keys(y: Array, s: Array, w: Array | None, pos_value: float, neg_valu
             (hi_s, hi_err + (pos_err - lo_err)), weight_neg_lo)
 
 
+def _weighted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
+                   ) -> tuple[Array, Array, Array, int, float, float, tuple[float, float],
+                              float]:
+    """``_sorted_keys`` of weighted rows, by radix buckets from ``RADIX_MIN_ROWS`` on."""
+    bucketed = (_radix_keys(y, s, w, pos_value, neg_value) if len(s) >= RADIX_MIN_ROWS
+                else None)
+    return bucketed if bucketed is not None else _sorted_keys(y, s, w, pos_value, neg_value)
+
+
+def _radix_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
+                ) -> tuple[Array, Array, Array, int, float, float, tuple[float, float],
+                           float] | None:
+    """``_sorted_keys`` of weighted rows by radix buckets, or None (having only counted
+    them) when a row is bad or no row has weight: the caller sorts the keys whole.
+
+    The rows of positive weight are counted per bucket (``radix_count_weighted``), written
+    in bucket order with keys that point at their new places (``radix_scatter_keys``),
+    and each bucket's keys are sorted in cache (``sort_buckets``): the keys end up sorted
+    as one array, and a sweep in key order reads the rows of one bucket at a time. The
+    pivot is the bucket boundary nearest the middle row.
+    """
+    target = max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS)
+    table, base, tops = _kernels.radix_plan(s, target)
+    nb, blocks = len(tops), _blocks(len(s))
+    if nb > 1 << 16:
+        return None
+    buckets = np.empty(len(s), dtype=np.uint16)
+
+    def count(b: tuple[int, int]) -> Callable[[], tuple[Array, Array, Array, Array, int]]:
+        return lambda: _kernels.radix_count_weighted(y, s, w, pos_value, neg_value, table,
+                                                     base, nb, *b, buckets)
+    counts = _on_two_threads([count(b) for b in blocks])
+    if any(c[4] for c in counts):
+        return None
+    kept = np.sum([c[0] for c in counts], axis=0)
+    n = int(kept.sum())
+    if n == 0:
+        return None
+    starts = np.zeros(nb + 1, dtype=np.int64)
+    np.cumsum(kept, out=starts[1:])
+    cursors = [starts[:-1].copy()]
+    if len(blocks) == 2:
+        cursors.append(starts[:-1] + counts[0][0])
+    bits = _kernels.index_bits_for(n)
+    keys = np.empty(n, dtype=np.uint64)
+    rows = np.empty((n, 2), dtype=np.float64)
+
+    def scatter(b: tuple[int, int], cur: Array) -> Callable[[], None]:
+        return lambda: _kernels.radix_scatter_keys(y, s, w, pos_value, buckets, *b, bits,
+                                                   keys, rows, cur)
+    _on_two_threads([scatter(b, c) for b, c in zip(blocks, cursors)])
+    mid = min(max(int(np.searchsorted(starts, n // 2)), 0), nb)
+
+    def sort(bottom: int, top: int) -> Callable[[], None]:
+        return lambda: _kernels.sort_buckets(keys, starts, bottom, top)
+    _on_two_threads([sort(mid, nb), sort(0, mid)] if len(blocks) == 2 else [sort(0, nb)])
+    # Compensated sums over the buckets (each a compensated sum of its rows), as
+    # ``_sorted_keys`` adds its blocks'.
+    pos_pairs = [(float(p), float(e)) for c in counts
+                 for p, e in zip(c[1], c[2]) if p != 0.0 or e != 0.0]
+    hi_pairs = [(float(p), float(e)) for c in counts
+                for p, e in zip(c[1][mid:], c[2][mid:]) if p != 0.0 or e != 0.0]
+    pos_s, pos_err = _compensated(pos_pairs)
+    hi_s, hi_err = _compensated(hi_pairs)
+    weight_neg = float(sum(c[3].sum() for c in counts))
+    weight_neg_lo = float(sum(c[3][:mid].sum() for c in counts))
+    split = int(starts[mid])
+    return (keys[split:], keys[:split], rows, bits, pos_s + pos_err, weight_neg,
+            (hi_s, hi_err), weight_neg_lo)
+
+
 def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
                 neg_value: float) -> Table:
     """Distinct scores (descending) with positive and negative weight at each."""
     if w is not None:
-        keys_hi, keys_lo, rows, index_bits, *_ = _sorted_keys(y, s, w, pos_value, neg_value)
+        keys_hi, keys_lo, rows, index_bits, *_ = _weighted_keys(y, s, w, pos_value, neg_value)
         return _kernels.table_from_keys(keys_hi, keys_lo, rows, index_bits)
     return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
@@ -299,7 +370,7 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
                 release(0, len(s))
             return small
     if w is not None:
-        keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _sorted_keys(
+        keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _weighted_keys(
             y, s, w, pos_value, neg_value)
         if release is not None:
             release(0, len(s))
