@@ -18,7 +18,10 @@ orders each of the four pieces in place, and one merge walks positives and negat
 downwards, pushing each distinct score into the sweep (``summarize_sorted``). Labels
 never need an argsort. Weighted rows pack the score's order, the label and the row index into
 one uint64 key (``scatter_keys``), so the same SIMD sort orders them and the weights
-are gathered afterwards (``summarize_keys``, ``table_from_keys``).
+are gathered afterwards (``summarize_keys``, ``table_from_keys``); from a few hundred
+thousand rows the keys and their (score, weight) rows are written in radix-bucket
+order (``radix_count_weighted``, ``radix_scatter_keys``) and each bucket's keys sorted
+in cache (``sort_buckets``), so those reads stay within a bucket.
 
 Returned error fields are row indices (-1 when the rows are clean); the facade turns
 them into exceptions that name the argument.
