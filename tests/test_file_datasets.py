@@ -336,10 +336,10 @@ def test_third_label_in_the_second_file(tmp_path, backend, limit, score):
                                          r"found a third label 0 at row 5 of .*b\.parquet"):
         quiet(evaluate_file, folder, label="y", score=score, memory_limit=limit,
               progress=False)
-    second.loc[5, "y"] = 2                   # beyond it: the in-memory message
+    second.loc[5, "y"] = 2                   # beyond it: named by its row all the same
     folder = two_files(tmp_path, second, first)
-    with pytest.raises(ValueError, match=r"^label: column 'y' of .*: y_true must be coded "
-                                         r"\{0, 1\} or \{-1, 1\}"):
+    with pytest.raises(ValueError, match=r"^label: column 'y' of .*: y_true must be binary; "
+                                         r"found a third label 2 at row 5 of .*b\.parquet"):
         quiet(evaluate_file, folder, label="y", score=score, memory_limit=limit,
               progress=False)
 

@@ -90,8 +90,13 @@ def test_all_zero_weight(fn):
 
 
 @pytest.mark.parametrize("labels, message", [
-    ([0, 1, 2, 0, 1, 0, 0, 1], r"coded \{0, 1\} or \{-1, 1\}"),
+    ([0, 1, 2, 0, 1, 0, 0, 1], r"third label 2 at row 2 \(the classes: 0 and 1\)"),
+    ([1, 2, 1, 2, 1, 1, 2, 2],
+     r"coded \{0, 1\} or \{-1, 1\} without pos_label; found the labels 1 and 2\."),
     ([-1, 1, 0, -1, 1, -1, -1, 1], "third label 0 at row 2"),
+    # Order of appearance decides which label is the third, not the {-1, 1} coding the
+    # smallest and largest suggest.
+    ([0, 1, 0, 1, 0, 0, 1, -1], r"third label -1 at row 7 \(the classes: 0 and 1\)"),
     ([0.0, 1.0, 0.5, 0, 1, 0, 0, 1], "third label 0.5 at row 2"),
     (["a", "b", "c", "a", "b", "a", "a", "b"], "3 distinct labels"),
 ])
@@ -103,6 +108,31 @@ def test_labels_not_binary(fn, labels, message):
 def test_third_label_with_pos_label(fn):
     with pytest.raises(ValueError, match="third label 5 at row 2"):
         fn([3, 7, 5, 3, 7, 3, 3, 7], S, pos_label=7)
+
+
+@pytest.mark.parametrize("pos_label, message", [
+    # pos_label between the smallest and the largest label is a value of y_true
+    (1, r"third label 7 at row 7 \(the classes: 0 and 1\)"),
+    (0, r"third label 7 at row 7 \(the classes: 0 and 1\)"),
+    # pos_label fixes one class: the other is the first label that is not it
+    (7, r"third label 1 at row 1 \(the classes: 0 and 7\)"),
+    (3, r"pos_label=3 is not a value of y_true \(smallest 0, largest 7\)"),
+])
+def test_third_label_named_in_order_of_appearance(fn, pos_label, message):
+    with pytest.raises(ValueError, match=message):
+        fn([0, 1, 0, 1, 0, 0, 1, 7], S, pos_label=pos_label)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.float32])
+def test_third_label_far_down_a_long_column_is_named_by_row(dtype, backend):
+    # Long enough for the kernels' general and radix paths, not only the small one.
+    y = np.zeros(400_000, dtype=dtype)
+    y[::3] = 1
+    y[377_777] = 2
+    s = np.random.default_rng(0).random(len(y))
+    for f in (indist_fast.evaluate, indist_fast.roc_auc):
+        with pytest.raises(ValueError, match=r"third label 2(\.0)? at row 377777 "):
+            f(y, s)
 
 
 def test_string_labels_without_pos_label(fn):

@@ -126,18 +126,18 @@ def _count(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: flo
         return lambda: _kernels.count_rows(y, s, w, pos_value, neg_value, pivot, *b)
     counts = _on_two_threads([job(b) for b in blocks])
     if check:
-        _raise_first_bad_row(counts, y, s, w)
+        _raise_first_bad_row(counts, y, s, w, pos_value)
     return counts
 
 
-def _raise_first_bad_row(counts: list[RowCounts], y: Array, s: Array, w: Array | None
-                         ) -> None:
+def _raise_first_bad_row(counts: list[RowCounts], y: Array, s: Array, w: Array | None,
+                         pos_value: float) -> None:
     """The error of the whole input's first bad row of each kind, as the reference
     raises it (a NaN anywhere outranks a third label in an earlier block)."""
     def first(rows: list[int]) -> int:
         return min((r for r in rows if r >= 0), default=-1)
     raise_row_errors(first([c.bad_label for c in counts]), first([c.nan_row for c in counts]),
-                     first([c.bad_weight for c in counts]), y, s, w)
+                     first([c.bad_weight for c in counts]), y, s, w, pos_value=pos_value)
 
 
 def _cursors(sizes: list[list[int]]) -> tuple[list[list[int]], list[int]]:
@@ -203,7 +203,7 @@ def _split_classes(y: Array, s: Array, pos_value: float, neg_value: float,
         counts += _count(y, s, None, pos_value, neg_value, pivot, group, check=False)
         if release is not None:
             release(group[0][0], group[-1][1])
-    _raise_first_bad_row(counts, y, s, None)
+    _raise_first_bad_row(counts, y, s, None, pos_value)
     pos_starts, (n_pos_lo, n_pos_hi) = _cursors([[c.pos_lo, c.pos_hi] for c in counts])
     neg_starts, (n_neg_lo, n_neg_hi) = _cursors([[c.neg_lo, c.neg_hi] for c in counts])
     pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)

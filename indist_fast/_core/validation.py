@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
            "check_level", "check_real", "check_count", "check_flag", "check_seed",
-           "check_columns", "raise_row_errors"]
+           "check_columns", "raise_row_errors", "raise_nan_score"]
 
 # The label dtypes the kernels are compiled for (``types.pxd``'s ``label_t``); other
 # integer widths are narrowed or widened exactly by ``_kernel_integers``, float16 and
@@ -215,10 +215,13 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
         lo, hi = float(lo), float(hi)
         if pos_label is None:
             if not ({lo, hi} <= {0.0, 1.0} or {lo, hi} <= {-1.0, 1.0}):
+                # (1 is the positive of both codings; failing that, the first label)
+                _raise_third_label(y, 1.0 if (y == 1).any() else float(y[0]))
+                found = (f"only the label {_show_label(lo)}" if lo == hi else
+                         f"the labels {_show_label(lo)} and {_show_label(hi)}")
                 raise ValueError(
                     f"y_true must be coded {{0, 1}} or {{-1, 1}} without pos_label; found "
-                    f"values from {_show_label(lo)} to {_show_label(hi)}. Pass pos_label to "
-                    "name the positive class.")
+                    f"{found}. Pass pos_label to name the positive class.")
             negative = lo if lo != 1.0 else None
             return y, 1.0, (0.0 if negative is None else negative), LabelCoding(1.0, negative)
         if not isinstance(pos_label, (Real, np.number)):
@@ -228,6 +231,8 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
             negative = lo if lo != pos else None
         elif pos in (lo, hi):
             negative = lo if pos == hi else hi
+        elif (y == pos).any():
+            _raise_third_label(y, pos)
         else:
             raise ValueError(f"pos_label={pos_label!r} is not a value of y_true "
                              f"(smallest {_show_label(lo)}, largest {_show_label(hi)}).")
@@ -359,13 +364,42 @@ def with_scores(rows: Rows, y_score: Any) -> Rows:
     return Rows(rows.y, s, rows.w, rows.pos_value, rows.neg_value, rows.coding)
 
 
-def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarray,
-                     s: np.ndarray, w: np.ndarray | None) -> None:
-    """Turn the kernels' first-bad-row indices (-1 = none) into one clear error."""
-    if nan_row >= 0:
-        raise ValueError(f"y_score contains NaN (first at row {nan_row}); drop or impute "
+def _raise_third_label(y: np.ndarray, pos_value: float) -> None:
+    """Raise for the first row of a third label, if ``y`` has one.
+
+    Labels count in order of appearance: the positive value and the first other value
+    are the two classes, so ``[0, 1, 0, 1, 7]`` names the 7 (row 4) whichever of the
+    three the coding or the kernel met first as "not a class"."""
+    other = y != pos_value
+    first_other = first_true(other)
+    if first_other < 0:
+        return
+    row = first_true(other & (y != y[first_other]))
+    if row >= 0:
+        first_pos = first_true(~other)
+        classes = sorted(((r, y[r].item()) for r in (first_pos, first_other) if r >= 0))
+        shown = " and ".join(_show_label(v) for _, v in classes)
+        raise ValueError(f"y_true must be binary; found a third label {y[row].item()!r} "
+                         f"at row {row} (the classes: {shown}).")
+
+
+def raise_nan_score(row: int) -> None:
+    """The error for a NaN score first met at ``row`` (-1: none, no error)."""
+    if row >= 0:
+        raise ValueError(f"y_score contains NaN (first at row {row}); drop or impute "
                          "those rows first.")
+
+
+def raise_row_errors(bad_label: int, nan_row: int, bad_weight: int, y: np.ndarray,
+                     s: np.ndarray, w: np.ndarray | None, *, pos_value: float) -> None:
+    """Turn the kernels' first-bad-row indices (-1 = none) into one clear error.
+
+    A kernel reports the first row that is neither ``pos_value`` nor the negative value
+    the coding chose; the error names the third label in order of appearance instead
+    (see ``_raise_third_label``)."""
+    raise_nan_score(nan_row)
     if bad_label >= 0:
+        _raise_third_label(y, pos_value)
         raise ValueError(f"y_true must be binary; found a third label {y[bad_label].item()!r} "
                          f"at row {bad_label}.")
     if bad_weight >= 0:
@@ -396,7 +430,7 @@ def checked_classes(y: np.ndarray, s: np.ndarray, w: np.ndarray | None, pos_valu
     is_pos: np.ndarray = y == pos_value
     bad_weight = (-1 if w is None else first_true(~(np.isfinite(w) & (w >= 0))))
     raise_row_errors(first_true(~is_pos & (y != neg_value)), first_true(np.isnan(s)),
-                     bad_weight, y, s, w)
+                     bad_weight, y, s, w, pos_value=pos_value)
     return is_pos
 
 

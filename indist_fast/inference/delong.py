@@ -26,7 +26,7 @@ from .._core.engine import engine
 from .._core.results import DeLongComponents
 from ..errors import warn_fractional_weights
 from .._core.validation import (Rows, check_level, check_real, check_two_classes,
-                                checked_classes, first_true, prepare_rows, raise_row_errors)
+                                checked_classes, first_true, prepare_rows, raise_nan_score)
 from ..results import record_dict
 from ..table import ScoreTable
 
@@ -501,8 +501,7 @@ def _scored_rows(y_true: Any, scores: Any, name: str, sample_weight: Any,
     errors are re-raised with the one at fault named instead."""
     try:
         rows = prepare_rows(y_true, scores, sample_weight, pos_label)
-        raise_row_errors(-1, first_true(np.isnan(rows.s)), -1, rows.y, rows.s,
-                         rows.w)
+        raise_nan_score(first_true(np.isnan(rows.s)))
         return rows
     except (TypeError, ValueError) as exc:
         message = str(exc)

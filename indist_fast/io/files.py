@@ -52,7 +52,7 @@ from .._core.engine import engine
 from .._core.pages import OwnedRows
 from .._core.results import SegmentSweeps, SweepResult
 from .._core.validation import (Rows, check_flag, check_levels, combine_codings, prepare_rows,
-                                raise_row_errors, with_scores)
+                                raise_nan_score, raise_row_errors, with_scores)
 from ..errors import warn_one_class
 from .readers import (_page_release, _Source, describe_path, naming_columns, open_source,
                       role_of, typed_pos_label)
@@ -513,15 +513,19 @@ def _name_rows(exc: BaseException, start: int, src: _Source | None) -> None:
     if not (exc.args and isinstance(exc.args[0], str)):
         return
     locate = None if src is None else src.locate
-    if not start and locate is None:
+    unkept = None if src is None else src.unkept
+    if not start and locate is None and unkept is None:
         return
 
     def where(m: re.Match[str]) -> str:
         row = start + int(m.group(1))
-        if locate is None:
-            return f"at row {row}"
-        name, local = locate(row)
-        return f"at row {local} of {name}"
+        try:
+            if locate is not None:
+                name, local = locate(row)
+                return f"at row {local} of {name}"
+            return f"at row {row if unkept is None else unkept(row)}"
+        except Exception:   # the file could not be read again: say what the row is
+            return f"at row {row} of the rows without a null"
     exc.args = (_AT_ROW.sub(where, exc.args[0]),) + exc.args[1:]
 
 
@@ -837,7 +841,7 @@ class _TablePlan:
         bad = np.flatnonzero(np.isnan(s))
         if len(bad):
             with naming_columns(self.path, {"score": self.cols[key]}):
-                raise_row_errors(-1, int(bad[0]), -1, s, s, None)
+                raise_nan_score(int(bad[0]))
 
     @contextlib.contextmanager
     def _naming_segments(self) -> Iterator[None]:
@@ -891,13 +895,15 @@ class _TablePlan:
         positive = rows.y == rows.pos_value
         bad = np.flatnonzero(~positive & (rows.y != rows.neg_value))
         if len(bad):
-            raise_row_errors(int(bad[0]), -1, -1, rows.y, rows.s, None)
+            raise_row_errors(int(bad[0]), -1, -1, rows.y, rows.s, None,
+                             pos_value=rows.pos_value)
         for k in self.score_keys:
             self._check_nan(np.asarray(parts[k]) if k != "score" else rows.s, k)
         if rows.w is not None:
             bad = np.flatnonzero(~(np.isfinite(rows.w) & (rows.w >= 0)))
             if len(bad):
-                raise_row_errors(-1, -1, int(bad[0]), rows.y, rows.s, rows.w)
+                raise_row_errors(-1, -1, int(bad[0]), rows.y, rows.s, rows.w,
+                                 pos_value=rows.pos_value)
         classes: np.ndarray = positive.view(np.uint8)
         return classes
 

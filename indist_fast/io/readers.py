@@ -177,6 +177,8 @@ class _Source:
     done_bytes: Callable[[], int] | None = None
     # Which file, and which row of it, a row of the stream is (datasets of files).
     locate: Callable[[int], tuple[str, int]] | None = None
+    # drop_nulls: the file row of the k-th row the chunks yield (errors name file rows).
+    unkept: Callable[[int], int] | None = None
     # A dataset's files: the columns each fills from its partition keys (one value)
     # and its rows if known; and the chunks of some of them, by index.
     parts: list[tuple[dict[str, np.ndarray], int | None]] | None = None
@@ -413,6 +415,52 @@ def _null_error(path: str, key: str, name: str | None, row: int) -> ValueError:
                       "pass drop_nulls=True (CLI: --drop-nulls) to skip them.")
 
 
+def _valid(columns: Iterable[Any]) -> Any:
+    """The rows (an Arrow boolean array) where none of ``columns`` is null."""
+    import pyarrow.compute as pc
+    keep = None
+    for c in columns:
+        keep = c.is_valid() if keep is None else pc.and_(keep, c.is_valid())
+    return keep
+
+
+def _arrow_unkept(batches: Callable[[], Iterable[Any]], cols: dict[str, str | None]
+                  ) -> Callable[[int], int]:
+    """``_Source.unkept`` of Arrow batches read with ``drop_nulls``: the file is read
+    again up to the row asked for (an error path: nothing is kept while evaluating)."""
+    def unkept(k: int) -> int:
+        row = kept = 0
+        for batch in batches():
+            used = [_without_null_dictionary(batch.column(batch.schema.get_field_index(n)))
+                    for n in dict.fromkeys(n for n in cols.values() if n)]
+            with_nulls = [c for c in used if c.null_count]
+            keep = _valid(with_nulls) if with_nulls else None
+            n_kept = batch.num_rows if keep is None else keep.true_count
+            if kept + n_kept > k:
+                if keep is None:
+                    return row + k - kept
+                at = np.flatnonzero(keep.to_numpy(zero_copy_only=False))
+                return row + int(at[k - kept])
+            kept += n_kept
+            row += batch.num_rows
+        raise IndexError(f"row {k} is past the rows kept")
+    return unkept
+
+
+def _arrow_source(batches: Callable[[int], Iterable[Any]], cols: dict[str, str | None],
+                  path: str, kind: str, drop_nulls: bool
+                  ) -> tuple[Callable[[int], Iterator[tuple[Any, ...]]],
+                             Callable[[int], int] | None]:
+    """``_Source.chunks`` and ``_Source.unkept`` of a file read as Arrow batches of at
+    most the given number of rows."""
+    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
+        return _arrow_chunks(_guarded(lambda: batches(rows), path, kind), cols, path,
+                             drop_nulls)
+    unkept = (_arrow_unkept(lambda: _guarded(lambda: batches(1 << 16), path, kind), cols)
+              if drop_nulls else None)
+    return chunks, unkept
+
+
 def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str,
                   drop_nulls: bool) -> Iterator[tuple[Any, ...]]:
     """NumPy chunks of record batches; nulls are an error naming the column and the
@@ -425,9 +473,7 @@ def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str
                    for role, name in cols.items()}
         with_nulls = {role: c for role, c in columns.items() if c is not None and c.null_count}
         if with_nulls and drop_nulls:
-            keep = None
-            for c in with_nulls.values():
-                keep = c.is_valid() if keep is None else pc.and_(keep, c.is_valid())
+            keep = _valid(with_nulls.values())
             columns = {role: None if c is None else c.filter(keep)
                        for role, c in columns.items()}
         elif with_nulls:
@@ -456,16 +502,15 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
     wanted = list(dict.fromkeys(c for c in cols.values() if c))
     per_row = sum(_row_bytes(schema.field(c).type) for c in wanted)
 
-    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
+    def batches(rows: int) -> Iterator[Any]:
         # A fresh file per pass, reading column chunks page by page through a bounded
         # buffer: by default a whole row group (any size) is read into memory at once.
-        def batches() -> Iterator[Any]:
-            with pq.ParquetFile(path, buffer_size=1 << 20, pre_buffer=False) as f:
-                yield from f.iter_batches(batch_size=rows, columns=wanted)
-        return _arrow_chunks(_guarded(batches, path, ".parquet"), cols, path, drop_nulls)
+        with pq.ParquetFile(path, buffer_size=1 << 20, pre_buffer=False) as f:
+            yield from f.iter_batches(batch_size=rows, columns=wanted)
 
+    chunks, unkept = _arrow_source(batches, cols, path, ".parquet", drop_nulls)
     plain = all(_plain_arrow(schema.field(c).type) for c in wanted)
-    return _Source(n_rows, per_row, chunks,
+    return _Source(n_rows, per_row, chunks, unkept=unkept,
                    read_all=(lambda: _parquet_read_all(path, cols, schema)) if plain else None)
 
 
@@ -550,18 +595,17 @@ def _ipc_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
     fields = [schema.get_field_index(c) for c in wanted]
     per_row = sum(_row_bytes(schema.field(c).type) for c in wanted)
 
-    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
-        def batches() -> Iterator[Any]:
-            with pa.memory_map(path) as mm:
-                r = reader(fields, mm)
-                stream = (r.get_batch(i) for i in range(r.num_record_batches)) \
-                    if hasattr(r, "get_batch") else r
-                for batch in stream:
-                    for start in range(0, batch.num_rows, rows):
-                        yield batch.slice(start, rows)
-        return _arrow_chunks(_guarded(batches, path, kind), cols, path, drop_nulls)
+    def batches(rows: int) -> Iterator[Any]:
+        with pa.memory_map(path) as mm:
+            r = reader(fields, mm)
+            stream = (r.get_batch(i) for i in range(r.num_record_batches)) \
+                if hasattr(r, "get_batch") else r
+            for batch in stream:
+                for start in range(0, batch.num_rows, rows):
+                    yield batch.slice(start, rows)
 
-    return _Source(n_rows, per_row, chunks, n_bytes=os.path.getsize(path))
+    chunks, unkept = _arrow_source(batches, cols, path, kind, drop_nulls)
+    return _Source(n_rows, per_row, chunks, n_bytes=os.path.getsize(path), unkept=unkept)
 
 
 # Compressed CSV: the codec pyarrow reads each ending with.
@@ -616,9 +660,10 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
         import pyarrow as pa
         import pyarrow.csv as pcsv
     except ImportError:
-        data = _csv_stdlib(path, cols, header, drop_nulls)
+        data, kept = _csv_stdlib(path, cols, header, drop_nulls)
         y, s, w = data["label"], data["score"], data["weight"]
-        return _Source(len(s), 24, lambda rows: iter([(y, s, w)]))
+        return _Source(len(s), 24, lambda rows: iter([(y, s, w)]),
+                       unkept=None if kept is None else lambda k: int(kept[k]))
     read_options = {"column_names": header, "use_threads": False}
     convert = pcsv.ConvertOptions(
         # Without it a null marker in a text column is read as the label "" or "NA".
@@ -632,35 +677,33 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
                       if name is not None and not _text_allowed(key)
                       and not any(n == name for k, n in cols.items() if _text_allowed(k))})
 
-    def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
+    def batches(rows: int) -> Iterator[Any]:
         # Text, parsed columns and their NumPy chunk all live at once: half the rows
         # keep a block's peak near the chunk budget of ``rows`` rows.
         size = max(_CSV_MIN_BLOCK, min(rows * _csv_line_bytes(path) // 2, 1 << 30))
+        done = 0
+        fh, raw = _csv_open(path)
+        position[0] = raw
+        with raw, fh:
+            next_block = _csv_block_reader(fh, size, _past_first_line(fh))
+            while block := next_block():
+                try:
+                    table = pcsv.read_csv(
+                        pa.py_buffer(block), convert_options=convert,
+                        read_options=pcsv.ReadOptions(block_size=len(block) + 1,
+                                                      **read_options),
+                        memory_pool=_returning_pool())
+                except pa.ArrowInvalid as exc:
+                    raise _csv_error(exc, path, header, cols, done) from exc
+                del block                 # text and table are not held together
+                _check_arrow_types(path, cols, table.schema)
+                done += table.num_rows
+                parts = table.to_batches()
+                del table
+                while parts:
+                    yield parts.pop(0)
 
-        def batches() -> Iterator[Any]:
-            done = 0
-            fh, raw = _csv_open(path)
-            position[0] = raw
-            with raw, fh:
-                next_block = _csv_block_reader(fh, size, _past_first_line(fh))
-                while block := next_block():
-                    try:
-                        table = pcsv.read_csv(
-                            pa.py_buffer(block), convert_options=convert,
-                            read_options=pcsv.ReadOptions(block_size=len(block) + 1,
-                                                          **read_options),
-                            memory_pool=_returning_pool())
-                    except pa.ArrowInvalid as exc:
-                        raise _csv_error(exc, path, header, cols, done) from exc
-                    del block                 # text and table are not held together
-                    _check_arrow_types(path, cols, table.schema)
-                    done += table.num_rows
-                    parts = table.to_batches()
-                    del table
-                    while parts:
-                        yield parts.pop(0)
-
-        return _arrow_chunks(_guarded(batches, path, ".csv"), cols, path, drop_nulls)
+    chunks, unkept = _arrow_source(batches, cols, path, ".csv", drop_nulls)
 
     position: list[Any] = [None]          # the file being read, for progress
     size = os.path.getsize(path)
@@ -669,7 +712,7 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
         raw = position[0]
         return size if raw is None or raw.closed else int(raw.tell())
 
-    return _Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes)
+    return _Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes, unkept=unkept)
 
 
 def _returning_pool() -> Any:
@@ -746,10 +789,11 @@ def _csv_error(exc: Exception, path: str, header: list[str], cols: dict[str, str
 
 
 def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str],
-                drop_nulls: bool) -> dict[str, Any]:
+                drop_nulls: bool) -> tuple[dict[str, Any], np.ndarray | None]:
     """The whole CSV with the standard library (when pyarrow is missing), read as
     pyarrow reads it: the same null markers, and a label column typed as pyarrow
-    infers it (integers, else booleans, else floats, else text)."""
+    infers it (integers, else booleans, else floats, else text); and the file rows
+    kept when rows with a null were dropped."""
     index = {role: header.index(name) for role, name in cols.items() if name}
     values: dict[str, list[str]] = {role: [] for role in index}
     with _reading(path, ".csv"), open(path, newline="", encoding="utf-8-sig") as fh:
@@ -771,7 +815,9 @@ def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str],
     for role, raw in values.items():
         kept = [v for i, v in enumerate(raw) if i not in dropped] if dropped else raw
         out[role] = _csv_column(kept, path, role, cols[role])
-    return out
+    if not dropped:
+        return out, None
+    return out, np.flatnonzero(~np.isin(np.arange(len(values["score"])), bad))
 
 
 def _csv_column(raw: list[str], path: str, key: str, name: str | None) -> np.ndarray:
@@ -1171,7 +1217,8 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
             raise
     sizes = [os.path.getsize(f) for f, _ in files]
     known = all(src.n_rows is not None for _, src, _ in opened)
-    starts: list[tuple[int, str]] = []          # (first row in the stream, file)
+    # (first row in the stream, file, its unkept)
+    starts: list[tuple[int, str, Callable[[int], int] | None]] = []
     done = [0, 0.0]                             # bytes of finished files, of the current
 
     first: dict[str, tuple[str, str]] = {}      # each column's kind, and where first seen
@@ -1186,7 +1233,7 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
         row = 0
         for i in files:
             (f, src, constants), size = opened[i], sizes[i]
-            starts.append((row, f))
+            starts.append((row, f, src.unkept))
             in_file = 0
             for chunk in src.chunks(rows):
                 own = iter(chunk)
@@ -1213,8 +1260,9 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
             done[:] = [done[0] + size, 0.0]
 
     def locate(row: int) -> tuple[str, int]:
-        i = max(0, bisect.bisect_right([s for s, _ in starts], row) - 1)
-        return starts[i][1], row - starts[i][0]
+        i = max(0, bisect.bisect_right([s for s, _, _ in starts], row) - 1)
+        start, f, unkept = starts[i]
+        return f, row - start if unkept is None else unkept(row - start)
 
     per_row = max(src.bytes_per_row for _, src, _ in opened) + 8 * sum(
         1 for k in cols if role_of(k) == "by")
