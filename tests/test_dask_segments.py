@@ -297,7 +297,8 @@ def test_row_errors_name_the_argument_and_partition(backend):
                                          r"row 1\)"):
         _run(frame, label="y", score=["p", "q"], by="g")
     frame = SMALL.assign(y=[0, 1, 2, 0, 1, 0])
-    with pytest.raises(ValueError, match="partition 0: y_true must be coded"):
+    with pytest.raises(ValueError, match=r"partition 0: y_true must be binary; found a third "
+                                         r"label 2 at row 2 "):
         _run(frame, label="y", score=["p"], by="g")
     frame = SMALL.assign(w=[1.0, 1.0, 1.0, -1.0, 1.0, 1.0])
     with pytest.raises(ValueError, match="partition 1: sample_weight must be finite and "

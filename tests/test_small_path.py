@@ -86,7 +86,7 @@ def test_plain_calls_equal_the_long_way(backend, make_y, dtype):
 @pytest.mark.parametrize("y, s, match", [
     (np.ones(5, np.int64), np.arange(5.0), "only positives"),
     (np.zeros(5, bool), np.arange(5.0), "only negatives"),
-    (np.array([0, 1, 2, 1]), np.arange(4.0), "y_true must be coded"),
+    (np.array([0, 1, 2, 1]), np.arange(4.0), "third label 2 at row 2 "),
     (np.array([0, 1, 0, 1]), np.array([0.1, np.nan, 0.2, 0.3]), r"NaN \(first at row 1\)"),
     (np.array([0.0, 1.0, np.nan, 1.0]), np.arange(4.0), "y_true contains NaN"),
 ])
