@@ -24,8 +24,8 @@ import numpy as np
 
 from ._core.engine import engine
 from ._core.results import SweepResult
-from ._core.validation import (check_flag, check_level, check_levels, check_real, plain_rows,
-                               check_seed, check_two_classes)
+from ._core.validation import (PLAIN_ROWS, check_flag, check_level, check_levels, check_real,
+                               plain_rows, check_seed, check_two_classes)
 from .io.frames import prepare_frame_or_rows
 from .operating_points import roc_polyline
 from .results import Curves, Report
@@ -296,6 +296,14 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     ...     y, s, max_fpr=0.5, standardized=False)
     (0.8518518518518519, 0.3888888888888889)
     """
+    if (max_fpr is None and sample_weight is None and pos_label is None and label is None
+            and score is None and weight is None and standardized is True):
+        # A plain service call: the kernel checks the rows as it splits them, and
+        # anything it declines (None) takes the long way below, which raises or
+        # handles it.
+        auc = engine().auc_plain(y_true, y_score, PLAIN_ROWS)
+        if auc is not None:
+            return auc
     standardized = check_flag(standardized, "standardized")
     if max_fpr is not None:
         # Checked before the rows are sorted: a bad setting must not cost a sort.

@@ -502,6 +502,177 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
 
 
 # ---------------------------------------------------------------------------
+# AUC alone of a plain service call: no table, no sweep state, no result object.
+#
+# AUC = (sum over positives p of #{negatives q < p} + #{q <= p}) / (2 n_pos n_neg),
+# from the sorted classes. Each count is a merge, and a merge is one long chain (the
+# next read waits on the last comparison), so the positives are cut in four parts, each
+# merged with the negatives that can lie below it, side by side in one loop without a
+# branch on the data: four independent chains. The count with ties (q <= p) is only
+# run when the first one met a tie.
+
+cdef extern from *:
+    """
+    /* Four merges of ascending positives with the negatives of their part: the sum
+       over positives of the negatives below them (BELOW(q, p): q < p or q <= p). A
+       finished part stands still; its reads stay in bounds (index 0 exists). */
+    #define INDIST_AUC_STEP(k, T, BELOW)                                          \
+        {                                                                          \
+            int live = i##k < e##k, more = j##k < f##k;                            \
+            T a = pos[live ? i##k : 0], b = neg[more ? j##k : 0];                  \
+            int take = live & more & (BELOW(b, a));                                \
+            int pass = live & !take;                                               \
+            tie |= live & more & (a == b);                                         \
+            j##k += take;                                                          \
+            s##k += pass ? j##k : 0;                                               \
+            i##k += pass;                                                          \
+            busy |= live;                                                          \
+        }
+    #define INDIST_LT(b, a) ((b) < (a))
+    #define INDIST_LE(b, a) ((b) <= (a))
+    #define INDIST_AUC_PAIRS(NAME, T, BELOW)                                       \
+    static Py_ssize_t NAME##_split(const T* neg, Py_ssize_t n, T v) {              \
+        Py_ssize_t lo = 0, half;                                                   \
+        while (n > 0) {                                                            \
+            half = n >> 1;                                                         \
+            if (BELOW(neg[lo + half], v)) { lo += half + 1; n -= half + 1; }       \
+            else n = half;                                                         \
+        }                                                                          \
+        return lo;                                                                 \
+    }                                                                              \
+    static int64_t NAME(const T* pos, Py_ssize_t np_, const T* neg, Py_ssize_t nn, \
+                        int* tie_out) {                                            \
+        /* parts [i_k, e_k) of the positives: their negatives [j_k, f_k), where    \
+           j_k is the first negative not below the part's first positive */       \
+        Py_ssize_t i0 = 0, i1 = np_ / 4, i2 = np_ / 2, i3 = np_ - np_ / 4;         \
+        Py_ssize_t e0 = i1, e1 = i2, e2 = i3, e3 = np_;                            \
+        Py_ssize_t j0 = 0;                                                         \
+        Py_ssize_t j1 = i1 < np_ ? NAME##_split(neg, nn, pos[i1]) : nn;           \
+        Py_ssize_t j2 = i2 < np_ ? NAME##_split(neg, nn, pos[i2]) : nn;           \
+        Py_ssize_t j3 = i3 < np_ ? NAME##_split(neg, nn, pos[i3]) : nn;           \
+        Py_ssize_t f0 = j1, f1 = j2, f2 = j3, f3 = nn;                             \
+        int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                    \
+        int tie = 0, busy = 1;                                                     \
+        while (busy) {                                                             \
+            busy = 0;                                                              \
+            INDIST_AUC_STEP(0, T, BELOW)                                           \
+            INDIST_AUC_STEP(1, T, BELOW)                                           \
+            INDIST_AUC_STEP(2, T, BELOW)                                           \
+            INDIST_AUC_STEP(3, T, BELOW)                                           \
+        }                                                                          \
+        *tie_out = tie;                                                            \
+        return s0 + s1 + s2 + s3;                                                  \
+    }
+    INDIST_AUC_PAIRS(indist_fast_pairs_lt64, double, INDIST_LT)
+    INDIST_AUC_PAIRS(indist_fast_pairs_le64, double, INDIST_LE)
+    INDIST_AUC_PAIRS(indist_fast_pairs_lt32, float, INDIST_LT)
+    INDIST_AUC_PAIRS(indist_fast_pairs_le32, float, INDIST_LE)
+    """
+    int64_t indist_fast_pairs_lt64(const double*, Py_ssize_t, const double*, Py_ssize_t,
+                                   int*) noexcept nogil
+    int64_t indist_fast_pairs_le64(const double*, Py_ssize_t, const double*, Py_ssize_t,
+                                   int*) noexcept nogil
+    int64_t indist_fast_pairs_lt32(const float*, Py_ssize_t, const float*, Py_ssize_t,
+                                   int*) noexcept nogil
+    int64_t indist_fast_pairs_le32(const float*, Py_ssize_t, const float*, Py_ssize_t,
+                                   int*) noexcept nogil
+
+
+cdef inline double _auc_of_sorted(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
+                                  Py_ssize_t n_neg) noexcept nogil:
+    """AUC of ascending positives and negatives (both classes present)."""
+    cdef int tie = 0, unused
+    cdef int64_t lt, le
+    if score_t is float:
+        lt = indist_fast_pairs_lt32(pos, n_pos, neg, n_neg, &tie)
+        le = indist_fast_pairs_le32(pos, n_pos, neg, n_neg, &unused) if tie else lt
+    else:
+        lt = indist_fast_pairs_lt64(pos, n_pos, neg, n_neg, &tie)
+        le = indist_fast_pairs_le64(pos, n_pos, neg, n_neg, &unused) if tie else lt
+    # Integers: exact below 2**63; the halving and the one division round once, as
+    # the sweep's (the same double).
+    return (<double>(lt + le) * 0.5) / (<double>n_pos * <double>n_neg)
+
+
+cdef object _auc_small(const label_t* y, const score_t* s, Py_ssize_t n):
+    cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, front = 0, back = n - 1
+    cdef score_t x
+    cdef double auc = NAN
+    cdef score_t* buf = <score_t*>PyMem_RawMalloc(n * sizeof(score_t))
+    if buf == NULL:
+        raise MemoryError()
+    with nogil:
+        # As summarize_small: branch-free split, positives from the front.
+        for i in range(n):
+            x = s[i]
+            is_pos = y[i] == 1
+            is_neg = y[i] == 0
+            n_bad += (x != x) | (is_pos + is_neg == 0)
+            buf[front] = x
+            buf[back] = x
+            front += is_pos
+            back -= 1 - is_pos
+        if n_bad == 0 and 0 < front < n:
+            if score_t is float:
+                _sort_float32(buf, front, NULL)
+                _sort_float32(buf + front, n - front, NULL)
+            else:
+                _sort_float64(buf, front, NULL)
+                _sort_float64(buf + front, n - front, NULL)
+            auc = _auc_of_sorted(buf, front, buf + front, n - front)
+    PyMem_RawFree(buf)
+    return None if auc != auc else auc
+
+
+cdef object _auc_small_labels(cnp.ndarray y, const score_t* s, Py_ssize_t n):
+    cdef int t = cnp.PyArray_TYPE(y)
+    cdef void* p = cnp.PyArray_DATA(y)
+    if t == cnp.NPY_BOOL or t == cnp.NPY_UINT8:
+        return _auc_small(<const uint8_t*>p, s, n)
+    if t == cnp.NPY_INT8:
+        return _auc_small(<const int8_t*>p, s, n)
+    if t == cnp.NPY_INT32:
+        return _auc_small(<const int32_t*>p, s, n)
+    if t == cnp.NPY_INT64:
+        return _auc_small(<const int64_t*>p, s, n)
+    if t == cnp.NPY_FLOAT32:
+        return _auc_small(<const float*>p, s, n)
+    if t == cnp.NPY_FLOAT64:
+        return _auc_small(<const double*>p, s, n)
+    return None
+
+
+cdef inline bint _plain_column(cnp.ndarray a) noexcept:
+    return (cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_IS_C_CONTIGUOUS(a)
+            and cnp.PyArray_ISNOTSWAPPED(a))
+
+
+def auc_small(object y, object s, Py_ssize_t max_rows):
+    """AUC of a plain service call, or None having done nothing else.
+
+    Plain: NumPy arrays, 1-d, C-contiguous, native byte order, of one length from 1
+    to ``max_rows``; labels bool or {0, 1} in a kernel label dtype, scores float64 or
+    float32. Every row is checked in the pass that splits the classes: None for any
+    other input, a NaN score, another label or one class (the caller then takes the
+    checked path, which raises or handles it). Equal to ``summarize``'s AUC.
+    """
+    if type(y) is not cnp.ndarray or type(s) is not cnp.ndarray:
+        return None
+    cdef cnp.ndarray ya = <cnp.ndarray>y, sa = <cnp.ndarray>s
+    if not (_plain_column(ya) and _plain_column(sa)):
+        return None
+    cdef Py_ssize_t n = cnp.PyArray_DIM(sa, 0)
+    if n == 0 or n > max_rows or cnp.PyArray_DIM(ya, 0) != n:
+        return None
+    cdef int t = cnp.PyArray_TYPE(sa)
+    if t == cnp.NPY_FLOAT64:
+        return _auc_small_labels(ya, <const double*>cnp.PyArray_DATA(sa), n)
+    if t == cnp.NPY_FLOAT32:
+        return _auc_small_labels(ya, <const float*>cnp.PyArray_DATA(sa), n)
+    return None
+
+
+# ---------------------------------------------------------------------------
 # Unweighted, radix: bucket rows by their score's leading bits, sort each bucket in cache.
 #
 # A row becomes one sortable word: the order bits of its score (``_order_bits``) shifted

@@ -165,6 +165,28 @@ def summarize_plain_args(draw: Draw, r: Rows) -> tuple:
     return (y, s, pos, neg, *_sweep_args(draw))
 
 
+def auc_plain_args(draw: Draw, r: Rows) -> tuple:
+    """Rows as given (bad ones, {-1, 1} or coded labels, one class included: both twins
+    return None for what is not plain), sometimes not plain in layout or length."""
+    y, s, _, _, _ = _raw(r)
+    layout = draw(st.sampled_from(["plain", "plain", "plain", "strided", "bool", "list",
+                                   "swapped"]))
+    if layout == "strided" and len(s) > 1:
+        y, s = np.repeat(y, 2)[::2], np.repeat(s, 2)[::2]
+    elif layout == "bool":
+        y = y == 1
+    elif layout == "list":
+        y = y.tolist()
+    elif layout == "swapped":
+        s = s.astype(s.dtype.newbyteorder())
+    return (y, s, draw(st.sampled_from([100_000, len(s), max(len(s) - 1, 0)])))
+
+
+def assert_aucs_equal(fast, ref):
+    # The same double: both count the pairs exactly and divide once.
+    assert fast == ref or (fast is None and ref is None), (fast, ref)
+
+
 def assert_plain_sweeps_equal(fast, ref):
     assert (fast is None) == (ref is None)
     if fast is not None:
@@ -338,6 +360,7 @@ TWINS: dict[str, Twin] = {
     "build_table": Twin(lambda draw, r: _raw(r), assert_tables_equal, True, "count_rows"),
     "summarize": Twin(summarize_args, assert_sweep_results_equal, True, "count_rows"),
     "summarize_plain": Twin(summarize_plain_args, assert_plain_sweeps_equal, True),
+    "auc_plain": Twin(auc_plain_args, assert_aucs_equal, True),
     "sweep_table": Twin(sweep_table_args, assert_sweep_results_equal),
     "merge_tables": Twin(merge_tables_args, assert_tables_equal),
     "sorted_classes": Twin(sorted_classes_args, assert_sorted_classes_equal, True,

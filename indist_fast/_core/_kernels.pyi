@@ -1,6 +1,8 @@
 # Stubs for the compiled module indist_fast._core._kernels (src/_kernels.pyx).
 # Fused label/score/count types appear as ndarray; the Cython signatures are quoted.
 # Results are the named records of indist_fast._core.results.
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -51,6 +53,9 @@ def summarize_sorted_from(pos_hi: np.ndarray, neg_hi: np.ndarray, pos_lo: np.nda
 #                     double neg_value, const double[::1] levels, bint exclude_self)
 def summarize_small(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,
                     levels: NDArray[np.float64], exclude_self: bool) -> SweepResult | None: ...
+
+# def auc_small(object y, object s, Py_ssize_t max_rows)
+def auc_small(y: Any, s: Any, max_rows: int) -> float | None: ...
 
 # def radix_plan(const score_t[::1] s, Py_ssize_t target)
 def radix_plan(s: np.ndarray, target: int

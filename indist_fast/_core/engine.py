@@ -11,7 +11,7 @@ import contextlib
 import os
 import warnings
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterator, Protocol, cast
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,6 +62,8 @@ class Engine(Protocol):
 
     def summarize_plain(self, y: Array, s: Array, pos_value: float, neg_value: float,
                         levels: Array, exclude_self: bool) -> SweepResult | None: ...
+
+    def auc_plain(self, y: Any, s: Any, max_rows: int) -> float | None: ...
 
     def sweep_table(self, scores: Array, tp: Array, fp: Array, levels: Array,
                     exclude_self: bool, costs: Costs = None) -> SweepResult: ...

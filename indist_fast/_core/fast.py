@@ -15,7 +15,7 @@ import mmap
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, NamedTuple, Sequence, TypeVar
+from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
 import numpy as np
 
@@ -27,7 +27,8 @@ from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, Pa
 from .pages import OwnedRows, small_pages
 from .validation import raise_row_errors
 
-__all__ = ["build_table", "summarize", "summarize_plain", "sweep_table", "merge_tables",
+__all__ = ["build_table", "summarize", "summarize_plain", "auc_plain", "sweep_table",
+           "merge_tables",
            "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
@@ -503,6 +504,15 @@ def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, leve
     result: SweepResult | None = _kernels.summarize_small(y, s, pos_value, neg_value, levels,
                                                           exclude_self)
     return result
+
+
+def auc_plain(y: Any, s: Any, max_rows: int) -> float | None:
+    """The AUC of a plain service call, or None having done nothing else. Plain: NumPy
+    arrays, 1-d, C-contiguous, native, 1 to ``max_rows`` rows, bool or {0, 1} labels of
+    a kernel dtype, float64 or float32 scores; None also for a NaN score, another label
+    or one class. The kernel checks all that in C and counts the sorted classes
+    instead of sweeping them (``_auc_of_sorted``)."""
+    return _kernels.auc_small(y, s, max_rows)
 
 
 def summarize_runs(runs: list[tuple[Array, bool]], levels: Array, exclude_self: bool,

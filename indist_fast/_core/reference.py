@@ -15,6 +15,8 @@ Sweeps return an ``indist_fast._core.results.SweepResult``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .curves import CurveColumns, _columns
@@ -23,7 +25,8 @@ from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, Pair
                       Release, SweepResult, Table, clamp_probability, weight_scale)
 from .validation import checked_classes
 
-__all__ = ["build_table", "summarize", "summarize_plain", "sweep_table", "merge_tables",
+__all__ = ["build_table", "summarize", "summarize_plain", "auc_plain", "sweep_table",
+           "merge_tables",
            "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
@@ -188,6 +191,25 @@ def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, leve
     if np.isnan(s).any() or not (is_pos | is_neg).all() or is_pos.all() or is_neg.all():
         return None
     return summarize(y, s, None, pos_value, neg_value, levels, exclude_self)
+
+
+_PLAIN_LABELS = {np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int32, np.int64,
+                                        np.float32, np.float64)}
+
+
+def auc_plain(y: Any, s: Any, max_rows: int) -> float | None:
+    """The AUC of a plain service call, or None: see ``fast.auc_plain``."""
+    if type(y) is not np.ndarray or type(s) is not np.ndarray:
+        return None
+    if not all(a.ndim == 1 and a.flags.c_contiguous and a.dtype.isnative for a in (y, s)):
+        return None
+    if not 0 < len(s) <= max_rows or len(y) != len(s):
+        return None
+    if s.dtype not in (np.float64, np.float32) or y.dtype not in _PLAIN_LABELS:
+        return None
+    result = summarize_plain(y.view(np.uint8) if y.dtype == np.bool_ else y, s, 1.0, 0.0,
+                             np.array([0.5]), True)
+    return None if result is None else float(result.auc)
 
 
 def sorted_classes(y: Array, s: Array, pos_value: float, neg_value: float,
