@@ -452,11 +452,10 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     row is bad (NaN score, third label) or a class is missing: the caller then takes
     the general path, which raises or handles it.
     """
-    cdef Py_ssize_t i, n = s.shape[0], n_bad = 0, is_pos, is_neg, front = 0, back
+    cdef Py_ssize_t n = s.shape[0], front = -1
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
-    cdef Py_ssize_t has_neg = neg_value == neg_value
-    cdef score_t x
+    cdef bint has_neg = neg_value == neg_value
     cdef score_t* buf
     cdef Sink sink
     cdef Hull hull
@@ -466,29 +465,11 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     buf = <score_t*>PyMem_RawMalloc(n * sizeof(score_t))
     if buf == NULL:
         raise MemoryError()
-    back = n - 1
     try:
         _open_sweep(&sink, &hull, 0.0, 0.0, exclude_self, levels, None)
         with nogil:
-            # Branch-free: the class of the next row is unpredictable. Each row is
-            # written at both cursors and claimed by one; the other slot is overwritten
-            # later (the last row's two slots are one).
-            for i in range(n):
-                x = s[i]
-                is_pos = y[i] == pos_label
-                is_neg = (y[i] == neg_label) & has_neg
-                n_bad += (x != x) | (is_pos + is_neg == 0)
-                buf[front] = x
-                buf[back] = x
-                front += is_pos
-                back -= 1 - is_pos
-            if n_bad == 0 and 0 < front < n:
-                if score_t is float:
-                    _sort_float32(buf, front, NULL)
-                    _sort_float32(buf + front, n - front, NULL)
-                else:
-                    _sort_float64(buf, front, NULL)
-                    _sort_float64(buf + front, n - front, NULL)
+            front = _sorted_split(&y[0], &s[0], n, pos_label, neg_label, has_neg, buf)
+            if 0 < front < n:
                 sweep_init(&sink.sweep, <double>front, <double>(n - front), exclude_self,
                            levels)
                 _merge_desc(<const score_t*>buf, front, <const score_t*>(buf + front),
@@ -496,9 +477,41 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
                 _flush(&sink, <PlainMode>0, <Plain>0)
     finally:
         PyMem_RawFree(buf)
-    if n_bad or front == 0 or front == n:
+    if not 0 < front < n:
         return None
     return _close_sweep(&sink)
+
+
+cdef inline Py_ssize_t _sorted_split(const label_t* y, const score_t* s, Py_ssize_t n,
+                                     label_t pos_label, label_t neg_label, bint has_neg,
+                                     score_t* buf) noexcept nogil:
+    """Check the rows and split them by class into ``buf``, then sort each class:
+    positives ascending in ``buf[:front]``, negatives in ``buf[front:n]``. Returns
+    ``front``, or -1 (the classes unsorted) for a NaN score or a third label."""
+    cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, front = 0, back = n - 1
+    cdef score_t x
+    # Branch-free: the class of the next row is unpredictable. Each row is written at
+    # both cursors and claimed by one; the other slot is overwritten later (the last
+    # row's two slots are one).
+    for i in range(n):
+        x = s[i]
+        is_pos = y[i] == pos_label
+        is_neg = (y[i] == neg_label) & has_neg
+        n_bad += (x != x) | (is_pos + is_neg == 0)
+        buf[front] = x
+        buf[back] = x
+        front += is_pos
+        back -= 1 - is_pos
+    if n_bad:
+        return -1
+    if 0 < front < n:
+        if score_t is float:
+            _sort_float32(buf, front, NULL)
+            _sort_float32(buf + front, n - front, NULL)
+        else:
+            _sort_float64(buf, front, NULL)
+            _sort_float64(buf + front, n - front, NULL)
+    return front
 
 
 # ---------------------------------------------------------------------------
@@ -595,30 +608,14 @@ cdef inline double _auc_of_sorted(const score_t* pos, Py_ssize_t n_pos, const sc
 
 
 cdef object _auc_small(const label_t* y, const score_t* s, Py_ssize_t n):
-    cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, front = 0, back = n - 1
-    cdef score_t x
+    cdef Py_ssize_t front
     cdef double auc = NAN
     cdef score_t* buf = <score_t*>PyMem_RawMalloc(n * sizeof(score_t))
     if buf == NULL:
         raise MemoryError()
     with nogil:
-        # As summarize_small: branch-free split, positives from the front.
-        for i in range(n):
-            x = s[i]
-            is_pos = y[i] == 1
-            is_neg = y[i] == 0
-            n_bad += (x != x) | (is_pos + is_neg == 0)
-            buf[front] = x
-            buf[back] = x
-            front += is_pos
-            back -= 1 - is_pos
-        if n_bad == 0 and 0 < front < n:
-            if score_t is float:
-                _sort_float32(buf, front, NULL)
-                _sort_float32(buf + front, n - front, NULL)
-            else:
-                _sort_float64(buf, front, NULL)
-                _sort_float64(buf + front, n - front, NULL)
+        front = _sorted_split(y, s, n, 1, 0, True, buf)
+        if 0 < front < n:
             auc = _auc_of_sorted(buf, front, buf + front, n - front)
     PyMem_RawFree(buf)
     return None if auc != auc else auc
