@@ -519,10 +519,10 @@ cdef inline Py_ssize_t _sorted_split(const label_t* y, const score_t* s, Py_ssiz
 #
 # AUC = (sum over positives p of #{negatives q < p} + #{q <= p}) / (2 n_pos n_neg),
 # from the sorted classes. Each count is a merge, and a merge is one long chain (the
-# next read waits on the last comparison), so the positives are cut in four parts, each
-# merged with the negatives that can lie below it, side by side in one loop without a
-# branch on the data: four independent chains. The count with ties (q <= p) is only
-# run when the first one met a tie.
+# next read waits on the last comparison), so the merge is cut in four parts of equal
+# length (where each part starts in both classes: a binary search, as in "merge path"
+# sorting), merged side by side in one loop without a branch on the data: four
+# independent chains. The count with ties (q <= p) is only run when the first met one.
 
 cdef extern from *:
     """
@@ -544,28 +544,36 @@ cdef extern from *:
     #define INDIST_LT(b, a) ((b) < (a))
     #define INDIST_LE(b, a) ((b) <= (a))
     #define INDIST_AUC_PAIRS(NAME, T, BELOW)                                       \
-    static Py_ssize_t NAME##_split(const T* neg, Py_ssize_t n, T v) {              \
-        Py_ssize_t lo = 0, half;                                                   \
-        while (n > 0) {                                                            \
-            half = n >> 1;                                                         \
-            if (BELOW(neg[lo + half], v)) { lo += half + 1; n -= half + 1; }       \
-            else n = half;                                                         \
+    /* Where the first d elements of the merge end: i positives and d - i negatives  \
+       (a negative goes first when BELOW the positive). */                          \
+    static Py_ssize_t NAME##_split(const T* pos, Py_ssize_t np_, const T* neg,     \
+                                   Py_ssize_t nn, Py_ssize_t d) {                  \
+        Py_ssize_t lo = d > nn ? d - nn : 0, hi = d < np_ ? d : np_, mid;          \
+        while (lo < hi) {                                                          \
+            mid = lo + ((hi - lo) >> 1);                                           \
+            if (!(BELOW(neg[d - mid - 1], pos[mid]))) lo = mid + 1;                \
+            else hi = mid;                                                         \
         }                                                                          \
         return lo;                                                                 \
     }                                                                              \
     static int64_t NAME(const T* pos, Py_ssize_t np_, const T* neg, Py_ssize_t nn, \
                         int* tie_out) {                                            \
-        /* parts [i_k, e_k) of the positives: their negatives [j_k, f_k), where    \
-           j_k is the first negative not below the part's first positive */       \
-        Py_ssize_t i0 = 0, i1 = np_ / 4, i2 = np_ / 2, i3 = np_ - np_ / 4;         \
+        /* four parts of the merge, of equal length: positives [i_k, e_k) and the  \
+           negatives [j_k, f_k) merged with them */                                \
+        Py_ssize_t n = np_ + nn, d1 = n / 4, d2 = n / 2, d3 = n - n / 4;           \
+        Py_ssize_t i0 = 0, i1 = NAME##_split(pos, np_, neg, nn, d1);               \
+        Py_ssize_t i2 = NAME##_split(pos, np_, neg, nn, d2);                       \
+        Py_ssize_t i3 = NAME##_split(pos, np_, neg, nn, d3);                       \
         Py_ssize_t e0 = i1, e1 = i2, e2 = i3, e3 = np_;                            \
-        Py_ssize_t j0 = 0;                                                         \
-        Py_ssize_t j1 = i1 < np_ ? NAME##_split(neg, nn, pos[i1]) : nn;           \
-        Py_ssize_t j2 = i2 < np_ ? NAME##_split(neg, nn, pos[i2]) : nn;           \
-        Py_ssize_t j3 = i3 < np_ ? NAME##_split(neg, nn, pos[i3]) : nn;           \
+        Py_ssize_t j0 = 0, j1 = d1 - i1, j2 = d2 - i2, j3 = d3 - i3;               \
         Py_ssize_t f0 = j1, f1 = j2, f2 = j3, f3 = nn;                             \
         int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                    \
-        int tie = 0, busy = 1;                                                     \
+        /* A positive and a negative of one score meet in a part, or are the last  \
+           positive before a split and the first negative after it. */            \
+        int tie = (i1 > 0 && j1 < nn && pos[i1 - 1] == neg[j1])                    \
+                | (i2 > 0 && j2 < nn && pos[i2 - 1] == neg[j2])                    \
+                | (i3 > 0 && j3 < nn && pos[i3 - 1] == neg[j3]);                   \
+        int busy = 1;                                                              \
         while (busy) {                                                             \
             busy = 0;                                                              \
             INDIST_AUC_STEP(0, T, BELOW)                                           \

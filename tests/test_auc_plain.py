@@ -113,3 +113,17 @@ def test_inputs_are_not_modified(backend):
     keep_y, keep_s = y.copy(), s.copy()
     indist_fast.roc_auc(y, s)
     assert (y == keep_y).all() and (s == keep_s).all()
+
+
+def test_ties_across_the_splits_of_the_merge(backend):
+    # Few rows of three scores: every way a positive and a negative of one score can
+    # fall on either side of a split of the merge (the last positive of a part, the
+    # first negative of the next).
+    rng = np.random.default_rng(11)
+    for _ in range(3000):
+        n = int(rng.integers(2, 17))
+        y = rng.random(n) < rng.uniform(0.1, 0.9)
+        y[0], y[-1] = True, False
+        s = rng.integers(0, 3, n).astype(np.float64)
+        assert engine().auc_plain(y, s, PLAIN_ROWS) == pytest.approx(oracle.auc(y, s),
+                                                                     abs=1e-15)
