@@ -102,8 +102,11 @@ cdef inline void _draw_class(Draws* d, bitgen_t* rng, void* pcg, Py_ssize_t n,
         # (0.4 MB at 1e5 rows, in L2) instead of a group index and a double (2.4 MB
         # with the other class's, past L2: each draw waited on memory). Adding the
         # counts to the groups is one pass in order. Same sums (exact integers).
-        for j in range(n):
-            hits[_below(d, <uint32_t>n, reject)] += 1
+        if pcg != NULL:
+            indist_pcg64_hits(pcg, n, reject, hits)
+        else:
+            for j in range(n):
+                hits[_below(d, <uint32_t>n, reject)] += 1
         for i in range(n):
             out[group[i]] += <double>hits[i]
             hits[i] = 0
@@ -353,6 +356,31 @@ cdef extern from *:
         return (v >> rot) | (v << ((-rot) & 63));
     }
 
+    /* n draws among n slots from NumPy's PCG64 state `st`, counted in `hits`: the
+       draws of `_draw_class` (two 32-bit candidates per raw output, low half first;
+       Lemire's multiply-shift, rejecting low parts below `reject`; a fresh raw output
+       to start), with the state in registers. Stepped through its pointer, as
+       indist_pcg64_next does, the 128-bit state went through memory after every count
+       (the compiler cannot tell the two apart), a store and a reload on the chain
+       that every draw waits on. */
+    static void indist_pcg64_hits(void *st, Py_ssize_t n, uint32_t reject,
+                                  uint32_t *hits) {
+        indist_pcg64_t r = *(indist_pcg64_t *)st;
+        Py_ssize_t left = n;
+        while (left > 0) {
+            r.state = r.state * INDIST_PCG_MULT + r.inc;
+            uint64_t v = (uint64_t)(r.state >> 64) ^ (uint64_t)r.state;
+            unsigned rot = (unsigned)(r.state >> 122);
+            uint64_t raw = (v >> rot) | (v << ((-rot) & 63));
+            uint64_t m = (uint64_t)(uint32_t)raw * (uint64_t)n;
+            if ((uint32_t)m >= reject) { hits[m >> 32]++; left--; }
+            if (left == 0) break;            /* the high half is not used */
+            m = (raw >> 32) * (uint64_t)n;
+            if ((uint32_t)m >= reject) { hits[m >> 32]++; left--; }
+        }
+        *(indist_pcg64_t *)st = r;
+    }
+
     /* SeedSequence of the words prefix[0..n) + [g, k] (n >= 4: the entropy padded to
        the pool size, then the spawn key's words), generate_state(4, uint64), then
        PCG64's seeding from those four words. */
@@ -389,6 +417,8 @@ cdef extern from *:
     ctypedef struct indist_pcg64_t:
         pass
     uint64_t indist_pcg64_next(void* st) noexcept nogil
+    void indist_pcg64_hits(void* st, Py_ssize_t n, uint32_t reject,
+                           uint32_t* hits) noexcept nogil
     void indist_pcg64_seed(indist_pcg64_t* r, const uint32_t* prefix, Py_ssize_t n,
                            uint32_t g, uint32_t k) noexcept nogil
 
