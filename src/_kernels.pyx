@@ -515,20 +515,23 @@ cdef inline Py_ssize_t _sorted_split(const label_t* y, const score_t* s, Py_ssiz
 
 
 # ---------------------------------------------------------------------------
-# AUC alone of a plain service call: no table, no sweep state, no result object.
+# AUC alone of a plain service call: no table, no result object.
 #
-# AUC = (sum over positives p of #{negatives q < p} + #{q <= p}) / (2 n_pos n_neg),
-# from the sorted classes. Each count is a merge, and a merge is one long chain (the
-# next read waits on the last comparison), so the merge is cut in four parts of equal
-# length (where each part starts in both classes: a binary search, as in "merge path"
-# sorting), merged side by side in one loop without a branch on the data: four
-# independent chains. The count with ties (q <= p) is only run when the first met one.
+# Without a score shared by the classes, AUC = (sum over positives p of #{negatives q
+# < p}) / (n_pos n_neg), a count over the sorted classes. The count is a merge, and a
+# merge is one long chain (the next read waits on the last comparison), so the merge
+# is cut in four parts of equal length (where each part starts in both classes: a
+# binary search, as in "merge path" sorting), merged side by side in one loop without
+# a branch on the data: four independent chains. The merge notices a shared score
+# (ties count one half); the sorted classes are then swept as ``summarize_small``
+# sweeps them.
 
 cdef extern from *:
     """
     /* Four merges of ascending positives with the negatives of their part: the sum
-       over positives of the negatives below them (BELOW(q, p): q < p or q <= p). A
-       finished part stands still; its reads stay in bounds (index 0 exists). */
+       over positives of the negatives below them (BELOW(q, p): q < p), and whether a
+       positive and a negative tie. A finished part stands still; its reads stay in
+       bounds (index 0 exists). */
     #define INDIST_AUC_STEP(k, T, BELOW)                                          \
         {                                                                          \
             int live = i##k < e##k, more = j##k < f##k;                            \
@@ -542,7 +545,6 @@ cdef extern from *:
             busy |= live;                                                          \
         }
     #define INDIST_LT(b, a) ((b) < (a))
-    #define INDIST_LE(b, a) ((b) <= (a))
     #define INDIST_AUC_PAIRS(NAME, T, BELOW)                                       \
     /* Where the first d elements of the merge end: i positives and d - i negatives  \
        (a negative goes first when BELOW the positive). */                          \
@@ -574,7 +576,7 @@ cdef extern from *:
                 | (i2 > 0 && j2 < nn && pos[i2 - 1] == neg[j2])                    \
                 | (i3 > 0 && j3 < nn && pos[i3 - 1] == neg[j3]);                   \
         int busy = 1;                                                              \
-        while (busy) {                                                             \
+        while (busy && !tie) {       /* a tie: the caller sweeps instead */     \
             busy = 0;                                                              \
             INDIST_AUC_STEP(0, T, BELOW)                                           \
             INDIST_AUC_STEP(1, T, BELOW)                                           \
@@ -585,47 +587,61 @@ cdef extern from *:
         return s0 + s1 + s2 + s3;                                                  \
     }
     INDIST_AUC_PAIRS(indist_fast_pairs_lt64, double, INDIST_LT)
-    INDIST_AUC_PAIRS(indist_fast_pairs_le64, double, INDIST_LE)
     INDIST_AUC_PAIRS(indist_fast_pairs_lt32, float, INDIST_LT)
-    INDIST_AUC_PAIRS(indist_fast_pairs_le32, float, INDIST_LE)
     """
     int64_t indist_fast_pairs_lt64(const double*, Py_ssize_t, const double*, Py_ssize_t,
                                    int*) noexcept nogil
-    int64_t indist_fast_pairs_le64(const double*, Py_ssize_t, const double*, Py_ssize_t,
-                                   int*) noexcept nogil
     int64_t indist_fast_pairs_lt32(const float*, Py_ssize_t, const float*, Py_ssize_t,
-                                   int*) noexcept nogil
-    int64_t indist_fast_pairs_le32(const float*, Py_ssize_t, const float*, Py_ssize_t,
                                    int*) noexcept nogil
 
 
 cdef inline double _auc_of_sorted(const score_t* pos, Py_ssize_t n_pos, const score_t* neg,
-                                  Py_ssize_t n_neg) noexcept nogil:
-    """AUC of ascending positives and negatives (both classes present)."""
-    cdef int tie = 0, unused
-    cdef int64_t lt, le
+                                  Py_ssize_t n_neg, int* tie) noexcept nogil:
+    """AUC of ascending positives and negatives (both classes present), or NaN with
+    ``tie`` set when a positive and a negative share a score."""
+    cdef int64_t lt
     if score_t is float:
-        lt = indist_fast_pairs_lt32(pos, n_pos, neg, n_neg, &tie)
-        le = indist_fast_pairs_le32(pos, n_pos, neg, n_neg, &unused) if tie else lt
+        lt = indist_fast_pairs_lt32(pos, n_pos, neg, n_neg, tie)
     else:
-        lt = indist_fast_pairs_lt64(pos, n_pos, neg, n_neg, &tie)
-        le = indist_fast_pairs_le64(pos, n_pos, neg, n_neg, &unused) if tie else lt
-    # Integers: exact below 2**63; the halving and the one division round once, as
-    # the sweep's (the same double).
-    return (<double>(lt + le) * 0.5) / (<double>n_pos * <double>n_neg)
+        lt = indist_fast_pairs_lt64(pos, n_pos, neg, n_neg, tie)
+    # An integer count, exact below 2**53; one division rounds once, as the sweep's
+    # (n_pos n_neg AUC = its AUC numerator; the same double).
+    return NAN if tie[0] else <double>lt / (<double>n_pos * <double>n_neg)
+
+
+cdef const double[::1] _NO_LEVELS = np.empty(0)
 
 
 cdef object _auc_small(const label_t* y, const score_t* s, Py_ssize_t n):
     cdef Py_ssize_t front
     cdef double auc = NAN
+    cdef double o[8]
+    cdef int tie = 0
+    cdef Sink sink
+    cdef Hull hull
+    cdef const double[::1] no_levels = _NO_LEVELS
     cdef score_t* buf = <score_t*>PyMem_RawMalloc(n * sizeof(score_t))
     if buf == NULL:
         raise MemoryError()
-    with nogil:
-        front = _sorted_split(y, s, n, 1, 0, True, buf)
-        if 0 < front < n:
-            auc = _auc_of_sorted(buf, front, buf + front, n - front)
-    PyMem_RawFree(buf)
+    try:
+        _open_sweep(&sink, &hull, 0.0, 0.0, True, no_levels, None)
+        with nogil:
+            front = _sorted_split(y, s, n, 1, 0, True, buf)
+            if 0 < front < n:
+                auc = _auc_of_sorted(buf, front, buf + front, n - front, &tie)
+                if tie:
+                    # Scores shared across the classes: the sweep takes each run of one
+                    # score at once, where a second count (q <= p) would take every row
+                    # again (tied logs of 1e5 rows: 1.1 against 0.7 ms).
+                    sweep_init(&sink.sweep, <double>front, <double>(n - front), True,
+                               no_levels)
+                    _merge_desc(<const score_t*>buf, front, <const score_t*>(buf + front),
+                                n - front, &sink, <PlainMode>0)
+                    _flush(&sink, <PlainMode>0, <Plain>0)
+                    _write_sweep(&sink.sweep, 0, o, o)
+                    auc = o[5]
+    finally:
+        PyMem_RawFree(buf)
     return None if auc != auc else auc
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
            "check_level", "check_real", "check_count", "check_flag", "check_seed",
-           "check_columns", "raise_row_errors", "raise_nan_score"]
+           "check_columns", "raise_row_errors", "raise_nan_score", "check_coded_labels"]
 
 # The label dtypes the kernels are compiled for (``types.pxd``'s ``label_t``); other
 # integer widths are narrowed or widened exactly by ``_kernel_integers``, float16 and
@@ -248,6 +248,10 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
                                  "drop those rows first.") from None
             raise TypeError(f"y_true mixes label types that cannot be compared: {exc}") from None
         if len(values) > 2:
+            if pos_label is None:       # (1 is the positive of both codings)
+                _raise_third_label(y, 1 if any(_same_label(v, 1) for v in values) else y[0])
+            else:
+                _raise_third_label(y, pos_label)
             raise ValueError(f"y_true must be binary; found {len(values)} distinct labels: "
                              f"{_show(values)}.")
         if pos_label is None:
@@ -364,23 +368,51 @@ def with_scores(rows: Rows, y_score: Any) -> Rows:
     return Rows(rows.y, s, rows.w, rows.pos_value, rows.neg_value, rows.coding)
 
 
-def _raise_third_label(y: np.ndarray, pos_value: float) -> None:
+def _raise_third_label(y: np.ndarray, pos_value: Any, negative: Any = None) -> None:
     """Raise for the first row of a third label, if ``y`` has one.
 
-    Labels count in order of appearance: the positive value and the first other value
-    are the two classes, so ``[0, 1, 0, 1, 7]`` names the 7 (row 4) whichever of the
-    three the coding or the kernel met first as "not a class"."""
+    The classes are the positive and a negative: ``negative`` when earlier rows set it
+    (a file's earlier chunks), else 0 or -1 if present (the negatives of the two
+    codings; the one met first), else the first other label. So ``[0, 1, 0, 1, 7]``
+    and ``[7, 0, 1, 0, 1]`` name the 7, ``[-1, 1, 0]`` the 0, ``[3, 7, 5]`` with
+    ``pos_label=7`` the 5, whichever label a kernel or a coding met first as "not a
+    class"."""
     other = y != pos_value
-    first_other = first_true(other)
-    if first_other < 0:
-        return
-    row = first_true(other & (y != y[first_other]))
+    if negative is None:
+        met = [r for r in (first_true(y == v) for v in (0, -1) if not _same_label(v, pos_value))
+               if r >= 0] if y.dtype.kind not in "US" else []
+        first_other = min(met) if met else first_true(other)
+        if first_other < 0:
+            return
+        negative = y[first_other]
+    row = first_true(other & (y != negative))
     if row >= 0:
-        first_pos = first_true(~other)
-        classes = sorted(((r, y[r].item()) for r in (first_pos, first_other) if r >= 0))
-        shown = " and ".join(_show_label(v) for _, v in classes)
-        raise ValueError(f"y_true must be binary; found a third label {y[row].item()!r} "
-                         f"at row {row} (the classes: {shown}).")
+        pair = [_plain_label(negative), _plain_label(pos_value)]
+        try:
+            pair.sort()
+        except TypeError:                   # labels of kinds that do not order
+            pass
+        shown = " and ".join(_show_label(v) for v in pair)
+        raise ValueError(f"y_true must be binary; found a third label "
+                         f"{_plain_label(y[row])!r} at row {row} (the classes: {shown}).")
+
+
+def check_coded_labels(y_true: Any, coding: LabelCoding | None) -> None:
+    """Raise for the first row of ``y_true`` (a chunk's raw labels) that is neither
+    label of ``coding``, the coding earlier chunks set: the third label is named as in
+    memory, not as this chunk alone would suggest (its first labels may be the odd
+    ones). Nothing to check while the coding has not seen both classes."""
+    if coding is None or coding.negative is None:
+        return
+    y = np.asarray(y_true)
+    if y.dtype.kind not in "biufUSO" or y.ndim != 1:
+        return                                  # prepare_rows raises for these
+    try:
+        _raise_third_label(y, coding.positive, coding.negative)
+    except (TypeError, ValueError) as exc:
+        if "third label" in str(exc):
+            raise
+        # (labels that do not compare with the coding's: prepare_rows says what)
 
 
 def raise_nan_score(row: int) -> None:

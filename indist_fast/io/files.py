@@ -51,8 +51,9 @@ import numpy as np
 from .._core.engine import engine
 from .._core.pages import OwnedRows
 from .._core.results import SegmentSweeps, SweepResult
-from .._core.validation import (Rows, check_flag, check_levels, combine_codings, prepare_rows,
-                                raise_nan_score, raise_row_errors, with_scores)
+from .._core.validation import (Rows, check_coded_labels, check_flag, check_levels,
+                                combine_codings, prepare_rows, raise_nan_score,
+                                raise_row_errors, with_scores)
 from ..errors import warn_one_class
 from .readers import (_page_release, _Source, describe_path, naming_columns, open_source,
                       role_of, typed_pos_label)
@@ -500,8 +501,16 @@ class _Rows:
         return chunk
 
     def name_file_row(self, exc: BaseException) -> None:
-        if not self.reading:
-            _name_rows(exc, self.start, self.src)
+        if self.reading:
+            return
+        if exc.args and isinstance(exc.args[0], str):
+            # Said of one chunk: later chunks may hold pos_label (then the chunk's two
+            # other labels are one too many), so say which rows were looked at.
+            exc.args = (exc.args[0].replace(
+                "is not a value of y_true (",
+                f"is not a value of y_true in the chunk read at row 0 "
+                f"({self.end - self.start:,} rows; "),) + exc.args[1:]
+        _name_rows(exc, self.start, self.src)
 
 
 _AT_ROW = re.compile(r"\bat row (\d+)(?! of )")
@@ -610,6 +619,7 @@ def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any
     n_rows, coding = 0, None
     with _RunFile(tmp_dir or tempfile.gettempdir(), src.n_rows) as runs:
         for y, s, _ in chunks:
+            check_coded_labels(y, coding)
             chunk = prepare_rows(y, s, None, pos_label)
             coding = combine_codings(coding, chunk.coding)
             pos, neg = eng.sorted_classes(chunk.y, chunk.s, chunk.pos_value, chunk.neg_value)
@@ -789,6 +799,7 @@ class _TablePlan:
             with _rows_in_files(src):
                 for k in self.score_keys:
                     self._check_nan(np.asarray(columns[k]), k)
+                check_coded_labels(columns["label"], coding)
                 rows = prepare_rows(columns["label"], columns["score"], columns["weight"],
                                     self.pos_label)
                 coding = combine_codings(coding, rows.coding)
@@ -870,6 +881,7 @@ class _TablePlan:
         with _Spill(self.folder) as spill:
             for chunk in chunks:
                 parts = dict(zip(self.cols, chunk))
+                check_coded_labels(parts["label"], coding)
                 rows = prepare_rows(parts["label"], parts["score"], parts["weight"],
                                     self.pos_label)
                 coding = combine_codings(coding, rows.coding)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterable
 
-from .._core.validation import LabelCoding, check_flag, combine_codings
+from .._core.validation import LabelCoding, check_coded_labels, check_flag, combine_codings
 from ..results import Report
 from ..table import DEFAULT_LEVELS, ScoreTable
 
@@ -77,6 +77,8 @@ class Accumulator:
         if _empty(y_true) and _empty(y_score) and (sample_weight is None
                                                    or _empty(sample_weight)):
             return
+        # A third label is named as in memory: by the coding earlier chunks set.
+        check_coded_labels(y_true, self.coding)
         self.add_table(ScoreTable.from_arrays(y_true, y_score, sample_weight, self.pos_label))
 
     def add_table(self, table: ScoreTable) -> None:
