@@ -98,7 +98,8 @@ def test_all_zero_weight(fn):
     # smallest and largest suggest.
     ([0, 1, 0, 1, 0, 0, 1, -1], r"third label -1 at row 7 \(the classes: 0 and 1\)"),
     ([0.0, 1.0, 0.5, 0, 1, 0, 0, 1], "third label 0.5 at row 2"),
-    (["a", "b", "c", "a", "b", "a", "a", "b"], "3 distinct labels"),
+    (["a", "b", "c", "a", "b", "a", "a", "b"],
+     r"third label 'c' at row 2 \(the classes: 'a' and 'b'\)"),
 ])
 def test_labels_not_binary(fn, labels, message):
     with pytest.raises(ValueError, match=message):

@@ -399,15 +399,19 @@ def _raise_third_label(y: np.ndarray, pos_value: Any, negative: Any = None) -> N
 
 def check_coded_labels(y_true: Any, coding: LabelCoding | None) -> None:
     """Raise for the first row of ``y_true`` (a chunk's raw labels) that is neither
-    label of ``coding``, the coding earlier chunks set: the third label is named as in
-    memory, not as this chunk alone would suggest (its first labels may be the odd
-    ones). Nothing to check while the coding has not seen both classes."""
+    label of ``coding``, the coding earlier chunks set, when the chunk holds both of
+    those too: the third label is named as in memory, not as this chunk alone would
+    suggest (its first labels may be the odd ones). A chunk of one other coding (``{-1,
+    1}`` after ``{0, 1}``) is left to ``LabelCoding.combine``, which says so. Nothing
+    to check while the coding has not seen both classes."""
     if coding is None or coding.negative is None:
         return
     y = np.asarray(y_true)
     if y.dtype.kind not in "biufUSO" or y.ndim != 1:
         return                                  # prepare_rows raises for these
     try:
+        if not ((y == coding.positive).any() and (y == coding.negative).any()):
+            return
         _raise_third_label(y, coding.positive, coding.negative)
     except (TypeError, ValueError) as exc:
         if "third label" in str(exc):

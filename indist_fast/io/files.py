@@ -503,7 +503,8 @@ class _Rows:
     def name_file_row(self, exc: BaseException) -> None:
         if self.reading:
             return
-        if exc.args and isinstance(exc.args[0], str):
+        whole = self.start == 0 and self.src is not None and self.src.n_rows == self.end
+        if exc.args and isinstance(exc.args[0], str) and not whole:
             # Said of one chunk: later chunks may hold pos_label (then the chunk's two
             # other labels are one too many), so say which rows were looked at.
             exc.args = (exc.args[0].replace(
