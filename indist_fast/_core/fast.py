@@ -10,6 +10,7 @@ sorted in cache-sized buckets of their scores' leading bits (``_radix_summary``)
 
 from __future__ import annotations
 
+import itertools
 import math
 import mmap
 import os
@@ -707,15 +708,19 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
     work = n_rep * (len(pos_group) + len(neg_group) + len(scores))
     two = work >= PARALLEL_MIN_ROWS and n_rep > 1
     batch = max(1, -(-n_rep // _REPLICATE_BATCHES) if two else n_rep)
-    starts = iter(range(0, n_rep, batch))      # (next() on it is atomic under the GIL)
+    starts = list(range(0, n_rep, batch))
+    rest = iter(starts[2:])                    # (next() on it is atomic under the GIL)
 
-    def job() -> None:
-        for a in starts:
-            b = min(n_rep, a + batch)
-            _resample.replicate_sweeps(bit_generators[a:b], pos_group, pos_weight,
-                                       neg_group, neg_weight, scores, stratified, levels,
-                                       exclude_self, out[a:b])
-    _on_two_threads([job, job] if two else [job])
+    def job(first: list[int]) -> Callable[[], None]:
+        # Each thread's first batch is its own: both start, however fast the other.
+        def run() -> None:
+            for a in itertools.chain(first, rest):
+                b = min(n_rep, a + batch)
+                _resample.replicate_sweeps(bit_generators[a:b], pos_group, pos_weight,
+                                           neg_group, neg_weight, scores, stratified,
+                                           levels, exclude_self, out[a:b])
+        return run
+    _on_two_threads([job(starts[:1]), job(starts[1:2])] if two else [job(starts)])
     return out
 
 

@@ -300,6 +300,11 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     strings and dictionaries (categoricals, read as their values; text labels need
     ``pos_label``).
 
+    Exactly means every row and every operating point counts: no binning, sampling or
+    approximation. Out of core, the sums run over merged runs in another order than
+    in memory, so the two may differ in the last bit or two of a float (AUC by an
+    ulp, say); without weights the counts, and so the thresholds found, are the same.
+
     Parameters
     ----------
     path : str, path-like, or a list of them
