@@ -324,3 +324,20 @@ def test_works_after_fork(backend):
     with mp.get_context("fork").Pool(1) as pool:
         got = pool.apply_async(indist_fast.roc_auc, (y, s)).get(timeout=60)
     assert got == want
+
+
+@pytest.mark.parametrize("argument", ["y_true", "y_score", "sample_weight"])
+def test_masked_values_are_refused_not_read(fn, argument):
+    # NumPy reads the values under a mask as data: a silent wrong result.
+    args = {"y_true": Y.copy(), "y_score": S.copy(), "sample_weight": np.ones(len(Y))}
+    args[argument] = np.ma.masked_array(args[argument], mask=np.arange(len(Y)) == 3)
+    with pytest.raises(ValueError, match=rf"{argument} is a masked array with 1 masked "
+                                         r"value\(s\) \(first at row 3\)"):
+        fn(args["y_true"], args["y_score"], sample_weight=args["sample_weight"])
+
+
+def test_a_masked_array_without_masked_values_is_read_as_it_is(backend):
+    unmasked = np.ma.masked_array(S.copy())
+    assert indist_fast.roc_auc(Y, unmasked) == indist_fast.roc_auc(Y, S)
+    assert indist_fast.evaluate(np.ma.masked_array(Y), S).auc == indist_fast.evaluate(Y, S).auc
+

@@ -111,6 +111,12 @@ class Rows:
 
 
 def _as_1d(x: Any, name: str) -> np.ndarray:
+    if isinstance(x, np.ma.MaskedArray) and np.ma.is_masked(x):
+        # np.asarray would read the values under the mask as if they were data.
+        masked = np.ma.getmaskarray(x)
+        raise ValueError(f"{name} is a masked array with {int(masked.sum())} masked "
+                         f"value(s) (first at row {int(np.flatnonzero(masked.ravel())[0])}); "
+                         "drop those rows from every argument first (or fill them).")
     try:
         arr = np.asarray(x)
     except ValueError:
