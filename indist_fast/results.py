@@ -148,8 +148,15 @@ class OperatingPoint:
         >>> p.reached, p.precision, p.lift, p.tpr
         (True, 0.75, 1.5, 1.0)
         """
-        index, threshold, tp, fp, b = row.tolist()      # Python floats, in one call
-        if math.isnan(index):           # no operating point reaches the level
+        return cls._from_values(level, row.tolist(), weight_pos, weight_neg)
+
+    @classmethod
+    def _from_values(cls, level: float, row: list[float], weight_pos: float,
+                     weight_neg: float) -> "OperatingPoint":
+        """``from_crossing`` of a row already made Python floats (a report converts
+        all its rows in one call)."""
+        index, threshold, tp, fp, b = row
+        if index != index:              # NaN: no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
         precision, lift, tpr, fpr, f1 = operating_rates(tp, fp, weight_pos, weight_neg)
@@ -308,12 +315,13 @@ class Report:
         >>> r.threshold, r.precision
         (0.35, 0.75)
         """
-        wp, wn, crossings = result.weight_pos, result.weight_neg, result.crossings
+        wp, wn = float(result.weight_pos), float(result.weight_neg)
         check_two_classes(wp, wn)
-        points = {level: OperatingPoint.from_crossing(level, crossings[k], wp, wn)
+        rows = result.crossings.tolist()          # Python floats, in one call
+        points = {level: OperatingPoint._from_values(level, rows[k], wp, wn)
                   for k, level in enumerate(levels)}
-        main = points[0.5] if 0.5 in points else OperatingPoint.from_crossing(
-            0.5, crossings[len(levels)], wp, wn)
+        main = points[0.5] if 0.5 in points else OperatingPoint._from_values(
+            0.5, rows[len(levels)], wp, wn)
         warn_undefined_b(result.n_undefined, wp, exclude_self, stacklevel + 1)
         missed = [lv for lv, p in points.items() if not p.reached]
         if warn_main and not main.reached and 0.5 not in points:

@@ -296,6 +296,15 @@ def operating_rates(tp: Any, fp: Any, weight_pos: Any, weight_neg: Any) -> Rates
     if (isinstance(tp, float) and isinstance(fp, float) and isinstance(weight_pos, float)
             and isinstance(weight_neg, float)):
         # One operating point (a report's levels): plain floats, no NumPy overhead.
+        total = tp + fp + weight_pos
+        base = (weight_pos / (weight_pos + weight_neg)
+                if weight_pos > 0.0 and weight_neg > 0.0 else 0.0)
+        if tp + fp > 0.0 and base > 0.0 and total > 0.0:
+            # No zero denominator (the base rate may underflow to one): _divide would
+            # divide as these do.
+            precision = _unit(tp / (tp + fp))
+            return Rates(precision, precision / base, _unit(tp / weight_pos),
+                         _unit(fp / weight_neg), _unit(2.0 * tp / total))
         precision = _unit(_divide(tp, tp + fp))
         return Rates(precision, _divide(precision, _divide(weight_pos, weight_pos + weight_neg)),
                      _unit(_divide(tp, weight_pos)), _unit(_divide(fp, weight_neg)),
