@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
-from ._core.results import SweepResult, operating_rates
+from ._core.results import SweepResult, frozen_instance, operating_rates
 from ._core.validation import check_two_classes
 from .errors import LevelNotReachedWarning, warn_undefined_b
 
@@ -47,7 +47,6 @@ def record_dict(record: Any, *, skip: tuple[str, ...] = (), **extra: Any) -> dic
 
 
 _Row = TypeVar("_Row")
-_R = TypeVar("_R")
 
 
 def _count_text(weight: float) -> str:
@@ -65,15 +64,6 @@ def row_where(rows: Iterable[_Row], field: str, key: Any) -> _Row:
         if getattr(row, field) == key:
             return row
     raise KeyError(key)
-
-
-def _frozen(cls: type[_R], **values: Any) -> _R:
-    """A frozen dataclass built without its generated ``__init__``, whose one
-    ``object.__setattr__`` per field is most of the cost of a report for a service call
-    of a thousand rows. Only for classes without ``__post_init__``; every field given."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(values)
-    return obj
 
 
 @dataclass(frozen=True)
@@ -160,7 +150,7 @@ class OperatingPoint:
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
         precision, lift, tpr, fpr, f1 = operating_rates(tp, fp, weight_pos, weight_neg)
-        return _frozen(cls, level=level, reached=True, threshold=threshold, b=b,
+        return frozen_instance(cls, level=level, reached=True, threshold=threshold, b=b,
                        precision=precision, lift=lift, tpr=tpr, fpr=fpr, f1=f1, tp=tp, fp=fp)
 
     def to_dict(self) -> dict[str, Any]:
@@ -333,7 +323,7 @@ class Report:
                 "is NaN and reached is False. The scores rank positives too weakly "
                 "against the labelled set for that level.",
                 LevelNotReachedWarning, stacklevel=stacklevel)
-        return _frozen(
+        return frozen_instance(
             cls, n_rows=int(n_rows), weight_pos=float(wp), weight_neg=float(wn),
             base_rate=float(wp / (wp + wn)), auc=float(result.auc),
             average_precision=float(result.average_precision),

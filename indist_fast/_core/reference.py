@@ -23,7 +23,7 @@ from .curves import CurveColumns, _columns
 from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments, RangeSweep, ReplicateCounts,
                       SegmentSweeps, SortedClasses,
                       Release, SweepResult, Table, clamp_probability, weight_scale)
-from .validation import checked_classes
+from .validation import checked_classes, plain_rows
 
 __all__ = ["build_table", "summarize", "summarize_plain", "auc_plain", "sweep_table",
            "merge_tables",
@@ -193,21 +193,12 @@ def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, leve
     return summarize(y, s, None, pos_value, neg_value, levels, exclude_self)
 
 
-_PLAIN_LABELS = {np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int32, np.int64,
-                                        np.float32, np.float64)}
-
-
 def auc_plain(y: Any, s: Any, max_rows: int) -> float | None:
     """The AUC of a plain service call, or None: see ``fast.auc_plain``."""
-    if type(y) is not np.ndarray or type(s) is not np.ndarray:
+    rows = plain_rows(y, s, max_rows=max_rows)
+    if rows is None:
         return None
-    if not all(a.ndim == 1 and a.flags.c_contiguous and a.dtype.isnative for a in (y, s)):
-        return None
-    if not 0 < len(s) <= max_rows or len(y) != len(s):
-        return None
-    if s.dtype not in (np.float64, np.float32) or y.dtype not in _PLAIN_LABELS:
-        return None
-    result = summarize_plain(y.view(np.uint8) if y.dtype == np.bool_ else y, s, 1.0, 0.0,
+    result = summarize_plain(rows.y, rows.s, rows.pos_value, rows.neg_value,
                              np.array([0.5]), True)
     return None if result is None else float(result.auc)
 

@@ -13,10 +13,22 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
+
+_R = TypeVar("_R")
+
+
+def frozen_instance(cls: type[_R], **values: Any) -> _R:
+    """A frozen dataclass built without its generated ``__init__``, whose one
+    ``object.__setattr__`` per field is most of the Python cost of a service call of
+    a thousand rows (rows, operating points, report). Only for classes without
+    ``__post_init__``; every field given."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(values)
+    return obj
 
 # The annotations both engine twins use, so that their signatures read the same.
 Array = NDArray[Any]

@@ -8,16 +8,19 @@ same message.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 import math
 from numbers import Real
-from typing import Any, Iterable, cast
+from typing import Any, Iterable, Iterator, cast
 
 import numpy as np
 
+from .results import frozen_instance
+
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
            "check_level", "check_real", "check_count", "check_flag", "check_seed",
-           "check_columns", "raise_row_errors", "raise_nan_score", "check_coded_labels"]
+           "check_columns", "raise_row_errors", "raise_nan_score", "check_coded_labels", "labels_as_coded"]
 
 # The label dtypes the kernels are compiled for (``types.pxd``'s ``label_t``); other
 # integer widths are narrowed or widened exactly by ``_kernel_integers``, float16 and
@@ -332,11 +335,11 @@ _PLAIN_SCORES = {np.dtype(np.float64), np.dtype(np.float32)}
 
 
 def plain_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
-               pos_label: Any = None) -> Rows | None:
+               pos_label: Any = None, max_rows: int = PLAIN_ROWS) -> Rows | None:
     """Rows of the common service call, taken as they are, or None.
 
     NumPy arrays, 1-d, C-contiguous, native: bool or integer/float labels of a kernel
-    dtype, float64 or float32 scores, at most ``PLAIN_ROWS`` of them, no weights and
+    dtype, float64 or float32 scores, at most ``max_rows`` of them, no weights and
     no ``pos_label``. Nothing looks at the values: the labels are taken as {0, 1} (or
     bool) and ``engine().summarize_plain`` checks every row in its counting pass,
     returning None for anything else ({-1, 1} labels, NaN, one class), which then
@@ -348,7 +351,7 @@ def plain_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
     if type(y_true) is not np.ndarray or type(y_score) is not np.ndarray:
         return None
     n = len(y_score) if y_score.ndim == 1 else -1
-    if (not 0 < n <= PLAIN_ROWS or y_true.shape != y_score.shape
+    if (not 0 < n <= max_rows or y_true.shape != y_score.shape
             or not (y_true.flags.c_contiguous and y_score.flags.c_contiguous)
             or y_score.dtype not in _PLAIN_SCORES):
         return None
@@ -364,11 +367,9 @@ _NUMBER_CODING = LabelCoding(1.0, 0.0)
 
 
 def _plain(y: np.ndarray, s: np.ndarray, coding: LabelCoding) -> Rows:
-    """``Rows(y, s, None, 1.0, 0.0, coding)`` without the frozen ``__init__`` (one
-    ``object.__setattr__`` per field: a tenth of a service call's Python time)."""
-    rows: Rows = object.__new__(Rows)
-    rows.__dict__.update(y=y, s=s, w=None, pos_value=1.0, neg_value=0.0, coding=coding)
-    return rows
+    """``Rows(y, s, None, 1.0, 0.0, coding)``, built as the reports are."""
+    return frozen_instance(Rows, y=y, s=s, w=None, pos_value=1.0, neg_value=0.0,
+                           coding=coding)
 
 
 def _check_lengths(y: np.ndarray, s: np.ndarray, w: np.ndarray | None) -> None:
@@ -413,6 +414,23 @@ def _raise_third_label(y: np.ndarray, pos_value: Any, negative: Any = None) -> N
         shown = " and ".join(_show_label(v) for v in pair)
         raise ValueError(f"y_true must be binary; found a third label "
                          f"{_plain_label(y[row])!r} at row {row} (the classes: {shown}).")
+
+
+@contextlib.contextmanager
+def labels_as_coded(y_true: Any, coding: LabelCoding | None) -> Iterator[None]:
+    """The work on a chunk whose raw labels are ``y_true``: a ``ValueError`` raised in
+    it (a coding change, or a third label as the chunk alone shows it) gives way to the
+    third label named by ``coding``, the coding earlier chunks set, when the chunk has
+    one (``check_coded_labels``). The check runs only on that error path: a valid
+    chunk pays nothing for it."""
+    try:
+        yield
+    except ValueError:
+        try:
+            check_coded_labels(y_true, coding)
+        except ValueError as named:
+            raise named from None
+        raise
 
 
 def check_coded_labels(y_true: Any, coding: LabelCoding | None) -> None:

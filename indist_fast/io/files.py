@@ -51,8 +51,8 @@ import numpy as np
 from .._core.engine import engine
 from .._core.pages import OwnedRows
 from .._core.results import SegmentSweeps, SweepResult
-from .._core.validation import (Rows, check_coded_labels, check_flag, check_levels,
-                                combine_codings, prepare_rows, raise_nan_score,
+from .._core.validation import (Rows, check_flag, check_levels, combine_codings,
+                                labels_as_coded, prepare_rows, raise_nan_score,
                                 raise_row_errors, with_scores)
 from ..errors import warn_one_class
 from .readers import (_page_release, _Source, describe_path, naming_columns, open_source,
@@ -625,10 +625,11 @@ def _out_of_core(src: _Source, chunks: Iterable[tuple[Any, ...]], pos_label: Any
     n_rows, coding = 0, None
     with _RunFile(tmp_dir or tempfile.gettempdir(), src.n_rows) as runs:
         for y, s, _ in chunks:
-            check_coded_labels(y, coding)
-            chunk = prepare_rows(y, s, None, pos_label)
-            coding = combine_codings(coding, chunk.coding)
-            pos, neg = eng.sorted_classes(chunk.y, chunk.s, chunk.pos_value, chunk.neg_value)
+            with labels_as_coded(y, coding):
+                chunk = prepare_rows(y, s, None, pos_label)
+                coding = combine_codings(coding, chunk.coding)
+                pos, neg = eng.sorted_classes(chunk.y, chunk.s, chunk.pos_value,
+                                              chunk.neg_value)
             runs.add(((pos, True), (neg, False)))
             if src.release is not None:           # this chunk's input pages are done
                 src.release(n_rows, n_rows + chunk.n_rows)
@@ -805,16 +806,16 @@ class _TablePlan:
             with _rows_in_files(src):
                 for k in self.score_keys:
                     self._check_nan(np.asarray(columns[k]), k)
-                check_coded_labels(columns["label"], coding)
-                rows = prepare_rows(columns["label"], columns["score"], columns["weight"],
-                                    self.pos_label)
-                coding = combine_codings(coding, rows.coding)
-                codes = np.zeros(rows.n_rows, dtype=np.int64)
-                sweeps = [eng.summarize_segments(r.y, r.s, r.w, codes, 1, r.pos_value,
-                                                 r.neg_value, self.levels_all,
-                                                 self.exclude_self)
-                          for r in [rows] + [with_scores(rows, columns[k])
-                                             for k in self.score_keys[1:]]]
+                with labels_as_coded(columns["label"], coding):
+                    rows = prepare_rows(columns["label"], columns["score"],
+                                        columns["weight"], self.pos_label)
+                    coding = combine_codings(coding, rows.coding)
+                    codes = np.zeros(rows.n_rows, dtype=np.int64)
+                    sweeps = [eng.summarize_segments(r.y, r.s, r.w, codes, 1, r.pos_value,
+                                                     r.neg_value, self.levels_all,
+                                                     self.exclude_self)
+                              for r in [rows] + [with_scores(rows, columns[k])
+                                                 for k in self.score_keys[1:]]]
             code = self.index[key] = len(self.index)
             for j, k in enumerate(self.by_keys):
                 self.values[j].append(parts[files[0]][0][k])
@@ -887,11 +888,11 @@ class _TablePlan:
         with _Spill(self.folder) as spill:
             for chunk in chunks:
                 parts = dict(zip(self.cols, chunk))
-                check_coded_labels(parts["label"], coding)
-                rows = prepare_rows(parts["label"], parts["score"], parts["weight"],
-                                    self.pos_label)
-                coding = combine_codings(coding, rows.coding)
-                positive = self._checked_classes(rows, parts)
+                with labels_as_coded(parts["label"], coding):
+                    rows = prepare_rows(parts["label"], parts["score"], parts["weight"],
+                                        self.pos_label)
+                    coding = combine_codings(coding, rows.coding)
+                    positive = self._checked_classes(rows, parts)
                 scores = [rows.s] + [with_scores(rows, parts[k]).s
                                      for k in self.score_keys[1:]]
                 with self._naming_segments():

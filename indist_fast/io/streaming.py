@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterable
 
-from .._core.validation import LabelCoding, check_coded_labels, check_flag, combine_codings
+from .._core.validation import LabelCoding, check_flag, combine_codings, labels_as_coded
 from ..results import Report
 from ..table import DEFAULT_LEVELS, ScoreTable
 
@@ -78,8 +78,9 @@ class Accumulator:
                                                    or _empty(sample_weight)):
             return
         # A third label is named as in memory: by the coding earlier chunks set.
-        check_coded_labels(y_true, self.coding)
-        self.add_table(ScoreTable.from_arrays(y_true, y_score, sample_weight, self.pos_label))
+        with labels_as_coded(y_true, self.coding):
+            self.add_table(ScoreTable.from_arrays(y_true, y_score, sample_weight,
+                                                  self.pos_label))
 
     def add_table(self, table: ScoreTable) -> None:
         """Add the table of a chunk summarised elsewhere (another process, a file).
