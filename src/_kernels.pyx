@@ -43,7 +43,8 @@ from libcpp.algorithm cimport sort as std_sort
 
 from indist_fast._core.types cimport label_t, score_t, count_t
 from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
-                    sweep_start_at, Hot, hot_load, hot_store, hot_push,
+                    sweep_start_at, Hot, hot_load, hot_store, hot_push, simd_on, simd_set,
+                    words_blocks, EXACT_BLOCK_ROWS,
                     sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
                     b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
 
@@ -52,6 +53,13 @@ from indist_fast._core.results import (
     SweepResult, Table)
 
 cnp.import_array()
+
+
+def simd_blocks(on=None):
+    """Whether sweeps take eight rows of distinct scores at a time (AVX-512, see
+    ``sweep.pxd``), after turning that on (where the CPU can) or off when ``on`` is
+    given. The tests run both ways: the results are the same to the bit."""
+    return bool(simd_on() if on is None else simd_set(bool(on)))
 
 # Compile-time choice of what the row loops feed: the plain sweep (and table), or the
 # threshold-choice sums too. Inlined into their own copy of each loop, the cost work
@@ -1008,10 +1016,12 @@ cdef void _sort_bucket(word_t* w, Py_ssize_t n) noexcept nogil:
 
 
 cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bint wide,
-                        bint sort_first, Sink* out) noexcept nogil:
+                        bint sort_first, bint blocks, Sink* out) noexcept nogil:
     """Sort words ``a:b`` (one bucket) when asked, then sweep their rows from the top
-    (``_hot_row``: the sink only sweeps)."""
-    cdef Py_ssize_t i
+    (``_hot_row``: the sink only sweeps). ``blocks``: rows of distinct scores go eight
+    at a time where they can (``words_blocks``; the caller checked the sums stay
+    exact), the rest one by one."""
+    cdef Py_ssize_t i, stop
     cdef uint64_t* w64 = <uint64_t*>words
     cdef uint32_t* w32 = <uint32_t*>words
     cdef uint64_t flip = 0 if top else (ALL64 if wide else LOW32)
@@ -1027,13 +1037,29 @@ cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bi
             _sort_bucket(w32 + a, b - a)
     hot_load(&h, &out.sweep)
     _open_load(&g, out)
-    for i in range(b - 1, a - 1, -1):
-        word = w64[i] if wide else w32[i]
-        label = <double>(word & 1)
-        _hot_row(&h, &out.sweep, &g, _score_of(word, flip, wide), label, 1.0 - label)
+    i = b - 1
+    while i >= a:
+        # Blocks start where the open group is whole: the bucket's top row (buckets
+        # never share a score) or a row of another score than the one above it.
+        if blocks and i - 8 >= a and (i == b - 1 or _score_bits(words, i, wide)
+                                      != _score_bits(words, i + 1, wide)):
+            if g.tp + g.fp > 0.0:
+                hot_push(&h, &out.sweep, g.score, g.tp, g.fp, h.tp + g.tp)
+            g.score, g.tp, g.fp = NAN, 0.0, 0.0
+            i = words_blocks(&h, words, wide, a, i)
+        stop = max(i - 8, a - 1)      # a block the blocks left (or the bucket's tail)
+        while i > stop:
+            word = w64[i] if wide else w32[i]
+            label = <double>(word & 1)
+            _hot_row(&h, &out.sweep, &g, _score_of(word, flip, wide), label, 1.0 - label)
+            i -= 1
     hot_store(&h, &out.sweep)
     _open_store(&g, out)
     out.m += h.n_groups - groups_before
+
+
+cdef inline uint64_t _score_bits(void* words, Py_ssize_t i, bint wide) noexcept nogil:
+    return ((<uint64_t*>words)[i] if wide else (<uint32_t*>words)[i]) >> 1
 
 
 def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1] tops,
@@ -1053,6 +1079,7 @@ def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1]
     cdef Hull hull
     cdef double cp_tp = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
+    cdef bint blocks = weight_pos + weight_neg < EXACT_BLOCK_ROWS
     if starts.shape[0] != nb + 1 or not 0 <= bottom <= split <= top <= nb:
         raise ValueError("bad bucket range")
     wide = isinstance(words, np.ndarray) and words.dtype == np.uint64
@@ -1066,7 +1093,8 @@ def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1]
                 cp_tp = sink.sweep.tp * sink.sweep.inv_scale
                 cp_fp = sink.sweep.fp * sink.sweep.inv_scale
                 cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
-            _sweep_bucket(w, starts[b], starts[b + 1], tops[b], wide, sort_first, &sink)
+            _sweep_bucket(w, starts[b], starts[b + 1], tops[b], wide, sort_first, blocks,
+                          &sink)
         _flush(&sink, <PlainMode>0, <Plain>0)
         if split == bottom:
             cp_tp = sink.sweep.tp * sink.sweep.inv_scale

@@ -28,11 +28,17 @@ from libcpp.vector cimport vector
 from numpy.random cimport bitgen_t
 
 from indist_fast._core.sweep cimport (Sweep, Hot, sweep_init, hot_load, hot_push, hot_store,
-                                     clamp_probability, MAX_LEVELS)
+                                     clamp_probability, MAX_LEVELS, simd_on, simd_set,
+                                     groups_blocks, EXACT_BLOCK_ROWS)
 
 from indist_fast._core.results import ReplicateCounts
 
 cnp.import_array()
+
+
+def simd_blocks(on=None):
+    """``_kernels.simd_blocks`` for the replicate sweeps (a flag of this module's own)."""
+    return bool(simd_on() if on is None else simd_set(bool(on)))
 
 
 cdef extern from *:
@@ -260,16 +266,18 @@ def replicate_sweeps(list bit_generators, const int64_t[::1] pos_group,
             _sweep_replicate(tp.data(), fp.data(), m, &scores[0] if m else NULL,
                              present.data(), exclude_self, levels, &out[k, 0],
                              <double>n_pos if stratified and pw == NULL else -1.0,
-                             <double>n_neg if stratified and nw == NULL else -1.0)
+                             <double>n_neg if stratified and nw == NULL else -1.0,
+                             pw == NULL and nw == NULL)
 
 
 cdef void _sweep_replicate(double* tp, double* fp, Py_ssize_t m,
                            const double* scores, Py_ssize_t* present, bint exclude_self,
                            const double[::1] levels, double* row, double wp,
-                           double wn) noexcept nogil:
+                           double wn, bint whole) noexcept nogil:
     """Sweep one replicate's groups into ``row`` (columns as in ``replicate_sweeps``),
     then clear them (``tp`` and ``fp`` are all zero again, ready for the next draws).
-    ``wp``/``wn``: the class totals when known exactly (unweighted counts), else < 0."""
+    ``wp``/``wn``: the class totals when known exactly (unweighted counts), else < 0.
+    ``whole``: the groups' weights are counts of draws (unweighted slots)."""
     cdef Py_ssize_t g, c, n_present = 0
     cdef int L = <int>levels.shape[0]
     cdef Sweep st
@@ -281,19 +289,31 @@ cdef void _sweep_replicate(double* tp, double* fp, Py_ssize_t m,
             wp += tp[g]
             wn += fp[g]
     sweep_init(&st, wp, wn, exclude_self, levels)
-    # Groups the replicate did not draw make no operating point. About one in three
-    # is empty, so skipping them by a branch would mispredict often: list the drawn
-    # ones first, without a branch, then sweep those.
-    for g in range(m):
-        present[n_present] = g
-        n_present += (tp[g] + fp[g]) > 0.0
     hot_load(&h, &st)
-    for c in range(n_present):
-        g = present[c]
-        hot_push(&h, &st, scores[g], tp[g] * st.scale, fp[g] * st.scale,
-                 h.tp + tp[g] * st.scale)
-        tp[g] = 0.0
-        fp[g] = 0.0
+    if wp + wn < EXACT_BLOCK_ROWS and whole:
+        # Eight groups at a time (``groups_blocks``), a block they leave group by group.
+        g = 0
+        while g < m:
+            g = groups_blocks(&h, tp, fp, g, m)
+            for c in range(g, min(g + 8, m)):
+                if tp[c] + fp[c] > 0.0:
+                    hot_push(&h, &st, scores[c], tp[c], fp[c], h.tp + tp[c])
+                    tp[c] = 0.0
+                    fp[c] = 0.0
+            g = min(g + 8, m)
+    else:
+        # Groups the replicate did not draw make no operating point. About one in
+        # three is empty, so skipping them by a branch would mispredict often: list
+        # the drawn ones first, without a branch, then sweep those.
+        for g in range(m):
+            present[n_present] = g
+            n_present += (tp[g] + fp[g]) > 0.0
+        for c in range(n_present):
+            g = present[c]
+            hot_push(&h, &st, scores[g], tp[g] * st.scale, fp[g] * st.scale,
+                     h.tp + tp[g] * st.scale)
+            tp[g] = 0.0
+            fp[g] = 0.0
     hot_store(&h, &st)
     row[0] = wp
     row[1] = wn
@@ -537,7 +557,8 @@ def segment_replicate_sweeps(const uint32_t[::1] prefix, const int64_t[::1] segm
                                  present.data(), exclude_self, levels,
                                  &out[i * n_boot + k, 0],
                                  <double>n_p if stratified and pw == NULL else -1.0,
-                                 <double>n_n if stratified and nw == NULL else -1.0)
+                                 <double>n_n if stratified and nw == NULL else -1.0,
+                                 pw == NULL and nw == NULL)
 
 
 cdef extern from "<algorithm>" namespace "std" nogil:

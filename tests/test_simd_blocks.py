@@ -1,0 +1,168 @@
+"""Sweeps that take eight groups at a time (AVX-512, ``sweep.pxd``) against the
+group-at-a-time loop they stand in for: the same results to the bit, not to a
+tolerance, since with whole weights every sum is exact and the one rounding sum (AP's)
+is added in the loop's order.
+
+The cases reach each way a block hands rows back to the loop: a level reached inside
+a block, runs of one score shorter and longer than a block and across block edges,
+undefined B (one positive, self-pairs excluded), a bucket's tail, float32 words, and
+the replicate sweeps' empty groups. On a CPU without AVX-512 there is nothing to
+compare and the tests say so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from cases import lower_thresholds
+from indist_fast._core import _kernels, _resample
+from indist_fast._core import fast as _fast
+from indist_fast._core import reference as _reference
+from test_kernels import assert_sweeps_equal
+
+SETTINGS = settings(max_examples=80, deadline=None)
+LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=16, unique=True)
+
+
+def needs_blocks(module):
+    if not module.simd_blocks():
+        pytest.skip("this CPU has no AVX-512: the loop does every group")
+
+
+def both_ways(module, run):
+    """``run()`` with the blocks on, then off."""
+    module.simd_blocks(True)
+    on = run()
+    module.simd_blocks(False)
+    try:
+        off = run()
+    finally:
+        module.simd_blocks(True)
+    return on, off
+
+
+def assert_bitwise(a, b):
+    assert type(a) is type(b)
+    if isinstance(a, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            assert_bitwise(x, y)
+    elif isinstance(a, np.ndarray):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert np.array_equal(a.view(np.uint8), b.view(np.uint8)), (a, b)
+    elif isinstance(a, float):
+        assert np.float64(a).tobytes() == np.float64(b).tobytes(), (a, b)
+    else:
+        assert a == b
+
+
+@st.composite
+def scores(draw):
+    """Labels and scores with runs of one score of chosen lengths (1: all distinct)."""
+    n = draw(st.integers(9, 3000))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    run = draw(st.sampled_from([1, 1, 2, 3, 7, 8, 9, 17]))
+    base = rng.random(-(-n // run))
+    s = np.repeat(base, run)[:n] + 0.0
+    if draw(st.booleans()):                   # scattered ties as well
+        s[rng.random(n) < 0.1] = 0.5
+    y = (rng.random(n) < draw(st.floats(0.02, 0.98))).astype(np.int8)
+    y[0], y[-1] = 1, 0
+    s = s + y * draw(st.floats(0, 1))
+    dtype = draw(st.sampled_from([np.float64, np.float32]))
+    return y, s.astype(dtype)
+
+
+def radix_words(y, s):
+    """The sorted words and buckets of ``summarize``'s radix path (buckets of ~64)."""
+    table, base, tops = _kernels.radix_plan(s, 64)
+    nb = len(tops)
+    counts, bad = _kernels.radix_count(y, s, 1.0, 0.0, table, base, nb, 0, len(s), None)
+    assert bad == 0
+    starts = np.zeros(nb + 1, dtype=np.int64)
+    np.cumsum(counts.sum(axis=1), out=starts[1:])
+    words = np.empty(len(s), dtype=np.uint32 if s.dtype == np.float32 else np.uint64)
+    _kernels.radix_scatter(y, s, 1.0, table, base, None, 0, len(s), words,
+                           starts[:-1].copy())
+    wp, wn = (float(counts[:, k].sum()) for k in (1, 0))
+    sweep = _kernels.radix_sweep_from(words, starts, tops, nb, 0, 0, True, wp, wn,
+                                      np.empty(0), False, 0.0, 0.0, 0.0, False)
+    assert sweep.result.n_groups == len(np.unique(s))      # now sorted
+    return words, starts, tops, wp, wn
+
+
+@SETTINGS
+@given(case=scores(), levels=LEVELS, exclude_self=st.booleans())
+@example(case=(np.array([1] + [0] * 40, np.int8), np.linspace(1, 0, 41)), levels=[0.5, 0.99],
+         exclude_self=True)                                       # undefined B
+def test_radix_sweep_blocks_equal_the_loop(case, levels, exclude_self):
+    needs_blocks(_kernels)
+    y, s = case
+    words, starts, tops, wp, wn = radix_words(y, s)
+    lv = np.array(levels)
+    nb = len(tops)
+
+    def sweep(top, tp=0.0, fp=0.0, gap=0.0, bottom=0):
+        return _kernels.radix_sweep_from(words, starts, tops, top, bottom, bottom, False, wp,
+                                         wn, lv, exclude_self, tp, fp, gap, True)
+    assert_bitwise(*both_ways(_kernels, lambda: sweep(nb)))
+    # the lower buckets from the upper ones' state, as on two threads
+    mid = nb // 2
+    upper = sweep(nb, bottom=mid)
+    tp = float(np.sum(words[starts[mid]:] & 1))
+    fp = float(starts[-1] - starts[mid]) - tp
+    assert_bitwise(*both_ways(_kernels, lambda: sweep(mid, tp, fp, upper.gap)))
+
+
+def test_summarize_with_blocks_matches_the_reference(monkeypatch):
+    needs_blocks(_kernels)
+    lower_thresholds(monkeypatch)
+    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
+    monkeypatch.setattr(_fast, "RADIX_BUCKET_ROWS", 64)
+
+    @SETTINGS
+    @given(case=scores(), levels=LEVELS, exclude_self=st.booleans())
+    def check(case, levels, exclude_self):
+        y, s = case
+        args = (y, s, None, 1.0, 0.0, np.array(levels), exclude_self)
+        on, off = both_ways(_kernels, lambda: _fast.summarize(*args))
+        assert_bitwise(on, off)
+        assert_sweeps_equal(on, _reference.summarize(*args), 1e-12)
+    check()
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+@pytest.mark.parametrize("exclude_self", [True, False])
+def test_replicate_sweeps_blocks_equal_the_loop(stratified, exclude_self):
+    needs_blocks(_resample)
+    rng = np.random.default_rng(7)
+    for n, m, prevalence in ((40, 13, 0.5), (3000, 800, 0.1), (3000, 3000, 0.5),
+                             (500, 60, 0.97), (12, 9, 0.2)):
+        y = rng.random(n) < prevalence
+        y[:2] = True, False
+        group = np.sort(rng.integers(0, m, n))          # descending scores' groups
+        scores = np.linspace(1, 0, m)
+        levels = np.linspace(0.05, 0.95, 16)
+
+        def run(backend=_fast):
+            gens = [np.random.PCG64(k) for k in range(25)]
+            return backend.replicate_sweeps(gens, group[y], None, group[~y], None, scores,
+                                            stratified, levels, exclude_self)
+        on, off = both_ways(_resample, run)
+        assert_bitwise(on, off)
+        np.testing.assert_allclose(on, run(_reference), rtol=1e-12, atol=1e-12,
+                                   equal_nan=True)
+
+
+@pytest.mark.parametrize("module", [_kernels, _resample], ids=["kernels", "resample"])
+def test_blocks_can_be_turned_off_and_on(module):
+    needs_blocks(module)
+    try:
+        assert module.simd_blocks(False) is False
+        assert module.simd_blocks() is False
+    finally:
+        assert module.simd_blocks(True) is True
