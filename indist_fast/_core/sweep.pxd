@@ -279,24 +279,32 @@ cdef extern from *:
         return _mm512_add_pd(x, _mm512_castsi512_pd(_mm512_alignr_epi64(v, z, 4)));
     }
     /* Push eight groups (lane 0 first; weights t, f; lanes outside nz hold no rows)
-       into h, AUC's terms into *auc; 0 (h untouched) when a level may be reached. */
+       into h, AUC's terms into *auc; 0 (h untouched) when a level may be reached.
+       The prefix sums do not wait on h: with ct = TP + P(t) (P: the prefix sum), G's
+       terms n (above - below) = n (2 ct - t - W_P) sum to P(n (2 P(t) - t - W_P))
+       + 2 TP P(n), so from one block to the next only TP, FP and G are carried. */
     INDIST_SIMD_TARGET static inline int indist_push8(indist_hot* h, __m512d t, __m512d f,
                                                       __mmask8 nz, __m512d* auc) {
         const __m512d wp = _mm512_set1_pd(h->weight_pos);
-        __m512d ct = _mm512_add_pd(_mm512_set1_pd(h->tp), indist_prefix8(t));
-        __m512d cf = _mm512_add_pd(_mm512_set1_pd(h->fp), indist_prefix8(f));
-        __m512d above = _mm512_sub_pd(ct, t);
-        __m512d term = _mm512_mul_pd(_mm512_add_pd(t, f),
-                                     _mm512_sub_pd(above, _mm512_sub_pd(wp, ct)));
-        __m512d gap = _mm512_add_pd(_mm512_set1_pd(h->b_gap), indist_prefix8(term));
+        const __m512i last = _mm512_set1_epi64(7);
+        __m512d pt = indist_prefix8(t), pf = indist_prefix8(f);
+        __m512d pn = _mm512_add_pd(pt, pf);
+        __m512d pu = indist_prefix8(_mm512_mul_pd(
+            _mm512_add_pd(t, f), _mm512_sub_pd(_mm512_sub_pd(_mm512_add_pd(pt, pt), t), wp)));
+        __m512d tp = _mm512_set1_pd(h->tp);
+        __m512d ct = _mm512_add_pd(tp, pt);
+        __m512d cf = _mm512_add_pd(_mm512_set1_pd(h->fp), pf);
+        __m512d gap = _mm512_add_pd(_mm512_add_pd(_mm512_set1_pd(h->b_gap), pu),
+                                    _mm512_mul_pd(_mm512_add_pd(tp, tp), pn));
         __m512d den = _mm512_sub_pd(_mm512_mul_pd(wp, _mm512_add_pd(ct, cf)),
                                     _mm512_mul_pd(ct, _mm512_set1_pd(h->self_pairs)));
         __mmask8 undefined = _mm512_mask_cmp_pd_mask(nz, den, _mm512_setzero_pd(), _CMP_LE_OQ);
         __mmask8 reached = _mm512_mask_cmp_pd_mask(
             nz & ~undefined, gap, _mm512_mul_pd(_mm512_set1_pd(h->next_gap), den), _CMP_GE_OQ);
         if (reached) return 0;
+        /* AUC's terms f (above + t / 2), above = ct - t */
         *auc = _mm512_add_pd(*auc, _mm512_mul_pd(
-            f, _mm512_add_pd(above, _mm512_mul_pd(t, _mm512_set1_pd(0.5)))));
+            f, _mm512_sub_pd(ct, _mm512_mul_pd(t, _mm512_set1_pd(0.5)))));
         __mmask8 pos = _mm512_mask_cmp_pd_mask(nz, t, _mm512_setzero_pd(), _CMP_GT_OQ);
         double q[8];
         _mm512_storeu_pd(q, _mm512_maskz_compress_pd(
@@ -304,10 +312,10 @@ cdef extern from *:
         double ap = h->ap_num;
         for (int k = 0, n = __builtin_popcount(pos); k < n; k++) ap += q[k];
         h->ap_num = ap;
-        const __m512i last = _mm512_set1_epi64(7);
-        h->tp = _mm512_cvtsd_f64(_mm512_permutexvar_pd(last, ct));
-        h->fp = _mm512_cvtsd_f64(_mm512_permutexvar_pd(last, cf));
-        h->b_gap = _mm512_cvtsd_f64(_mm512_permutexvar_pd(last, gap));
+        double sum_n = _mm512_cvtsd_f64(_mm512_permutexvar_pd(last, pn));
+        h->b_gap += _mm512_cvtsd_f64(_mm512_permutexvar_pd(last, pu)) + 2.0 * h->tp * sum_n;
+        h->tp += _mm512_cvtsd_f64(_mm512_permutexvar_pd(last, pt));
+        h->fp += _mm512_cvtsd_f64(_mm512_permutexvar_pd(last, pf));
         h->n_groups += __builtin_popcount(nz);
         h->n_undefined += __builtin_popcount(undefined);
         return 1;
@@ -343,6 +351,7 @@ cdef extern from *:
         const __m256i reverse32 = _mm256_set_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         __m512d auc = _mm512_setzero_pd();
         __m512i here, below;       /* lane k: row i - k, and the row below it */
+        indist_hot local = *h;     /* (in registers: its address stays here) */
         while (i - 8 >= a) {
             if (wide) {
                 here = _mm512_permutexvar_epi64(reverse, _mm512_loadu_si512((const uint64_t*)w + i - 7));
@@ -356,11 +365,12 @@ cdef extern from *:
             __mmask8 ends = _mm512_cmpneq_epu64_mask(_mm512_srli_epi64(here, 1),
                                                      _mm512_srli_epi64(below, 1));
             __m512d t = _mm512_cvtepu64_pd(_mm512_and_si512(here, _mm512_set1_epi64(1)));
-            int rows = indist_rows8(h, t, ends, &auc);
+            int rows = indist_rows8(&local, t, ends, &auc);
             if (!rows) break;
             i -= rows;
         }
-        h->auc_num += _mm512_reduce_add_pd(auc);
+        local.auc_num += _mm512_reduce_add_pd(auc);
+        *h = local;
         return i;
     }
     /* Groups g, g+1, ... (descending scores) with weights tp[], fp[] (zero: no rows
@@ -369,15 +379,17 @@ cdef extern from *:
     INDIST_SIMD_TARGET static Py_ssize_t indist_groups_avx512(indist_hot* h, double* tp, double* fp,
                                                               Py_ssize_t g, Py_ssize_t m) {
         __m512d auc = _mm512_setzero_pd();
+        indist_hot local = *h;
         while (g + 8 <= m) {
             __m512d t = _mm512_loadu_pd(tp + g), f = _mm512_loadu_pd(fp + g);
             __mmask8 nz = _mm512_cmp_pd_mask(_mm512_add_pd(t, f), _mm512_setzero_pd(), _CMP_GT_OQ);
-            if (!indist_push8(h, t, f, nz, &auc)) break;
+            if (!indist_push8(&local, t, f, nz, &auc)) break;
             _mm512_storeu_pd(tp + g, _mm512_setzero_pd());
             _mm512_storeu_pd(fp + g, _mm512_setzero_pd());
             g += 8;
         }
-        h->auc_num += _mm512_reduce_add_pd(auc);
+        local.auc_num += _mm512_reduce_add_pd(auc);
+        *h = local;
         return g;
     }
     static inline Py_ssize_t indist_words_blocks(indist_hot* h, const void* w, int wide,
