@@ -230,3 +230,6 @@ def sweep_placed_segments(scores: NDArray[np.float64], weights: NDArray[np.float
                           stop: int = ...) -> None: ...
 
 __test__: dict[str, str]
+
+# def simd_blocks(on=None)
+def simd_blocks(on: bool | None = None) -> bool: ...

@@ -45,3 +45,6 @@ def segment_order(codes: NDArray[np.int64], s: NDArray[np.float64],
                   n_segments: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
 
 __test__: dict[str, str]
+
+# def simd_blocks(on=None)
+def simd_blocks(on: bool | None = None) -> bool: ...
