@@ -454,40 +454,79 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     """``summarize`` of a few unweighted rows in one call, for service-sized inputs
     whose fixed costs (pivot, blocks, cursors) would outweigh the work.
 
-    One pass checks the rows and splits them by class into one buffer (positives from
-    the front, negatives from the back), NumPy's sort (its C entry point) orders each
-    part, and the sweep merges the two. Returns None, having done nothing else, when a
-    row is bad (NaN score, third label) or a class is missing: the caller then takes
-    the general path, which raises or handles it.
+    One pass checks the rows and writes each as one word, as the radix path does
+    (order bits without the sign, then the label): scores >= 0 from the front of one
+    buffer, negative ones from the back. NumPy's sort (its C entry point) orders each
+    part, and each part is swept as a radix bucket (``_sweep_bucket``: eight rows of
+    distinct scores at a time), no merge of classes. Returns None, having done nothing
+    else, when a row is bad (NaN score, third label) or a class is missing: the caller
+    then takes the general path, which raises or handles it.
     """
-    cdef Py_ssize_t n = s.shape[0], front = -1
+    cdef Py_ssize_t n = s.shape[0], front = -1, n_pos = 0
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
     cdef bint has_neg = neg_value == neg_value
-    cdef score_t* buf
+    cdef bint wide = score_t is double
+    cdef void* buf
     cdef Sink sink
     cdef Hull hull
     if y.shape[0] != n or n == 0:
         return None
     # (The raw allocator needs no GIL, and tracemalloc sees it, as it sees NumPy's.)
-    buf = <score_t*>PyMem_RawMalloc(n * sizeof(score_t))
+    buf = PyMem_RawMalloc(n * (8 if wide else 4))
     if buf == NULL:
         raise MemoryError()
     try:
         _open_sweep(&sink, &hull, 0.0, 0.0, exclude_self, levels, None)
         with nogil:
-            front = _sorted_split(&y[0], &s[0], n, pos_label, neg_label, has_neg, buf)
-            if 0 < front < n:
-                sweep_init(&sink.sweep, <double>front, <double>(n - front), exclude_self,
+            front = _split_words(&y[0], &s[0], n, pos_label, neg_label, has_neg, buf,
+                                 &n_pos)
+            if front >= 0 and 0 < n_pos < n:
+                sweep_init(&sink.sweep, <double>n_pos, <double>(n - n_pos), exclude_self,
                            levels)
-                _merge_desc(<const score_t*>buf, front, <const score_t*>(buf + front),
-                            n - front, &sink, <PlainMode>0)
+                # scores >= 0 first, from the top; the pieces never share a score
+                _sweep_bucket(buf, 0, front, 1, wide, True, n < EXACT_BLOCK_ROWS, &sink)
+                _sweep_bucket(buf, front, n, 0, wide, True, n < EXACT_BLOCK_ROWS, &sink)
                 _flush(&sink, <PlainMode>0, <Plain>0)
     finally:
         PyMem_RawFree(buf)
-    if not 0 < front < n:
+    if front < 0 or not 0 < n_pos < n:
         return None
     return _close_sweep(&sink)
+
+
+cdef inline Py_ssize_t _split_words(const label_t* y, const score_t* s, Py_ssize_t n,
+                                    label_t pos_label, label_t neg_label, bint has_neg,
+                                    void* buf, Py_ssize_t* n_pos) noexcept nogil:
+    """Check the rows and write their words (``_word``: 64 bits for float64 scores, 32
+    for float32) into ``buf``: scores >= 0 in ``buf[:front]``, negative ones in
+    ``buf[front:n]``, unsorted; ``n_pos`` gets the positives. Returns ``front``, or -1
+    for a NaN score or a third label."""
+    cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, upper, front = 0, back = n - 1, pos = 0
+    cdef score_t x
+    cdef uint64_t order
+    cdef uint64_t* w64 = <uint64_t*>buf
+    cdef uint32_t* w32 = <uint32_t*>buf
+    # Branch-free, as _sorted_split: each word is written at both cursors, one keeps it.
+    for i in range(n):
+        x = s[i]
+        is_pos = y[i] == pos_label
+        is_neg = (y[i] == neg_label) & has_neg
+        n_bad += (x != x) | (is_pos + is_neg == 0)
+        pos += is_pos
+        order = _order_of(x)
+        if score_t is double:
+            upper = order >> 63
+            w64[front] = (order << 1) | <uint64_t>is_pos
+            w64[back] = (order << 1) | <uint64_t>is_pos
+        else:
+            upper = order >> 31
+            w32[front] = <uint32_t>((order << 1) | <uint64_t>is_pos)
+            w32[back] = <uint32_t>((order << 1) | <uint64_t>is_pos)
+        front += upper
+        back -= 1 - upper
+    n_pos[0] = pos
+    return -1 if n_bad else front
 
 
 cdef inline Py_ssize_t _sorted_split(const label_t* y, const score_t* s, Py_ssize_t n,

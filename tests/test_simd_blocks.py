@@ -73,6 +73,9 @@ def scores(draw):
     y = (rng.random(n) < draw(st.floats(0.02, 0.98))).astype(np.int8)
     y[0], y[-1] = 1, 0
     s = s + y * draw(st.floats(0, 1))
+    s -= draw(st.sampled_from([0.0, 0.0, 0.7, 3.0]))     # scores of both signs, or < 0
+    if draw(st.booleans()):
+        s[rng.random(n) < 0.05] = rng.choice([0.0, -0.0, np.inf, -np.inf])
     dtype = draw(st.sampled_from([np.float64, np.float32]))
     return y, s.astype(dtype)
 
@@ -133,6 +136,17 @@ def test_summarize_with_blocks_matches_the_reference(monkeypatch):
         assert_bitwise(on, off)
         assert_sweeps_equal(on, _reference.summarize(*args), 1e-12)
     check()
+
+
+@SETTINGS
+@given(case=scores(), levels=LEVELS, exclude_self=st.booleans())
+def test_small_path_blocks_equal_the_loop(case, levels, exclude_self):
+    needs_blocks(_kernels)
+    y, s = case
+    args = (y, s, 1.0, 0.0, np.array(levels), exclude_self)
+    on, off = both_ways(_kernels, lambda: _kernels.summarize_small(*args))
+    assert_bitwise(on, off)
+    assert_sweeps_equal(on, _reference.summarize(y, s, None, *args[2:]), 1e-12)
 
 
 @pytest.mark.parametrize("stratified", [True, False])
