@@ -34,6 +34,7 @@ SETTINGS = settings(max_examples=60, deadline=None)
 def radix(monkeypatch):
     log = lower_thresholds(monkeypatch)
     monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
+    monkeypatch.setattr(_fast, "WEIGHTED_RADIX_MIN_ROWS", 4)
     monkeypatch.setattr(_fast, "RADIX_BUCKET_ROWS", 2)
     return log
 
@@ -165,11 +166,13 @@ def test_too_many_buckets_hands_back(radix, monkeypatch):
 
 
 def test_default_sizes_take_the_radix_path(monkeypatch):
+    small = _fast.SMALL_ROWS
     log = lower_thresholds(monkeypatch, min_rows=_fast.PARALLEL_MIN_ROWS)
-    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 200_000)
+    monkeypatch.setattr(_fast, "SMALL_ROWS", small)
     rng = np.random.default_rng(7)
-    y = rng.random(300_000) < 0.1
-    assert_same(y, rng.normal(size=300_000) + y)
+    # the fewest rows past the one-call path
+    y = rng.random(max(small + 1, _fast.RADIX_MIN_ROWS)) < 0.1
+    assert_same(y, rng.normal(size=len(y)) + y)
     assert log.helper["radix_sweep_from"]
 
 
@@ -270,7 +273,7 @@ def test_weighted_radix_keys_on_two_threads(radix, layout):
 
 
 def test_weighted_radix_keys_decline_bad_rows_and_no_weight(monkeypatch):
-    monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
+    monkeypatch.setattr(_fast, "WEIGHTED_RADIX_MIN_ROWS", 4)
     rng = np.random.default_rng(12)
     n = 5000
     y = (rng.random(n) < 0.3).astype(np.uint8)

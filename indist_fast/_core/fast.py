@@ -44,10 +44,14 @@ PARALLEL_MIN_ROWS = 50_000
 # on two threads; 2.0x and 1.8x at 3e5).
 SMALL_ROWS = 150_000
 # From this many unweighted rows on, ``summarize`` sorts by radix buckets
-# (``_radix_summary``); below it the class pieces' sorts were as fast (one paired run,
-# float64: 2e5 rows 2.19x np.sort against 2.26x, 4e5 1.69x against 1.85x, 1e6 1.05x
-# against 1.27x; float32 even at 4e5).
-RADIX_MIN_ROWS = 300_000
+# (``_radix_summary``), so past ``SMALL_ROWS`` it always does: since the buckets are swept
+# eight rows at a time they beat the class pieces' sorts and merge from there (one paired
+# run, float64: 1.6e5 rows 2.39x np.sort against 2.57x, 2.5e5 1.87x against 2.18x;
+# float32 1.6e5 3.54x against 3.45x, 2.5e5 2.78x against 3.06x).
+RADIX_MIN_ROWS = 150_000
+# The same for weighted rows, whose keys still sort faster as pieces below it (1.6e5
+# rows: 4.66x np.sort by buckets against 4.26x; 2.5e5: 4.11x against 3.87x).
+WEIGHTED_RADIX_MIN_ROWS = 300_000
 _PIVOT_SAMPLE = 1023
 # Batches of replicates the two threads of ``replicate_sweeps`` take in turn.
 _REPLICATE_BATCHES = 16
@@ -279,8 +283,9 @@ def _sorted_keys(y: Array, s: Array, w: Array | None, pos_value: float, neg_valu
 def _weighted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
                    ) -> tuple[Array, Array, Array, int, float, float, tuple[float, float],
                               float]:
-    """``_sorted_keys`` of weighted rows, by radix buckets from ``RADIX_MIN_ROWS`` on."""
-    bucketed = (_radix_keys(y, s, w, pos_value, neg_value) if len(s) >= RADIX_MIN_ROWS
+    """``_sorted_keys`` of weighted rows, by radix buckets from
+    ``WEIGHTED_RADIX_MIN_ROWS`` on."""
+    bucketed = (_radix_keys(y, s, w, pos_value, neg_value) if len(s) >= WEIGHTED_RADIX_MIN_ROWS
                 else None)
     return bucketed if bucketed is not None else _sorted_keys(y, s, w, pos_value, neg_value)
 
