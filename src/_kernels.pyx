@@ -819,6 +819,7 @@ def radix_plan(const score_t[::1] s, Py_ssize_t target):
     cdef int shift_prefix = key_bits - PREFIX_BITS, bits
     cdef int64_t lo, hi, p, q, nb = 0
     cdef double expected
+    cdef vector[uint8_t] tops      # (a Python list of them cost 0.1 ms at 1e7 rows)
     if target < 1:
         raise ValueError("target must be at least 1")
     prefixes = np.empty(n // step + 1, dtype=np.uint16)
@@ -833,9 +834,8 @@ def radix_plan(const score_t[::1] s, Py_ssize_t target):
     hi = max(<int64_t>pre[m - 1] if m else 0x8000, 0x8000)
     table_arr = np.empty(hi - lo + 3, dtype=np.uint64)
     cdef uint64_t[::1] table = table_arr
-    tops = []
     table[0] = 0                            # below every sampled prefix: one bucket
-    tops.append(0)
+    tops.push_back(0)
     nb = 1
     p = lo
     while p <= hi:
@@ -849,7 +849,7 @@ def radix_plan(const score_t[::1] s, Py_ssize_t target):
                 bits += 1
             table[p - lo + 1] = (<uint64_t>nb | (<uint64_t>(shift_prefix - bits) << 32)
                                  | (((<uint64_t>1 << bits) - 1) << 48))
-            tops.extend([p >> (PREFIX_BITS - 1)] * (1 << bits))
+            tops.insert(tops.end(), <size_t>1 << bits, <uint8_t>(p >> (PREFIX_BITS - 1)))
             nb += 1 << bits
             p += 1
         else:
@@ -860,12 +860,14 @@ def radix_plan(const score_t[::1] s, Py_ssize_t target):
                 q = 0x8000
             for i in range(p, q):
                 table[i - lo + 1] = <uint64_t>nb
-            tops.append(p >> (PREFIX_BITS - 1))
+            tops.push_back(<uint8_t>(p >> (PREFIX_BITS - 1)))
             nb += 1
             p = q
     table[hi - lo + 2] = <uint64_t>nb        # above every sampled prefix
-    tops.append(1)
-    return table_arr, lo - 1, np.array(tops, dtype=np.uint8)
+    tops.push_back(1)
+    tops_arr = np.empty(tops.size(), dtype=np.uint8)
+    memcpy(cnp.PyArray_DATA(tops_arr), tops.data(), tops.size())
+    return table_arr, lo - 1, tops_arr
 
 
 cdef inline Py_ssize_t _chunk_buckets(const score_t* s, Py_ssize_t n, const Plan* plan,
