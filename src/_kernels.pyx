@@ -44,7 +44,7 @@ from libcpp.algorithm cimport sort as std_sort
 from indist_fast._core.types cimport label_t, score_t, count_t
 from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
                     sweep_start_at, Hot, hot_load, hot_store, hot_push, simd_on, simd_set,
-                    words_blocks, EXACT_BLOCK_ROWS,
+                    words_blocks, exact_blocks,
                     sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
                     b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
 
@@ -485,8 +485,10 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
                 sweep_init(&sink.sweep, <double>n_pos, <double>(n - n_pos), exclude_self,
                            levels)
                 # scores >= 0 first, from the top; the pieces never share a score
-                _sweep_bucket(buf, 0, front, 1, wide, True, n < EXACT_BLOCK_ROWS, &sink)
-                _sweep_bucket(buf, front, n, 0, wide, True, n < EXACT_BLOCK_ROWS, &sink)
+                _sweep_bucket(buf, 0, front, 1, wide, True,
+                              exact_blocks(<double>n_pos, <double>(n - n_pos)), &sink)
+                _sweep_bucket(buf, front, n, 0, wide, True,
+                              exact_blocks(<double>n_pos, <double>(n - n_pos)), &sink)
                 _flush(&sink, <PlainMode>0, <Plain>0)
     finally:
         PyMem_RawFree(buf)
@@ -1120,7 +1122,7 @@ def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1]
     cdef Hull hull
     cdef double cp_tp = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
-    cdef bint blocks = weight_pos + weight_neg < EXACT_BLOCK_ROWS
+    cdef bint blocks = exact_blocks(weight_pos, weight_neg)
     if starts.shape[0] != nb + 1 or not 0 <= bottom <= split <= top <= nb:
         raise ValueError("bad bucket range")
     wide = isinstance(words, np.ndarray) and words.dtype == np.uint64

@@ -29,7 +29,7 @@ from numpy.random cimport bitgen_t
 
 from indist_fast._core.sweep cimport (Sweep, Hot, sweep_init, hot_load, hot_push, hot_store,
                                      clamp_probability, MAX_LEVELS, simd_on, simd_set,
-                                     groups_blocks, EXACT_BLOCK_ROWS)
+                                     groups_blocks, exact_blocks)
 
 from indist_fast._core.results import ReplicateCounts
 
@@ -290,7 +290,7 @@ cdef void _sweep_replicate(double* tp, double* fp, Py_ssize_t m,
             wn += fp[g]
     sweep_init(&st, wp, wn, exclude_self, levels)
     hot_load(&h, &st)
-    if wp + wn < EXACT_BLOCK_ROWS and whole:
+    if whole and exact_blocks(wp, wn):
         # Eight groups at a time (``groups_blocks``), a block they leave group by group.
         g = 0
         while g < m:

@@ -238,7 +238,7 @@ cdef extern from *:
 
        The sweep's sums are prefix sums: TP, FP and G after each of eight groups are
        the running totals plus an in-register prefix sum of the groups' terms. With
-       whole weights and fewer than 2**26 rows in all, every term, total and partial
+       whole weights, not too many of them (exact_blocks), every term, total and partial
        sum is an integer (or a half, for AUC) below 2**52, so these sums are exact in
        any order and equal the one-group-at-a-time loop's bit for bit. The comparisons
        that find a level (G >= next_gap Den) are the loop's own operations on the same
@@ -433,9 +433,13 @@ cdef extern from *:
                                                    Py_ssize_t m) noexcept nogil
 
 
-# Whole weights below this total keep every sum of a sweep exact (see above).
-cdef enum:
-    EXACT_BLOCK_ROWS = 1 << 26
+cdef inline bint exact_blocks(double weight_pos, double weight_neg) noexcept nogil:
+    """Whether whole class weights this large keep every sum of a sweep exact, so the
+    blocks above may take it: |G| and Den are at most W W_P (W = W_P + W_N), AUC's
+    numerator W_P W_N, and a block's partial sums 64 W_P more; all below 2**52, they
+    are integers or halves that doubles hold exactly (1e7 rows always; 1e8 with up
+    to 4.5e7 positives)."""
+    return (weight_pos + weight_neg + 64.0) * weight_pos < 4503599627370496.0
 
 
 cdef inline void hot_load(Hot* h, const Sweep* st) noexcept nogil:
