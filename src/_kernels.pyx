@@ -466,7 +466,7 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
     cdef bint has_neg = neg_value == neg_value
-    cdef bint wide = score_t is double
+    cdef bint wide = score_t is double, blocks
     cdef void* buf
     cdef Sink sink
     cdef Hull hull
@@ -485,10 +485,9 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
                 sweep_init(&sink.sweep, <double>n_pos, <double>(n - n_pos), exclude_self,
                            levels)
                 # scores >= 0 first, from the top; the pieces never share a score
-                _sweep_bucket(buf, 0, front, 1, wide, True,
-                              exact_blocks(<double>n_pos, <double>(n - n_pos)), &sink)
-                _sweep_bucket(buf, front, n, 0, wide, True,
-                              exact_blocks(<double>n_pos, <double>(n - n_pos)), &sink)
+                blocks = simd_on() and exact_blocks(<double>n_pos, <double>(n - n_pos))
+                _sweep_bucket(buf, 0, front, 1, wide, True, blocks, &sink)
+                _sweep_bucket(buf, front, n, 0, wide, True, blocks, &sink)
                 _flush(&sink, <PlainMode>0, <Plain>0)
     finally:
         PyMem_RawFree(buf)
@@ -1062,8 +1061,8 @@ cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bi
                         bint sort_first, bint blocks, Sink* out) noexcept nogil:
     """Sort words ``a:b`` (one bucket) when asked, then sweep their rows from the top
     (``_hot_row``: the sink only sweeps). ``blocks``: rows of distinct scores go eight
-    at a time where they can (``words_blocks``; the caller checked the sums stay
-    exact), the rest one by one."""
+    at a time where they can (``words_blocks``; the caller checked that the CPU has
+    them and that the sums stay exact), the rest one by one."""
     cdef Py_ssize_t i, stop
     cdef uint64_t* w64 = <uint64_t*>words
     cdef uint32_t* w32 = <uint32_t*>words
@@ -1122,7 +1121,7 @@ def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1]
     cdef Hull hull
     cdef double cp_tp = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
-    cdef bint blocks = exact_blocks(weight_pos, weight_neg)
+    cdef bint blocks = simd_on() and exact_blocks(weight_pos, weight_neg)
     if starts.shape[0] != nb + 1 or not 0 <= bottom <= split <= top <= nb:
         raise ValueError("bad bucket range")
     wide = isinstance(words, np.ndarray) and words.dtype == np.uint64

@@ -290,7 +290,7 @@ cdef void _sweep_replicate(double* tp, double* fp, Py_ssize_t m,
             wn += fp[g]
     sweep_init(&st, wp, wn, exclude_self, levels)
     hot_load(&h, &st)
-    if whole and exact_blocks(wp, wn):
+    if whole and simd_on() and exact_blocks(wp, wn):
         # Eight groups at a time (``groups_blocks``), a block they leave group by group.
         g = 0
         while g < m:
