@@ -244,9 +244,10 @@ cdef extern from *:
        that find a level (G >= next_gap Den) are the loop's own operations on the same
        values. Only the sum of AP's quotients rounds: it is added in the loop's order,
        one group after another. A block in which a level is reached is left to the
-       loop (it records the crossing), and so is a block with a shared score (rows
-       that are one group). Where the CPU lacks AVX-512 (or the tests turn it off,
-       indist_simd_set) the blocks take nothing and the loop does it all. */
+       loop (it records the crossing), and so are the rows of a score that runs on past
+       the block (ties inside a block stay in it). Where the CPU lacks AVX-512 (or the
+       tests turn it off, indist_simd_set) the blocks take nothing and the loop does
+       it all. */
     #if defined(__GNUC__) && defined(__x86_64__) && !defined(_WIN32)
     #include <immintrin.h>
     /* (GCC 12 warns of the intrinsics' own deliberately undefined registers) */
