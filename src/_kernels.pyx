@@ -505,9 +505,7 @@ cdef inline Py_ssize_t _split_words(const label_t* y, const score_t* s, Py_ssize
     for a NaN score or a third label."""
     cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, upper, front = 0, back = n - 1, pos = 0
     cdef score_t x
-    cdef uint64_t order
-    cdef uint64_t* w64 = <uint64_t*>buf
-    cdef uint32_t* w32 = <uint32_t*>buf
+    cdef uint64_t word
     # Branch-free, as _sorted_split: each word is written at both cursors, one keeps it.
     for i in range(n):
         x = s[i]
@@ -515,15 +513,14 @@ cdef inline Py_ssize_t _split_words(const label_t* y, const score_t* s, Py_ssize
         is_neg = (y[i] == neg_label) & has_neg
         n_bad += (x != x) | (is_pos + is_neg == 0)
         pos += is_pos
-        order = _order_of(x)
+        word = _word(x, is_pos)
+        upper = not (x < 0)                 # -0.0 with the zeros above, as _word has it
         if score_t is double:
-            upper = order >> 63
-            w64[front] = (order << 1) | <uint64_t>is_pos
-            w64[back] = (order << 1) | <uint64_t>is_pos
+            (<uint64_t*>buf)[front] = word
+            (<uint64_t*>buf)[back] = word
         else:
-            upper = order >> 31
-            w32[front] = <uint32_t>((order << 1) | <uint64_t>is_pos)
-            w32[back] = <uint32_t>((order << 1) | <uint64_t>is_pos)
+            (<uint32_t*>buf)[front] = <uint32_t>word
+            (<uint32_t*>buf)[back] = <uint32_t>word
         front += upper
         back -= 1 - upper
     n_pos[0] = pos

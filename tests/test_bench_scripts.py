@@ -40,3 +40,14 @@ def test_peers_script_agrees_on_small_data():
     assert out.returncode == 0, out.stdout + out.stderr
     assert "every peer agrees on the AUC" in out.stdout
     assert "scikit-learn roc_auc_score" in out.stdout
+
+
+def test_sweep_blocks_script_runs():
+    import indist_fast
+    here = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "sweep_blocks.py"), "--rows",
+                          "2e4", "--repeat", "2", "--dtype", "float32"],
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": here})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "ns/row" in out.stdout or "no AVX-512" in out.stdout, out.stdout
