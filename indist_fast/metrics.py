@@ -25,7 +25,7 @@ import numpy as np
 from ._core.engine import engine
 from ._core.results import SweepResult
 from ._core.validation import (PLAIN_ROWS, check_flag, check_level, check_levels, check_real,
-                               plain_rows, check_seed, check_two_classes)
+                               check_seed, check_two_classes)
 from .io.frames import prepare_frame_or_rows
 from .operating_points import roc_polyline
 from .results import Curves, Report
@@ -207,14 +207,11 @@ def _plain_sweep(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
                  exclude_self: bool) -> tuple[SweepResult, int] | None:
     """The sweep of a plain service call (see ``plain_rows``) and its row count, or None
     when the rows need the long way (checks, label coding, both cores)."""
-    if any(c is not None for c in columns):
+    if (sample_weight is not None or pos_label is not None or columns[0] is not None
+            or columns[1] is not None or columns[2] is not None):
         return None
-    rows = plain_rows(y_true, y_score, sample_weight, pos_label)
-    if rows is None:
-        return None
-    result = engine().summarize_plain(rows.y, rows.s, rows.pos_value, rows.neg_value, levels,
-                                      exclude_self)
-    return None if result is None else (result, rows.n_rows)
+    result = engine().summarize_plain(y_true, y_score, levels, exclude_self, PLAIN_ROWS)
+    return None if result is None else (result, len(y_score))
 
 
 def _auc_and_ap(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,

@@ -9,7 +9,9 @@ from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
-from ._core.results import SweepResult, frozen_instance, operating_rates
+from ._core.results import SweepResult, point_rates
+
+_new, _set = object.__new__, object.__setattr__
 from ._core.validation import check_two_classes
 from .errors import LevelNotReachedWarning, warn_undefined_b
 
@@ -149,9 +151,12 @@ class OperatingPoint:
         if index != index:              # NaN: no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
-        precision, lift, tpr, fpr, f1 = operating_rates(tp, fp, weight_pos, weight_neg)
-        return frozen_instance(cls, level=level, reached=True, threshold=threshold, b=b,
-                       precision=precision, lift=lift, tpr=tpr, fpr=fpr, f1=f1, tp=tp, fp=fp)
+        precision, lift, tpr, fpr, f1 = point_rates(tp, fp, weight_pos, weight_neg)
+        obj = _new(cls)         # frozen_instance's build, inline: a report makes three
+        _set(obj, "__dict__", {"level": level, "reached": True, "threshold": threshold,
+                               "b": b, "precision": precision, "lift": lift, "tpr": tpr,
+                               "fpr": fpr, "f1": f1, "tp": tp, "fp": fp})
+        return obj
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None).
@@ -183,6 +188,13 @@ class OperatingPoints(Mapping[float, "OperatingPoint"]):
 
     def __init__(self, points: Mapping[float, "OperatingPoint"]) -> None:
         self._points = dict(points)
+
+    @classmethod
+    def _of(cls, points: dict[float, "OperatingPoint"]) -> "OperatingPoints":
+        """Wrap a dict nobody else holds, without copying it."""
+        obj = object.__new__(cls)
+        obj._points = points
+        return obj
 
     def __getitem__(self, level: float) -> "OperatingPoint":
         try:
@@ -308,11 +320,11 @@ class Report:
         wp, wn = float(result.weight_pos), float(result.weight_neg)
         check_two_classes(wp, wn)
         rows = result.crossings.tolist()          # Python floats, in one call
-        points = {level: OperatingPoint._from_values(level, rows[k], wp, wn)
-                  for k, level in enumerate(levels)}
-        main = points[0.5] if 0.5 in points else OperatingPoint._from_values(
-            0.5, rows[len(levels)], wp, wn)
-        warn_undefined_b(result.n_undefined, wp, exclude_self, stacklevel + 1)
+        point = OperatingPoint._from_values
+        points = {level: point(level, row, wp, wn) for level, row in zip(levels, rows)}
+        main = points[0.5] if 0.5 in points else point(0.5, rows[len(levels)], wp, wn)
+        if result.n_undefined:
+            warn_undefined_b(result.n_undefined, wp, exclude_self, stacklevel + 1)
         missed = [lv for lv, p in points.items() if not p.reached]
         if warn_main and not main.reached and 0.5 not in points:
             missed.append(0.5)
@@ -323,14 +335,18 @@ class Report:
                 "is NaN and reached is False. The scores rank positives too weakly "
                 "against the labelled set for that level.",
                 LevelNotReachedWarning, stacklevel=stacklevel)
-        return frozen_instance(
-            cls, n_rows=int(n_rows), weight_pos=float(wp), weight_neg=float(wn),
-            base_rate=float(wp / (wp + wn)), auc=float(result.auc),
-            average_precision=float(result.average_precision),
-            n_thresholds=int(result.n_groups), threshold=main.threshold, b=main.b,
-            precision=main.precision, lift=main.lift, tpr=main.tpr, fpr=main.fpr,
-            f1=main.f1, reached=main.reached, at=OperatingPoints(points),
-            exclude_self=bool(exclude_self), intervals=None)
+        m = main.__dict__
+        obj = _new(cls)
+        _set(obj, "__dict__", {
+            "n_rows": int(n_rows), "weight_pos": wp, "weight_neg": wn,
+            "base_rate": wp / (wp + wn), "auc": float(result.auc),
+            "average_precision": float(result.average_precision),
+            "n_thresholds": int(result.n_groups), "threshold": m["threshold"], "b": m["b"],
+            "precision": m["precision"], "lift": m["lift"], "tpr": m["tpr"],
+            "fpr": m["fpr"], "f1": m["f1"], "reached": m["reached"],
+            "at": OperatingPoints._of(points), "exclude_self": bool(exclude_self),
+            "intervals": None})
+        return obj
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types: NaN becomes None, ``at`` is keyed by the level as text.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -22,9 +23,13 @@ __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
 DEFAULT_LEVELS = (0.4, 0.5, 0.6)
 
 
+@functools.lru_cache(maxsize=64)
 def with_main_level(levels: tuple[float, ...]) -> np.ndarray:
-    """The levels a sweep computes: the requested ones, then 0.5 if missing."""
-    return np.array(levels + (() if 0.5 in levels else (0.5,)), dtype=np.float64)
+    """The levels a sweep computes: the requested ones, then 0.5 if missing. Read-only
+    and cached: calls with the same levels (most calls: the defaults) share one array."""
+    out = np.array(levels + (() if 0.5 in levels else (0.5,)), dtype=np.float64)
+    out.flags.writeable = False
+    return out
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -462,16 +462,23 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     else, when a row is bad (NaN score, third label) or a class is missing: the caller
     then takes the general path, which raises or handles it.
     """
-    cdef Py_ssize_t n = s.shape[0], front = -1, n_pos = 0
     cdef label_t pos_label = <label_t>pos_value
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
-    cdef bint has_neg = neg_value == neg_value
+    if y.shape[0] != s.shape[0] or s.shape[0] == 0:
+        return None
+    return _summarize_small(&y[0], &s[0], s.shape[0], pos_label, neg_label,
+                            neg_value == neg_value, levels, exclude_self)
+
+
+cdef object _summarize_small(const label_t* y, const score_t* s, Py_ssize_t n,
+                             label_t pos_label, label_t neg_label, bint has_neg,
+                             const double[::1] levels, bint exclude_self):
+    """``summarize_small`` of ``n >= 1`` rows at ``y`` and ``s``."""
+    cdef Py_ssize_t front = -1, n_pos = 0
     cdef bint wide = score_t is double, blocks
     cdef void* buf
     cdef Sink sink
     cdef Hull hull
-    if y.shape[0] != n or n == 0:
-        return None
     # (The raw allocator needs no GIL, and tracemalloc sees it, as it sees NumPy's.)
     buf = PyMem_RawMalloc(n * (8 if wide else 4))
     if buf == NULL:
@@ -479,8 +486,7 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     try:
         _open_sweep(&sink, &hull, 0.0, 0.0, exclude_self, levels, None)
         with nogil:
-            front = _split_words(&y[0], &s[0], n, pos_label, neg_label, has_neg, buf,
-                                 &n_pos)
+            front = _split_words(y, s, n, pos_label, neg_label, has_neg, buf, &n_pos)
             if front >= 0 and 0 < n_pos < n:
                 sweep_init(&sink.sweep, <double>n_pos, <double>(n - n_pos), exclude_self,
                            levels)
@@ -496,18 +502,104 @@ def summarize_small(const label_t[::1] y, const score_t[::1] s, double pos_value
     return _close_sweep(&sink)
 
 
+cdef extern from *:
+    """
+    /* _split_words for one-byte labels, eight float64 or sixteen float32 rows at a
+       time (a service call's bool or int8 labels): each vector's words go to the front
+       (scores >= 0) and the back (negative ones) by two compressed stores. The rows a
+       vector leaves are the caller's. *front and *back are the next free slots (back
+       counts down, inclusive); returns whether a row was bad (NaN, a third label). The
+       words are _word's: the sum with +0.0 makes -0.0 zero, and "not below 0" keeps
+       NaN (bad anyway) and zero at the front, as the scalar loop has them. */
+    #if defined(__GNUC__) && defined(__x86_64__) && !defined(_WIN32)
+    #pragma GCC diagnostic push
+    #pragma GCC diagnostic ignored "-Wuninitialized"
+    #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+    /* NAME: the split for score type T in LANES lanes: P names the float vectors'
+       intrinsics (pd, ps), E the integer lanes' (epi64, epi32), LABELS loads LANES
+       one-byte labels. */
+    #define INDIST_SPLIT(NAME, T, W, VEC, MASK, LANES, P, E, BITS, LABELS)          \
+    INDIST_SIMD_TARGET static int NAME(                                              \
+            const uint8_t* y, const T* s, Py_ssize_t n, uint8_t pos, uint8_t neg,     \
+            int has_neg, W* buf, Py_ssize_t* front, Py_ssize_t* back,                 \
+            Py_ssize_t* n_pos, Py_ssize_t* done) {                                    \
+        const VEC zero = _mm512_setzero_##P();                                        \
+        const __m512i top = _mm512_set1_##E((W)1 << (BITS - 1));                     \
+        const __m512i one = _mm512_set1_##E(1);                                       \
+        const __m512i vpos = _mm512_set1_##E(pos), vneg = _mm512_set1_##E(neg);      \
+        Py_ssize_t i = 0, f = *front, b = *back + 1, k = 0;                           \
+        int bad = 0;                                                                  \
+        for (; i + LANES <= n; i += LANES) {                                          \
+            VEC x = _mm512_add_##P(_mm512_loadu_##P(s + i), zero);                    \
+            __m512i lab = _mm512_cvtepu8_##E(LABELS((const __m128i*)(y + i)));        \
+            MASK p = _mm512_cmpeq_##E##_mask(lab, vpos);                              \
+            MASK q = has_neg ? _mm512_cmpeq_##E##_mask(lab, vneg) : 0;                \
+            bad |= (_mm512_cmp_##P##_mask(x, x, _CMP_UNORD_Q) | (MASK)~(p | q)) != 0; \
+            __m512i u = _mm512_cast##P##_si512(x);                                    \
+            __m512i w = _mm512_slli_##E(_mm512_xor_si512(                             \
+                u, _mm512_or_si512(_mm512_srai_##E(u, BITS - 1), top)), 1);           \
+            w = _mm512_mask_or_##E(w, p, w, one);                                     \
+            MASK up = _mm512_cmp_##P##_mask(x, zero, _CMP_NLT_UQ);                    \
+            int m = __builtin_popcount(up);                                           \
+            _mm512_mask_compressstoreu_##E(buf + f, up, w);                           \
+            b -= LANES - m;                                                           \
+            _mm512_mask_compressstoreu_##E(buf + b, (MASK)~up, w);                    \
+            f += m;                                                                   \
+            k += __builtin_popcount(p);                                               \
+        }                                                                             \
+        *front = f; *back = b - 1; *n_pos += k; *done = i;                            \
+        return bad;                                                                   \
+    }
+    INDIST_SPLIT(indist_split64_avx512, double, uint64_t, __m512d, __mmask8, 8, pd, epi64,
+                 64, _mm_loadl_epi64)
+    INDIST_SPLIT(indist_split32_avx512, float, uint32_t, __m512, __mmask16, 16, ps, epi32,
+                 32, _mm_loadu_si128)
+    static inline int indist_split_bytes(const uint8_t* y, const void* s, int wide,
+            Py_ssize_t n, uint8_t pos, uint8_t neg, int has_neg, void* buf,
+            Py_ssize_t* front, Py_ssize_t* back, Py_ssize_t* n_pos, Py_ssize_t* done) {
+        *done = 0;
+        if (!indist_simd_on()) return 0;
+        return wide ? indist_split64_avx512(y, (const double*)s, n, pos, neg, has_neg,
+                                            (uint64_t*)buf, front, back, n_pos, done)
+                    : indist_split32_avx512(y, (const float*)s, n, pos, neg, has_neg,
+                                            (uint32_t*)buf, front, back, n_pos, done);
+    }
+    #pragma GCC diagnostic pop
+    #else
+    static inline int indist_split_bytes(const uint8_t* y, const void* s, int wide,
+            Py_ssize_t n, uint8_t pos, uint8_t neg, int has_neg, void* buf,
+            Py_ssize_t* front, Py_ssize_t* back, Py_ssize_t* n_pos, Py_ssize_t* done) {
+        *done = 0;
+        return 0;
+    }
+    #endif
+    """
+    bint split_bytes "indist_split_bytes"(const uint8_t* y, const void* s, bint wide,
+                                          Py_ssize_t n, uint8_t pos, uint8_t neg,
+                                          bint has_neg, void* buf, Py_ssize_t* front,
+                                          Py_ssize_t* back, Py_ssize_t* n_pos,
+                                          Py_ssize_t* done) noexcept nogil
+
+
 cdef inline Py_ssize_t _split_words(const label_t* y, const score_t* s, Py_ssize_t n,
                                     label_t pos_label, label_t neg_label, bint has_neg,
                                     void* buf, Py_ssize_t* n_pos) noexcept nogil:
     """Check the rows and write their words (``_word``: 64 bits for float64 scores, 32
     for float32) into ``buf``: scores >= 0 in ``buf[:front]``, negative ones in
     ``buf[front:n]``, unsorted; ``n_pos`` gets the positives. Returns ``front``, or -1
-    for a NaN score or a third label."""
+    for a NaN score or a third label. One-byte labels go a vector at a time where the
+    CPU has AVX-512 (``indist_split_bytes``; the parts hold the same words, in another
+    order), the rest of the rows as below."""
     cdef Py_ssize_t i, n_bad = 0, is_pos, is_neg, upper, front = 0, back = n - 1, pos = 0
+    cdef Py_ssize_t done = 0
     cdef score_t x
     cdef uint64_t word
+    if label_t is uint8_t or label_t is int8_t:
+        n_bad = split_bytes(<const uint8_t*>y, <const void*>s, score_t is double, n,
+                            <uint8_t>pos_label, <uint8_t>neg_label, has_neg, buf, &front,
+                            &back, &pos, &done)
     # Branch-free, as _sorted_split: each word is written at both cursors, one keeps it.
-    for i in range(n):
+    for i in range(done, n):
         x = s[i]
         is_pos = y[i] == pos_label
         is_neg = (y[i] == neg_label) & has_neg
@@ -690,27 +782,57 @@ cdef object _auc_small(const label_t* y, const score_t* s, Py_ssize_t n):
     return None if auc != auc else auc
 
 
-cdef object _auc_small_labels(cnp.ndarray y, const score_t* s, Py_ssize_t n):
+cdef object _plain_job(const label_t* y, const score_t* s, Py_ssize_t n,
+                       const double[::1] levels, bint exclude_self, bint auc_only):
+    """AUC (``auc_only``) or the summary of plain rows: labels {0, 1} or bool."""
+    if auc_only:
+        return _auc_small(y, s, n)
+    return _summarize_small(y, s, n, <label_t>1, <label_t>0, True, levels, exclude_self)
+
+
+cdef object _plain_labels(cnp.ndarray y, const score_t* s, Py_ssize_t n,
+                          const double[::1] levels, bint exclude_self, bint auc_only):
     cdef int t = cnp.PyArray_TYPE(y)
     cdef void* p = cnp.PyArray_DATA(y)
     if t == cnp.NPY_BOOL or t == cnp.NPY_UINT8:
-        return _auc_small(<const uint8_t*>p, s, n)
+        return _plain_job(<const uint8_t*>p, s, n, levels, exclude_self, auc_only)
     if t == cnp.NPY_INT8:
-        return _auc_small(<const int8_t*>p, s, n)
+        return _plain_job(<const int8_t*>p, s, n, levels, exclude_self, auc_only)
     if t == cnp.NPY_INT32:
-        return _auc_small(<const int32_t*>p, s, n)
+        return _plain_job(<const int32_t*>p, s, n, levels, exclude_self, auc_only)
     if t == cnp.NPY_INT64:
-        return _auc_small(<const int64_t*>p, s, n)
+        return _plain_job(<const int64_t*>p, s, n, levels, exclude_self, auc_only)
     if t == cnp.NPY_FLOAT32:
-        return _auc_small(<const float*>p, s, n)
+        return _plain_job(<const float*>p, s, n, levels, exclude_self, auc_only)
     if t == cnp.NPY_FLOAT64:
-        return _auc_small(<const double*>p, s, n)
+        return _plain_job(<const double*>p, s, n, levels, exclude_self, auc_only)
     return None
 
 
 cdef inline bint _plain_column(cnp.ndarray a) noexcept:
     return (cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_IS_C_CONTIGUOUS(a)
             and cnp.PyArray_ISNOTSWAPPED(a))
+
+
+cdef object _plain(object y, object s, Py_ssize_t max_rows, const double[::1] levels,
+                   bint exclude_self, bint auc_only):
+    """``_plain_job`` of plain arrays (see ``auc_small``), or None for any others."""
+    if type(y) is not cnp.ndarray or type(s) is not cnp.ndarray:
+        return None
+    cdef cnp.ndarray ya = <cnp.ndarray>y, sa = <cnp.ndarray>s
+    if not (_plain_column(ya) and _plain_column(sa)):
+        return None
+    cdef Py_ssize_t n = cnp.PyArray_DIM(sa, 0)
+    if n == 0 or n > max_rows or cnp.PyArray_DIM(ya, 0) != n:
+        return None
+    cdef int t = cnp.PyArray_TYPE(sa)
+    if t == cnp.NPY_FLOAT64:
+        return _plain_labels(ya, <const double*>cnp.PyArray_DATA(sa), n, levels,
+                             exclude_self, auc_only)
+    if t == cnp.NPY_FLOAT32:
+        return _plain_labels(ya, <const float*>cnp.PyArray_DATA(sa), n, levels,
+                             exclude_self, auc_only)
+    return None
 
 
 def auc_small(object y, object s, Py_ssize_t max_rows):
@@ -722,20 +844,16 @@ def auc_small(object y, object s, Py_ssize_t max_rows):
     other input, a NaN score, another label or one class (the caller then takes the
     checked path, which raises or handles it). Equal to ``summarize``'s AUC.
     """
-    if type(y) is not cnp.ndarray or type(s) is not cnp.ndarray:
-        return None
-    cdef cnp.ndarray ya = <cnp.ndarray>y, sa = <cnp.ndarray>s
-    if not (_plain_column(ya) and _plain_column(sa)):
-        return None
-    cdef Py_ssize_t n = cnp.PyArray_DIM(sa, 0)
-    if n == 0 or n > max_rows or cnp.PyArray_DIM(ya, 0) != n:
-        return None
-    cdef int t = cnp.PyArray_TYPE(sa)
-    if t == cnp.NPY_FLOAT64:
-        return _auc_small_labels(ya, <const double*>cnp.PyArray_DATA(sa), n)
-    if t == cnp.NPY_FLOAT32:
-        return _auc_small_labels(ya, <const float*>cnp.PyArray_DATA(sa), n)
-    return None
+    return _plain(y, s, max_rows, _NO_LEVELS, True, True)
+
+
+def summarize_plain(object y, object s, const double[::1] levels, bint exclude_self,
+                    Py_ssize_t max_rows):
+    """``summarize_small`` of a plain service call (as ``auc_small`` takes them: labels
+    bool or {0, 1}), or None having done nothing else. The checks that the arrays are
+    plain are C's, and no typed views are made of them: at a thousand rows a Python
+    scan and the typed entry's dispatch were a tenth of the call."""
+    return _plain(y, s, max_rows, levels, exclude_self, False)
 
 
 # ---------------------------------------------------------------------------

@@ -160,9 +160,9 @@ def summarize_args(draw: Draw, r: Rows) -> tuple:
 
 
 def summarize_plain_args(draw: Draw, r: Rows) -> tuple:
-    """Unweighted rows as given, bad ones included: both twins return None for them."""
-    y, s, _, pos, neg = _raw(r)
-    return (y, s, pos, neg, *_sweep_args(draw))
+    """As ``auc_plain``'s, with levels and ``exclude_self``."""
+    y, s, max_rows = auc_plain_args(draw, r)
+    return (y, s, *_sweep_args(draw), max_rows)
 
 
 def auc_plain_args(draw: Draw, r: Rows) -> tuple:

@@ -180,3 +180,61 @@ def test_blocks_can_be_turned_off_and_on(module):
         assert module.simd_blocks() is False
     finally:
         assert module.simd_blocks(True) is True
+
+
+@st.composite
+def byte_label_rows(draw):
+    """Few rows of one-byte labels in any coding, scores of both signs, and sometimes a
+    bad row (NaN, a third label) anywhere: in a vector or in the rows after the last."""
+    n = draw(st.integers(1, 70))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    dtype, pos, neg = draw(st.sampled_from([(np.bool_, True, False), (np.uint8, 1, 0),
+                                            (np.uint8, 0, 1), (np.int8, 1, -1),
+                                            (np.int8, -1, 1), (np.uint8, 255, 7)]))
+    positive = rng.random(n) < draw(st.floats(0.0, 1.0))
+    y = np.where(positive, pos, neg).astype(dtype)
+    s = rng.normal(size=n) + draw(st.sampled_from([0.0, 1.5, -1.5]))
+    special = rng.random(n) < 0.3
+    s[special] = rng.choice([0.0, -0.0, np.inf, -np.inf, 0.25], size=int(special.sum()))
+    bad = draw(st.sampled_from([None, None, None, "nan", "label"]))
+    if bad is not None:
+        k = draw(st.integers(0, n - 1))
+        if bad == "nan":
+            s[k] = np.nan
+        elif dtype is not np.bool_:
+            y[k] = 3
+    one_class = draw(st.sampled_from([False, False, False, True])) and dtype is not np.bool_
+    return y, s.astype(draw(st.sampled_from([np.float64, np.float32]))), pos, neg, one_class
+
+
+@SETTINGS
+@given(case=byte_label_rows(), levels=LEVELS, exclude_self=st.booleans())
+def test_split_of_byte_labels_equals_the_row_loop(case, levels, exclude_self):
+    """The vector split of one-byte labels (``indist_split_bytes``) writes the words the
+    row loop writes: the sweeps agree to the bit, and bad rows give None both ways."""
+    needs_blocks(_kernels)
+    y, s, pos, neg, one_class = case
+    neg_value = np.nan if one_class else float(neg)      # no negative class asked for
+    args = (y.view(np.uint8) if y.dtype == np.bool_ else y, s, float(pos), neg_value,
+            np.array(levels), exclude_self)
+    on, off = both_ways(_kernels, lambda: _kernels.summarize_small(*args))
+    assert (on is None) == (off is None)
+    if on is None:
+        return
+    assert_bitwise(on, off)
+    yy = y.view(np.uint8) if y.dtype == np.bool_ else y
+    assert_sweeps_equal(on, _reference.summarize(yy, s, None, *args[2:]), 1e-12)
+
+
+@SETTINGS
+@given(case=byte_label_rows(), levels=LEVELS, exclude_self=st.booleans())
+def test_plain_summary_equals_the_checked_one(case, levels, exclude_self):
+    """``summarize_plain`` takes bool and {0, 1} byte labels as they are, and declines
+    (None) every other coding, bad row or single class, as its reference twin does."""
+    y, s, _, _, _ = case
+    lv = np.array(levels)
+    got = _kernels.summarize_plain(y, s, lv, exclude_self, 100)
+    want = _reference.summarize_plain(y, s, lv, exclude_self, 100)
+    assert (got is None) == (want is None)
+    if got is not None:
+        assert_sweeps_equal(got, want, 1e-12)

@@ -57,6 +57,11 @@ def summarize_small(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: f
 # def auc_small(object y, object s, Py_ssize_t max_rows)
 def auc_small(y: Any, s: Any, max_rows: int) -> float | None: ...
 
+# def summarize_plain(object y, object s, const double[::1] levels, bint exclude_self,
+#                     Py_ssize_t max_rows)
+def summarize_plain(y: Any, s: Any, levels: NDArray[np.float64], exclude_self: bool,
+                    max_rows: int) -> SweepResult | None: ...
+
 # def radix_plan(const score_t[::1] s, Py_ssize_t target)
 def radix_plan(s: np.ndarray, target: int
                ) -> tuple[NDArray[np.uint64], int, NDArray[np.uint8]]: ...

@@ -500,17 +500,14 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     return two if two is not None else sweep(nb, 0, 0, False, levels, 0.0, 0.0, 0.0)().result
 
 
-def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
-                    exclude_self: bool) -> SweepResult | None:
-    """``summarize`` of unweighted rows whose values nobody has looked at yet, or None
-    (having done nothing else) when a row is bad (NaN score, another label) or a class
-    is missing: the caller then validates them the long way. The rows are checked in
-    the kernel's counting pass, so a service call of a thousand rows pays no
-    Python-level scan. One thread: for few rows (see ``SMALL_ROWS``)."""
-    if len(y) != len(s):
-        return None
-    result: SweepResult | None = _kernels.summarize_small(y, s, pos_value, neg_value, levels,
-                                                          exclude_self)
+def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,
+                    max_rows: int) -> SweepResult | None:
+    """``summarize`` of a plain service call (plain as for ``auc_plain``), or None
+    having done nothing else: the caller then validates the rows the long way. The
+    kernel checks the arrays' layout and every row in C, so a service call of a
+    thousand rows pays no Python-level scan. One thread: for few rows."""
+    result: SweepResult | None = _kernels.summarize_plain(y, s, levels, exclude_self,
+                                                          max_rows)
     return result
 
 

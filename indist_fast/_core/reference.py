@@ -180,26 +180,26 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float,
     return sweep_table(*table, levels, exclude_self, costs)
 
 
-def summarize_plain(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
-                    exclude_self: bool) -> SweepResult | None:
-    """``summarize`` of unchecked unweighted rows, or None when a row is bad (NaN
-    score, a label that is neither value) or a class is missing."""
-    if len(y) != len(s):
+def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,
+                    max_rows: int) -> SweepResult | None:
+    """``summarize`` of a plain service call (``plain_rows``), or None when the arrays
+    are not plain, a row is bad (NaN score, a label that is neither value) or a class
+    is missing: see ``fast.summarize_plain``."""
+    rows = plain_rows(y, s, max_rows=max_rows)
+    if rows is None:
         return None
-    is_pos = y == pos_value
-    is_neg = (y == neg_value) if neg_value == neg_value else np.zeros(len(y), bool)
-    if np.isnan(s).any() or not (is_pos | is_neg).all() or is_pos.all() or is_neg.all():
+    is_pos = rows.y == rows.pos_value
+    is_neg = rows.y == rows.neg_value
+    if (np.isnan(rows.s).any() or not (is_pos | is_neg).all() or is_pos.all()
+            or is_neg.all()):
         return None
-    return summarize(y, s, None, pos_value, neg_value, levels, exclude_self)
+    return summarize(rows.y, rows.s, None, rows.pos_value, rows.neg_value, levels,
+                     exclude_self)
 
 
 def auc_plain(y: Any, s: Any, max_rows: int) -> float | None:
     """The AUC of a plain service call, or None: see ``fast.auc_plain``."""
-    rows = plain_rows(y, s, max_rows=max_rows)
-    if rows is None:
-        return None
-    result = summarize_plain(rows.y, rows.s, rows.pos_value, rows.neg_value,
-                             np.array([0.5]), True)
+    result = summarize_plain(y, s, np.array([0.5]), True, max_rows)
     return None if result is None else float(result.auc)
 
 

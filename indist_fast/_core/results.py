@@ -27,8 +27,11 @@ def frozen_instance(cls: type[_R], **values: Any) -> _R:
     a thousand rows (rows, operating points, report). Only for classes without
     ``__post_init__``; every field given."""
     obj = object.__new__(cls)
-    obj.__dict__.update(values)
+    _set(obj, "__dict__", values)       # the call's own fresh dict, not a copy of it
     return obj
+
+
+_set = object.__setattr__
 
 # The annotations both engine twins use, so that their signatures read the same.
 Array = NDArray[Any]
@@ -307,20 +310,7 @@ def operating_rates(tp: Any, fp: Any, weight_pos: Any, weight_neg: Any) -> Rates
     """
     if (isinstance(tp, float) and isinstance(fp, float) and isinstance(weight_pos, float)
             and isinstance(weight_neg, float)):
-        # One operating point (a report's levels): plain floats, no NumPy overhead.
-        total = tp + fp + weight_pos
-        base = (weight_pos / (weight_pos + weight_neg)
-                if weight_pos > 0.0 and weight_neg > 0.0 else 0.0)
-        if tp + fp > 0.0 and base > 0.0 and total > 0.0:
-            # No zero denominator (the base rate may underflow to one): _divide would
-            # divide as these do.
-            precision = _unit(tp / (tp + fp))
-            return Rates(precision, precision / base, _unit(tp / weight_pos),
-                         _unit(fp / weight_neg), _unit(2.0 * tp / total))
-        precision = _unit(_divide(tp, tp + fp))
-        return Rates(precision, _divide(precision, _divide(weight_pos, weight_pos + weight_neg)),
-                     _unit(_divide(tp, weight_pos)), _unit(_divide(fp, weight_neg)),
-                     _unit(_divide(2.0 * tp, tp + fp + weight_pos)))
+        return Rates(*point_rates(tp, fp, weight_pos, weight_neg))
     tp, fp, wp, wn = (np.asarray(v, dtype=np.float64)[()]
                       for v in (tp, fp, weight_pos, weight_neg))
     # Python float arithmetic, which these replace, overflows to inf silently.
@@ -330,6 +320,30 @@ def operating_rates(tp: Any, fp: Any, weight_pos: Any, weight_neg: Any) -> Rates
         return Rates(precision, float(lift) if np.ndim(lift) == 0 else lift,
                      clamp_probability(tp / wp), clamp_probability(fp / wn),
                      clamp_probability(2.0 * tp / (tp + fp + wp)))
+
+
+def point_rates(tp: float, fp: float, weight_pos: float,
+                weight_neg: float) -> tuple[float, float, float, float, float]:
+    """``operating_rates`` of one operating point given as Python floats, as a plain
+    tuple: a report's levels, where NumPy's overhead (and the named tuple's) would be
+    most of the work."""
+    total = tp + fp + weight_pos
+    if tp + fp > 0.0 and weight_pos > 0.0 and weight_neg > 0.0 and total > 0.0:
+        base = weight_pos / (weight_pos + weight_neg)
+        if base > 0.0:
+            # No zero denominator (the base rate may underflow to 0): _divide would
+            # divide as these do. The clamps are _unit's, inline.
+            p = tp / (tp + fp)
+            p = p if 0.0 <= p <= 1.0 or p != p else (0.0 if p < 0.0 else 1.0)
+            tpr, fpr, f1 = tp / weight_pos, fp / weight_neg, 2.0 * tp / total
+            return (p, p / base,
+                    tpr if 0.0 <= tpr <= 1.0 or tpr != tpr else (0.0 if tpr < 0.0 else 1.0),
+                    fpr if 0.0 <= fpr <= 1.0 or fpr != fpr else (0.0 if fpr < 0.0 else 1.0),
+                    f1 if 0.0 <= f1 <= 1.0 or f1 != f1 else (0.0 if f1 < 0.0 else 1.0))
+    precision = _unit(_divide(tp, tp + fp))
+    return (precision, _divide(precision, _divide(weight_pos, weight_pos + weight_neg)),
+            _unit(_divide(tp, weight_pos)), _unit(_divide(fp, weight_neg)),
+            _unit(_divide(2.0 * tp, tp + fp + weight_pos)))
 
 
 # B's own rounding slack: a sweep's sums round, so a B that is exactly 0 or 1 can come

@@ -598,11 +598,19 @@ def check_level(level: Any, name: str = "level") -> float:
                       kind="be a real number in (0, 1)")
 
 
+# The last tuple ``check_levels`` took as it was (tuples cannot change).
+_LAST_LEVELS: list[tuple[float, ...] | None] = [None]
+
+
 def check_levels(levels: Iterable[Any]) -> tuple[float, ...]:
     """Distinct levels in the order given, each checked by ``check_level``."""
+    last = _LAST_LEVELS[0]
+    if levels is last and last is not None:
+        return last            # a tuple passed before (the defaults): checked then
     if (type(levels) is tuple and len(levels) <= 15
             and all(type(v) is float and 0.0 < v < 1.0 for v in levels)
             and len(set(levels)) == len(levels)):
+        _LAST_LEVELS[0] = levels
         return levels          # the defaults of every call: already what the checks give
     if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
         raise TypeError(f"levels must be a sequence of numbers in (0, 1), got {levels!r}.")
