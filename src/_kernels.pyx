@@ -1057,7 +1057,9 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
     streaming store, so the scattered writes never read their lines from memory (half
     the time of writing each row in place, measured at 64 to 4096 buckets). A
     bucket's first and last lines may be shared with its neighbours: only its own
-    slots of those are written, one by one.
+    slots of those are written, one by one. A chunk's words are made first, in a
+    loop of their own that the compiler vectorises (1e6 rows: 3.6 -> 2.5-2.8 ms a
+    thread), so the scattering loop only moves them.
     """
     cdef Plan plan = _plan_of(table, base)
     cdef Py_ssize_t i, k, j, nb = cursors.shape[0], r, n
@@ -1065,6 +1067,7 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
     cdef int64_t c, line_start
     cdef int per_line = 16 if score_t is float else 8, slot
     cdef uint16_t chunk_ids[RADIX_CHUNK]
+    cdef uint64_t chunk_words[RADIX_CHUNK]
     cdef const uint16_t* ids
     cdef bint kept = buckets is not None
     _check_block(y.shape[0], s.shape[0], buckets.shape[0] if kept else s.shape[0], start, stop)
@@ -1090,16 +1093,18 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
             else:
                 _chunk_buckets(&s[r], n, &plan, chunk_ids)
                 ids = chunk_ids
+            for i in range(n):
+                chunk_words[i] = _word(s[r + i], y[r + i] == pos_label)
             for i in range(r, r + n):
                 k = ids[i - r]
                 c = cur[k]
                 slot = <int>((c + off) & (per_line - 1))
                 if score_t is float:
                     line32 = <uint32_t*>(lines + 64 * k)
-                    line32[slot] = <uint32_t>_word(s[i], y[i] == pos_label)
+                    line32[slot] = <uint32_t>chunk_words[i - r]
                 else:
                     line64 = <uint64_t*>(lines + 64 * k)
-                    line64[slot] = _word(s[i], y[i] == pos_label)
+                    line64[slot] = chunk_words[i - r]
                 cur[k] = c + 1
                 if slot == per_line - 1:
                     line_start = c - (per_line - 1)
