@@ -205,8 +205,9 @@ def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
 def _plain_sweep(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
                  columns: tuple[Any, ...], levels: np.ndarray,
                  exclude_self: bool) -> tuple[SweepResult, int] | None:
-    """The sweep of a plain service call (see ``plain_rows``) and its row count, or None
-    when the rows need the long way (checks, label coding, both cores)."""
+    """The sweep of a plain service call (the engine's ``summarize_plain`` checks the
+    arrays and rows in C) and its row count, or None when the rows need the long way
+    (checks, label coding, both cores)."""
     if (sample_weight is not None or pos_label is not None or columns[0] is not None
             or columns[1] is not None or columns[2] is not None):
         return None

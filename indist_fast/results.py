@@ -9,9 +9,7 @@ from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
-from ._core.results import SweepResult, point_rates
-
-_new, _set = object.__new__, object.__setattr__
+from ._core.results import SweepResult, frozen_from, point_rates
 from ._core.validation import check_two_classes
 from .errors import LevelNotReachedWarning, warn_undefined_b
 
@@ -152,11 +150,9 @@ class OperatingPoint:
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
         precision, lift, tpr, fpr, f1 = point_rates(tp, fp, weight_pos, weight_neg)
-        obj = _new(cls)         # frozen_instance's build, inline: a report makes three
-        _set(obj, "__dict__", {"level": level, "reached": True, "threshold": threshold,
-                               "b": b, "precision": precision, "lift": lift, "tpr": tpr,
-                               "fpr": fpr, "f1": f1, "tp": tp, "fp": fp})
-        return obj
+        return frozen_from(cls, {"level": level, "reached": True, "threshold": threshold,
+                                 "b": b, "precision": precision, "lift": lift, "tpr": tpr,
+                                 "fpr": fpr, "f1": f1, "tp": tp, "fp": fp})
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None).
@@ -336,8 +332,7 @@ class Report:
                 "against the labelled set for that level.",
                 LevelNotReachedWarning, stacklevel=stacklevel)
         m = main.__dict__
-        obj = _new(cls)
-        _set(obj, "__dict__", {
+        return frozen_from(cls, {
             "n_rows": int(n_rows), "weight_pos": wp, "weight_neg": wn,
             "base_rate": wp / (wp + wn), "auc": float(result.auc),
             "average_precision": float(result.average_precision),
@@ -346,7 +341,6 @@ class Report:
             "fpr": m["fpr"], "f1": m["f1"], "reached": m["reached"],
             "at": OperatingPoints._of(points), "exclude_self": bool(exclude_self),
             "intervals": None})
-        return obj
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types: NaN becomes None, ``at`` is keyed by the level as text.

@@ -124,3 +124,37 @@ def test_reports_built_without_init_are_whole(backend):
     assert r.intervals is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.auc = 0.5
+
+
+def test_a_service_call_report_is_the_dataclass_its_fields_build():
+    """Reports and their points are built from dict literals, not their ``__init__``:
+    they must hold exactly the fields, in order, and equal, hash, copy and pickle as
+    the dataclasses built from the same values do."""
+    import copy
+    import dataclasses
+    import pickle
+
+    import indist_fast
+    from indist_fast.results import OperatingPoint, Report
+
+    rng = np.random.default_rng(3)
+    y = rng.random(1000) < 0.1
+    s = rng.normal(size=1000) + 1.5 * y
+    r = indist_fast.evaluate(y, s, levels=(0.3, 0.5, 0.99))      # 0.99: not reached
+    for record, cls in [(r, Report)] + [(p, OperatingPoint) for p in r.at.values()]:
+        names = [f.name for f in dataclasses.fields(cls)]
+        assert list(vars(record)) == names
+        rebuilt = cls(**{name: getattr(record, name) for name in names})
+        assert repr(rebuilt) == repr(record)
+        # (NaN fields of the point not reached compare unequal once copied, as they
+        # would in any dataclass: compare their text there)
+        assert repr(pickle.loads(pickle.dumps(record))) == repr(record)
+        assert repr(copy.deepcopy(record)) == repr(record)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            record.level = 0.1          # type: ignore[misc]
+    reached = indist_fast.evaluate(y, s)             # no NaN field
+    assert pickle.loads(pickle.dumps(reached)) == reached
+    assert copy.deepcopy(reached) == reached
+    point = r.at[0.5]
+    assert hash(point) == hash(OperatingPoint(**vars(point)))
+    assert dataclasses.replace(r, n_rows=5).n_rows == 5 and r.n_rows == 1000

@@ -21,17 +21,23 @@ from numpy.typing import NDArray
 _R = TypeVar("_R")
 
 
+_new, _set = object.__new__, object.__setattr__  # (a frozen dataclass's __setattr__ refuses)
+
+
 def frozen_instance(cls: type[_R], **values: Any) -> _R:
     """A frozen dataclass built without its generated ``__init__``, whose one
     ``object.__setattr__`` per field is most of the Python cost of a service call of
     a thousand rows (rows, operating points, report). Only for classes without
     ``__post_init__``; every field given."""
-    obj = object.__new__(cls)
-    _set(obj, "__dict__", values)       # the call's own fresh dict, not a copy of it
+    return frozen_from(cls, values)         # the call's own fresh dict
+
+
+def frozen_from(cls: type[_R], values: dict[str, Any]) -> _R:
+    """``frozen_instance`` from a dict of every field, in their order, that becomes the
+    instance's own (a dict literal: cheaper than keyword arguments per field)."""
+    obj = _new(cls)
+    _set(obj, "__dict__", values)
     return obj
-
-
-_set = object.__setattr__
 
 # The annotations both engine twins use, so that their signatures read the same.
 Array = NDArray[Any]
