@@ -134,7 +134,7 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     table = ScoreTable.from_rows(rows)
     boot = bootstrap_table(rows, table, metrics=BOOTSTRAP_METRICS, n_boot=n_boot,
                            seed=seed, confidence=confidence, exclude_self=exclude_self)
-    report = table.evaluate(lv, exclude_self=exclude_self)
+    report = table._report(lv, exclude_self, stacklevel=4)
     return dataclasses.replace(report, intervals=boot.intervals)
 
 

@@ -173,44 +173,63 @@ class OperatingPoint:
         return record_dict(self)
 
 
-class OperatingPoints(Mapping[float, "OperatingPoint"]):
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class ReadOnlyMapping(Mapping[_K, _V]):
+    """A mapping of a result (``Report.at``, ``BootstrapResult.intervals``,
+    ``Comparison.metrics``...) that cannot be changed, and that pickles, copies and
+    hashes (when its values do) as the frozen records holding it do, where
+    ``types.MappingProxyType`` does not."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[_K, _V]) -> None:
+        self._items = dict(items)
+
+    @classmethod
+    def _of(cls, items: dict[_K, _V]) -> Any:
+        """Wrap a dict nobody else holds, without copying it."""
+        obj = object.__new__(cls)
+        obj._items = items
+        return obj
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items.items()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._items!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self._items,))
+
+
+class OperatingPoints(ReadOnlyMapping[float, "OperatingPoint"]):
     """``Report.at``: the operating point of each requested level, read-only.
 
     A level that was not requested raises a ``KeyError`` that lists the levels there
     are (pass ``levels=`` to ``evaluate`` for others).
     """
 
-    __slots__ = ("_points",)
-
-    def __init__(self, points: Mapping[float, "OperatingPoint"]) -> None:
-        self._points = dict(points)
-
-    @classmethod
-    def _of(cls, points: dict[float, "OperatingPoint"]) -> "OperatingPoints":
-        """Wrap a dict nobody else holds, without copying it."""
-        obj = object.__new__(cls)
-        obj._points = points
-        return obj
+    __slots__ = ()
 
     def __getitem__(self, level: float) -> "OperatingPoint":
         try:
-            return self._points[level]
+            return self._items[level]
         except (KeyError, TypeError):
-            shown = ", ".join(f"{lv:g}" for lv in sorted(self._points))
+            shown = ", ".join(f"{lv:g}" for lv in sorted(self._items))
             raise KeyError(f"no operating point at level {level!r}; this report has "
                            f"levels {shown} (pass levels= to evaluate for others)") from None
-
-    def __iter__(self) -> Iterator[float]:
-        return iter(self._points)
-
-    def __len__(self) -> int:
-        return len(self._points)
-
-    def __repr__(self) -> str:
-        return f"OperatingPoints({self._points!r})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self._points,))
 
 
 @dataclass(frozen=True)

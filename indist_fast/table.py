@@ -325,11 +325,17 @@ class ScoreTable:
         >>> r.auc, r.n_rows, r.threshold
         (1.0, 4, 0.6)
         """
-        lv = check_levels(levels)
-        exclude_self = check_flag(exclude_self, "exclude_self")
+        return self._report(check_levels(levels), check_flag(exclude_self, "exclude_self"),
+                            stacklevel=4)
+
+    def _report(self, levels: tuple[float, ...], exclude_self: bool,
+                stacklevel: int) -> Report:
+        """``evaluate`` of checked arguments; its warnings ``stacklevel`` frames up from
+        ``Report.from_sweep`` (4: the caller of the public function that called this)."""
         result = engine().sweep_table(self.scores, self.pos, self.neg,
-                                               with_main_level(lv), exclude_self)
-        return Report.from_sweep(result, lv, self.n_rows, exclude_self)
+                                      with_main_level(levels), exclude_self)
+        return Report.from_sweep(result, levels, self.n_rows, exclude_self,
+                                 stacklevel=stacklevel)
 
     def curves(self, *, exclude_self: bool = True) -> Curves:
         """Every operating point of the table (see ``indist_fast.curves``).

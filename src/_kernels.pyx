@@ -810,8 +810,9 @@ cdef object _plain_labels(cnp.ndarray y, const score_t* s, Py_ssize_t n,
 
 
 cdef inline bint _plain_column(cnp.ndarray a) noexcept:
+    # (aligned: the kernels read the rows through typed pointers)
     return (cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_IS_C_CONTIGUOUS(a)
-            and cnp.PyArray_ISNOTSWAPPED(a))
+            and cnp.PyArray_ISNOTSWAPPED(a) and cnp.PyArray_ISALIGNED(a))
 
 
 cdef object _plain(object y, object s, Py_ssize_t max_rows, const double[::1] levels,
@@ -838,7 +839,7 @@ cdef object _plain(object y, object s, Py_ssize_t max_rows, const double[::1] le
 def auc_small(object y, object s, Py_ssize_t max_rows):
     """AUC of a plain service call, or None having done nothing else.
 
-    Plain: NumPy arrays, 1-d, C-contiguous, native byte order, of one length from 1
+    Plain: NumPy arrays, 1-d, C-contiguous, aligned, native byte order, of one length from 1
     to ``max_rows``; labels bool or {0, 1} in a kernel label dtype, scores float64 or
     float32. Every row is checked in the pass that splits the classes: None for any
     other input, a NaN score, another label or one class (the caller then takes the

@@ -170,7 +170,7 @@ def auc_plain_args(draw: Draw, r: Rows) -> tuple:
     return None for what is not plain), sometimes not plain in layout or length."""
     y, s, _, _, _ = _raw(r)
     layout = draw(st.sampled_from(["plain", "plain", "plain", "strided", "bool", "list",
-                                   "swapped"]))
+                                   "swapped", "unaligned"]))
     if layout == "strided" and len(s) > 1:
         y, s = np.repeat(y, 2)[::2], np.repeat(s, 2)[::2]
     elif layout == "bool":
@@ -179,6 +179,8 @@ def auc_plain_args(draw: Draw, r: Rows) -> tuple:
         y = y.tolist()
     elif layout == "swapped":
         s = s.astype(s.dtype.newbyteorder())
+    elif layout == "unaligned" and len(s) > 0:        # contiguous, one byte off
+        s = np.frombuffer(b"\0" + s.tobytes(), dtype=s.dtype, offset=1)
     return (y, s, draw(st.sampled_from([100_000, len(s), max(len(s) - 1, 0)])))
 
 

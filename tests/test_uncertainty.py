@@ -483,3 +483,36 @@ def test_replicate_draws_step_the_callers_generators_as_numpy(kind, weighted, st
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=True)
     for a, b in zip(ours, twin):            # the next raw outputs agree: same state
         np.testing.assert_array_equal(a.random_raw(3), b.random_raw(3))
+
+
+def test_a_report_with_intervals_warns_at_the_callers_line_and_pickles():
+    """``evaluate(..., n_boot=)`` warns of a level not reached at the caller's line, as
+    without ``n_boot``; its intervals (and a bootstrap's, and a comparison's) pickle and
+    copy with the record that holds them."""
+    import copy
+    import dataclasses
+    import pickle
+
+    y = np.array([1, 0, 0, 0, 1, 0, 0, 0, 1, 1])
+    s = np.array([0.0, 1, 2, 3, 4, 5, 6, 7, 9, 10])
+    for call in (lambda: indist_fast.evaluate(y, s, n_boot=20, seed=0),
+                 lambda: indist_fast.evaluate(y, s),
+                 lambda: ScoreTable.from_arrays(y, s).evaluate()):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        assert [w.category for w in caught] == [indist_fast.LevelNotReachedWarning]
+        assert caught[0].filename == __file__
+    with pytest.warns(indist_fast.LevelNotReachedWarning):
+        r = indist_fast.evaluate(y, s, n_boot=20, seed=0)
+    for record in (r, indist_fast.bootstrap(y, s, n_boot=20, seed=0),
+                   indist_fast.compare(y, s, s[::-1].copy(), n_boot=20, seed=0,
+                                       metrics="auc")):
+        for again in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record)):
+            assert repr(again) == repr(record)
+    back = pickle.loads(pickle.dumps(r))
+    assert list(back.intervals) == list(r.intervals)
+    assert np.array_equal(back.intervals["auc"].replicates, r.intervals["auc"].replicates)
+    assert dataclasses.asdict(r)["intervals"]["auc"].low == r.intervals["auc"].low
+    with pytest.raises(TypeError):
+        r.intervals["auc"] = None            # type: ignore[index]

@@ -513,10 +513,10 @@ def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,
 
 def auc_plain(y: Any, s: Any, max_rows: int) -> float | None:
     """The AUC of a plain service call, or None having done nothing else. Plain: NumPy
-    arrays, 1-d, C-contiguous, native, 1 to ``max_rows`` rows, bool or {0, 1} labels of
-    a kernel dtype, float64 or float32 scores; None also for a NaN score, another label
-    or one class. The kernel checks all that in C and counts the sorted classes
-    instead of sweeping them (``_auc_of_sorted``)."""
+    arrays, 1-d, C-contiguous, aligned, native, 1 to ``max_rows`` rows, bool or {0, 1}
+    labels of a kernel dtype, float64 or float32 scores; None also for a NaN score,
+    another label or one class. The kernel checks all that in C and counts the sorted
+    classes instead of sweeping them (``_auc_of_sorted``)."""
     return _kernels.auc_small(y, s, max_rows)
 
 

@@ -338,7 +338,7 @@ def plain_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
                pos_label: Any = None, max_rows: int = PLAIN_ROWS) -> Rows | None:
     """Rows of the common service call, taken as they are, or None.
 
-    NumPy arrays, 1-d, C-contiguous, native: bool or integer/float labels of a kernel
+    NumPy arrays, 1-d, C-contiguous, aligned, native: bool or integer/float labels of a kernel
     dtype, float64 or float32 scores, at most ``max_rows`` of them, no weights and
     no ``pos_label``. Nothing looks at the values: the labels are taken as {0, 1} (or
     bool) and ``engine().summarize_plain`` checks every row in its counting pass,
@@ -353,6 +353,7 @@ def plain_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
     n = len(y_score) if y_score.ndim == 1 else -1
     if (not 0 < n <= max_rows or y_true.shape != y_score.shape
             or not (y_true.flags.c_contiguous and y_score.flags.c_contiguous)
+            or not (y_true.flags.aligned and y_score.flags.aligned)
             or y_score.dtype not in _PLAIN_SCORES):
         return None
     if y_true.dtype == np.bool_:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
 import numpy as np
@@ -22,7 +21,7 @@ from .._core.engine import engine
 from .._core.results import SweepResult, operating_rates
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
 from .._core.validation import check_two_classes
-from ..results import record_dict
+from ..results import ReadOnlyMapping, record_dict
 from ..table import ScoreTable
 
 __all__ = ["bootstrap", "BootstrapResult", "Interval", "Resampler", "METRICS",
@@ -664,7 +663,7 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
             reps = np.array([_call_metric(name, spec, resampler.replicate_table(k))
                              for k in range(n_boot)], dtype=np.float64)
         intervals[name] = Interval.from_replicates(name, estimate, reps, confidence)
-    return BootstrapResult(MappingProxyType(intervals), n_boot, resampler.stratified,
+    return BootstrapResult(ReadOnlyMapping._of(intervals), n_boot, resampler.stratified,
                            confidence, level, entropy)
 
 

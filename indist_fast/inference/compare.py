@@ -21,7 +21,6 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from types import MappingProxyType
 from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -30,7 +29,7 @@ from .._core.engine import engine
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
 from .._core.validation import check_two_classes, prepare_rows
 from ..errors import warn_fractional_weights
-from ..results import record_dict
+from ..results import ReadOnlyMapping, record_dict
 from .bootstrap import MAX_REPLICATES, METRICS, Resampler, _derived, _entropy, _sweep_metrics
 from .delong import (RankedRows, Slots, _check_copies, _scored_rows, delong_table,
                      model_components, paired_difference, rank_models)
@@ -739,12 +738,12 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                 pairs[k][m] = Difference(**{**{f: getattr(old, f) for f in
                                                old.__dataclass_fields__}, "p_value": p})
     used_boot = n_boot if boot else 0
-    comparisons = {key: Comparison(key[0], key[1], MappingProxyType(diffs), paired,
+    comparisons = {key: Comparison(key[0], key[1], ReadOnlyMapping(diffs), paired,
                                    used_boot, entropy if boot else None, level)
                    for key, diffs in pairs.items()}
     if not several:
         return next(iter(comparisons.values()))
-    return Comparisons(tuple(name for name, _, _ in models), MappingProxyType(comparisons),
+    return Comparisons(tuple(name for name, _, _ in models), ReadOnlyMapping(comparisons),
                        correction)
 
 
