@@ -1058,10 +1058,9 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
     streaming store, so the scattered writes never read their lines from memory (half
     the time of writing each row in place, measured at 64 to 4096 buckets). A
     bucket's first and last lines may be shared with its neighbours: only its own
-    slots of those are written, one by one. A chunk's words are made first, in a
-    loop of their own that the compiler vectorises, so the scattering loop only moves
-    them (paired in one process: 0.94x the time at 1e6 rows, no change at 5e6, where
-    the scattered stores bound it).
+    slots of those are written, one by one. (Making a chunk's words first, in a loop
+    of their own that the compiler vectorises, left ``evaluate`` of 1e6 and 1e7 rows
+    unchanged, 0.99-1.01x in paired runs: the scattered stores bound this loop.)
     """
     cdef Plan plan = _plan_of(table, base)
     cdef Py_ssize_t i, k, j, nb = cursors.shape[0], r, n
@@ -1069,7 +1068,6 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
     cdef int64_t c, line_start
     cdef int per_line = 16 if score_t is float else 8, slot
     cdef uint16_t chunk_ids[RADIX_CHUNK]
-    cdef uint64_t chunk_words[RADIX_CHUNK]
     cdef const uint16_t* ids
     cdef bint kept = buckets is not None
     _check_block(y.shape[0], s.shape[0], buckets.shape[0] if kept else s.shape[0], start, stop)
@@ -1095,18 +1093,16 @@ def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
             else:
                 _chunk_buckets(&s[r], n, &plan, chunk_ids)
                 ids = chunk_ids
-            for i in range(n):
-                chunk_words[i] = _word(s[r + i], y[r + i] == pos_label)
             for i in range(r, r + n):
                 k = ids[i - r]
                 c = cur[k]
                 slot = <int>((c + off) & (per_line - 1))
                 if score_t is float:
                     line32 = <uint32_t*>(lines + 64 * k)
-                    line32[slot] = <uint32_t>chunk_words[i - r]
+                    line32[slot] = <uint32_t>_word(s[i], y[i] == pos_label)
                 else:
                     line64 = <uint64_t*>(lines + 64 * k)
-                    line64[slot] = chunk_words[i - r]
+                    line64[slot] = _word(s[i], y[i] == pos_label)
                 cur[k] = c + 1
                 if slot == per_line - 1:
                     line_start = c - (per_line - 1)
