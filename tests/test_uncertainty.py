@@ -516,3 +516,7 @@ def test_a_report_with_intervals_warns_at_the_callers_line_and_pickles():
     assert dataclasses.asdict(r)["intervals"]["auc"].low == r.intervals["auc"].low
     with pytest.raises(TypeError):
         r.intervals["auc"] = None            # type: ignore[index]
+    # equal and hashable as records (the replicates array takes no part, as in
+    # Difference): a copy equals its original instead of raising on ``==``
+    assert back.intervals == r.intervals and copy.deepcopy(r) == r
+    assert hash(back.intervals["auc"]) == hash(r.intervals["auc"])

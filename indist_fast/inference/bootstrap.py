@@ -147,7 +147,7 @@ class Interval:
     low: float
     high: float
     confidence: float
-    replicates: np.ndarray = field(repr=False)     # thousands of values: not in repr()
+    replicates: np.ndarray = field(repr=False, compare=False)  # not in repr(); no ==
     n_undefined: int
 
     @classmethod
