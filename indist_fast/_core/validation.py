@@ -327,8 +327,8 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
     return Rows(y, s, w, pos_value, neg_value, coding)
 
 
-#: Up to this many rows, plain arrays reach the engine unscanned (``plain_rows``): the
-#: kernel's counting pass checks them. Beyond it a Python-level scan is a small share
+#: Up to this many rows, plain arrays reach the engine unscanned: its
+#: ``summarize_plain`` checks them, and every row, itself. Beyond it a Python-level scan is a small share
 #: of the work, and the general path uses both cores.
 PLAIN_ROWS = 100_000
 _PLAIN_SCORES = {np.dtype(np.float64), np.dtype(np.float32)}
@@ -336,15 +336,15 @@ _PLAIN_SCORES = {np.dtype(np.float64), np.dtype(np.float32)}
 
 def plain_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
                pos_label: Any = None, max_rows: int = PLAIN_ROWS) -> Rows | None:
-    """Rows of the common service call, taken as they are, or None.
+    """Rows of the common service call, taken as they are, or None: the NumPy twin's
+    reading of what the compiled ``summarize_plain`` checks in C (``_kernels._plain``).
 
-    NumPy arrays, 1-d, C-contiguous, aligned, native: bool or integer/float labels of a kernel
-    dtype, float64 or float32 scores, at most ``max_rows`` of them, no weights and
-    no ``pos_label``. Nothing looks at the values: the labels are taken as {0, 1} (or
-    bool) and ``engine().summarize_plain`` checks every row in its counting pass,
-    returning None for anything else ({-1, 1} labels, NaN, one class), which then
-    goes through ``prepare_rows``. Views only: the caller's arrays are not copied or
-    changed.
+    NumPy arrays, 1-d, C-contiguous, aligned, native: bool or integer/float labels of a
+    kernel dtype, float64 or float32 scores, at most ``max_rows`` of them, no weights
+    and no ``pos_label``. Nothing looks at the values: the labels are taken as {0, 1}
+    (or bool); the engine's ``summarize_plain`` then returns None for anything else
+    ({-1, 1} labels, NaN, one class), which goes through ``prepare_rows``. Views only:
+    the caller's arrays are not copied or changed.
     """
     if sample_weight is not None or pos_label is not None:
         return None
