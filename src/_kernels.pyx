@@ -8,10 +8,10 @@ here, with the same return values, and is the oracle in the tests.
 
 The plan for an unweighted call (``summarize``) from a few hundred thousand rows: a
 sample of the scores sizes buckets of their order bits (``radix_plan``); each half of
-the rows, on its own thread, is counted per bucket and class and checked
-(``radix_count``), then written as one word per row, the score's order bits and the
-label, at its bucket's cursor (``radix_scatter``); each bucket is sorted in cache by
-NumPy's own sort and swept at once, the upper and lower buckets on two threads
+the rows, on its own thread, is checked, counted per bucket and written as one word per
+row, the score's order bits and the label, into blocks chained per bucket
+(``radix_fill``); each bucket's blocks are gathered in cache, sorted by NumPy's own
+sort and swept at once, the upper and lower buckets on two threads
 (``radix_sweep_from``). Fewer rows: they are counted by class and by a pivot
 (``count_rows``) and copied to exact places (``scatter_scores``), NumPy's SIMD sort
 orders each of the four pieces in place, and one merge walks positives and negatives
@@ -130,8 +130,34 @@ cdef extern from *:
         _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
         _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
     }
+    /* The same with the line's last word from a register: the word just made is never
+       stored into the line only to be read back at once by a wider load, which the
+       store cannot forward (the loads of the line's last 16 bytes waited on it). */
+    static inline void indist_fast_stream_line64(void* dst, const void* src, uint64_t last) {
+        const __m128i* s = (const __m128i*)src;
+        __m128i* d = (__m128i*)dst;
+        _mm_stream_si128(d, _mm_load_si128(s));
+        _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+        _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+        _mm_stream_si128(d + 3, _mm_set_epi64x((long long)last, ((const long long*)src)[6]));
+    }
+    static inline void indist_fast_stream_line32(void* dst, const void* src, uint32_t last) {
+        const __m128i* s = (const __m128i*)src;
+        const int* w = (const int*)src;
+        __m128i* d = (__m128i*)dst;
+        _mm_stream_si128(d, _mm_load_si128(s));
+        _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+        _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+        _mm_stream_si128(d + 3, _mm_set_epi32((int)last, w[14], w[13], w[12]));
+    }
     static inline void indist_fast_stream_done(void) { _mm_sfence(); }
     #else
+    static inline void indist_fast_stream_line64(void* dst, const void* src, uint64_t last) {
+        memcpy(dst, src, 56); memcpy((char*)dst + 56, &last, 8);
+    }
+    static inline void indist_fast_stream_line32(void* dst, const void* src, uint32_t last) {
+        memcpy(dst, src, 60); memcpy((char*)dst + 60, &last, 4);
+    }
     static inline void indist_fast_stream_line(void* dst, const void* src) { memcpy(dst, src, 64); }
     static inline void indist_fast_stream_done(void) { }
     #endif
@@ -193,6 +219,8 @@ cdef extern from *:
     ctypedef int (*SortFunc)(void*, cnp.npy_intp, void*) noexcept nogil
     SortFunc indist_fast_sort_func(int type_num)
     void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
+    void indist_fast_stream_line64(void* dst, const void* src, uint64_t last) noexcept nogil
+    void indist_fast_stream_line32(void* dst, const void* src, uint32_t last) noexcept nogil
     void indist_fast_stream_done() noexcept nogil
     cnp.npy_intp indist_fast_bucket_ids64(const double* s, cnp.npy_intp n,
                                           const uint64_t* table, int64_t base, int64_t last,
@@ -492,8 +520,8 @@ cdef object _summarize_small(const label_t* y, const score_t* s, Py_ssize_t n,
                            levels)
                 # scores >= 0 first, from the top; the pieces never share a score
                 blocks = simd_on() and exact_blocks(<double>n_pos, <double>(n - n_pos))
-                _sweep_bucket(buf, 0, front, 1, wide, True, blocks, &sink)
-                _sweep_bucket(buf, front, n, 0, wide, True, blocks, &sink)
+                _sweep_bucket(buf, 0, front, 1, wide, blocks, &sink)
+                _sweep_bucket(buf, front, n, 0, wide, blocks, &sink)
                 _flush(&sink, <PlainMode>0, <Plain>0)
     finally:
         PyMem_RawFree(buf)
@@ -996,46 +1024,6 @@ cdef inline Py_ssize_t _chunk_buckets(const score_t* s, Py_ssize_t n, const Plan
         return indist_fast_bucket_ids64(s, n, plan.table, plan.base, plan.last, out)
 
 
-def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
-                double neg_value, const uint64_t[::1] table, int64_t base,
-                Py_ssize_t n_buckets, Py_ssize_t start, Py_ssize_t stop,
-                uint16_t[::1] buckets):
-    """Rows ``start:stop`` per bucket and class: ``(counts, n_bad)``, ``counts[b, 1]``
-    positives and ``counts[b, 0]`` negatives in bucket ``b`` (at most 2**16 buckets);
-    ``n_bad`` rows have a NaN score or a third label (the counts mean nothing then).
-    Each row's bucket goes to ``buckets[row]`` for ``radix_scatter`` (reading them
-    back costs less than finding them again: 33 against 49 ms a pass of 1e7 rows);
-    ``buckets`` None: they are not kept (2 bytes a row less)."""
-    cdef Plan plan = _plan_of(table, base)
-    cdef Py_ssize_t i, n_bad = 0, c, n
-    cdef label_t pos_label = <label_t>pos_value
-    cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
-    cdef Py_ssize_t has_neg = neg_value == neg_value
-    cdef uint16_t chunk_ids[RADIX_CHUNK]
-    cdef uint16_t* ids
-    cdef bint keep = buckets is not None
-    _check_block(y.shape[0], s.shape[0], buckets.shape[0] if keep else s.shape[0], start, stop)
-    if not 1 <= n_buckets <= 1 << 16:
-        raise ValueError("n_buckets must be 1 to 2**16")
-    counts_arr = np.zeros((n_buckets, 2), dtype=np.int64)
-    cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
-    with nogil:
-        # A chunk at a time: bucket ids and NaNs (vectorised), third labels (another
-        # simple loop), then the counts. One loop doing all three ran at a third of the
-        # speed.
-        c = start
-        while c < stop:
-            n = min(<Py_ssize_t>RADIX_CHUNK, stop - c)
-            ids = &buckets[c] if keep else chunk_ids
-            n_bad += _chunk_buckets(&s[c], n, &plan, ids)
-            for i in range(c, c + n):
-                n_bad += (y[i] != pos_label) & ((y[i] != neg_label) | (1 - has_neg))
-            for i in range(n):
-                counts[2 * ids[i] + (y[c + i] == pos_label)] += 1
-            c += n
-    return counts_arr, n_bad
-
-
 cdef inline void* _words_of(object words, Py_ssize_t n, bint wide) except NULL:
     if (not isinstance(words, np.ndarray) or words.dtype != (np.uint64 if wide else np.uint32)
             or not words.flags.c_contiguous or not words.flags.writeable
@@ -1045,80 +1033,118 @@ cdef inline void* _words_of(object words, Py_ssize_t n, bint wide) except NULL:
     return cnp.PyArray_DATA(words) if n else <void*>1
 
 
-def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
-                  const uint64_t[::1] table, int64_t base, const uint16_t[::1] buckets,
-                  Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] cursors):
-    """Write the words of rows ``start:stop`` at their buckets' cursors (advanced in
-    place; blocks on different threads get disjoint cursors from ``radix_count``).
-    Rows must be clean. ``words``: uint64 for float64 scores, uint32 for float32.
-    ``buckets``: the rows' buckets as ``radix_count`` kept them, or None to find them
-    again from the plan (``table``, ``base``).
+# One pass, no count: each block of rows (one per thread) writes its words into blocks
+# of ``block`` words of their buckets, taken from a range of blocks of its own and
+# chained per bucket, so nothing needs to know a bucket's size in advance. (Counting
+# the rows first, to place each bucket contiguously, was a second read of the rows at
+# about 4 ns a row and 2 bytes a row of bucket ids.) When a bucket is swept, its blocks
+# are gathered into a buffer that stays in cache (``radix_sweep_from``).
 
-    Rows go to a cache line per bucket first; a full line is written out in one
-    streaming store, so the scattered writes never read their lines from memory (half
-    the time of writing each row in place, measured at 64 to 4096 buckets). A
-    bucket's first and last lines may be shared with its neighbours: only its own
-    slots of those are written, one by one. (Making a chunk's words first, in a loop
-    of their own that the compiler vectorises, left ``evaluate`` of 1e6 and 1e7 rows
-    unchanged, 0.99-1.01x in paired runs: the scattered stores bound this loop.)
+def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
+               double neg_value, const uint64_t[::1] table, int64_t base,
+               Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] links,
+               int64_t[:, ::1] state, int64_t[::1] free, uint8_t[::1] lines,
+               Py_ssize_t block, bint finish):
+    """Write the words of rows ``start:stop`` into their buckets' blocks and count them.
+
+    One writer's state, kept from call to call (its rows in groups): ``state[0, k]``
+    is bucket ``k``'s open block (words ``block * state[0, k]`` on), ``state[1, k]``
+    the words in it, ``state[2, k]`` the full blocks chained behind it
+    (``links[block]`` is the one before, -1 ends the chain), ``state[3, k]`` the
+    bucket's positive rows. A full block is followed by block ``free[0]``, taken up to
+    ``free[1]`` (the writer's own blocks). ``free[2]`` counts the rows with a NaN
+    score or a third label (the words mean nothing then). ``lines``: a cache line per
+    bucket (``radix_scatter_keys``), whose words go out to a block in one streaming
+    store when full; ``finish``: write the words still in them (the writer's last
+    rows). Blocks are whole lines: ``words`` is 64-byte aligned and ``block`` a
+    multiple of a line's words.
     """
     cdef Plan plan = _plan_of(table, base)
-    cdef Py_ssize_t i, k, j, nb = cursors.shape[0], r, n
+    cdef Py_ssize_t i, r, n, k, nb = state.shape[1]
+    cdef Py_ssize_t n_blocks = links.shape[0]
+    cdef int per_line = 16 if score_t is float else 8, item = 4 if score_t is float else 8
     cdef label_t pos_label = <label_t>pos_value
-    cdef int64_t c, line_start
-    cdef int per_line = 16 if score_t is float else 8, slot
+    cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
+    cdef Py_ssize_t has_neg = neg_value == neg_value
     cdef uint16_t chunk_ids[RADIX_CHUNK]
-    cdef const uint16_t* ids
-    cdef bint kept = buckets is not None
-    _check_block(y.shape[0], s.shape[0], buckets.shape[0] if kept else s.shape[0], start, stop)
-    cdef void* out = _words_of(words, s.shape[0], score_t is double)
-    first_arr = np.array(cursors, dtype=np.int64)
-    lines_arr = np.empty(nb * 64 + 64, dtype=np.uint8)
-    cdef int64_t* cur = &cursors[0] if nb else NULL
-    cdef const int64_t* first = <const int64_t*>cnp.PyArray_DATA(first_arr)
-    cdef char* lines = <char*>cnp.PyArray_DATA(lines_arr)
-    lines += (64 - (<uintptr_t>lines & 63)) & 63
-    cdef uint64_t* out64 = <uint64_t*>out
-    cdef uint32_t* out32 = <uint32_t*>out
-    cdef uint64_t* line64
-    cdef uint32_t* line32
-    # Where lines start relative to the words: slot 0 of a line is 64-byte aligned.
-    cdef int64_t off = <int64_t>((<uintptr_t>out & 63) // (4 if score_t is float else 8))
+    cdef int64_t c, m, n_bad = 0, next_block, end_block
+    cdef uint64_t word
+    cdef bint positive, ran_out = False
+    _check_block(y.shape[0], s.shape[0], s.shape[0], start, stop)
+    if state.shape[0] != 4 or not 1 <= nb <= 1 << 16:
+        raise ValueError("state must have 4 rows of 1 to 2**16 buckets")
+    if block < per_line or block % per_line:
+        raise ValueError(f"block must be a positive multiple of {per_line} words")
+    if free.shape[0] != 3 or not 0 <= free[0] <= free[1] <= n_blocks:
+        raise ValueError("free must be [next, end, bad] within the blocks")
+    if lines.shape[0] < 64 * nb + 64:
+        raise ValueError("lines must hold a cache line per bucket")
+    cdef char* out = <char*>_words_of(words, n_blocks * block, score_t is double)
+    if n_blocks and <uintptr_t>out & 63:
+        raise ValueError("words must be 64-byte aligned")
+    cdef int64_t* head = &state[0, 0]
+    cdef int64_t* fill = &state[1, 0]
+    cdef int64_t* full = &state[2, 0]
+    cdef int64_t* npos = &state[3, 0]
+    for k in range(nb):
+        if not 0 <= head[k] < n_blocks or not 0 <= fill[k] < block:
+            raise ValueError("state holds a block outside the words")
+    cdef char* line_buf = <char*>&lines[0]
+    line_buf += (64 - (<uintptr_t>line_buf & 63)) & 63
+    cdef char* line
+    next_block, end_block = free[0], free[1]
     with nogil:
         r = start
-        while r < stop:
+        while r < stop and not ran_out:
             n = min(<Py_ssize_t>RADIX_CHUNK, stop - r)
-            if kept:
-                ids = &buckets[r]
-            else:
-                _chunk_buckets(&s[r], n, &plan, chunk_ids)
-                ids = chunk_ids
+            # The ids and the checks in loops of their own, which the compiler
+            # vectorises (one loop doing it all ran at a third of the speed).
+            n_bad += _chunk_buckets(&s[r], n, &plan, chunk_ids)
             for i in range(r, r + n):
-                k = ids[i - r]
-                c = cur[k]
-                slot = <int>((c + off) & (per_line - 1))
-                if score_t is float:
-                    line32 = <uint32_t*>(lines + 64 * k)
-                    line32[slot] = <uint32_t>_word(s[i], y[i] == pos_label)
-                else:
-                    line64 = <uint64_t*>(lines + 64 * k)
-                    line64[slot] = _word(s[i], y[i] == pos_label)
-                cur[k] = c + 1
-                if slot == per_line - 1:
-                    line_start = c - (per_line - 1)
-                    if line_start >= first[k]:
-                        if score_t is float:
-                            indist_fast_stream_line(out32 + line_start, lines + 64 * k)
-                        else:
-                            indist_fast_stream_line(out64 + line_start, lines + 64 * k)
+                n_bad += (y[i] != pos_label) & ((y[i] != neg_label) | (1 - has_neg))
+            for i in range(r, r + n):
+                k = chunk_ids[i - r]
+                c = fill[k]
+                positive = y[i] == pos_label
+                word = _word(s[i], positive)
+                npos[k] += positive
+                fill[k] = c + 1
+                line = line_buf + 64 * k
+                if (c + 1) & (per_line - 1):
+                    if score_t is float:
+                        (<uint32_t*>line)[c & (per_line - 1)] = <uint32_t>word
                     else:
-                        _write_slots(out, lines + 64 * k, first[k], c + 1, off, per_line)
+                        (<uint64_t*>line)[c & (per_line - 1)] = word
+                    continue
+                # The line is full (its last word from the register: see
+                # indist_fast_stream_line64).
+                if score_t is float:
+                    indist_fast_stream_line32(out + item * (head[k] * block + c + 1 - per_line),
+                                              line, <uint32_t>word)
+                else:
+                    indist_fast_stream_line64(out + item * (head[k] * block + c + 1 - per_line),
+                                              line, word)
+                if c + 1 == block:
+                    if next_block == end_block:
+                        ran_out = True
+                        break
+                    links[next_block] = head[k]
+                    head[k] = next_block
+                    next_block += 1
+                    fill[k] = 0
+                    full[k] += 1
             r += n
-        for k in range(nb):
-            c = cur[k]
-            line_start = c - ((c + off) & (per_line - 1))
-            _write_slots(out, lines + 64 * k, max(line_start, first[k]), c, off, per_line)
+        if finish and not ran_out:
+            for k in range(nb):
+                c = fill[k]
+                m = c & (per_line - 1)
+                memcpy(out + item * (head[k] * block + c - m), line_buf + 64 * k, item * m)
         indist_fast_stream_done()
+    free[0] = next_block
+    free[2] += n_bad
+    if ran_out:
+        raise ValueError("the writer's blocks ran out: give it a block per bucket and one "
+                         "per `block` rows")
 
 
 cdef inline void _write_slots(void* out, const char* line, int64_t a, int64_t b, int64_t off,
@@ -1176,8 +1202,8 @@ cdef void _sort_bucket(word_t* w, Py_ssize_t n) noexcept nogil:
 
 
 cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bint wide,
-                        bint sort_first, bint blocks, Sink* out) noexcept nogil:
-    """Sort words ``a:b`` (one bucket) when asked, then sweep their rows from the top
+                        bint blocks, Sink* out) noexcept nogil:
+    """Sort words ``a:b`` (one bucket), then sweep their rows from the top
     (``_hot_row``: the sink only sweeps). ``blocks``: rows of distinct scores go eight
     at a time where they can (``words_blocks``; the caller checked that the CPU has
     them and that the sums stay exact), the rest one by one."""
@@ -1190,11 +1216,10 @@ cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bi
     cdef Open g
     cdef Hot h
     cdef Py_ssize_t groups_before = out.sweep.n_groups
-    if sort_first:
-        if wide:
-            _sort_bucket(w64 + a, b - a)
-        else:
-            _sort_bucket(w32 + a, b - a)
+    if wide:
+        _sort_bucket(w64 + a, b - a)
+    else:
+        _sort_bucket(w32 + a, b - a)
     hot_load(&h, &out.sweep)
     _open_load(&g, out)
     i = b - 1
@@ -1222,28 +1247,55 @@ cdef inline uint64_t _score_bits(void* words, Py_ssize_t i, bint wide) noexcept 
     return ((<uint64_t*>words)[i] if wide else (<uint32_t*>words)[i]) >> 1
 
 
-def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1] tops,
-                     Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t split, bint sort_first,
-                     double weight_pos, double weight_neg, const double[::1] levels,
-                     bint exclude_self, double tp_above, double fp_above, double gap_above,
-                     bint checkpoint):
-    """Sweep buckets ``top - 1`` down to ``bottom`` (``starts[b]:starts[b + 1]`` of the
-    words) from the state of the buckets above them, sorting each first when asked.
+def radix_sweep_from(object words, const int64_t[::1] links, const int64_t[:, :, ::1] state,
+                     Py_ssize_t block, const uint8_t[::1] tops, Py_ssize_t top,
+                     Py_ssize_t bottom, Py_ssize_t split, double weight_pos,
+                     double weight_neg, const double[::1] levels, bint exclude_self,
+                     double tp_above, double fp_above, double gap_above, bint checkpoint):
+    """Sweep buckets ``top - 1`` down to ``bottom`` from the state of the buckets above
+    them: each bucket's blocks (``radix_fill``'s, ``state[t]`` the state of writer
+    ``t``) are gathered into a buffer, sorted there and swept.
 
     The radix twin of ``summarize_sorted_from`` (same ``PieceSweep``); its checkpoint
-    is the state after the buckets from ``split`` up.
+    is the state after the buckets from ``split`` up. The words are only read, so
+    a range can be swept again.
     """
-    cdef Py_ssize_t nb = tops.shape[0], b
-    cdef bint wide
+    cdef Py_ssize_t nb = tops.shape[0], b, t, n_writers = state.shape[0]
+    cdef Py_ssize_t n_blocks = links.shape[0], steps
+    cdef int64_t blk, size, biggest = 0, m, length
+    cdef bint wide = isinstance(words, np.ndarray) and words.dtype == np.uint64
+    cdef int item = 8 if wide else 4
     cdef Sink sink
     cdef Hull hull
     cdef double cp_tp = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
     cdef bint blocks = simd_on() and exact_blocks(weight_pos, weight_neg)
-    if starts.shape[0] != nb + 1 or not 0 <= bottom <= split <= top <= nb:
+    if state.shape[1] != 4 or state.shape[2] != nb or not 0 <= bottom <= split <= top <= nb:
         raise ValueError("bad bucket range")
-    wide = isinstance(words, np.ndarray) and words.dtype == np.uint64
-    cdef void* w = _words_of(words, starts[nb], wide)
+    if block < 1:
+        raise ValueError("block must be positive")
+    cdef const char* w = <const char*>_words_of(words, n_blocks * block, wide)
+    # Walk every chain once: each must stay inside the words and hold what its state
+    # says, and the largest bucket sizes the buffer.
+    for b in range(bottom, top):
+        size = 0
+        for t in range(n_writers):
+            blk, length, steps = state[t, 0, b], state[t, 1, b], 0
+            if not 0 <= length < block:
+                raise ValueError("bad bucket state")
+            while blk >= 0:
+                if blk >= n_blocks or steps > state[t, 2, b]:
+                    raise ValueError("bad bucket chain")
+                size += length
+                length = block
+                blk = links[blk]
+                steps += 1
+            if steps != state[t, 2, b] + 1:
+                raise ValueError("bad bucket chain")
+        biggest = max(biggest, size)
+    buffer_arr = np.empty(biggest * item + 64, dtype=np.uint8)
+    cdef char* buf = <char*>cnp.PyArray_DATA(buffer_arr)
+    buf += (64 - (<uintptr_t>buf & 63)) & 63
     _open_sweep(&sink, &hull, weight_pos, weight_neg, exclude_self, levels, None)
     sweep_start_at(&sink.sweep, tp_above, fp_above, gap_above)
     with nogil:
@@ -1253,8 +1305,15 @@ def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1]
                 cp_tp = sink.sweep.tp * sink.sweep.inv_scale
                 cp_fp = sink.sweep.fp * sink.sweep.inv_scale
                 cp_gap, cp_groups = sink.sweep.b_gap, sink.sweep.n_groups
-            _sweep_bucket(w, starts[b], starts[b + 1], tops[b], wide, sort_first, blocks,
-                          &sink)
+            m = 0
+            for t in range(n_writers):
+                blk, length = state[t, 0, b], state[t, 1, b]
+                while blk >= 0:
+                    memcpy(buf + item * m, w + item * blk * block, item * length)
+                    m += length
+                    length = block
+                    blk = links[blk]
+            _sweep_bucket(buf, 0, m, tops[b], wide, blocks, &sink)
         _flush(&sink, <PlainMode>0, <Plain>0)
         if split == bottom:
             cp_tp = sink.sweep.tp * sink.sweep.inv_scale
@@ -1550,7 +1609,8 @@ def radix_count_weighted(const label_t[::1] y, const score_t[::1] s, const doubl
     """Rows ``start:stop`` per bucket: ``(kept, pos, pos_err, neg, n_bad)``: rows of
     positive weight, the positive weight as a compensated pair per bucket, the negative
     weight, and the rows with a NaN score, a third label or a bad weight (the sums mean
-    nothing then). Each row's bucket goes to ``buckets[row]`` (``radix_count``)."""
+    nothing then). Each row's bucket goes to ``buckets[row]``, for
+    ``radix_scatter_keys`` (reading them back costs less than finding them again)."""
     cdef Plan plan = _plan_of(table, base)
     cdef Py_ssize_t i, n_bad = 0, c, n, b, is_pos
     cdef label_t pos_label = <label_t>pos_value
@@ -1594,7 +1654,7 @@ def radix_scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[
     """Write rows ``start:stop`` of positive weight at their buckets' cursors (advanced in
     place): ``rows_out[c]`` = (score, weight) and ``keys_out[c]`` = the key of
     ``scatter_keys`` with ``c`` as its row. Keys and rows go through a cache line per
-    bucket each, streamed out whole (``radix_scatter``). Rows must be clean."""
+    bucket each, streamed out whole (``radix_fill``). Rows must be clean."""
     cdef int shift = index_bits + 1
     cdef Py_ssize_t i, k, nb = cursors.shape[0]
     cdef label_t pos_label = <label_t>pos_value

@@ -133,8 +133,8 @@ class PathLog:
 
 _WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
                          "summarize_keys_from", "summarize_keys", "summarize_sorted",
-                         "delong_components", "summarize_sorted_from", "radix_count",
-                         "radix_scatter", "radix_sweep_from", "radix_count_weighted",
+                         "delong_components", "summarize_sorted_from", "radix_fill",
+                         "radix_sweep_from", "radix_count_weighted",
                          "radix_scatter_keys", "sort_buckets"),
             "_resample": ("replicate_sweeps",)}
 
@@ -200,3 +200,34 @@ def labelled(info: str):
         yield
     except AssertionError as exc:
         raise AssertionError(f"{info} {exc}") from exc
+
+
+class Filled(types.SimpleNamespace):
+    """What ``radix_fill`` left for ``radix_sweep_from`` (``filled``)."""
+
+
+def filled(y, s, target=64, writers=1, block_bytes=None, pos_value=1.0, neg_value=0.0):
+    """Rows written into radix blocks as ``_radix_summary`` writes them: ``writers``
+    blocks of rows, each with its own state, in one group; ``block_bytes`` overrides
+    ``RADIX_BLOCK_BYTES``. Checks nothing: ``bad`` counts the rows the fill refused."""
+    from indist_fast._core import _kernels
+    from indist_fast._core import fast as _fast
+    table, base, tops = _kernels.radix_plan(s, target)
+    n, nb = len(s), len(tops)
+    bounds = np.linspace(0, n, writers + 1).astype(int)
+    group = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+    saved = _fast.RADIX_BLOCK_BYTES
+    try:
+        if block_bytes is not None:
+            _fast.RADIX_BLOCK_BYTES = block_bytes
+        words, links, state, free, block = _fast._radix_blocks(s.dtype, nb, [group], None)
+    finally:
+        _fast.RADIX_BLOCK_BYTES = saved
+    for j, (a, b) in enumerate(group):
+        _kernels.radix_fill(y, s, pos_value, neg_value, table, base, a, b, words, links,
+                            state[j], free[j], np.empty(64 * nb + 64, np.uint8), block, True)
+    sizes = (state[:, 2] * block + state[:, 1]).sum(axis=0)
+    pos = state[:, 3].sum(axis=0)
+    return Filled(words=words, links=links, state=state, block=block, tops=tops,
+                  sizes=sizes, pos=pos, wp=float(pos.sum()), wn=float(sizes.sum() - pos.sum()),
+                  bad=int(sum(f[2] for f in free)), free=free, table=table, base=base)

@@ -2,10 +2,10 @@
 reference twin.
 
 The ``radix`` fixture lowers the thresholds so a few hundred rows take the path on two
-threads with buckets of a few rows; each test checks in the path log that the radix
-kernels ran (on the helper thread where they should). Hand-made cases reach what
-random rows rarely do: a bucket the plan's sample missed (it overflows and is sorted
-all the same), buckets of one repeated score, one class (handed back to the general
+threads with buckets of a few rows, written to blocks of one cache line (so buckets
+chain several); each test checks in the path log that the radix kernels ran (on the
+helper thread where they should). Hand-made cases reach what random rows rarely do: a
+bucket the plan's sample missed (it overflows and is sorted all the same), buckets of one repeated score, one class (handed back to the general
 path), bad rows (the general path's errors), both signs of zero and infinities.
 """
 
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows
+from cases import DTYPES, LAYOUTS, filled, labelled, lower_thresholds, prepared, rows
 from indist_fast._core import _kernels
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
@@ -36,6 +36,7 @@ def radix(monkeypatch):
     monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
     monkeypatch.setattr(_fast, "WEIGHTED_RADIX_MIN_ROWS", 4)
     monkeypatch.setattr(_fast, "RADIX_BUCKET_ROWS", 2)
+    monkeypatch.setattr(_fast, "RADIX_BLOCK_BYTES", 64)     # buckets chain a few blocks
     return log
 
 
@@ -66,7 +67,7 @@ def test_radix_summarize_on_two_threads(radix, layout):
             assert_sweeps_equal(_fast.summarize(*args), _reference.summarize(*args), 1e-12)
 
     check()
-    for name in ("radix_count", "radix_scatter", "radix_sweep_from"):
+    for name in ("radix_fill", "radix_sweep_from"):
         assert radix.helper[name], f"{name} never ran on the helper thread"
     assert radix.pieces[3], "no rerun of the lower buckets in halves from the checkpoint"
 
@@ -84,11 +85,9 @@ def test_bucket_the_sample_missed_overflows_and_is_sorted(monkeypatch, dtype):
     s[off] = rng.uniform(0.6, 0.7, off.sum())
     y = rng.random(n) < 0.3
     s = s.astype(dtype)
-    table, base, tops = _kernels.radix_plan(s, 64)
-    counts, bad = _kernels.radix_count(y.view(np.uint8), s, 1.0, 0.0, table, base, len(tops),
-                                       0, n, np.empty(n, np.uint16))
-    assert bad == 0
-    assert counts.sum(axis=1).max() > 0.8 * n, "no bucket overflowed"
+    f = filled(y.view(np.uint8), s, writers=2)
+    assert f.bad == 0
+    assert f.sizes.max() > 0.8 * n, "no bucket overflowed"
     assert_same(y, s)
 
 
@@ -117,7 +116,8 @@ def test_one_class_and_bad_rows_take_the_general_path(radix):
     s = np.linspace(0, 1, 500)
     fast, ref = summaries(y, s)
     assert_sweeps_equal(fast, ref, 1e-12)
-    assert not radix.calls["radix_scatter"], "one class was scattered"
+    assert radix.calls["radix_fill"] and not radix.calls["radix_sweep_from"], (
+        "one class was swept by buckets")
     y[3] = True
     s[7] = np.nan
     with pytest.raises(ValueError) as fast_error:
@@ -133,17 +133,53 @@ def test_radix_kernels_refuse_bad_arguments():
     table, base, tops = _kernels.radix_plan(s, 4)
     with pytest.raises(ValueError, match="target"):
         _kernels.radix_plan(s, 0)
-    with pytest.raises(ValueError, match="n_buckets"):
-        _kernels.radix_count(y, s, 1.0, 0.0, table, base, 1 << 17, 0, 10,
-                             np.empty(10, np.uint16))
+    f = filled(y, s, target=4)
+    args = (y, s, 1.0, 0.0, f.table, f.base, 0, 10)
+    lines = np.empty(64 * len(f.tops) + 64, np.uint8)
+    fill_args = (f.words, f.links, f.state[0], f.free[0], lines, f.block, True)
+
+    def fill(at, value):
+        bad = list(fill_args)
+        bad[at] = value
+        _kernels.radix_fill(*args, *bad)
     with pytest.raises(ValueError, match="words"):
-        _kernels.radix_scatter(y, s, 1.0, table, base, np.zeros(10, np.uint16), 0, 10,
-                               np.empty(10, np.uint32), np.zeros(len(tops), np.int64))
-    starts = np.zeros(len(tops) + 1, np.int64)
+        fill(0, np.empty(len(f.words), np.uint32))
+    with pytest.raises(ValueError, match="aligned"):
+        fill(0, np.empty(len(f.words) + 1, np.uint64)[1:])
+    with pytest.raises(ValueError, match="state must"):
+        fill(2, np.zeros((3, len(f.tops)), np.int64))
+    with pytest.raises(ValueError, match="outside"):
+        fill(2, f.state[0] + len(f.links))
+    with pytest.raises(ValueError, match="free"):
+        fill(3, np.array([0, len(f.links) + 1, 0], np.int64))
+    with pytest.raises(ValueError, match="lines"):
+        fill(4, np.empty(64, np.uint8))
+    with pytest.raises(ValueError, match="block"):
+        fill(5, 12)
+    # A writer given too few blocks stops there with an error, never past them.
+    g = filled(y, s, target=4, block_bytes=64)
+    cramped = g.free[0].copy()
+    cramped[1] = cramped[0]
+    with pytest.raises(ValueError, match="ran out"):
+        _kernels.radix_fill(np.ones(10, np.uint8), np.zeros(10), 1.0, 0.0, g.table, g.base, 0,
+                            10, g.words, g.links.copy(), g.state[0].copy(), cramped, lines,
+                            g.block, True)
+
+    def sweep(state, links=f.links, top=len(f.tops)):
+        return _kernels.radix_sweep_from(f.words, links, state, f.block, f.tops, top, 0, 0,
+                                         f.wp, f.wn, np.array([0.5]), False, 0.0, 0.0, 0.0,
+                                         False)
+    assert sweep(f.state).result.n_groups == 10
     with pytest.raises(ValueError, match="bucket range"):
-        _kernels.radix_sweep_from(np.empty(0, np.uint64), starts, tops, len(tops) + 1, 0, 0,
-                                  True, 1.0, 1.0, np.array([0.5]), False, 0.0, 0.0, 0.0,
-                                  False)
+        sweep(f.state, top=len(f.tops) + 1)
+    longer = f.state.copy()
+    longer[0, 2] += 1               # one full block more than the chain holds
+    with pytest.raises(ValueError, match="chain"):
+        sweep(longer)
+    loop = f.links.copy()
+    loop[f.state[0, 0]] = f.state[0, 0]
+    with pytest.raises(ValueError, match="chain"):
+        sweep(f.state, links=loop)
 
 
 def test_too_many_buckets_hands_back(radix, monkeypatch):
@@ -162,7 +198,7 @@ def test_too_many_buckets_hands_back(radix, monkeypatch):
     s = rng.normal(size=1000)
     assert _fast._radix_summary(y.view(np.uint8), s, 1.0, 0.0, np.array([0.5]), False) is None
     assert_same(y, s)
-    assert not radix.calls["radix_count"]
+    assert not radix.calls["radix_fill"]
 
 
 def test_default_sizes_take_the_radix_path(monkeypatch):
@@ -179,7 +215,7 @@ def test_default_sizes_take_the_radix_path(monkeypatch):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pages are given back on Linux")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_owned_rows_are_given_back_behind_the_last_pass(monkeypatch, dtype):
-    """Rows handed over (``OwnedRows``) go by groups, no bucket ids kept, each group's
+    """Rows handed over (``OwnedRows``) go by groups, checked first, then each group's
     pages dropped once its words are written: the same result as the reference, and
     the arrays read as zeros afterwards (their pages went back)."""
     log = lower_thresholds(monkeypatch, min_rows=_fast.PARALLEL_MIN_ROWS)
@@ -193,13 +229,13 @@ def test_owned_rows_are_given_back_behind_the_last_pass(monkeypatch, dtype):
     expected = _reference.summarize(y, s, None, 1.0, 0.0, levels, True)
     got = _fast.summarize(y, s, None, 1.0, 0.0, levels, True, None, OwnedRows(y, s))
     assert_sweeps_equal(got, expected, 1e-12)
-    assert log.calls["radix_scatter"] >= 2 * 5, "not scattered by groups"
+    assert log.calls["radix_fill"] >= 2 * 5, "not filled by groups"
     assert not s[n // 2:n // 2 + 4096].any() and not y[n // 2:n // 2 + 4096].any()
 
 
 def test_owned_rows_stay_whole_when_the_radix_path_declines(monkeypatch):
     """A bad row or a missing class hands owned rows to the general path, which must
-    read them intact (its release after the count pass would zero them): it gets none."""
+    read them intact (a release behind the fill would zero them): it gets none."""
     monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 1000)
     rng = np.random.default_rng(9)
     n = 200_000
@@ -224,8 +260,8 @@ def test_owned_rows_stay_whole_when_the_radix_path_declines(monkeypatch):
 
 def test_mapped_release_follows_each_pass(radix, monkeypatch):
     """A release of mapped rows (their pages come back from the file) is called behind
-    both passes, group by group, covering every row once per pass; bucket ids are
-    kept (the rows are read twice anyway)."""
+    both passes (the check, then the fill), group by group, covering every row once
+    per pass."""
     monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 64)
     rng = np.random.default_rng(10)
     n = 1000
@@ -236,7 +272,7 @@ def test_mapped_release_follows_each_pass(radix, monkeypatch):
                           lambda a, b: released.append((a, b)))
     assert_sweeps_equal(got, _reference.summarize(y, s, None, 1.0, 0.0, np.array([0.5, 0.8]),
                                                   False), 1e-12)
-    assert radix.calls["radix_scatter"] >= 2 * (n // 64)
+    assert radix.calls["radix_fill"] >= 2 * (n // 64)
     covered = np.zeros(n, int)
     for a, b in released:
         covered[a:b] += 1

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cases import lower_thresholds
+from cases import filled, lower_thresholds
 from indist_fast._core import _kernels, _resample
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
@@ -81,21 +81,15 @@ def scores(draw):
 
 
 def radix_words(y, s):
-    """The sorted words and buckets of ``summarize``'s radix path (buckets of ~64)."""
-    table, base, tops = _kernels.radix_plan(s, 64)
-    nb = len(tops)
-    counts, bad = _kernels.radix_count(y, s, 1.0, 0.0, table, base, nb, 0, len(s), None)
-    assert bad == 0
-    starts = np.zeros(nb + 1, dtype=np.int64)
-    np.cumsum(counts.sum(axis=1), out=starts[1:])
-    words = np.empty(len(s), dtype=np.uint32 if s.dtype == np.float32 else np.uint64)
-    _kernels.radix_scatter(y, s, 1.0, table, base, None, 0, len(s), words,
-                           starts[:-1].copy())
-    wp, wn = (float(counts[:, k].sum()) for k in (1, 0))
-    sweep = _kernels.radix_sweep_from(words, starts, tops, nb, 0, 0, True, wp, wn,
-                                      np.empty(0), False, 0.0, 0.0, 0.0, False)
-    assert sweep.result.n_groups == len(np.unique(s))      # now sorted
-    return words, starts, tops, wp, wn
+    """``summarize``'s radix blocks of the rows (buckets of ~64, blocks of two lines so
+    that buckets chain), after a sweep that checks they hold every row."""
+    f = filled(y, s, block_bytes=128)
+    assert f.bad == 0
+    sweep = _kernels.radix_sweep_from(f.words, f.links, f.state, f.block, f.tops, len(f.tops),
+                                      0, 0, f.wp, f.wn, np.empty(0), False, 0.0, 0.0, 0.0,
+                                      False)
+    assert sweep.result.n_groups == len(np.unique(s))
+    return f
 
 
 @SETTINGS
@@ -105,19 +99,20 @@ def radix_words(y, s):
 def test_radix_sweep_blocks_equal_the_loop(case, levels, exclude_self):
     needs_blocks(_kernels)
     y, s = case
-    words, starts, tops, wp, wn = radix_words(y, s)
+    f = radix_words(y, s)
     lv = np.array(levels)
-    nb = len(tops)
+    nb = len(f.tops)
 
     def sweep(top, tp=0.0, fp=0.0, gap=0.0, bottom=0):
-        return _kernels.radix_sweep_from(words, starts, tops, top, bottom, bottom, False, wp,
-                                         wn, lv, exclude_self, tp, fp, gap, True)
+        return _kernels.radix_sweep_from(f.words, f.links, f.state, f.block, f.tops, top,
+                                         bottom, bottom, f.wp, f.wn, lv, exclude_self, tp,
+                                         fp, gap, True)
     assert_bitwise(*both_ways(_kernels, lambda: sweep(nb)))
     # the lower buckets from the upper ones' state, as on two threads
     mid = nb // 2
     upper = sweep(nb, bottom=mid)
-    tp = float(np.sum(words[starts[mid]:] & 1))
-    fp = float(starts[-1] - starts[mid]) - tp
+    tp = float(f.pos[mid:].sum())
+    fp = float(f.sizes[mid:].sum()) - tp
     assert_bitwise(*both_ways(_kernels, lambda: sweep(mid, tp, fp, upper.gap)))
 
 

@@ -66,30 +66,25 @@ def summarize_plain(y: Any, s: Any, levels: NDArray[np.float64], exclude_self: b
 def radix_plan(s: np.ndarray, target: int
                ) -> tuple[NDArray[np.uint64], int, NDArray[np.uint8]]: ...
 
-# def radix_count(const label_t[::1] y, const score_t[::1] s, double pos_value,
-#                 double neg_value, const uint64_t[::1] table, int64_t base,
-#                 Py_ssize_t n_buckets, Py_ssize_t start, Py_ssize_t stop,
-#                 uint16_t[::1] buckets)
-def radix_count(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,
-                table: NDArray[np.uint64], base: int, n_buckets: int, start: int, stop: int,
-                buckets: NDArray[np.uint16] | None) -> tuple[NDArray[np.int64], int]: ...
+# def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
+#                double neg_value, const uint64_t[::1] table, int64_t base,
+#                Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] links,
+#                int64_t[:, ::1] state, int64_t[::1] free, uint8_t[::1] lines,
+#                Py_ssize_t block, bint finish)
+def radix_fill(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float,
+               table: NDArray[np.uint64], base: int, start: int, stop: int, words: np.ndarray,
+               links: NDArray[np.int64], state: NDArray[np.int64], free: NDArray[np.int64],
+               lines: NDArray[np.uint8], block: int, finish: bool) -> None: ...
 
-# def radix_scatter(const label_t[::1] y, const score_t[::1] s, double pos_value,
-#                   const uint64_t[::1] table, int64_t base, const uint16_t[::1] buckets,
-#                   Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] cursors)
-def radix_scatter(y: np.ndarray, s: np.ndarray, pos_value: float, table: NDArray[np.uint64],
-                  base: int, buckets: NDArray[np.uint16] | None, start: int, stop: int,
-                  words: np.ndarray, cursors: NDArray[np.int64]) -> None: ...
-
-# def radix_sweep_from(object words, const int64_t[::1] starts, const uint8_t[::1] tops,
-#                      Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t split, bint sort_first,
-#                      double weight_pos, double weight_neg, const double[::1] levels,
-#                      bint exclude_self, double tp_above, double fp_above, double gap_above,
-#                      bint checkpoint)
-def radix_sweep_from(words: np.ndarray, starts: NDArray[np.int64], tops: NDArray[np.uint8],
-                     top: int, bottom: int, split: int, sort_first: bool, weight_pos: float,
-                     weight_neg: float, levels: NDArray[np.float64], exclude_self: bool,
-                     tp_above: float, fp_above: float, gap_above: float,
+# def radix_sweep_from(object words, const int64_t[::1] links, const int64_t[:, :, ::1] state,
+#                      Py_ssize_t block, const uint8_t[::1] tops, Py_ssize_t top,
+#                      Py_ssize_t bottom, Py_ssize_t split, double weight_pos,
+#                      double weight_neg, const double[::1] levels, bint exclude_self,
+#                      double tp_above, double fp_above, double gap_above, bint checkpoint)
+def radix_sweep_from(words: np.ndarray, links: NDArray[np.int64], state: NDArray[np.int64],
+                     block: int, tops: NDArray[np.uint8], top: int, bottom: int, split: int,
+                     weight_pos: float, weight_neg: float, levels: NDArray[np.float64],
+                     exclude_self: bool, tp_above: float, fp_above: float, gap_above: float,
                      checkpoint: bool) -> PieceSweep: ...
 
 # def radix_count_weighted(const label_t[::1] y, const score_t[::1] s, const double[::1] w,

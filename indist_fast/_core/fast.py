@@ -408,21 +408,25 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
 # is sorted and swept.
 RADIX_BUCKET_ROWS = 4096
 RADIX_FANOUT_BITS = 11
+# A radix bucket's words go to blocks of this many bytes (a page: a block's reads
+# and writes stay on one page; each writer leaves at most one part-filled block a
+# bucket, 8 MB of 2048 buckets).
+RADIX_BLOCK_BYTES = 4096
 
 
 def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
                    exclude_self: bool, release: Release = None) -> SweepResult | None:
-    """``summarize`` of unweighted rows by radix buckets, or None (having only counted
-    them) when a row is bad or a class is missing: the caller takes the general path.
+    """``summarize`` of unweighted rows by radix buckets, or None when a row is bad or
+    a class is missing: the caller takes the general path.
 
-    One sample sizes the buckets (``radix_plan``); one pass counts each block's rows per
-    bucket and class, checking them; a second writes each row's word at its bucket's
-    cursor; each bucket is then sorted in cache and swept right away. Blocks and
-    bucket ranges go to the two threads; the lower range starts from the upper one's
-    counted totals (``_two_pieces``). With ``release`` the passes go by groups of rows,
-    each group released behind each pass (memory-mapped rows come back from the file)
-    or, for rows handed over (``OwnedRows``), behind the second only, with no bucket ids
-    kept: their memory then shrinks as the words' grows.
+    One sample sizes the buckets (``radix_plan``); one pass on two threads checks each
+    half's rows, counts them per bucket and writes each row's word into its bucket's
+    blocks (``radix_fill``); each bucket is then gathered in cache, sorted and swept.
+    Bucket ranges go to the two threads; the lower range starts from the upper one's
+    counted totals (``_two_pieces``). With ``release`` the rows go by groups, each
+    group released behind the pass (memory-mapped rows come back from the file; rows
+    handed over, ``OwnedRows``, shrink as the words grow), after a first pass that only
+    checks them (``count_rows``): past the fill, rows may be gone.
     """
     # Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the scatter's
     # line per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with
@@ -434,70 +438,97 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     nb, groups = len(tops), _passes(len(s), release)
     if nb > 1 << 16:
         return None
-    owned = isinstance(release, OwnedRows)
-    buckets = None if owned else np.empty(len(s), dtype=np.uint16)
-
-    def count(b: tuple[int, int]) -> Callable[[], tuple[Array, int]]:
-        return lambda: _kernels.radix_count(y, s, pos_value, neg_value, table, base, nb, *b,
-                                            buckets)
-    counts = []
-    for group in groups:
-        counts += _on_two_threads([count(b) for b in group])
-        if release is not None and not owned:
-            release(group[0][0], group[-1][1])
-    if any(n_bad for _, n_bad in counts):
+    if release is not None and not _clean_rows(y, s, pos_value, neg_value, groups, release):
         return None
-    per_class = np.sum([c for c, _ in counts], axis=0)
-    sizes = per_class.sum(axis=1)
-    wn, wp = (float(t) for t in per_class.sum(axis=0))
-    if wp == 0 or wn == 0:
-        return None
-    starts = np.zeros(nb + 1, dtype=np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    cursors, running = [], starts[:-1].copy()
-    for c, _ in counts:             # each block's rows of a bucket after the earlier's
-        cursors.append(running.copy())
-        running += c.sum(axis=1)
-    words = np.empty(len(s), dtype=np.uint32 if s.dtype == np.float32 else np.uint64)
-    if owned:                   # the words must grow only as fast as the rows shrink
-        small_pages(words)
+    words, links, state, free, block = _radix_blocks(s.dtype, nb, groups, release)
+    lines = [np.empty(64 * nb + 64, dtype=np.uint8) for _ in groups[0]]
 
-    def scatter(b: tuple[int, int], cur: Array) -> Callable[[], None]:
-        return lambda: _kernels.radix_scatter(y, s, pos_value, table, base, buckets, *b,
-                                              words, cur)
-    i = 0
-    for group in groups:
-        _on_two_threads([scatter(b, cursors[i + j]) for j, b in enumerate(group)])
-        i += len(group)
+    def fill(j: int, b: tuple[int, int], finish: bool) -> Callable[[], None]:
+        return lambda: _kernels.radix_fill(y, s, pos_value, neg_value, table, base, *b, words,
+                                           links, state[j], free[j], lines[j], block, finish)
+    for i, group in enumerate(groups):
+        _on_two_threads([fill(j, b, i == len(groups) - 1) for j, b in enumerate(group)])
         if release is not None:
             release(group[0][0], group[-1][1])
+    if any(f[2] for f in free):
+        return None
+    pos = state[:, 3].sum(axis=0)
+    sizes = (state[:, 2] * block + state[:, 1]).sum(axis=0)
+    wp, wn = float(pos.sum()), float(sizes.sum() - pos.sum())
+    if wp == 0 or wn == 0:
+        return None
 
-    def sweep(top: int, bottom: int, split: int, sort_first: bool, lv: Array, tp: float,
-              fp: float, gap: float, checkpoint: bool = False) -> Callable[[], PieceSweep]:
-        return lambda: _kernels.radix_sweep_from(words, starts, tops, top, bottom, split,
-                                                 sort_first, wp, wn, lv, exclude_self, tp,
-                                                 fp, gap, checkpoint)
+    def sweep(top: int, bottom: int, split: int, lv: Array, tp: float, fp: float, gap: float,
+              checkpoint: bool = False) -> Callable[[], PieceSweep]:
+        return lambda: _kernels.radix_sweep_from(words, links, state, block, tops, top, bottom,
+                                                 split, wp, wn, lv, exclude_self, tp, fp, gap,
+                                                 checkpoint)
     if len(s) < PARALLEL_MIN_ROWS or getattr(_serial, "on", False):
-        return sweep(nb, 0, 0, True, levels, 0.0, 0.0, 0.0)().result
+        return sweep(nb, 0, 0, levels, 0.0, 0.0, 0.0)().result
     # The upper range: the buckets from ``mid`` up, about half the rows.
+    starts = np.concatenate(([0], np.cumsum(sizes)))
     mid = int(np.searchsorted(starts, len(s) // 2))
     mid = min(max(mid, 1), nb - 1)
     quarter = int(np.searchsorted(starts, starts[mid] // 2))
     quarter = min(max(quarter, 0), mid)
-    tp_hi = float(per_class[mid:, 1].sum())
-    fp_hi = float(per_class[mid:, 0].sum())
+    tp_hi = float(pos[mid:].sum())
+    fp_hi = float(sizes[mid:].sum()) - tp_hi
 
     def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
         assert cp is not None
-        return [sweep(mid, quarter, quarter, False, levels, tp_hi, fp_hi, gap_hi),
-                sweep(quarter, 0, 0, False, levels, cp.tp, cp.fp, gap_hi + cp.gap)]
+        return [sweep(mid, quarter, quarter, levels, tp_hi, fp_hi, gap_hi),
+                sweep(quarter, 0, 0, levels, cp.tp, cp.fp, gap_hi + cp.gap)]
 
-    two = _two_pieces(sweep(nb, mid, mid, True, levels, 0.0, 0.0, 0.0),
-                      sweep(mid, 0, quarter, True, np.empty(0), tp_hi, fp_hi, 0.0, True),
+    two = _two_pieces(sweep(nb, mid, mid, levels, 0.0, 0.0, 0.0),
+                      sweep(mid, 0, quarter, np.empty(0), tp_hi, fp_hi, 0.0, True),
                       again, tp_hi, wp, wn, len(levels))
-    # (Counts are exact, so the pieces meet; were they not to, the buckets are sorted by
-    # now: one sweep of them all. The rows may be released already: no None past here.)
-    return two if two is not None else sweep(nb, 0, 0, False, levels, 0.0, 0.0, 0.0)().result
+    # (Counts are exact, so the pieces meet; were they not to: one sweep of them all.
+    # The rows may be released already: no None past here.)
+    return two if two is not None else sweep(nb, 0, 0, levels, 0.0, 0.0, 0.0)().result
+
+
+def _clean_rows(y: Array, s: Array, pos_value: float, neg_value: float,
+                groups: list[list[tuple[int, int]]], release: Release) -> bool:
+    """Whether every row is clean and both classes are there, by groups on two threads;
+    memory-mapped rows are released behind (rows handed over are kept whole)."""
+    counts: list[RowCounts] = []
+    for group in groups:
+        counts += _count(y, s, None, pos_value, neg_value, 0.0, group, check=False)
+        if not isinstance(release, OwnedRows):
+            assert release is not None
+            release(group[0][0], group[-1][1])
+    bad = any(c.bad_label >= 0 or c.nan_row >= 0 for c in counts)
+    pos = sum(c.pos_lo + c.pos_hi for c in counts)
+    neg = sum(c.neg_lo + c.neg_hi for c in counts)
+    return not bad and pos > 0 and neg > 0
+
+
+def _radix_blocks(dtype: np.dtype, nb: int, groups: list[list[tuple[int, int]]],
+                  release: Release) -> tuple[Array, Array, Array, list[Array], int]:
+    """The blocks ``radix_fill`` writes for ``groups`` of rows, ``nb`` buckets: ``(words,
+    links, state, free, block)``. Writer ``j`` (block ``j`` of every group) owns a
+    block per bucket, its first ones, and one per ``block`` of its rows: enough, since
+    only a bucket's open block is part-filled."""
+    item = 4 if dtype == np.float32 else 8
+    block = RADIX_BLOCK_BYTES // item
+    rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
+    owned = [nb + r // block + 1 for r in rows]
+    first = np.concatenate(([0], np.cumsum(owned)))
+    n_blocks = int(first[-1])
+    # 64-byte aligned, so that blocks are whole cache lines
+    raw = np.empty(n_blocks * block + 64 // item, dtype=np.uint32 if item == 4 else np.uint64)
+    skip = (-raw.ctypes.data % 64) // item
+    words = raw[skip:skip + n_blocks * block]
+    if isinstance(release, OwnedRows):  # the words must grow only as fast as the rows shrink
+        small_pages(words)
+    links = np.empty(n_blocks, dtype=np.int64)
+    state = np.zeros((len(rows), 4, nb), dtype=np.int64)
+    free = []
+    for j in range(len(rows)):
+        state[j, 0] = np.arange(first[j], first[j] + nb)
+        links[first[j]:first[j] + nb] = -1
+        free.append(np.array([first[j] + nb, first[j + 1], 0], dtype=np.int64))
+    return words, links, state, free, block
 
 
 def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,
