@@ -207,6 +207,36 @@ cdef extern from *:
         }
         return n_nan;
     }
+    /* Rows of a block that hold a label other than pos (and neg, when has_neg), added
+       to *n_bad; returns the rows labelled pos. NaN scores of a block. Vectorised as
+       the bucket ids are (a loop in Cython is compiled for the baseline only, where
+       the widening of one-byte labels to counts did not vectorise). */
+    #define INDIST_FAST_LABELS(NAME, T) \
+    INDIST_FAST_CLONES \
+    static npy_intp NAME(const T* y, npy_intp n, T pos, T neg, int has_neg, npy_intp* n_bad) { \
+        npy_intp n_pos = 0, bad = 0; \
+        for (npy_intp i = 0; i < n; i++) { \
+            n_pos += y[i] == pos; \
+            bad += (y[i] != pos) & ((y[i] != neg) | !has_neg); \
+        } \
+        *n_bad += bad; \
+        return n_pos; \
+    }
+    INDIST_FAST_LABELS(indist_fast_labels_u8, uint8_t)
+    INDIST_FAST_LABELS(indist_fast_labels_i8, int8_t)
+    INDIST_FAST_LABELS(indist_fast_labels_i32, int32_t)
+    INDIST_FAST_LABELS(indist_fast_labels_i64, int64_t)
+    INDIST_FAST_LABELS(indist_fast_labels_f32, float)
+    INDIST_FAST_LABELS(indist_fast_labels_f64, double)
+    #define INDIST_FAST_NANS(NAME, T) \
+    INDIST_FAST_CLONES \
+    static npy_intp NAME(const T* s, npy_intp n) { \
+        npy_intp n_nan = 0; \
+        for (npy_intp i = 0; i < n; i++) n_nan += s[i] != s[i]; \
+        return n_nan; \
+    }
+    INDIST_FAST_NANS(indist_fast_nans32, float)
+    INDIST_FAST_NANS(indist_fast_nans64, double)
     static SortFunc indist_fast_sort_func(int type_num) {
         PyArray_Descr* d = PyArray_DescrFromType(type_num);
         PyArray_SortFunc* f;
@@ -225,6 +255,20 @@ cdef extern from *:
     cnp.npy_intp indist_fast_bucket_ids64(const double* s, cnp.npy_intp n,
                                           const uint64_t* table, int64_t base, int64_t last,
                                           uint16_t* out) noexcept nogil
+    cnp.npy_intp indist_fast_labels_u8(const uint8_t* y, cnp.npy_intp n, uint8_t pos,
+                                       uint8_t neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
+    cnp.npy_intp indist_fast_labels_i8(const int8_t* y, cnp.npy_intp n, int8_t pos,
+                                       int8_t neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
+    cnp.npy_intp indist_fast_labels_i32(const int32_t* y, cnp.npy_intp n, int32_t pos,
+                                        int32_t neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
+    cnp.npy_intp indist_fast_labels_i64(const int64_t* y, cnp.npy_intp n, int64_t pos,
+                                        int64_t neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
+    cnp.npy_intp indist_fast_labels_f32(const float* y, cnp.npy_intp n, float pos,
+                                        float neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
+    cnp.npy_intp indist_fast_labels_f64(const double* y, cnp.npy_intp n, double pos,
+                                        double neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
+    cnp.npy_intp indist_fast_nans32(const float* s, cnp.npy_intp n) noexcept nogil
+    cnp.npy_intp indist_fast_nans64(const double* s, cnp.npy_intp n) noexcept nogil
     cnp.npy_intp indist_fast_bucket_ids32(const float* s, cnp.npy_intp n,
                                           const uint64_t* table, int64_t base, int64_t last,
                                           uint16_t* out) noexcept nogil
@@ -1040,6 +1084,53 @@ cdef inline void* _words_of(object words, Py_ssize_t n, bint wide) except NULL:
 # about 4 ns a row and 2 bytes a row of bucket ids.) When a bucket is swept, its blocks
 # are gathered into a buffer that stays in cache (``radix_sweep_from``).
 
+cdef inline Py_ssize_t _labels(const label_t* y, Py_ssize_t n, label_t pos, label_t neg,
+                               bint has_neg, Py_ssize_t* n_bad) noexcept nogil:
+    """Rows labelled ``pos`` of ``y[:n]``; those of a third label are added to ``n_bad``
+    (``indist_fast_labels_*``)."""
+    cdef cnp.npy_intp bad = 0, n_pos
+    if label_t is uint8_t:
+        n_pos = indist_fast_labels_u8(y, n, pos, neg, has_neg, &bad)
+    elif label_t is int8_t:
+        n_pos = indist_fast_labels_i8(y, n, pos, neg, has_neg, &bad)
+    elif label_t is int32_t:
+        n_pos = indist_fast_labels_i32(y, n, pos, neg, has_neg, &bad)
+    elif label_t is int64_t:
+        n_pos = indist_fast_labels_i64(y, n, pos, neg, has_neg, &bad)
+    elif label_t is float:
+        n_pos = indist_fast_labels_f32(y, n, pos, neg, has_neg, &bad)
+    else:
+        n_pos = indist_fast_labels_f64(y, n, pos, neg, has_neg, &bad)
+    n_bad[0] += bad
+    return n_pos
+
+
+def radix_check(const label_t[::1] y, const score_t[::1] s, double pos_value,
+                double neg_value, Py_ssize_t start, Py_ssize_t stop):
+    """Rows ``start:stop`` checked before ``radix_fill`` writes them, when they will be
+    released behind it: ``(positives, n_bad)``, ``n_bad`` the rows with a NaN score or
+    a third label. NumPy equivalent::
+
+        pos = y == pos_value; neg = y == neg_value
+        pos.sum(), (np.isnan(s) | ~(pos | neg)).sum()
+
+    (a row both NaN and of a third label counts twice: only zero matters.)"""
+    cdef label_t pos_label = <label_t>pos_value
+    cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
+    cdef bint has_neg = neg_value == neg_value
+    cdef Py_ssize_t n_bad = 0, n_pos = 0
+    _check_block(y.shape[0], s.shape[0], s.shape[0], start, stop)
+    if stop == start:
+        return 0, 0
+    with nogil:
+        n_pos = _labels(&y[start], stop - start, pos_label, neg_label, has_neg, &n_bad)
+        if score_t is float:
+            n_bad += indist_fast_nans32(&s[start], stop - start)
+        else:
+            n_bad += indist_fast_nans64(&s[start], stop - start)
+    return n_pos, n_bad
+
+
 def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
                double neg_value, const uint64_t[::1] table, int64_t base,
                Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] links,
@@ -1067,7 +1158,8 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
     cdef Py_ssize_t has_neg = neg_value == neg_value
     cdef uint16_t chunk_ids[RADIX_CHUNK]
-    cdef int64_t c, m, n_bad = 0, next_block, end_block
+    cdef int64_t c, m, next_block, end_block
+    cdef Py_ssize_t n_bad = 0
     cdef uint64_t word
     cdef bint positive, ran_out = False
     _check_block(y.shape[0], s.shape[0], s.shape[0], start, stop)
@@ -1097,11 +1189,10 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
         r = start
         while r < stop and not ran_out:
             n = min(<Py_ssize_t>RADIX_CHUNK, stop - r)
-            # The ids and the checks in loops of their own, which the compiler
-            # vectorises (one loop doing it all ran at a third of the speed).
+            # The ids and the checks in loops of their own, vectorised (one loop doing
+            # it all ran at a third of the speed).
             n_bad += _chunk_buckets(&s[r], n, &plan, chunk_ids)
-            for i in range(r, r + n):
-                n_bad += (y[i] != pos_label) & ((y[i] != neg_label) | (1 - has_neg))
+            _labels(&y[r], n, pos_label, neg_label, has_neg, &n_bad)
             for i in range(r, r + n):
                 k = chunk_ids[i - r]
                 c = fill[k]

@@ -331,3 +331,26 @@ def test_weighted_radix_keys_decline_bad_rows_and_no_weight(monkeypatch):
         with pytest.raises(ValueError) as ref_error:
             _reference.summarize(*args)
         assert str(fast_error.value) == str(ref_error.value), bad
+
+
+@pytest.mark.parametrize("label_dtype", [np.uint8, np.int8, np.int32, np.int64, np.float32,
+                                         np.float64])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_check_and_fill_count_bad_rows_as_numpy_does(label_dtype, dtype):
+    """``radix_check`` (the pass before a release) and ``radix_fill`` against NumPy:
+    positives, and the NaN scores and third labels (a row with both counts twice),
+    anywhere in a block (the vectorised loops' edges and tails included)."""
+    rng = np.random.default_rng(11)
+    for n in (1, 7, 63, 64, 65, 1000, 5000):
+        y = (rng.random(n) < 0.3).astype(label_dtype)
+        s = rng.normal(size=n).astype(dtype)
+        for _ in range(3):
+            y[rng.integers(n)] = 2
+            s[rng.integers(n)] = np.nan
+            for a, b in ((0, n), (n // 3, n), (n // 3, 2 * n // 3)):
+                pos = y[a:b] == 1
+                bad = np.isnan(s[a:b]).sum() + (~(pos | (y[a:b] == 0))).sum()
+                assert _kernels.radix_check(y, s, 1.0, 0.0, a, b) == (pos.sum(), bad)
+            f = filled(y, s, target=8, writers=2)
+            assert f.bad == np.isnan(s).sum() + (~((y == 1) | (y == 0))).sum()
+            assert f.wp == (y == 1).sum() and f.wp + f.wn == n

@@ -66,6 +66,11 @@ def summarize_plain(y: Any, s: Any, levels: NDArray[np.float64], exclude_self: b
 def radix_plan(s: np.ndarray, target: int
                ) -> tuple[NDArray[np.uint64], int, NDArray[np.uint8]]: ...
 
+# def radix_check(const label_t[::1] y, const score_t[::1] s, double pos_value,
+#                 double neg_value, Py_ssize_t start, Py_ssize_t stop)
+def radix_check(y: np.ndarray, s: np.ndarray, pos_value: float, neg_value: float, start: int,
+                stop: int) -> tuple[int, int]: ...
+
 # def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
 #                double neg_value, const uint64_t[::1] table, int64_t base,
 #                Py_ssize_t start, Py_ssize_t stop, object words, int64_t[::1] links,

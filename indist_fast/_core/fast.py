@@ -426,7 +426,7 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     counted totals (``_two_pieces``). With ``release`` the rows go by groups, each
     group released behind the pass (memory-mapped rows come back from the file; rows
     handed over, ``OwnedRows``, shrink as the words grow), after a first pass that only
-    checks them (``count_rows``): past the fill, rows may be gone.
+    checks them (``radix_check``): past the fill, rows may be gone.
     """
     # Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the scatter's
     # line per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with
@@ -489,18 +489,20 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
 
 def _clean_rows(y: Array, s: Array, pos_value: float, neg_value: float,
                 groups: list[list[tuple[int, int]]], release: Release) -> bool:
-    """Whether every row is clean and both classes are there, by groups on two threads;
-    memory-mapped rows are released behind (rows handed over are kept whole)."""
-    counts: list[RowCounts] = []
+    """Whether every row is clean and both classes are there (``radix_check``), by
+    groups on two threads; memory-mapped rows are released behind (rows handed over
+    are kept whole)."""
+    pos = bad = 0
+
+    def check(b: tuple[int, int]) -> Callable[[], tuple[int, int]]:
+        return lambda: _kernels.radix_check(y, s, pos_value, neg_value, *b)
     for group in groups:
-        counts += _count(y, s, None, pos_value, neg_value, 0.0, group, check=False)
+        for n_pos, n_bad in _on_two_threads([check(b) for b in group]):
+            pos, bad = pos + n_pos, bad + n_bad
         if not isinstance(release, OwnedRows):
             assert release is not None
             release(group[0][0], group[-1][1])
-    bad = any(c.bad_label >= 0 or c.nan_row >= 0 for c in counts)
-    pos = sum(c.pos_lo + c.pos_hi for c in counts)
-    neg = sum(c.neg_lo + c.neg_hi for c in counts)
-    return not bad and pos > 0 and neg > 0
+    return bad == 0 and 0 < pos < len(s)
 
 
 def _radix_blocks(dtype: np.dtype, nb: int, groups: list[list[tuple[int, int]]],
