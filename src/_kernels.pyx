@@ -351,8 +351,9 @@ def count_rows(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
     cdef Py_ssize_t has_neg = neg_value == neg_value
     _check_block(y.shape[0], s.shape[0], w.shape[0] if weighted else s.shape[0], start, stop)
     with nogil:
-        # Branch-free so the compiler can vectorise it: bad rows are only counted
-        # here and located by a second pass in the rare case there are any.
+        # Branch-free: bad rows are only counted here and located by a second pass in
+        # the rare case there are any. (Compiled for the baseline, GCC does not
+        # vectorise it: about 5 ns a row; radix_check's C loops take 1.2-1.3.)
         if weighted:
             for i in range(start, stop):
                 x = <double>s[i]

@@ -169,7 +169,8 @@ OWNED_BLOCK_ROWS = 1 << 21
 
 
 def _passes(n: int, release: Release) -> list[list[tuple[int, int]]]:
-    """Row blocks for the count and scatter passes, in groups run on two threads.
+    """Row blocks for the passes over the rows (the radix path's check and fill, the
+    class pieces' count and scatter), in groups run on two threads.
 
     Without ``release`` one group covers every row. With it, groups of at most
     ``RELEASE_BLOCK_ROWS`` rows, so the caller can drop each group's input pages
