@@ -25,7 +25,7 @@ def filled_buckets(n: int, dtype: str):
     y = (rng.random(n) < 0.3).astype(np.int8)
     s = (rng.random(n) + y * 0.3).astype(dtype)
     table, base, tops = _kernels.radix_plan(s, max(4096, n >> 11))
-    words, links, state, free, block = fast._radix_blocks(s.dtype, len(tops), [[(0, n)]], None)
+    words, links, state, free, block = fast._radix_blocks(s.dtype, len(tops), [n], False)
     _kernels.radix_fill(y, s, 1.0, 0.0, table, base, 0, n, words, links, state[0], free[0],
                         np.empty(64 * len(tops) + 64, np.uint8), block, True)
     wp = float(state[0, 3].sum())

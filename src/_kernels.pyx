@@ -998,13 +998,15 @@ cdef Plan _plan_of(const uint64_t[::1] table, int64_t base) except *:
     return p
 
 
-def radix_plan(const score_t[::1] s, Py_ssize_t target):
+def radix_plan(const score_t[::1] s, Py_ssize_t target, Py_ssize_t n_rows=-1):
     """Buckets for ``s``: ``(table, base, tops)``, ``tops[b]`` the sign bit of bucket
     ``b``'s order bits (one per bucket). NaN scores are skipped (rows with them are
     refused by the counting pass). Entry 0 of the table takes every prefix below the
     sampled ones, the last entry every prefix above; the table always spans the sign
-    change, so those two buckets lie on one side of zero each."""
+    change, so those two buckets lie on one side of zero each. ``n_rows``: the rows
+    the buckets are for, when ``s`` is only a sample of them (default: ``len(s)``)."""
     cdef Py_ssize_t n = s.shape[0], step = max(1, n // PLAN_SAMPLE), i, j = 0, m = 0, run
+    cdef Py_ssize_t rows = n if n_rows < 0 else n_rows
     cdef int key_bits = 32 if score_t is float else 64
     cdef int shift_prefix = key_bits - PREFIX_BITS, bits
     cdef int64_t lo, hi, p, q, nb = 0
@@ -1033,7 +1035,7 @@ def radix_plan(const score_t[::1] s, Py_ssize_t target):
             run = j
             while j < m and pre[j] == p:
                 j += 1
-            expected = <double>(j - run) * n / m
+            expected = <double>(j - run) * rows / m
             bits = 0
             while bits < SUB_BITS_MAX and expected / <double>(<int64_t>1 << bits) > target:
                 bits += 1

@@ -220,7 +220,8 @@ def filled(y, s, target=64, writers=1, block_bytes=None, pos_value=1.0, neg_valu
     try:
         if block_bytes is not None:
             _fast.RADIX_BLOCK_BYTES = block_bytes
-        words, links, state, free, block = _fast._radix_blocks(s.dtype, nb, [group], None)
+        words, links, state, free, block = _fast._radix_blocks(
+            s.dtype, nb, [b - a for a, b in group], False)
     finally:
         _fast.RADIX_BLOCK_BYTES = saved
     for j, (a, b) in enumerate(group):

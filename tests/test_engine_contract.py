@@ -165,6 +165,28 @@ def summarize_plain_args(draw: Draw, r: Rows) -> tuple:
     return (y, s, *_sweep_args(draw), max_rows)
 
 
+def summarize_parts_args(draw: Draw, r: Rows) -> tuple:
+    """Rows as given (bad ones, {-1, 1} or coded labels, one class: both twins return
+    None for what is not labelled 1 and 0) in blocks of one or two writers, sometimes
+    a block missing (None), a writer's rows miscounted or a sample of the other dtype."""
+    n = r.n_rows     # (two blocks at least, so that a second writer has one)
+    bounds = [0, *sorted(draw(st.lists(st.integers(0, n), min_size=1, max_size=4))), n]
+    blocks: list[Any] = [(r.y[a:b], r.s[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+    writers = draw(st.sampled_from([2, 1]))
+    spoil = draw(st.sampled_from(["none", "none", "none", "missing", "miscounted", "dtype"]))
+    if spoil == "missing":
+        blocks[draw(st.integers(0, len(blocks) - 1))] = None
+    own = [blocks[j::writers] for j in range(writers)]
+    rows = [sum(len(b[1]) for b in part if b is not None) for part in own]
+    if spoil == "miscounted":
+        rows[-1] += 1
+    sample = r.s[::draw(st.integers(1, 3))]
+    if spoil == "dtype":
+        sample = sample.astype(np.float32 if sample.dtype == np.float64 else np.float64)
+    parts = [lambda p=p: iter(p) for p in own]
+    return (parts, rows, sample, *_sweep_args(draw))
+
+
 def auc_plain_args(draw: Draw, r: Rows) -> tuple:
     """Rows as given (bad ones, {-1, 1} or coded labels, one class included: both twins
     return None for what is not plain), sometimes not plain in layout or length."""
@@ -362,6 +384,8 @@ TWINS: dict[str, Twin] = {
     "build_table": Twin(lambda draw, r: _raw(r), assert_tables_equal, True, "count_rows"),
     "summarize": Twin(summarize_args, assert_sweep_results_equal, True, "count_rows"),
     "summarize_plain": Twin(summarize_plain_args, assert_plain_sweeps_equal, True),
+    "summarize_parts": Twin(summarize_parts_args, assert_plain_sweeps_equal, True,
+                            "radix_fill"),
     "auc_plain": Twin(auc_plain_args, assert_aucs_equal, True),
     "sweep_table": Twin(sweep_table_args, assert_sweep_results_equal),
     "merge_tables": Twin(merge_tables_args, assert_tables_equal),

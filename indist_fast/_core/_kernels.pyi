@@ -62,8 +62,8 @@ def auc_small(y: Any, s: Any, max_rows: int) -> float | None: ...
 def summarize_plain(y: Any, s: Any, levels: NDArray[np.float64], exclude_self: bool,
                     max_rows: int) -> SweepResult | None: ...
 
-# def radix_plan(const score_t[::1] s, Py_ssize_t target)
-def radix_plan(s: np.ndarray, target: int
+# def radix_plan(const score_t[::1] s, Py_ssize_t target, Py_ssize_t n_rows=-1)
+def radix_plan(s: np.ndarray, target: int, n_rows: int = -1
                ) -> tuple[NDArray[np.uint64], int, NDArray[np.uint8]]: ...
 
 # def radix_check(const label_t[::1] y, const score_t[::1] s, double pos_value,

@@ -11,12 +11,12 @@ import contextlib
 import os
 import warnings
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Iterator, Protocol, cast
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, cast
 
 if TYPE_CHECKING:
     import numpy as np
     from .results import (Array, Costs, DeLongComponents, DeLongSums, PairedMoments,
-                          RangeSweep, Release, ReplicateCounts, SegmentSweeps, SortedClasses,
+                          Part, RangeSweep, Release, ReplicateCounts, SegmentSweeps, SortedClasses,
                           SweepResult, Table)
 
 __all__ = ["backend", "engine", "use_backend"]
@@ -62,6 +62,9 @@ class Engine(Protocol):
 
     def summarize_plain(self, y: Any, s: Any, levels: Array, exclude_self: bool,
                         max_rows: int) -> SweepResult | None: ...
+
+    def summarize_parts(self, parts: Sequence[Part], rows: Sequence[int], sample: Array,
+                        levels: Array, exclude_self: bool) -> SweepResult | None: ...
 
     def auc_plain(self, y: Any, s: Any, max_rows: int) -> float | None: ...
 

@@ -22,14 +22,14 @@ import numpy as np
 
 from . import _kernels, _resample
 from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
-                      PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
+                      Part, PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
                       SegmentSweeps, SortedClasses, SweepResult, Table, b_from_gap,
                       clamp_probability, first_crossings)
 from .pages import OwnedRows, small_pages
 from .validation import raise_row_errors
 
-__all__ = ["build_table", "summarize", "summarize_plain", "auc_plain", "sweep_table",
-           "merge_tables",
+__all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "auc_plain",
+           "sweep_table", "merge_tables",
            "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
@@ -441,7 +441,9 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
         return None
     if release is not None and not _clean_rows(y, s, pos_value, neg_value, groups, release):
         return None
-    words, links, state, free, block = _radix_blocks(s.dtype, nb, groups, release)
+    rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
+    words, links, state, free, block = _radix_blocks(s.dtype, nb, rows,
+                                                     isinstance(release, OwnedRows))
     lines = [np.empty(64 * nb + 64, dtype=np.uint8) for _ in groups[0]]
 
     def fill(j: int, b: tuple[int, int], finish: bool) -> Callable[[], None]:
@@ -453,22 +455,92 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
             release(group[0][0], group[-1][1])
     if any(f[2] for f in free):
         return None
-    pos = state[:, 3].sum(axis=0)
-    sizes = (state[:, 2] * block + state[:, 1]).sum(axis=0)
+    return _sweep_buckets(_Buckets(words, links, state, block, tops), len(s), levels,
+                          exclude_self)
+
+
+def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
+                    levels: Array, exclude_self: bool) -> SweepResult | None:
+    """``summarize`` of unweighted rows labelled 1 and 0 that come in blocks: writer
+    ``j`` (one a thread) writes the ``rows[j]`` rows of ``parts[j]()`` into the radix
+    buckets block by block as they come, so the rows are never held whole (a file's
+    row groups, each decoded on the thread that writes it). ``sample``: scores to size
+    the buckets by (``radix_plan``), of the rows' dtype.
+
+    None when a block is None, the rows are not ``rows`` or not of ``sample``'s dtype,
+    a row is bad (a NaN score, a label other than 1 and 0) or a class is missing: the
+    caller then takes the long way, which finds and names the problem.
+    """
+    n = sum(rows)
+    if len(parts) != len(rows) or not 1 <= len(parts) <= 2 or n < 1 or min(rows) < 0:
+        raise ValueError("parts and rows must be one or two writers' blocks and rows")
+    target = max(RADIX_BUCKET_ROWS, n >> RADIX_FANOUT_BITS)
+    table, base, tops = _kernels.radix_plan(np.ascontiguousarray(sample), target, n)
+    nb = len(tops)
+    if nb > 1 << 16:
+        return None
+    words, links, state, free, block = _radix_blocks(sample.dtype, nb, list(rows), False)
+
+    declined = threading.Event()        # a writer gave up: the other stops too
+
+    def fill(j: int, ys: tuple[Array, Array], lines: Array, finish: bool) -> None:
+        _kernels.radix_fill(ys[0], ys[1], 1.0, 0.0, table, base, 0, len(ys[1]), words, links,
+                            state[j], free[j], lines, block, finish)
+
+    def write(j: int) -> Callable[[], bool]:
+        def run() -> bool:
+            lines = np.empty(64 * nb + 64, dtype=np.uint8)
+            held: tuple[Array, Array] | None = None
+            count = 0
+            for item in parts[j]():
+                if (declined.is_set() or item is None or item[1].dtype != sample.dtype
+                        or count + len(item[1]) > rows[j]):
+                    declined.set()
+                    return False
+                count += len(item[1])
+                if held is not None:
+                    fill(j, held, lines, False)
+                held = item
+            if held is not None:    # the last block also writes out the part-filled lines
+                fill(j, held, lines, True)
+            return count == rows[j] and not free[j][2]
+        return run
+    if not all(_on_two_threads([write(j) for j in range(len(parts))])):
+        return None
+    return _sweep_buckets(_Buckets(words, links, state, block, tops), n, levels,
+                          exclude_self)
+
+
+class _Buckets(NamedTuple):
+    """What ``radix_fill`` wrote: the blocks, their chains and the writers' state."""
+    words: Array
+    links: Array
+    state: Array
+    block: int
+    tops: Array
+
+
+def _sweep_buckets(k: _Buckets, n: int, levels: Array, exclude_self: bool
+                   ) -> SweepResult | None:
+    """The sweep of ``n`` rows filled into buckets, on two threads (``_two_pieces``), or
+    None when a class is missing."""
+    nb = len(k.tops)
+    pos = k.state[:, 3].sum(axis=0)
+    sizes = (k.state[:, 2] * k.block + k.state[:, 1]).sum(axis=0)
     wp, wn = float(pos.sum()), float(sizes.sum() - pos.sum())
     if wp == 0 or wn == 0:
         return None
 
     def sweep(top: int, bottom: int, split: int, lv: Array, tp: float, fp: float, gap: float,
               checkpoint: bool = False) -> Callable[[], PieceSweep]:
-        return lambda: _kernels.radix_sweep_from(words, links, state, block, tops, top, bottom,
-                                                 split, wp, wn, lv, exclude_self, tp, fp, gap,
-                                                 checkpoint)
-    if len(s) < PARALLEL_MIN_ROWS or getattr(_serial, "on", False):
+        return lambda: _kernels.radix_sweep_from(k.words, k.links, k.state, k.block, k.tops,
+                                                 top, bottom, split, wp, wn, lv, exclude_self,
+                                                 tp, fp, gap, checkpoint)
+    if n < PARALLEL_MIN_ROWS or getattr(_serial, "on", False):
         return sweep(nb, 0, 0, levels, 0.0, 0.0, 0.0)().result
     # The upper range: the buckets from ``mid`` up, about half the rows.
     starts = np.concatenate(([0], np.cumsum(sizes)))
-    mid = int(np.searchsorted(starts, len(s) // 2))
+    mid = int(np.searchsorted(starts, n // 2))
     mid = min(max(mid, 1), nb - 1)
     quarter = int(np.searchsorted(starts, starts[mid] // 2))
     quarter = min(max(quarter, 0), mid)
@@ -506,15 +578,15 @@ def _clean_rows(y: Array, s: Array, pos_value: float, neg_value: float,
     return bad == 0 and 0 < pos < len(s)
 
 
-def _radix_blocks(dtype: np.dtype, nb: int, groups: list[list[tuple[int, int]]],
-                  release: Release) -> tuple[Array, Array, Array, list[Array], int]:
-    """The blocks ``radix_fill`` writes for ``groups`` of rows, ``nb`` buckets: ``(words,
-    links, state, free, block)``. Writer ``j`` (block ``j`` of every group) owns a
-    block per bucket, its first ones, and one per ``block`` of its rows: enough, since
-    only a bucket's open block is part-filled."""
+def _radix_blocks(dtype: np.dtype, nb: int, rows: list[int], small: bool
+                  ) -> tuple[Array, Array, Array, list[Array], int]:
+    """The blocks ``radix_fill`` writes for ``nb`` buckets, writer ``j`` writing
+    ``rows[j]`` rows: ``(words, links, state, free, block)``. Writer ``j`` owns a block
+    per bucket, its first ones, and one per ``block`` of its rows: enough, since only a
+    bucket's open block is part-filled. ``small``: the words get small pages (they must
+    grow only as fast as rows handed over shrink)."""
     item = 4 if dtype == np.float32 else 8
     block = RADIX_BLOCK_BYTES // item
-    rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
     owned = [nb + r // block + 1 for r in rows]
     first = np.concatenate(([0], np.cumsum(owned)))
     n_blocks = int(first[-1])
@@ -522,7 +594,7 @@ def _radix_blocks(dtype: np.dtype, nb: int, groups: list[list[tuple[int, int]]],
     raw = np.empty(n_blocks * block + 64 // item, dtype=np.uint32 if item == 4 else np.uint64)
     skip = (-raw.ctypes.data % 64) // item
     words = raw[skip:skip + n_blocks * block]
-    if isinstance(release, OwnedRows):  # the words must grow only as fast as the rows shrink
+    if small:
         small_pages(words)
     links = np.empty(n_blocks, dtype=np.int64)
     state = np.zeros((len(rows), 4, nb), dtype=np.int64)

@@ -15,17 +15,17 @@ Sweeps return an ``indist_fast._core.results.SweepResult``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from .curves import CurveColumns, _columns
 from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments, RangeSweep, ReplicateCounts,
                       SegmentSweeps, SortedClasses,
-                      Release, SweepResult, Table, clamp_probability, weight_scale)
+                      Part, Release, SweepResult, Table, clamp_probability, weight_scale)
 from .validation import checked_classes, plain_rows
 
-__all__ = ["build_table", "summarize", "summarize_plain", "auc_plain", "sweep_table",
+__all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "auc_plain", "sweep_table",
            "merge_tables",
            "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
@@ -188,13 +188,39 @@ def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,
     rows = plain_rows(y, s, max_rows=max_rows)
     if rows is None:
         return None
-    is_pos = rows.y == rows.pos_value
-    is_neg = rows.y == rows.neg_value
-    if (np.isnan(rows.s).any() or not (is_pos | is_neg).all() or is_pos.all()
-            or is_neg.all()):
+    return _clean_summary(rows.y, rows.s, rows.pos_value, rows.neg_value, levels,
+                          exclude_self)
+
+
+def _clean_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
+                   exclude_self: bool) -> SweepResult | None:
+    """``summarize``, or None when a row is bad (a NaN score, a label that is neither
+    value) or a class is missing."""
+    is_pos = y == pos_value
+    is_neg = y == neg_value
+    if np.isnan(s).any() or not (is_pos | is_neg).all() or is_pos.all() or is_neg.all():
         return None
-    return summarize(rows.y, rows.s, None, rows.pos_value, rows.neg_value, levels,
-                     exclude_self)
+    return summarize(y, s, None, pos_value, neg_value, levels, exclude_self)
+
+
+def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
+                    levels: Array, exclude_self: bool) -> SweepResult | None:
+    """``summarize`` of unweighted rows labelled 1 and 0 that come in blocks (see
+    ``fast.summarize_parts``): here the blocks are joined and summarized whole, or None
+    when one is None, the rows are not ``rows`` or not of ``sample``'s dtype, a row is
+    bad or a class is missing."""
+    if len(parts) != len(rows) or not 1 <= len(parts) <= 2 or sum(rows) < 1 or min(rows) < 0:
+        raise ValueError("parts and rows must be one or two writers' blocks and rows")
+    ys, ss = [], []
+    for part, n in zip(parts, rows):
+        blocks = list(part())
+        whole = [b for b in blocks if b is not None and b[1].dtype == sample.dtype]
+        if len(whole) < len(blocks) or sum(len(s) for _, s in whole) != n:
+            return None
+        ys += [y for y, _ in whole]
+        ss += [s for _, s in whole]
+    return _clean_summary(np.concatenate(ys), np.concatenate(ss), 1.0, 0.0, levels,
+                          exclude_self)
 
 
 def auc_plain(y: Any, s: Any, max_rows: int) -> float | None:

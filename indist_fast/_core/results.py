@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, Callable, NamedTuple, Sequence, TypeVar
+from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +43,9 @@ def frozen_from(cls: type[_R], values: dict[str, Any]) -> _R:
 Array = NDArray[Any]
 Costs = tuple[float, float, float] | None        # (t_fixed, q_fixed, rate_pi_pos)
 Release = Callable[[int, int], None] | None      # release(start, stop): rows read
+# One writer's rows for ``summarize_parts``: an iterator of ``(y, s)`` blocks, made on
+# the thread that writes them (None for a block its source cannot give as it is).
+Part = Callable[[], Iterable["tuple[Array, Array] | None"]]
 
 
 class SweepResult(NamedTuple):

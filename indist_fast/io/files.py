@@ -55,8 +55,8 @@ from .._core.validation import (Rows, check_flag, check_levels, combine_codings,
                                 labels_as_coded, prepare_rows, raise_nan_score,
                                 raise_row_errors, with_scores)
 from ..errors import warn_one_class
-from .readers import (_page_release, _Source, describe_path, naming_columns, open_source,
-                      role_of, typed_pos_label)
+from .readers import (_page_release, _Source, RowGroups, describe_path, naming_columns,
+                      open_source, role_of, typed_pos_label)
 from ..metrics import evaluate
 from ..results import Report
 from ..report_table import ReportTable
@@ -441,8 +441,13 @@ def _evaluate_source(src: _Source, path: Any, cols: dict[str, str | None], pos_l
             return _mapped(y, s, pos_label, lv, exclude_self)
         return evaluate(y, s, sample_weight=w, pos_label=pos_label, levels=lv,
                         exclude_self=exclude_self)
-    if src.read_all is not None and src.n_rows is not None and \
-            src.n_rows * (src.bytes_per_row + 16) <= limit:
+    fits = src.n_rows is not None and src.n_rows * (src.bytes_per_row + 16) <= limit
+    if (src.row_groups is not None and fits and pos_label is None
+            and sum(src.row_groups.sizes) >= GROUPS_MIN_ROWS):
+        report = _by_row_groups(src.row_groups, lv, exclude_self)
+        if report is not None:
+            return report
+    if src.read_all is not None and fits:
         columns = src.read_all()
         if columns is not None:
             y, s, w = columns
@@ -580,6 +585,36 @@ def _read_while_it_fits(chunks: Iterator[tuple[Any, ...]], budget: int, bar: _Pr
     for chunk in read:
         bar.update(len(chunk[1]))
     return read, None
+
+
+# From this many rows on, a Parquet file's row groups go straight into the engine's
+# buckets as they are decoded (``_by_row_groups``); below it the columns are decoded
+# whole first, and the engine's paths for few rows take them. Read at call time.
+GROUPS_MIN_ROWS = 1_000_000
+
+
+def _by_row_groups(groups: RowGroups, levels: tuple[float, ...], exclude_self: bool
+                   ) -> Report | None:
+    """``evaluate`` of a Parquet file of 0/1 (or bool) labels and float scores, its row
+    groups decoded on two threads and each written into the engine's radix buckets as
+    it comes (``summarize_parts``): the columns are never held whole. None when the
+    engine declines (a null, a NaN score, another label, one class): the caller then
+    reads the file the long way, which names the problem."""
+    sample = groups.sample()
+    if sample is None:
+        return None
+    halves: list[list[int]] = [[], []]
+    rows = [0, 0]
+    for g, size in enumerate(groups.sizes):    # each group to the writer with fewer rows
+        j = int(rows[1] < rows[0])
+        halves[j].append(g)
+        rows[j] += size
+    parts = [lambda h=h: groups.blocks(h) for h in halves]
+    result = engine().summarize_parts(parts, rows, sample, with_main_level(levels),
+                                      exclude_self)
+    if result is None:
+        return None
+    return Report.from_sweep(result, levels, sum(rows), exclude_self)
 
 
 def _mapped(y: np.ndarray, s: np.ndarray, pos_label: Any, levels: tuple[float, ...],

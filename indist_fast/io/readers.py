@@ -183,6 +183,9 @@ class _Source:
     # and its rows if known; and the chunks of some of them, by index.
     parts: list[tuple[dict[str, np.ndarray], int | None]] | None = None
     chunks_of: Callable[[Iterable[int], int], Iterator[tuple[Any, ...]]] | None = None
+    # Plain label and score columns (no weight) by row group, decoded as they are
+    # evaluated (``RowGroups``).
+    row_groups: RowGroups | None = None
 
 
 # --- .npy -----------------------------------------------------------------------------------------
@@ -497,6 +500,7 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
     with _reading(path, ".parquet"), pq.ParquetFile(path) as pf:
         schema = pf.schema_arrow
         n_rows = pf.metadata.num_rows
+        sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.num_row_groups)]
     _missing_columns(path, cols, schema.names)
     _check_arrow_types(path, cols, schema)
     wanted = list(dict.fromkeys(c for c in cols.values() if c))
@@ -511,7 +515,87 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
     chunks, unkept = _arrow_source(batches, cols, path, ".parquet", drop_nulls)
     plain = all(_plain_arrow(schema.field(c).type) for c in wanted)
     return _Source(n_rows, per_row, chunks, unkept=unkept,
-                   read_all=(lambda: _parquet_read_all(path, cols, schema)) if plain else None)
+                   read_all=(lambda: _parquet_read_all(path, cols, schema)) if plain else None,
+                   row_groups=_row_groups(path, cols, schema, sizes) if plain else None)
+
+
+# Labels the kernels read as they are (bool as uint8), scores of float32 or float64.
+_GROUP_LABELS = {np.dtype(t) for t in ("bool", "u1", "i1", "i4", "i8", "f4", "f8")}
+_GROUP_SCORES = {np.dtype("f4"), np.dtype("f8")}
+# Row groups whose scores size the engine's buckets, spread over the file, and scores
+# taken from each.
+_SAMPLE_GROUPS = 4
+_SAMPLE_SCORES = 2048
+
+
+@dataclass(frozen=True)
+class RowGroups:
+    """A Parquet file's label and score columns (plain types, kernel dtypes), read a
+    row group at a time on the thread that asks: the engine's ``summarize_parts``
+    writes each group into its buckets as it is decoded, so the columns are never held
+    whole (nor allocated: 5 bytes a row of fresh pages for a float32 score)."""
+
+    path: str
+    label: str
+    score: str
+    sizes: tuple[int, ...]
+
+    def blocks(self, groups: Sequence[int]) -> Iterator[tuple[np.ndarray, np.ndarray] | None]:
+        """Each chunk of ``groups``, in order, as ``(y, s)`` arrays the kernels take
+        (views of the decoded buffers; bool labels as uint8); None, and no more, for
+        a group with a null."""
+        import pyarrow.parquet as pq
+        wanted = list(dict.fromkeys((self.label, self.score)))
+        with _reading(self.path, ".parquet"), pq.ParquetFile(self.path) as f:
+            for g in groups:
+                table = f.read_row_group(g, columns=wanted, use_threads=False)
+                y, s = (_one_chunk(table.column(c)) for c in (self.label, self.score))
+                if y.null_count or s.null_count:
+                    yield None
+                    return
+                labels = _to_numpy(y)
+                yield (labels.view(np.uint8) if labels.dtype == np.bool_ else labels,
+                       _to_numpy(s))
+
+    def sample(self) -> np.ndarray | None:
+        """Scores of up to ``_SAMPLE_GROUPS`` row groups spread over the file, for the
+        engine to size its buckets by; None when one holds a null."""
+        import pyarrow.parquet as pq
+        k = len(self.sizes)
+        picked = sorted({round(i * (k - 1) / max(_SAMPLE_GROUPS - 1, 1))
+                         for i in range(min(_SAMPLE_GROUPS, k))})
+        out = []
+        with _reading(self.path, ".parquet"), pq.ParquetFile(self.path) as f:
+            for g in picked:
+                col = _one_chunk(f.read_row_group(g, columns=[self.score],
+                                                  use_threads=False).column(0))
+                if col.null_count:
+                    return None
+                s = _to_numpy(col)
+                out.append(s[::max(1, len(s) // _SAMPLE_SCORES)])
+        return np.concatenate(out)
+
+
+def _one_chunk(col: Any) -> Any:
+    """A column of a row group as one Arrow array (a copy only if it came in pieces)."""
+    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
+
+
+def _row_groups(path: str, cols: dict[str, str | None], schema: Any,
+                sizes: list[int]) -> RowGroups | None:
+    """``RowGroups`` of a file whose label and score columns the kernels read as they
+    are, with no weight and two row groups or more (one writer a thread); else None."""
+    label, score = cols.get("label"), cols.get("score")
+    if (cols.get("weight") is not None or label is None or score is None or len(sizes) < 2
+            or any(k not in ("label", "score", "weight") and v is not None
+                   for k, v in cols.items())):
+        return None
+    if not (_plain_arrow(schema.field(label).type) and _plain_arrow(schema.field(score).type)):
+        return None
+    if (_numpy_dtype(schema.field(label).type) not in _GROUP_LABELS
+            or _numpy_dtype(schema.field(score).type) not in _GROUP_SCORES):
+        return None
+    return RowGroups(path, label, score, tuple(sizes))
 
 
 def _plain_arrow(t: Any) -> bool:
