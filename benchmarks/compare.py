@@ -238,6 +238,7 @@ RESULT = len(s)
 _FILE_CHILD = r"""
 import sys, time, warnings
 warnings.simplefilter("ignore")
+import pyarrow.parquet      # imported before the timer, as in the sort's child: once a process
 import indist_fast
 t0 = time.perf_counter()
 r = indist_fast.evaluate_file(sys.argv[1], label="y", score="s", progress=False)
