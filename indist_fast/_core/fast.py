@@ -500,6 +500,9 @@ def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
                 count += len(item[1])
                 if held is not None:
                     fill(j, held, lines, False)
+                    if free[j][2]:          # a bad row: the long way reads them all again
+                        declined.set()
+                        return False
                 held = item
             if held is not None:    # the last block also writes out the part-filled lines
                 fill(j, held, lines, True)

@@ -8,6 +8,13 @@ Scaling path and memory model (bytes per row; s = bytes of a score, 4 or 8):
   ``.npz`` members stored without compression mapped directly): mapped pages count
   toward RSS as they are touched; when the data fit the memory limit the mapped
   columns go straight to ``evaluate``.
+- **Parquet row groups straight into the sort** (one score of float32 or float64, 0/1
+  or bool labels of a kernel dtype, no weight, no ``pos_label``, two row groups or
+  more, from ``GROUPS_MIN_ROWS`` rows, within ``memory_limit``): each row group is
+  decoded on one of two threads and written at once into the engine's radix buckets
+  (``s`` bytes per row of words); the columns are never held whole. A null, a NaN
+  score, another label or one class sends the file the long way (decoded whole, or in
+  chunks), which names the problem.
 - **Out of core** (the data exceed ``memory_limit``): chunks are sorted into runs on
   disk (``s`` bytes per row, in one unnamed temporary file that the system frees
   however the process ends, even on SIGKILL) and one k-way merge sweeps them all;
