@@ -372,8 +372,11 @@ def _to_numpy(col: Any) -> np.ndarray:
     pandas on its first call (some 30 MB and half a second).
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
     t = col.type
+    if _plain_arrow(t):
+        plain = _plain_numpy(col)
+        return plain.view(np.bool_) if pa.types.is_boolean(t) else plain
+    import pyarrow.compute as pc     # (not above: it imports pandas, half a second)
     if pa.types.is_dictionary(t):
         d = col.dictionary          # few values: text ones become one object each
         values = (np.array(d.to_pylist(), dtype=object) if _arrow_kind(d.type) == "text"
@@ -388,18 +391,33 @@ def _to_numpy(col: Any) -> np.ndarray:
         # Each distinct label becomes one Python object shared by its rows: 8 bytes a
         # row instead of a string object per row.
         return _to_numpy(pc.dictionary_encode(col))
-    if pa.types.is_boolean(t):      # bit-packed in Arrow
-        return _to_numpy(pc.cast(col, pa.uint8())).view(np.bool_)
     if pa.types.is_null(t):
         return np.empty(0, dtype=np.float64)
     if _arrow_kind(t) == "date":          # days (date32), or time units since the epoch
         unit = "D" if pa.types.is_date32(t) else "ms" if pa.types.is_date64(t) else t.unit
         ints = _to_numpy(pc.cast(col, pa.int32() if unit == "D" else pa.int64()))
         return ints.astype(f"datetime64[{unit}]")
+    raise TypeError(f"no NumPy type for Arrow type {t}")
+
+
+def _plain_dtype(t: Any) -> np.dtype:
+    """The NumPy dtype of an Arrow boolean (as uint8), integer or float type."""
+    import pyarrow as pa
+    if pa.types.is_boolean(t):
+        return np.dtype(np.uint8)
     kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else "u"
-    dtype = np.dtype(f"{kind}{t.bit_width // 8}")
+    return np.dtype(f"{kind}{t.bit_width // 8}")
+
+
+def _plain_numpy(col: Any) -> np.ndarray:
+    """A null-free Arrow array of a ``_plain_arrow`` type as NumPy: numbers viewed from
+    the Arrow buffer, booleans unpacked from their bits to uint8 0 and 1."""
+    dtype = _plain_dtype(col.type)
     if len(col) == 0:
         return np.empty(0, dtype=dtype)
+    if dtype == np.uint8 and col.type.bit_width == 1:
+        bits = np.frombuffer(col.buffers()[1], dtype=np.uint8)
+        return np.unpackbits(bits, count=col.offset + len(col), bitorder="little")[col.offset:]
     return np.frombuffer(col.buffers()[1], dtype=dtype, count=len(col),
                          offset=col.offset * dtype.itemsize)
 
@@ -520,7 +538,7 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
 
 
 # Labels the kernels read as they are (bool as uint8), scores of float32 or float64.
-_GROUP_LABELS = {np.dtype(t) for t in ("bool", "u1", "i1", "i4", "i8", "f4", "f8")}
+_GROUP_LABELS = {np.dtype(t) for t in ("u1", "i1", "i4", "i8", "f4", "f8")}
 _GROUP_SCORES = {np.dtype("f4"), np.dtype("f8")}
 # Row groups whose scores size the engine's buckets, spread over the file, and scores
 # taken from each.
@@ -553,9 +571,7 @@ class RowGroups:
                 if y.null_count or s.null_count:
                     yield None
                     return
-                labels = _to_numpy(y)
-                yield (labels.view(np.uint8) if labels.dtype == np.bool_ else labels,
-                       _to_numpy(s))
+                yield _plain_numpy(y), _plain_numpy(s)
 
     def sample(self) -> np.ndarray | None:
         """Scores of up to ``_SAMPLE_GROUPS`` row groups spread over the file, for the
@@ -571,7 +587,7 @@ class RowGroups:
                                                   use_threads=False).column(0))
                 if col.null_count:
                     return None
-                s = _to_numpy(col)
+                s = _plain_numpy(col)
                 out.append(s[::max(1, len(s) // _SAMPLE_SCORES)])
         return np.concatenate(out)
 
@@ -592,8 +608,8 @@ def _row_groups(path: str, cols: dict[str, str | None], schema: Any,
         return None
     if not (_plain_arrow(schema.field(label).type) and _plain_arrow(schema.field(score).type)):
         return None
-    if (_numpy_dtype(schema.field(label).type) not in _GROUP_LABELS
-            or _numpy_dtype(schema.field(score).type) not in _GROUP_SCORES):
+    if (_plain_dtype(schema.field(label).type) not in _GROUP_LABELS
+            or _plain_dtype(schema.field(score).type) not in _GROUP_SCORES):
         return None
     return RowGroups(path, label, score, tuple(sizes))
 
@@ -647,6 +663,8 @@ def _parquet_read_all(path: str, cols: dict[str, str | None], schema: Any
 def _numpy_dtype(t: Any) -> np.dtype:
     """The dtype ``_to_numpy`` gives a column of Arrow type ``t``."""
     import pyarrow as pa
+    if _plain_arrow(t):
+        return np.dtype(np.bool_) if pa.types.is_boolean(t) else _plain_dtype(t)
     return _to_numpy(pa.array([], type=t)).dtype
 
 
