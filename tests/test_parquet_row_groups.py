@@ -155,3 +155,16 @@ def test_when_the_row_groups_are_not_used(tmp_path, monkeypatch):
                                       score="s", levels=(0.5,), memory_limit=20_000)
     assert small.auc == indist_fast.evaluate(y, s).auc
     assert spy.groups == []
+
+
+@pytest.mark.parametrize("arrow_type", [pa.bool_(), pa.uint8(), pa.int16(), pa.float32(),
+                                        pa.float16()], ids=str)
+def test_plain_columns_become_numpy_at_any_offset(arrow_type):
+    rng = np.random.default_rng(2)
+    values = rng.random(77) < 0.5 if arrow_type == pa.bool_() else rng.integers(0, 9, 77)
+    col = pa.array(values).cast(arrow_type)
+    for a, b in [(0, 77), (3, 70), (9, 9), (13, 14), (64, 77)]:
+        got = readers._plain_numpy(col.slice(a, b - a))
+        assert got.dtype == readers._plain_dtype(arrow_type)
+        np.testing.assert_array_equal(got, np.asarray(values[a:b]).astype(got.dtype))
+        assert readers._to_numpy(col.slice(a, b - a)).dtype == readers._numpy_dtype(arrow_type)
