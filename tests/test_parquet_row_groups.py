@@ -168,3 +168,22 @@ def test_plain_columns_become_numpy_at_any_offset(arrow_type):
         assert got.dtype == readers._plain_dtype(arrow_type)
         np.testing.assert_array_equal(got, np.asarray(values[a:b]).astype(got.dtype))
         assert readers._to_numpy(col.slice(a, b - a)).dtype == readers._numpy_dtype(arrow_type)
+
+
+def test_a_read_error_stops_both_writers():
+    from indist_fast._core import fast
+    y, s = rows(20_000)
+    taken = []
+
+    def failing():
+        yield y[:10], s[:10]
+        raise ValueError("path: log.parquet could not be read")
+
+    def long():
+        for a in range(10, 20_000, 10):
+            taken.append(a)
+            yield y[a:a + 10], s[a:a + 10]
+    with pytest.raises(ValueError, match="could not be read"):
+        fast.summarize_parts([failing, long], [10, 19_990], s, np.array([0.5]), False)
+    fast._pool.submit(lambda: None).result()     # the helper thread is done with its part
+    assert len(taken) < 1999, "the other writer read its whole part"

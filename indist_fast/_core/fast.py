@@ -489,25 +489,33 @@ def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
 
     def write(j: int) -> Callable[[], bool]:
         def run() -> bool:
-            lines = np.empty(64 * nb + 64, dtype=np.uint8)
-            held: tuple[Array, Array] | None = None
-            count = 0
-            for item in parts[j]():
-                if (declined.is_set() or item is None or item[1].dtype != sample.dtype
-                        or count + len(item[1]) > rows[j]):
+            try:
+                return written(j)
+            except BaseException:       # (a read error: the other writer stops too)
+                declined.set()
+                raise
+        return run
+
+    def written(j: int) -> bool:
+        """Whether writer ``j`` wrote all its rows, every one clean."""
+        lines = np.empty(64 * nb + 64, dtype=np.uint8)
+        held: tuple[Array, Array] | None = None
+        count = 0
+        for item in parts[j]():
+            if (declined.is_set() or item is None or item[1].dtype != sample.dtype
+                    or count + len(item[1]) > rows[j]):
+                declined.set()
+                return False
+            count += len(item[1])
+            if held is not None:
+                fill(j, held, lines, False)
+                if free[j][2]:          # a bad row: the long way reads them all again
                     declined.set()
                     return False
-                count += len(item[1])
-                if held is not None:
-                    fill(j, held, lines, False)
-                    if free[j][2]:          # a bad row: the long way reads them all again
-                        declined.set()
-                        return False
-                held = item
-            if held is not None:    # the last block also writes out the part-filled lines
-                fill(j, held, lines, True)
-            return count == rows[j] and not free[j][2]
-        return run
+            held = item
+        if held is not None:    # the last block also writes out the part-filled lines
+            fill(j, held, lines, True)
+        return count == rows[j] and not free[j][2]
     if not all(_on_two_threads([write(j) for j in range(len(parts))])):
         return None
     return _sweep_buckets(_Buckets(words, links, state, block, tops), n, levels,
