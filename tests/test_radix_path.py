@@ -188,8 +188,8 @@ def test_too_many_buckets_hands_back(radix, monkeypatch):
     skewed sample could still round past it)."""
     plan = _kernels.radix_plan
 
-    def too_many(s, target):
-        table, base, tops = plan(s, target)
+    def too_many(s, target, n_rows=-1):
+        table, base, tops = plan(s, target, n_rows)
         return table, base, np.zeros((1 << 16) + 1, np.uint8)
 
     monkeypatch.setattr(_fast._kernels, "radix_plan", too_many)

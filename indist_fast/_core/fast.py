@@ -303,11 +303,11 @@ def _radix_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
     as one array, and a sweep in key order reads the rows of one bucket at a time. The
     pivot is the bucket boundary nearest the middle row.
     """
-    target = max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS)
-    table, base, tops = _kernels.radix_plan(s, target)
-    nb, blocks = len(tops), _blocks(len(s))
-    if nb > 1 << 16:
+    plan = _radix_plan(s, len(s))
+    if plan is None:
         return None
+    table, base, tops = plan
+    nb, blocks = len(tops), _blocks(len(s))
     buckets = np.empty(len(s), dtype=np.uint16)
 
     def count(b: tuple[int, int]) -> Callable[[], tuple[Array, Array, Array, Array, int]]:
@@ -415,6 +415,20 @@ RADIX_FANOUT_BITS = 11
 RADIX_BLOCK_BYTES = 4096
 
 
+def _radix_plan(sample: Array, n: int) -> tuple[Array, int, Array] | None:
+    """``radix_plan`` of ``n`` rows from ``sample`` (their scores, or some of them), or
+    None past 2**16 buckets (ids are 16-bit).
+
+    Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the fill's line
+    per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with 2048 or
+    4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows; handed-over rows, whose
+    words have small pages, 1.15 s with 4096, 1.08 s with 2048).
+    """
+    target = max(RADIX_BUCKET_ROWS, n >> RADIX_FANOUT_BITS)
+    table, base, tops = _kernels.radix_plan(np.ascontiguousarray(sample), target, n)
+    return None if len(tops) > 1 << 16 else (table, base, tops)
+
+
 def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
                    exclude_self: bool, release: Release = None) -> SweepResult | None:
     """``summarize`` of unweighted rows by radix buckets, or None when a row is bad or
@@ -429,16 +443,11 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     handed over, ``OwnedRows``, shrink as the words grow), after a first pass that only
     checks them (``radix_check``): past the fill, rows may be gone.
     """
-    # Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the scatter's
-    # line per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with
-    # 2048 or 4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows; handed-over
-    # rows, whose words have small pages, 1.15 s with 4096, 1.08 s with 2048), and ids
-    # are 16-bit.
-    target = max(RADIX_BUCKET_ROWS, len(s) >> RADIX_FANOUT_BITS)
-    table, base, tops = _kernels.radix_plan(s, target)
-    nb, groups = len(tops), _passes(len(s), release)
-    if nb > 1 << 16:
+    plan = _radix_plan(s, len(s))
+    if plan is None:
         return None
+    table, base, tops = plan
+    nb, groups = len(tops), _passes(len(s), release)
     if release is not None and not _clean_rows(y, s, pos_value, neg_value, groups, release):
         return None
     rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
@@ -474,11 +483,11 @@ def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
     n = sum(rows)
     if len(parts) != len(rows) or not 1 <= len(parts) <= 2 or n < 1 or min(rows) < 0:
         raise ValueError("parts and rows must be one or two writers' blocks and rows")
-    target = max(RADIX_BUCKET_ROWS, n >> RADIX_FANOUT_BITS)
-    table, base, tops = _kernels.radix_plan(np.ascontiguousarray(sample), target, n)
-    nb = len(tops)
-    if nb > 1 << 16:
+    plan = _radix_plan(sample, n)
+    if plan is None:
         return None
+    table, base, tops = plan
+    nb = len(tops)
     words, links, state, free, block = _radix_blocks(sample.dtype, nb, list(rows), False)
 
     declined = threading.Event()        # a writer gave up: the other stops too

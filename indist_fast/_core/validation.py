@@ -328,8 +328,8 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
 
 
 #: Up to this many rows, plain arrays reach the engine unscanned: its
-#: ``summarize_plain`` checks them, and every row, itself. Beyond it a Python-level scan is a small share
-#: of the work, and the general path uses both cores.
+#: ``summarize_plain`` checks them, and every row, itself. Beyond it a Python-level scan
+#: is a small share of the work, and the general path uses both cores.
 PLAIN_ROWS = 100_000
 _PLAIN_SCORES = {np.dtype(np.float64), np.dtype(np.float32)}
 
