@@ -237,6 +237,31 @@ cdef extern from *:
     }
     INDIST_FAST_NANS(indist_fast_nans32, float)
     INDIST_FAST_NANS(indist_fast_nans64, double)
+    /* The least and greatest of n >= 1 words, in one vectorised pass. */
+    INDIST_FAST_CLONES
+    static void indist_fast_range64(const uint64_t* w, npy_intp n, uint64_t* lo, uint64_t* hi) {
+        uint64_t a = w[0], b = w[0];
+        for (npy_intp i = 1; i < n; i++) {
+            a = w[i] < a ? w[i] : a;
+            b = w[i] > b ? w[i] : b;
+        }
+        *lo = a;
+        *hi = b;
+    }
+    /* w[i] += delta (mod 2**64) */
+    INDIST_FAST_CLONES
+    static void indist_fast_shift64(uint64_t* w, npy_intp n, uint64_t delta) {
+        for (npy_intp i = 0; i < n; i++) w[i] += delta;
+    }
+    /* Whether the FPU compares subnormal doubles as they are: not when the thread's
+       MXCSR has denormals-are-zero set (DAZ, bit 6), which makes them all equal to 0. */
+    static inline int indist_fast_subnormals_exact(void) {
+    #if defined(__SSE2__)
+        return !(_mm_getcsr() & 0x40);
+    #else
+        return 0;
+    #endif
+    }
     static SortFunc indist_fast_sort_func(int type_num) {
         PyArray_Descr* d = PyArray_DescrFromType(type_num);
         PyArray_SortFunc* f;
@@ -248,6 +273,10 @@ cdef extern from *:
     """
     ctypedef int (*SortFunc)(void*, cnp.npy_intp, void*) noexcept nogil
     SortFunc indist_fast_sort_func(int type_num)
+    void indist_fast_range64(const uint64_t* w, cnp.npy_intp n, uint64_t* lo,
+                             uint64_t* hi) noexcept nogil
+    void indist_fast_shift64(uint64_t* w, cnp.npy_intp n, uint64_t delta) noexcept nogil
+    bint indist_fast_subnormals_exact() noexcept nogil
     void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
     void indist_fast_stream_line64(void* dst, const void* src, uint64_t last) noexcept nogil
     void indist_fast_stream_line32(void* dst, const void* src, uint32_t last) noexcept nogil
@@ -286,6 +315,30 @@ if (_sort_words64 == NULL or _sort_words32 == NULL or _sort_prefixes == NULL
 
 cdef extern from *:
     void __builtin_prefetch(const void* addr) noexcept nogil
+
+
+# 64-bit words sort faster as doubles: NumPy's SIMD sort of 4,096 doubles took 4.7 ns a
+# word here, of as many uint64 6.0 (8,192: 4.9 and 6.4; 49,000: 5.6 and 7.3). A word's
+# bits order as those of a double when it is one that is positive and finite (from
+# NORMAL_WORDS to FINITE_WORDS: words below are subnormal doubles, which the FPU may
+# compare as zero, DAZ). Words of a narrower range are shifted into it for the sort.
+cdef uint64_t FINITE_WORDS = <uint64_t>0x7FF << 52
+cdef uint64_t NORMAL_WORDS = <uint64_t>1 << 52
+
+
+cdef void _sort_u64(uint64_t* w, Py_ssize_t n, uint64_t lo, uint64_t hi) noexcept nogil:
+    """Sort ``n`` words, ``lo`` and ``hi`` their least and greatest, ascending as
+    uint64: as doubles where their bits are those of positive finite doubles, or of
+    such doubles once all are shifted by one amount (a range under 2**63 - 2**53),
+    else as uint64."""
+    if hi < FINITE_WORDS and (lo >= NORMAL_WORDS or indist_fast_subnormals_exact()):
+        _sort_float64(w, n, NULL)
+    elif hi - lo < FINITE_WORDS - NORMAL_WORDS:
+        indist_fast_shift64(w, n, NORMAL_WORDS - lo)
+        _sort_float64(w, n, NULL)
+        indist_fast_shift64(w, n, lo - NORMAL_WORDS)
+    else:
+        _sort_words64(w, n, NULL)
 
 
 cdef struct Open:
@@ -1275,24 +1328,28 @@ ctypedef fused word_t:
 
 cdef void _sort_bucket(word_t* w, Py_ssize_t n) noexcept nogil:
     """Sort one bucket's words in place, unless they all hold one score (they differ
-    at most in the label bit: the sweep takes them in any order). The test stops at
-    the first word of another score, so it costs a bucket of distinct scores nothing.
+    at most in the label bit: the sweep takes them in any order). 64-bit words: one
+    pass finds their range, which tells both (``_sort_u64``); 32-bit ones: the test
+    stops at the first word of another score, so it costs distinct scores nothing.
 
     (Splitting a bucket in cache into pieces of 128 to 1024 words for NumPy's sorting
     networks cost more than it saved: 58-68 ms against 42 for the sorts of 1e7 rows.)
     """
     cdef Py_ssize_t i
     cdef word_t score_bits
+    cdef uint64_t lo, hi
     if n < 2:
         return
-    score_bits = w[0] >> 1
-    for i in range(1, n):
-        if (w[i] >> 1) != score_bits:
-            if word_t is uint64_t:
-                _sort_words64(w, n, NULL)
-            else:
+    if word_t is uint64_t:
+        indist_fast_range64(w, n, &lo, &hi)
+        if (lo >> 1) != (hi >> 1):
+            _sort_u64(w, n, lo, hi)
+    else:
+        score_bits = w[0] >> 1
+        for i in range(1, n):
+            if (w[i] >> 1) != score_bits:
                 _sort_words32(w, n, NULL)
-            return
+                return
 
 
 cdef void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bint wide,
@@ -1830,14 +1887,17 @@ cdef inline void _write_rows(Row* out, const char* line, int64_t a, int64_t b,
 def sort_buckets(uint64_t[::1] keys, const int64_t[::1] starts, Py_ssize_t bottom,
                  Py_ssize_t top):
     """Sort ``keys[starts[b]:starts[b + 1]]`` in place for buckets ``bottom:top``."""
-    cdef Py_ssize_t b
+    cdef Py_ssize_t b, m
+    cdef uint64_t lo, hi
     if not 0 <= bottom <= top < starts.shape[0] or (
             top > bottom and starts[top] > keys.shape[0]):
         raise ValueError("bad bucket range")
     with nogil:
         for b in range(bottom, top):
-            if starts[b + 1] - starts[b] > 1:
-                _sort_words64(&keys[starts[b]], starts[b + 1] - starts[b], NULL)
+            m = starts[b + 1] - starts[b]
+            if m > 1:
+                indist_fast_range64(&keys[starts[b]], m, &lo, &hi)
+                _sort_u64(&keys[starts[b]], m, lo, hi)
 
 
 cdef enum:
