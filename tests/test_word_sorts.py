@@ -84,5 +84,6 @@ def test_paths_sort_every_kind_of_score(request, monkeypatch, kind, path):
         args = (r.y, r.s, r.w, r.pos_value, r.neg_value, LEVELS, False)
         with labelled(f"{kind}, {path}"):
             assert_sweeps_equal(_fast.summarize(*args), _reference.summarize(*args), 1e-12)
-    ran = {"small": "radix_fill", "radix": "radix_fill", "weighted radix": "sort_buckets"}
+    ran = {"small": "radix_fill", "radix": "radix_fill",
+           "weighted radix": "radix_sweep_weighted_from"}
     assert bool(log.calls[ran[path]]) == (path != "small"), log.calls

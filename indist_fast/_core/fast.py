@@ -379,6 +379,13 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
             if release is not None:
                 release(0, len(s))
             return small
+    if w is not None and len(s) >= WEIGHTED_RADIX_MIN_ROWS:
+        radix = _radix_weighted_summary(y, s, w, pos_value, neg_value, levels, exclude_self,
+                                        costs)
+        if radix is not None:
+            if release is not None:
+                release(0, len(s))
+            return radix
     if w is not None:
         keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _weighted_keys(
             y, s, w, pos_value, neg_value)
@@ -558,12 +565,7 @@ def _sweep_buckets(k: _Buckets, n: int, levels: Array, exclude_self: bool
                                                  tp, fp, gap, checkpoint)
     if n < PARALLEL_MIN_ROWS or getattr(_serial, "on", False):
         return sweep(nb, 0, 0, levels, 0.0, 0.0, 0.0)().result
-    # The upper range: the buckets from ``mid`` up, about half the rows.
-    starts = np.concatenate(([0], np.cumsum(sizes)))
-    mid = int(np.searchsorted(starts, n // 2))
-    mid = min(max(mid, 1), nb - 1)
-    quarter = int(np.searchsorted(starts, starts[mid] // 2))
-    quarter = min(max(quarter, 0), mid)
+    mid, quarter = _middle_buckets(sizes, n)
     tp_hi = float(pos[mid:].sum())
     fp_hi = float(sizes[mid:].sum()) - tp_hi
 
@@ -601,29 +603,138 @@ def _clean_rows(y: Array, s: Array, pos_value: float, neg_value: float,
 def _radix_blocks(dtype: np.dtype, nb: int, rows: list[int], small: bool
                   ) -> tuple[Array, Array, Array, list[Array], int]:
     """The blocks ``radix_fill`` writes for ``nb`` buckets, writer ``j`` writing
-    ``rows[j]`` rows: ``(words, links, state, free, block)``. Writer ``j`` owns a block
-    per bucket, its first ones, and one per ``block`` of its rows: enough, since only a
-    bucket's open block is part-filled. ``small``: the words get small pages (they must
-    grow only as fast as rows handed over shrink)."""
+    ``rows[j]`` rows: ``(words, links, state, free, block)`` (see ``_owned_blocks``).
+    ``small``: the words get small pages (they must grow only as fast as rows handed
+    over shrink)."""
     item = 4 if dtype == np.float32 else 8
     block = RADIX_BLOCK_BYTES // item
-    owned = [nb + r // block + 1 for r in rows]
-    first = np.concatenate(([0], np.cumsum(owned)))
-    n_blocks = int(first[-1])
-    # 64-byte aligned, so that blocks are whole cache lines
-    raw = np.empty(n_blocks * block + 64 // item, dtype=np.uint32 if item == 4 else np.uint64)
-    skip = (-raw.ctypes.data % 64) // item
-    words = raw[skip:skip + n_blocks * block]
+    first, links, free = _owned_blocks(nb, rows, block)
+    words = _aligned_empty(len(links) * block, np.uint32 if item == 4 else np.uint64)
     if small:
         small_pages(words)
-    links = np.empty(n_blocks, dtype=np.int64)
     state = np.zeros((len(rows), 4, nb), dtype=np.int64)
-    free = []
     for j in range(len(rows)):
         state[j, 0] = np.arange(first[j], first[j] + nb)
+    return words, links, state, free, block
+
+
+def _owned_blocks(nb: int, rows: list[int], block: int) -> tuple[Array, Array, list[Array]]:
+    """Which blocks of ``block`` items each writer owns, writer ``j`` writing ``rows[j]``
+    rows into ``nb`` buckets: ``(first, links, free)``. Writer ``j`` owns blocks
+    ``first[j]:first[j + 1]``, a block per bucket (its first ones, ``links`` -1: each
+    bucket's chain starts there) and one per ``block`` of its rows: enough, since only
+    a bucket's open block is part-filled. ``free[j]``: the next block it takes, its
+    end, and 0 bad rows."""
+    owned = [nb + r // block + 1 for r in rows]
+    first = np.concatenate(([0], np.cumsum(owned))).astype(np.int64)
+    links = np.empty(int(first[-1]), dtype=np.int64)
+    free = []
+    for j in range(len(rows)):
         links[first[j]:first[j] + nb] = -1
         free.append(np.array([first[j] + nb, first[j + 1], 0], dtype=np.int64))
-    return words, links, state, free, block
+    return first, links, free
+
+
+def _aligned_empty(n: int, dtype: type) -> Array:
+    """``np.empty(n, dtype)`` starting on a 64-byte boundary (blocks are whole cache
+    lines)."""
+    item = np.dtype(dtype).itemsize
+    raw: Array = np.empty(n + 64 // item, dtype=dtype)
+    skip = (-raw.ctypes.data % 64) // item
+    return raw[skip:skip + n]
+
+
+# A writer's row per bucket in ``radix_fill_weighted``: head, fill, full, then the bits
+# of the positive weight (a compensated pair) and of the negative weight.
+_W_STATE, _W_SUMS = 8, slice(3, 6)
+
+
+def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
+                            neg_value: float, levels: Array, exclude_self: bool,
+                            costs: Costs = None) -> SweepResult | None:
+    """``summarize`` of weighted rows by radix buckets, or None when a row is bad, a
+    class has no weight or the weights add up to infinity: the caller takes the key
+    path, which names the problem or sweeps those.
+
+    One pass on two threads checks each half's rows and writes those of positive
+    weight into their buckets' blocks as (score, signed weight), adding up each
+    bucket's weight by class (``radix_fill_weighted``); each bucket is then gathered in
+    cache, ordered and swept (``radix_sweep_weighted_from``), the upper and lower
+    buckets on two threads from the counted totals (``_two_pieces``). W_P and each
+    bucket's positive weight are compensated sums, as the sweep's TP is: when they do
+    not end equal (rare), the buckets are swept again in one piece with the sweep's
+    own total (see ``_summarize_keys``).
+    """
+    plan = _radix_plan(s, len(s))
+    if plan is None:
+        return None
+    table, base, tops = plan
+    nb, blocks = len(tops), _blocks(len(s))
+    block = RADIX_BLOCK_BYTES // 16
+    first, links, free = _owned_blocks(nb, [b - a for a, b in blocks], block)
+    rows = _aligned_empty(2 * len(links) * block, np.float64)
+    state = np.zeros((len(blocks), nb, _W_STATE), dtype=np.int64)
+    for j in range(len(blocks)):
+        state[j, :, 0] = np.arange(first[j], first[j] + nb)
+
+    def fill(j: int, b: tuple[int, int]) -> Callable[[], None]:
+        lines = np.empty(64 * nb + 64, dtype=np.uint8)
+        return lambda: _kernels.radix_fill_weighted(y, s, w, pos_value, neg_value, table, base,
+                                                    *b, rows, links, state[j], free[j], lines,
+                                                    block, True)
+    _on_two_threads([fill(j, b) for j, b in enumerate(blocks)])
+    if any(f[2] for f in free):
+        return None
+    sums = state[:, :, _W_SUMS].view(np.float64)          # (writer, bucket, pos/err/neg)
+    sizes = (state[:, :, 2] * block + state[:, :, 1]).sum(axis=0)
+    n = int(sizes.sum())
+
+    def positive(buckets: slice) -> tuple[float, float]:
+        pairs = sums[:, buckets, :2].reshape(-1, 2)
+        return _compensated([(float(p), float(e)) for p, e in pairs if p != 0.0 or e != 0.0])
+    wp = sum(positive(slice(0, nb)))
+    with np.errstate(over="ignore"):           # (an infinite total is declined next)
+        wn = float(sums[:, :, 2].sum())
+    if not (wp > 0 and wn > 0 and math.isfinite(wp) and math.isfinite(wn)):
+        return None
+
+    def sweep(top: int, bottom: int, split: int, lv: Array, tp: tuple[float, float],
+              fp: float, gap: float, checkpoint: bool = False, total: float = wp,
+              cost: Costs = None) -> Callable[[], PieceSweep]:
+        return lambda: _kernels.radix_sweep_weighted_from(
+            rows, links, state, block, top, bottom, split, total, wn, lv, exclude_self,
+            tp[0], tp[1], fp, gap, checkpoint, cost)
+
+    if costs is None and n >= PARALLEL_MIN_ROWS and not getattr(_serial, "on", False):
+        mid, quarter = _middle_buckets(sizes, n)
+        tp_hi = positive(slice(mid, nb))
+        fp_hi = float(sums[:, mid:, 2].sum())
+
+        def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
+            assert cp is not None
+            return [sweep(mid, quarter, quarter, levels, tp_hi, fp_hi, gap_hi),
+                    sweep(quarter, 0, 0, levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)]
+
+        two = _two_pieces(sweep(nb, mid, mid, levels, (0.0, 0.0), 0.0, 0.0),
+                          sweep(mid, 0, quarter, np.empty(0), tp_hi, fp_hi, 0.0, True),
+                          again, tp_hi[0] + tp_hi[1], wp, wn, len(levels))
+        if two is not None:
+            return two
+    out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, cost=costs)()
+    if out.tp_end != wp:
+        out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, total=out.tp_end, cost=costs)()
+    return out.result
+
+
+def _middle_buckets(sizes: Array, n: int) -> tuple[int, int]:
+    """Bucket ``mid`` (from which up the buckets hold about half the ``n`` rows) and
+    ``quarter`` (from which up to ``mid`` about a quarter), for the two pieces of a
+    sweep and the halves of its second sweep."""
+    nb = len(sizes)
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    mid = min(max(int(np.searchsorted(starts, n // 2)), 1), nb - 1)
+    quarter = min(max(int(np.searchsorted(starts, starts[mid] // 2)), 0), mid)
+    return mid, quarter
 
 
 def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,

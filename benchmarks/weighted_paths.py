@@ -1,0 +1,61 @@
+"""Weighted ``fast.summarize`` by its two radix paths, paired in one process, as ratios
+to ``np.sort`` of the same scores:
+
+    python benchmarks/weighted_paths.py 1e6 1e7       [REP=9]
+
+``one pass``: rows written once into chained bucket blocks as (score, signed weight),
+each bucket ordered and swept in cache (``radix_fill_weighted``,
+``radix_sweep_weighted_from``). ``keys``: rows counted per bucket, written with 24-byte
+keys, the keys sorted per bucket and swept apart (``radix_count_weighted``,
+``radix_scatter_keys``, ``sort_buckets``), which ``summarize`` still takes when the
+one-pass path declines. Each repeat times ``np.sort``, then both paths in turn; the
+medians of the paired ratios are printed. Run from outside the checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _inputs import make  # noqa: E402
+
+from indist_fast._core import fast  # noqa: E402
+
+
+def timed(f) -> float:
+    t = time.perf_counter()
+    f()
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    reps = int(os.environ.get("REP", "9"))
+    levels = np.array([0.5])
+    one_pass = fast._radix_weighted_summary
+    for size in sys.argv[1:] or ["1e7"]:
+        n = int(float(size))
+        y, s, w = make(n, "weighted")
+        y = y.view(np.uint8)
+        ratios: dict[str, list[float]] = {"one pass": [], "keys": []}
+        for _ in range(reps):
+            base = timed(lambda: np.sort(s))
+            for name in ratios:
+                fast._radix_weighted_summary = (one_pass if name == "one pass"
+                                                else lambda *a, **k: None)
+                try:
+                    took = timed(lambda: fast.summarize(y, s, w, 1.0, 0.0, levels, True))
+                finally:
+                    fast._radix_weighted_summary = one_pass
+                ratios[name].append(took / base)
+        one, keys = (statistics.median(ratios[k]) for k in ("one pass", "keys"))
+        print(f"n={n:.0e} weighted: one pass {one:.3f}x, keys {keys:.3f}x np.sort "
+              f"(medians of {reps}); one pass / keys {one / keys:.3f}")
+
+
+if __name__ == "__main__":
+    main()
