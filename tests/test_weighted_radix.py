@@ -126,15 +126,15 @@ def test_one_pass_declines_bad_rows_and_missing_weight(monkeypatch):
 
 
 def test_totals_that_do_not_meet_are_swept_again(radix, monkeypatch):
-    """W_P and the upper buckets' weight are compensated sums, as the sweep's TP is; were
-    they to round apart, the two pieces decline and the one-piece sweep runs again with
-    its own total. Here every counted total is nudged by a few ulps."""
-    compensated = _fast._compensated
+    """W_P and the upper buckets' weight are correctly rounded totals, the sweep's TP a
+    compensated sum; were they to round apart, the two pieces decline and the one-piece
+    sweep runs again with its own total. Here every counted total is nudged by a few
+    ulps."""
+    exact = _fast._exact_total
 
-    def nudged(parts):
-        s, err = compensated(parts)
-        return s * (1 + 2.0 ** -50), err
-    monkeypatch.setattr(_fast, "_compensated", nudged)
+    def nudged(values):
+        return exact(values) * (1 + 2.0 ** -50)
+    monkeypatch.setattr(_fast, "_exact_total", nudged)
     rng = np.random.default_rng(8)
     n = 3000
     y = rng.random(n) < 0.3
