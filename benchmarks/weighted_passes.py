@@ -2,7 +2,7 @@
 ``radix_scatter_keys`` of the key path on one thread (into arrays written before, and
 fresh ones), the cost of writing 24 bytes a row, then the one-pass path's
 ``radix_fill_weighted`` and ``radix_sweep_weighted_from`` on one thread and on two:
-``python benchmarks/weighted_passes.py 1e7``. Run from outside the checkout."""
+``[FRESH=1] python benchmarks/weighted_passes.py 1e7``. Run from outside the checkout."""
 import sys, time, numpy as np
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
 from _inputs import make
@@ -31,7 +31,9 @@ t = time.perf_counter(); z = np.empty(3 * n); z[:] = 0; print(f"touch 24 B/row f
 t = time.perf_counter(); z[:] = 1; print(f"rewrite 24 B/row: {(time.perf_counter()-t)/n*1e9:.2f} ns/row")
 
 # The one-pass path (radix_fill_weighted, radix_sweep_weighted_from): each pass alone on
-# one thread, into blocks written before, then both halves at once on two threads.
+# one thread, into blocks written before (FRESH=1: fresh blocks, as summarize's are),
+# then both halves at once on two threads.
+FRESH = __import__("os").environ.get("FRESH") == "1"
 block = fast.RADIX_BLOCK_BYTES // 16
 levels = np.array([0.5])
 
@@ -39,7 +41,8 @@ levels = np.array([0.5])
 def one_pass_blocks(parts):
     first, links, free = fast._owned_blocks(nb, parts, block)
     rows = fast._aligned_empty(2 * len(links) * block, np.float64)
-    rows[:] = 0
+    if not FRESH:
+        rows[:] = 0
     state = np.zeros((len(parts), nb, 8), np.int64)
     for j in range(len(parts)):
         state[j, :, 0] = np.arange(first[j], first[j] + nb)
