@@ -338,19 +338,15 @@ def _radix_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
     def sort(bottom: int, top: int) -> Callable[[], None]:
         return lambda: _kernels.sort_buckets(keys, starts, bottom, top)
     _on_two_threads([sort(mid, nb), sort(0, mid)] if len(blocks) == 2 else [sort(0, nb)])
-    # Compensated sums over the buckets (each a compensated sum of its rows), as
-    # ``_sorted_keys`` adds its blocks'.
-    pos_pairs = [(float(p), float(e)) for c in counts
-                 for p, e in zip(c[1], c[2]) if p != 0.0 or e != 0.0]
-    hi_pairs = [(float(p), float(e)) for c in counts
-                for p, e in zip(c[1][mid:], c[2][mid:]) if p != 0.0 or e != 0.0]
-    pos_s, pos_err = _compensated(pos_pairs)
-    hi_s, hi_err = _compensated(hi_pairs)
-    weight_neg = float(sum(c[3].sum() for c in counts))
-    weight_neg_lo = float(sum(c[3][:mid].sum() for c in counts))
+    # The buckets' compensated pairs, correctly rounded (as the one-pass path adds them)
+    pos_total = _exact_total(np.array([[c[1], c[2]] for c in counts]))
+    hi_total = _exact_total(np.array([[c[1][mid:], c[2][mid:]] for c in counts]))
+    with np.errstate(over="ignore"):           # (an infinite total is refused later)
+        weight_neg = float(sum(c[3].sum() for c in counts))
+        weight_neg_lo = float(sum(c[3][:mid].sum() for c in counts))
     split = int(starts[mid])
-    return (keys[split:], keys[:split], rows, bits, pos_s + pos_err, weight_neg,
-            (hi_s, hi_err), weight_neg_lo)
+    return (keys[split:], keys[:split], rows, bits, pos_total, weight_neg,
+            (hi_total, 0.0), weight_neg_lo)
 
 
 def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
