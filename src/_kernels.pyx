@@ -2293,7 +2293,8 @@ def radix_fill_weighted(const label_t[::1] y, const score_t[::1] s, const double
                 st = state_rows + W_STATE * k
                 sums = _wsums(st)
                 positive = y[i] == pos_label
-                x = <double>s[i]
+                x = <double>s[i] + 0.0      # -0.0 becomes 0.0: a group's score, whichever
+                                            # row comes first (as unweighted words do)
                 # No branch on the label (a random label mispredicts): both sums take
                 # every row, 0.0 for the other class (a compensated sum plus 0.0 is
                 # unchanged), and the sign bit is set by arithmetic.

@@ -87,6 +87,21 @@ def test_wide_bucket_orders_rows_by_exact_score(monkeypatch):
     assert_same(y_ties, s, np.ones(n))
 
 
+def test_a_group_of_both_zeros_is_at_plus_zero(radix):
+    """-0.0 and 0.0 are one score; the group's threshold is 0.0 whichever row of it
+    comes first (as the unweighted radix path reports it)."""
+    rng = np.random.default_rng(16)
+    n = 3000
+    y = rng.random(n) < 0.5
+    s = np.where(rng.random(n) < 0.95, -0.0, 0.0)
+    s[:100], y[:100] = 1.0, False      # negatives on top: B reaches 0.3 at the zeros
+    w = rng.random(n) + 0.5
+    r = _fast.summarize(y.view(np.uint8), s, w, 1.0, 0.0, np.array([0.3]), False)
+    threshold = r.crossings[0, 1]
+    assert threshold == 0.0 and not np.signbit(threshold), r.crossings
+    assert radix.calls["radix_sweep_weighted_from"]
+
+
 def test_one_pass_declines_bad_rows_and_missing_weight(monkeypatch):
     monkeypatch.setattr(_fast, "WEIGHTED_RADIX_MIN_ROWS", 4)
     rng = np.random.default_rng(12)
