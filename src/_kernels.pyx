@@ -341,6 +341,23 @@ cdef extern from *:
         *lo = a;
         *hi = b;
     }
+    /* The order bits (_order_bits) of the scores of n (score, weight) rows. */
+    INDIST_FAST_CLONES
+    static void indist_fast_row_orders(const double* rows, npy_intp n, uint64_t* out) {
+        for (npy_intp i = 0; i < n; i++) {
+            double x = rows[2 * i] + 0.0;
+            uint64_t u;
+            memcpy(&u, &x, 8);
+            out[i] = u ^ ((uint64_t)((int64_t)u >> 63) | ((uint64_t)1 << 63));
+        }
+    }
+    /* Order bits into a bucket's keys: base + ((w - lo) >> shift << bits | i). */
+    INDIST_FAST_CLONES
+    static void indist_fast_row_keys(uint64_t* w, npy_intp n, uint64_t lo, int shift,
+                                     int bits, uint64_t base) {
+        for (npy_intp i = 0; i < n; i++)
+            w[i] = base + ((((w[i] - lo) >> shift) << bits) | (uint64_t)i);
+    }
     /* w[i] += delta (mod 2**64) */
     INDIST_FAST_CLONES
     static void indist_fast_shift64(uint64_t* w, npy_intp n, uint64_t delta) {
@@ -369,6 +386,9 @@ cdef extern from *:
     void indist_fast_range64(const uint64_t* w, cnp.npy_intp n, uint64_t* lo,
                              uint64_t* hi) noexcept nogil
     void indist_fast_shift64(uint64_t* w, cnp.npy_intp n, uint64_t delta) noexcept nogil
+    void indist_fast_row_orders(const double* rows, cnp.npy_intp n, uint64_t* out) noexcept nogil
+    void indist_fast_row_keys(uint64_t* w, cnp.npy_intp n, uint64_t lo, int shift, int bits,
+                              uint64_t base) noexcept nogil
     bint indist_fast_subnormals_exact() noexcept nogil
     void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
     void indist_fast_stream_line64(void* dst, const void* src, uint64_t last) noexcept nogil
@@ -2359,17 +2379,16 @@ cdef uint64_t _order_bucket(const Row* rows, Py_ssize_t m, uint64_t* keys,
     cdef Py_ssize_t j, r, a
     cdef int index_bits = _bit_length(<uint64_t>(m - 1)) if m > 1 else 0
     cdef uint64_t mask = (<uint64_t>1 << index_bits) - 1
-    cdef uint64_t o, lo = ALL64, hi = 0, prefix
+    cdef uint64_t lo, hi, prefix
     cdef int shift
     cdef bint same
-    for j in range(m):
-        o = _order_bits(rows[j].score)
-        keys[j] = o
-        lo = o if o < lo else lo
-        hi = o if o > hi else hi
+    if m < 1:
+        return mask
+    # Vectorised loops of their own (the module's own loops get SSE2 only)
+    indist_fast_row_orders(<const double*>rows, m, keys)
+    indist_fast_range64(keys, m, &lo, &hi)
     shift = max(0, _bit_length(hi - lo) - (62 - index_bits))
-    for j in range(m):
-        keys[j] = NORMAL_WORDS + ((((keys[j] - lo) >> shift) << index_bits) | <uint64_t>j)
+    indist_fast_row_keys(keys, m, lo, shift, index_bits, NORMAL_WORDS)
     if m > 1 and hi != lo:
         _sort_float64(keys, m, NULL)
     if shift:
