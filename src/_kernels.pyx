@@ -330,6 +330,13 @@ cdef extern from *:
     }
     INDIST_FAST_NANS(indist_fast_nans32, float)
     INDIST_FAST_NANS(indist_fast_nans64, double)
+    /* Weights that are negative, NaN or infinite. */
+    INDIST_FAST_CLONES
+    static npy_intp indist_fast_bad_weights(const double* w, npy_intp n) {
+        npy_intp bad = 0;
+        for (npy_intp i = 0; i < n; i++) bad += !(w[i] >= 0.0 && w[i] <= DBL_MAX);
+        return bad;
+    }
     /* The least and greatest of n >= 1 words, in one vectorised pass. */
     INDIST_FAST_CLONES
     static void indist_fast_range64(const uint64_t* w, npy_intp n, uint64_t* lo, uint64_t* hi) {
@@ -413,6 +420,7 @@ cdef extern from *:
                                         double neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
     cnp.npy_intp indist_fast_nans32(const float* s, cnp.npy_intp n) noexcept nogil
     cnp.npy_intp indist_fast_nans64(const double* s, cnp.npy_intp n) noexcept nogil
+    cnp.npy_intp indist_fast_bad_weights(const double* w, cnp.npy_intp n) noexcept nogil
     cnp.npy_intp indist_fast_ids32(const float* s, cnp.npy_intp n,
                                    const uint64_t* table, int64_t base, int64_t last,
                                    uint16_t* out) noexcept nogil
@@ -2304,7 +2312,7 @@ def radix_fill_weighted(const label_t[::1] y, const score_t[::1] s, const double
             n = min(<Py_ssize_t>RADIX_CHUNK, stop - r)
             n_bad += _chunk_buckets(&s[r], n, &plan, chunk_ids)
             _labels(&y[r], n, pos_label, neg_label, has_neg, &n_bad)
-            n_bad += _bad_weights(&w[r], n)
+            n_bad += indist_fast_bad_weights(&w[r], n)
             for i in range(r, r + n):
                 wi = w[i]
                 if wi == 0.0:
@@ -2350,14 +2358,6 @@ def radix_fill_weighted(const label_t[::1] y, const score_t[::1] s, const double
     if ran_out:
         raise ValueError("the writer's blocks ran out: give it a block per bucket and one "
                          "per `block` rows")
-
-
-cdef inline Py_ssize_t _bad_weights(const double* w, Py_ssize_t n) noexcept nogil:
-    """Weights that are negative, NaN or infinite (a loop of its own: vectorised)."""
-    cdef Py_ssize_t i, bad = 0
-    for i in range(n):
-        bad += not (w[i] >= 0.0 and w[i] <= DBL_MAX)
-    return bad
 
 
 cdef inline int _bit_length(uint64_t x) noexcept nogil:
