@@ -640,9 +640,10 @@ def _aligned_empty(n: int, dtype: type) -> Array:
     return raw[skip:skip + n]
 
 
-# A writer's row per bucket in ``radix_fill_weighted``: head, fill, full, then the bits
-# of the positive weight (a compensated pair) and of the negative weight.
-_W_STATE, _W_SUMS = 8, slice(3, 6)
+# A writer's row per bucket in ``radix_fill_weighted`` (its ``W_*``): the open block,
+# the rows in it, the full blocks behind it, then the bits of the positive weight (a
+# compensated pair) and of the negative weight.
+_W_STATE, _W_HEAD, _W_FILL, _W_FULL, _W_SUMS = 8, 0, 1, 2, slice(3, 6)
 
 
 def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
@@ -671,7 +672,7 @@ def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
     rows = _aligned_empty(2 * len(links) * block, np.float64)
     state = np.zeros((len(blocks), nb, _W_STATE), dtype=np.int64)
     for j in range(len(blocks)):
-        state[j, :, 0] = np.arange(first[j], first[j] + nb)
+        state[j, :, _W_HEAD] = np.arange(first[j], first[j] + nb)
 
     def fill(j: int, b: tuple[int, int]) -> Callable[[], None]:
         lines = np.empty(64 * nb + 64, dtype=np.uint8)
@@ -682,7 +683,7 @@ def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
     if any(f[2] for f in free):
         return None
     sums = state[:, :, _W_SUMS].view(np.float64)          # (writer, bucket, pos/err/neg)
-    sizes = (state[:, :, 2] * block + state[:, :, 1]).sum(axis=0)
+    sizes = (state[:, :, _W_FULL] * block + state[:, :, _W_FILL]).sum(axis=0)
     n = int(sizes.sum())
 
     def positive(buckets: slice) -> tuple[float, float]:
