@@ -6,7 +6,7 @@ fresh ones), the cost of writing 24 bytes a row, then the one-pass path's
 import sys, time, numpy as np
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
 from _inputs import make
-from indist_fast._core import fast, _kernels
+from indist_fast._core import fast, _kernels, scratch
 n = int(float(sys.argv[1])); reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 y, s, w = make(n, "weighted"); y = y.view(np.uint8)
 table, base, tops = fast._radix_plan(s, n); nb = len(tops)
@@ -40,7 +40,7 @@ levels = np.array([0.5])
 
 def one_pass_blocks(parts):
     first, links, free = fast._owned_blocks(nb, parts, block)
-    rows = fast._aligned_empty(2 * len(links) * block, np.float64)
+    rows = scratch.aligned_empty(2 * len(links) * block, np.float64)
     if not FRESH:
         rows[:] = 0
     state = np.zeros((len(parts), nb, 8), np.int64)

@@ -19,6 +19,7 @@ from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows
 from indist_fast._core import _kernels
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
+from indist_fast._core import scratch as _scratch
 from test_kernels import assert_sweeps_equal
 
 LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=5, unique=True)
@@ -168,7 +169,7 @@ def test_weighted_radix_kernels_refuse_bad_arguments():
     table, base, tops = _kernels.radix_plan(s, 4)
     nb, block = len(tops), 4
     first, links, free = _fast._owned_blocks(nb, [n], block)
-    rows = _fast._aligned_empty(2 * len(links) * block, np.float64)
+    rows = _scratch.aligned_empty(2 * len(links) * block, np.float64)
     state = np.zeros((1, nb, 8), np.int64)
     state[0, :, 0] = np.arange(nb)
     lines = np.empty(64 * nb + 64, np.uint8)

@@ -15,7 +15,7 @@ import math
 import mmap
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
 import numpy as np
@@ -26,6 +26,7 @@ from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, Pa
                       SegmentSweeps, SortedClasses, SweepResult, Table, b_from_gap,
                       clamp_probability, first_crossings)
 from .pages import OwnedRows, small_pages
+from .scratch import Loan, aligned_empty
 from .validation import raise_row_errors
 
 __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "auc_plain",
@@ -87,7 +88,10 @@ def _on_two_threads(jobs: Sequence[Callable[[], _T]]) -> list[_T]:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="indist_fast")
     futures = [_pool.submit(job) for job in jobs[1:]]
-    first = jobs[0]()
+    try:
+        first = jobs[0]()
+    finally:        # (the helper may write into buffers lent for this call only)
+        wait(futures)
     return [first] + [f.result() for f in futures]
 
 
@@ -454,21 +458,23 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     if release is not None and not _clean_rows(y, s, pos_value, neg_value, groups, release):
         return None
     rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
-    words, links, state, free, block = _radix_blocks(s.dtype, nb, rows,
-                                                     isinstance(release, OwnedRows))
-    lines = [np.empty(64 * nb + 64, dtype=np.uint8) for _ in groups[0]]
+    with Loan() as loan:
+        words, links, state, free, block = _radix_blocks(
+            s.dtype, nb, rows, isinstance(release, OwnedRows), loan)
+        lines = [np.empty(64 * nb + 64, dtype=np.uint8) for _ in groups[0]]
 
-    def fill(j: int, b: tuple[int, int], finish: bool) -> Callable[[], None]:
-        return lambda: _kernels.radix_fill(y, s, pos_value, neg_value, table, base, *b, words,
-                                           links, state[j], free[j], lines[j], block, finish)
-    for i, group in enumerate(groups):
-        _on_two_threads([fill(j, b, i == len(groups) - 1) for j, b in enumerate(group)])
-        if release is not None:
-            release(group[0][0], group[-1][1])
-    if any(f[2] for f in free):
-        return None
-    return _sweep_buckets(_Buckets(words, links, state, block, tops), len(s), levels,
-                          exclude_self)
+        def fill(j: int, b: tuple[int, int], finish: bool) -> Callable[[], None]:
+            return lambda: _kernels.radix_fill(y, s, pos_value, neg_value, table, base, *b,
+                                               words, links, state[j], free[j], lines[j],
+                                               block, finish)
+        for i, group in enumerate(groups):
+            _on_two_threads([fill(j, b, i == len(groups) - 1) for j, b in enumerate(group)])
+            if release is not None:
+                release(group[0][0], group[-1][1])
+        if any(f[2] for f in free):
+            return None
+        return _sweep_buckets(_Buckets(words, links, state, block, tops), len(s), levels,
+                              exclude_self)
 
 
 def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
@@ -491,47 +497,49 @@ def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
         return None
     table, base, tops = plan
     nb = len(tops)
-    words, links, state, free, block = _radix_blocks(sample.dtype, nb, list(rows), False)
+    with Loan() as loan:
+        words, links, state, free, block = _radix_blocks(sample.dtype, nb, list(rows), False,
+                                                         loan)
 
-    declined = threading.Event()        # a writer gave up: the other stops too
+        declined = threading.Event()        # a writer gave up: the other stops too
 
-    def fill(j: int, ys: tuple[Array, Array], lines: Array, finish: bool) -> None:
-        _kernels.radix_fill(ys[0], ys[1], 1.0, 0.0, table, base, 0, len(ys[1]), words, links,
-                            state[j], free[j], lines, block, finish)
+        def fill(j: int, ys: tuple[Array, Array], lines: Array, finish: bool) -> None:
+            _kernels.radix_fill(ys[0], ys[1], 1.0, 0.0, table, base, 0, len(ys[1]), words,
+                                links, state[j], free[j], lines, block, finish)
 
-    def write(j: int) -> Callable[[], bool]:
-        def run() -> bool:
-            try:
-                return written(j)
-            except BaseException:       # (a read error: the other writer stops too)
-                declined.set()
-                raise
-        return run
+        def write(j: int) -> Callable[[], bool]:
+            def run() -> bool:
+                try:
+                    return written(j)
+                except BaseException:       # (a read error: the other writer stops too)
+                    declined.set()
+                    raise
+            return run
 
-    def written(j: int) -> bool:
-        """Whether writer ``j`` wrote all its rows, every one clean."""
-        lines = np.empty(64 * nb + 64, dtype=np.uint8)
-        held: tuple[Array, Array] | None = None
-        count = 0
-        for item in parts[j]():
-            if (declined.is_set() or item is None or item[1].dtype != sample.dtype
-                    or count + len(item[1]) > rows[j]):
-                declined.set()
-                return False
-            count += len(item[1])
-            if held is not None:
-                fill(j, held, lines, False)
-                if free[j][2]:          # a bad row: the long way reads them all again
+        def written(j: int) -> bool:
+            """Whether writer ``j`` wrote all its rows, every one clean."""
+            lines = np.empty(64 * nb + 64, dtype=np.uint8)
+            held: tuple[Array, Array] | None = None
+            count = 0
+            for item in parts[j]():
+                if (declined.is_set() or item is None or item[1].dtype != sample.dtype
+                        or count + len(item[1]) > rows[j]):
                     declined.set()
                     return False
-            held = item
-        if held is not None:    # the last block also writes out the part-filled lines
-            fill(j, held, lines, True)
-        return count == rows[j] and not free[j][2]
-    if not all(_on_two_threads([write(j) for j in range(len(parts))])):
-        return None
-    return _sweep_buckets(_Buckets(words, links, state, block, tops), n, levels,
-                          exclude_self)
+                count += len(item[1])
+                if held is not None:
+                    fill(j, held, lines, False)
+                    if free[j][2]:          # a bad row: the long way reads them all again
+                        declined.set()
+                        return False
+                held = item
+            if held is not None:    # the last block also writes out the part-filled lines
+                fill(j, held, lines, True)
+            return count == rows[j] and not free[j][2]
+        if not all(_on_two_threads([write(j) for j in range(len(parts))])):
+            return None
+        return _sweep_buckets(_Buckets(words, links, state, block, tops), n, levels,
+                              exclude_self)
 
 
 class _Buckets(NamedTuple):
@@ -596,18 +604,22 @@ def _clean_rows(y: Array, s: Array, pos_value: float, neg_value: float,
     return bad == 0 and 0 < pos < len(s)
 
 
-def _radix_blocks(dtype: np.dtype, nb: int, rows: list[int], small: bool
-                  ) -> tuple[Array, Array, Array, list[Array], int]:
+def _radix_blocks(dtype: np.dtype, nb: int, rows: list[int], small: bool,
+                  loan: Loan | None = None) -> tuple[Array, Array, Array, list[Array], int]:
     """The blocks ``radix_fill`` writes for ``nb`` buckets, writer ``j`` writing
     ``rows[j]`` rows: ``(words, links, state, free, block)`` (see ``_owned_blocks``).
-    ``small``: the words get small pages (they must grow only as fast as rows handed
-    over shrink)."""
+    ``small``: the words are fresh and get small pages (they must grow only as fast as
+    rows handed over shrink); else ``loan``, when given, lends them."""
     item = 4 if dtype == np.float32 else 8
     block = RADIX_BLOCK_BYTES // item
     first, links, free = _owned_blocks(nb, rows, block)
-    words = _aligned_empty(len(links) * block, np.uint32 if item == 4 else np.uint64)
-    if small:
-        small_pages(words)
+    kind = np.uint32 if item == 4 else np.uint64
+    if loan is None or small:
+        words = aligned_empty(len(links) * block, kind)
+        if small:
+            small_pages(words)
+    else:
+        words = loan.aligned(len(links) * block, kind)
     state = np.zeros((len(rows), 4, nb), dtype=np.int64)
     for j in range(len(rows)):
         state[j, 0] = np.arange(first[j], first[j] + nb)
@@ -629,15 +641,6 @@ def _owned_blocks(nb: int, rows: list[int], block: int) -> tuple[Array, Array, l
         links[first[j]:first[j] + nb] = -1
         free.append(np.array([first[j] + nb, first[j + 1], 0], dtype=np.int64))
     return first, links, free
-
-
-def _aligned_empty(n: int, dtype: type) -> Array:
-    """``np.empty(n, dtype)`` starting on a 64-byte boundary (blocks are whole cache
-    lines)."""
-    item = np.dtype(dtype).itemsize
-    raw: Array = np.empty(n + 64 // item, dtype=dtype)
-    skip = (-raw.ctypes.data % 64) // item
-    return raw[skip:skip + n]
 
 
 # A writer's row per bucket in ``radix_fill_weighted`` (its ``W_*``): the open block,
@@ -669,58 +672,59 @@ def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
     nb, blocks = len(tops), _blocks(len(s))
     block = RADIX_BLOCK_BYTES // 16
     first, links, free = _owned_blocks(nb, [b - a for a, b in blocks], block)
-    rows = _aligned_empty(2 * len(links) * block, np.float64)
-    state = np.zeros((len(blocks), nb, _W_STATE), dtype=np.int64)
-    for j in range(len(blocks)):
-        state[j, :, _W_HEAD] = np.arange(first[j], first[j] + nb)
+    with Loan() as loan:
+        rows = loan.aligned(2 * len(links) * block, np.float64)
+        state = np.zeros((len(blocks), nb, _W_STATE), dtype=np.int64)
+        for j in range(len(blocks)):
+            state[j, :, _W_HEAD] = np.arange(first[j], first[j] + nb)
 
-    def fill(j: int, b: tuple[int, int]) -> Callable[[], None]:
-        lines = np.empty(64 * nb + 64, dtype=np.uint8)
-        return lambda: _kernels.radix_fill_weighted(y, s, w, pos_value, neg_value, table, base,
-                                                    *b, rows, links, state[j], free[j], lines,
-                                                    block, True)
-    _on_two_threads([fill(j, b) for j, b in enumerate(blocks)])
-    if any(f[2] for f in free):
-        return None
-    sums = state[:, :, _W_SUMS].view(np.float64)          # (writer, bucket, pos/err/neg)
-    sizes = (state[:, :, _W_FULL] * block + state[:, :, _W_FILL]).sum(axis=0)
-    n = int(sizes.sum())
+        def fill(j: int, b: tuple[int, int]) -> Callable[[], None]:
+            lines = np.empty(64 * nb + 64, dtype=np.uint8)
+            return lambda: _kernels.radix_fill_weighted(
+                y, s, w, pos_value, neg_value, table, base, *b, rows, links, state[j],
+                free[j], lines, block, True)
+        _on_two_threads([fill(j, b) for j, b in enumerate(blocks)])
+        if any(f[2] for f in free):
+            return None
+        sums = state[:, :, _W_SUMS].view(np.float64)          # (writer, bucket, pos/err/neg)
+        sizes = (state[:, :, _W_FULL] * block + state[:, :, _W_FILL]).sum(axis=0)
+        n = int(sizes.sum())
 
-    def positive(buckets: slice) -> tuple[float, float]:
-        """The positive weight of ``buckets``, correctly rounded (as a pair for the sweep)."""
-        return _exact_total(sums[:, buckets, :2]), 0.0
-    wp = positive(slice(0, nb))[0]
-    with np.errstate(over="ignore"):           # (an infinite total is declined next)
-        wn = float(sums[:, :, 2].sum())
-    if not (wp > 0 and wn > 0 and math.isfinite(wp) and math.isfinite(wn)):
-        return None
+        def positive(buckets: slice) -> tuple[float, float]:
+            """The positive weight of ``buckets``, correctly rounded (a pair for the sweep)."""
+            return _exact_total(sums[:, buckets, :2]), 0.0
+        wp = positive(slice(0, nb))[0]
+        with np.errstate(over="ignore"):           # (an infinite total is declined next)
+            wn = float(sums[:, :, 2].sum())
+        if not (wp > 0 and wn > 0 and math.isfinite(wp) and math.isfinite(wn)):
+            return None
 
-    def sweep(top: int, bottom: int, split: int, lv: Array, tp: tuple[float, float],
-              fp: float, gap: float, checkpoint: bool = False, total: float = wp,
-              cost: Costs = None) -> Callable[[], PieceSweep]:
-        return lambda: _kernels.radix_sweep_weighted_from(
-            rows, links, state, block, top, bottom, split, total, wn, lv, exclude_self,
-            tp[0], tp[1], fp, gap, checkpoint, cost)
+        def sweep(top: int, bottom: int, split: int, lv: Array, tp: tuple[float, float],
+                  fp: float, gap: float, checkpoint: bool = False, total: float = wp,
+                  cost: Costs = None) -> Callable[[], PieceSweep]:
+            return lambda: _kernels.radix_sweep_weighted_from(
+                rows, links, state, block, top, bottom, split, total, wn, lv, exclude_self,
+                tp[0], tp[1], fp, gap, checkpoint, cost)
 
-    if costs is None and n >= PARALLEL_MIN_ROWS and not getattr(_serial, "on", False):
-        mid, quarter = _middle_buckets(sizes, n)
-        tp_hi = positive(slice(mid, nb))
-        fp_hi = float(sums[:, mid:, 2].sum())
+        if costs is None and n >= PARALLEL_MIN_ROWS and not getattr(_serial, "on", False):
+            mid, quarter = _middle_buckets(sizes, n)
+            tp_hi = positive(slice(mid, nb))
+            fp_hi = float(sums[:, mid:, 2].sum())
 
-        def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
-            assert cp is not None
-            return [sweep(mid, quarter, quarter, levels, tp_hi, fp_hi, gap_hi),
-                    sweep(quarter, 0, 0, levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)]
+            def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
+                assert cp is not None
+                return [sweep(mid, quarter, quarter, levels, tp_hi, fp_hi, gap_hi),
+                        sweep(quarter, 0, 0, levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)]
 
-        two = _two_pieces(sweep(nb, mid, mid, levels, (0.0, 0.0), 0.0, 0.0),
-                          sweep(mid, 0, quarter, np.empty(0), tp_hi, fp_hi, 0.0, True),
-                          again, tp_hi[0] + tp_hi[1], wp, wn, len(levels))
-        if two is not None:
-            return two
-    out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, cost=costs)()
-    if out.tp_end != wp:
-        out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, total=out.tp_end, cost=costs)()
-    return out.result
+            two = _two_pieces(sweep(nb, mid, mid, levels, (0.0, 0.0), 0.0, 0.0),
+                              sweep(mid, 0, quarter, np.empty(0), tp_hi, fp_hi, 0.0, True),
+                              again, tp_hi[0] + tp_hi[1], wp, wn, len(levels))
+            if two is not None:
+                return two
+        out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, cost=costs)()
+        if out.tp_end != wp:
+            out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, total=out.tp_end, cost=costs)()
+        return out.result
 
 
 def _exact_total(values: Array) -> float:
