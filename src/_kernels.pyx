@@ -2627,7 +2627,7 @@ def delong_sums(const count_t[::1] tp, const count_t[::1] fp):
             wn += <double>fp[g]
         # Weights scaled by a power of two (see sweep.weight_scale): W_P W_N must
         # neither overflow nor underflow; s10, s01 are scaled back at the end.
-        scale = weight_scale(wp + wn)
+        scale = weight_scale(wp, wn)
         wp = wp * scale
         wn = wn * scale
         # Pass 2: the AUC (the mean of V10); pass 3: squared deviations from it,
@@ -2673,7 +2673,7 @@ def delong_components(const uint64_t[::1] keys, const double[:, ::1] rows, int i
     cdef double* comp = &component_out[0] if component_out.shape[0] else NULL
     # Scaled by a power of two (see sweep.weight_scale): sums of huge weights must not
     # overflow; the components are ratios, the same either way.
-    cdef double scale = weight_scale(weight_pos + weight_neg)
+    cdef double scale = weight_scale(weight_pos, weight_neg)
     cdef double wn = weight_neg * scale
     cdef double cum_pos = pos_above * scale, cum_neg = neg_above * scale
     cdef double inv_wp = 1.0 / (weight_pos * scale), inv_wn = 1.0 / wn
@@ -2742,7 +2742,8 @@ def paired_moments(const label_t[::1] y, double pos_value, const double[::1] w,
     """
     cdef Py_ssize_t i, n = y.shape[0]
     cdef bint weighted = w is not None
-    cdef double scale = weight_scale(weight_total) if weighted else 1.0
+    # (its sums are linear in the weights: the total's scale keeps them finite)
+    cdef double scale = weight_scale(weight_total, 0.0) if weighted else 1.0
     cdef label_t pos_label = <label_t>pos_value
     cdef double wt = 1.0, d, sum_p = 0.0, sum_n = 0.0, tot_p = 0.0, tot_n = 0.0
     cdef double mean_p, mean_n, sq_p = 0.0, sq_n = 0.0

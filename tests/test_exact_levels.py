@@ -326,6 +326,53 @@ def test_all_tiny_weights_give_numbers_not_nan(backend):
         assert np.isfinite(indist_fast.average_precision(Y, S, sample_weight=w))
 
 
+@pytest.mark.parametrize("pos, neg", [(1e-24, 1e300), (1e-100, 1e250), (2.0 ** -700, 2.0 ** 700),
+                                      (2.0 ** -900, 2.0 ** -200), (2.0 ** -1000, 1.0),
+                                      (1e300, 1e-24), (2.0 ** 700, 2.0 ** -700)])
+@pytest.mark.parametrize("exclude_self", [True, False])
+def test_classes_far_apart_in_weight(backend, pos, neg, exclude_self):
+    """The sweep's scale is chosen from both class totals: the lighter class must not
+    underflow (a false "only negatives" error, or NaN and 0 AUCs, before) nor the
+    products of totals overflow or underflow. Class-wise constant weights leave AUC
+    and AP as without weights."""
+    w = np.where(Y == 1, pos, neg)
+    report = quiet(indist_fast.evaluate, Y, S, sample_weight=w, exclude_self=exclude_self)
+    assert report.auc == pytest.approx(float(oracle.exact_auc(Y, S, w)), rel=1e-12)
+    assert report.auc == pytest.approx(quiet(indist_fast.evaluate, Y, S).auc, rel=1e-12)
+    assert report.average_precision == pytest.approx(_exact_ap(Y, S, w), rel=1e-12)
+    assert report.weight_pos == pytest.approx(4 * pos, rel=1e-12)
+    c = quiet(indist_fast.curves, Y, S, sample_weight=w, exclude_self=exclude_self)
+    _, exact = oracle.exact_b(Y, S, w, exclude_self)
+    want = np.array([np.nan if v is None else float(v) for v in exact])
+    np.testing.assert_allclose(c.b, want, rtol=1e-12, atol=1e-12,   # (clamp_b: B's
+                               equal_nan=True)                    # rounding past 0)
+
+
+def _exact_ap(y, s, w):
+    """Average precision (SPEC: sum over groups of tp_g / W_P times precision there)
+    in exact rational arithmetic."""
+    from fractions import Fraction
+    weights = [Fraction(v) for v in w.tolist()]
+    w_pos = sum(v for v, yi in zip(weights, y) if yi)
+    tp = fp = ap = Fraction(0)
+    for score in sorted(set(s.tolist()), reverse=True):
+        rows = [(v, yi) for v, yi, si in zip(weights, y, s.tolist()) if si == score]
+        tp_g = sum(v for v, yi in rows if yi)
+        tp += tp_g
+        fp += sum(v for v, yi in rows if not yi)
+        if tp_g:
+            ap += tp_g / w_pos * tp / (tp + fp)
+    return float(ap)
+
+
+@pytest.mark.parametrize("pos, neg", [(5e-322, 1e300), (1e300, 5e-322), (1e-310, 2.0 ** 700)])
+def test_classes_too_far_apart_are_refused(backend, pos, neg):
+    w = np.where(Y == 1, pos, neg)
+    for fn in (indist_fast.evaluate, indist_fast.roc_auc, indist_fast.curves):
+        with pytest.raises(ValueError, match=r"sample_weight: .* 2\*\*1500 apart"):
+            quiet(fn, Y, S, sample_weight=w)
+
+
 def test_total_weight_beyond_float64_is_refused(backend):
     w = np.full(len(Y), 1e308)
     for fn in (indist_fast.evaluate, indist_fast.roc_auc, indist_fast.curves):

@@ -226,3 +226,18 @@ def test_weighted_radix_kernels_refuse_bad_arguments():
     loop[state[0, 0, 0]] = state[0, 0, 0]
     with pytest.raises(ValueError, match="chain"):
         sweep(links=loop)
+
+
+@pytest.mark.parametrize("pos, neg", [(1e-24, 1e300), (2.0 ** -700, 2.0 ** 700),
+                                      (2.0 ** -900, 2.0 ** -200)])
+def test_classes_far_apart_in_weight(radix, pos, neg):
+    """The sweep's scale comes from both class totals (``sweep.scale_exponent``): the
+    one-pass path matches the reference where the total's scale alone made the
+    lighter class vanish."""
+    rng = np.random.default_rng(21)
+    y = rng.random(3000) < 0.3
+    s = np.round(rng.normal(size=3000) + y, 1)
+    w = np.where(y, pos, neg) * (1 + rng.integers(0, 4, 3000))
+    assert_same(y, s, w)
+    assert_same(y, s, w, exclude_self=True, costs=COSTS)
+    assert radix.calls["radix_sweep_weighted_from"]

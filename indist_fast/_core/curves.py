@@ -84,7 +84,7 @@ class _Scaled(NamedTuple):
     def of(cls, tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: float,
            weight_neg: float, tp_above: float = 0.0, fp_above: float = 0.0,
            gap_above: float = 0.0) -> "_Scaled":
-        scale = weight_scale(weight_pos + weight_neg)
+        scale = weight_scale(weight_pos, weight_neg)
         wp = weight_pos * scale
         tp = tp.astype(np.float64, copy=False)
         fp = fp.astype(np.float64, copy=False)

@@ -91,7 +91,7 @@ def cost_sums(scores: Array, tp: Array, fp: Array, t_fixed: float,
     ``q_fixed < 0`` stands for ``rate_pi_pos``. Gathered in weights times the sweep's
     exact power-of-two scale (the hull's turn test multiplies weight differences, which
     would underflow or overflow with totals far from 1) and reported unscaled."""
-    u = weight_scale(float(tp.sum()) + float(fp.sum()))
+    u = weight_scale(float(tp.sum()), float(fp.sum()))
     if u != 1.0:
         sums = cost_sums(scores, tp * u, fp * u, t_fixed, q_fixed, rate_pi_pos)
         hull = sums.hull.copy()
@@ -116,7 +116,7 @@ def cost_sums(scores: Array, tp: Array, fp: Array, t_fixed: float,
         t_tp, t_fp = above_tp[at_t[-1]] + tp[at_t[-1]], above_fp[at_t[-1]] + fp[at_t[-1]]
     if not np.isnan(q_fixed):
         j = min(int(np.searchsorted(a + width, q_fixed)), len(tp) - 1)
-        lam = min(max((q_fixed - a[j]) / width[j], 0.0), 1.0)
+        lam = min(max((q_fixed - a[j]) / width[j], 0.0), 1.0) if width[j] > 0 else 0.0
         q_tp, q_fp = above_tp[j] + lam * tp[j], above_fp[j] + lam * fp[j]
     with np.errstate(invalid="ignore"):     # +-inf scores: their score sums are NaN
         score_sums = (float(np.sum(tp * (1 - scores))), float(np.sum(fp * scores)),
@@ -332,7 +332,7 @@ def delong_sums(tp: Array, fp: Array) -> DeLongSums:
     """DeLong's AUC and summed squared structural components (see the kernel)."""
     tp = tp.astype(np.float64, copy=False)
     fp = fp.astype(np.float64, copy=False)
-    scale = weight_scale(float(tp.sum() + fp.sum()) if len(tp) else 0.0)
+    scale = weight_scale(float(tp.sum()), float(fp.sum())) if len(tp) else 1.0
     tp, fp = tp * scale, fp * scale
     wp, wn = tp.sum(), fp.sum()
     with np.errstate(divide="ignore", invalid="ignore"):   # one class: NaN, as the kernel

@@ -380,18 +380,40 @@ def clamp_b(x: Any) -> Any:
     return float(out) if np.ndim(out) == 0 else out
 
 
-def weight_scale(total: float) -> float:
+def weight_scale(weight_pos: float, weight_neg: float) -> float:
     """The power of two a sweep multiplies weights by (twin of ``sweep.weight_scale``).
 
-    1 for totals in [2**-256, 2**256]; otherwise ``2**-e`` with ``e`` the binary
-    exponent of the total clamped to [-1000, 1000] (the scale and its inverse stay
-    normal), so products of totals neither overflow nor underflow. Exact: probabilities are unchanged, and B keeps its value because the
-    sweep scales the self-pair term by the same factor.
+    ``2**-e`` for ``e = scale_exponent(weight_pos, weight_neg)``; when no exponent
+    serves (classes more than about 2**1500 apart, refused by ``check_two_classes``),
+    the largest scale that keeps the total finite, so that both totals come back from
+    the sweep nonzero. Exact: probabilities are unchanged, and B keeps its value
+    because the sweep scales the self-pair term by the same factor.
     """
-    if not 0.0 < total <= sys.float_info.max:
+    total = weight_pos + weight_neg
+    if not (weight_pos >= 0.0 and weight_neg >= 0.0 and 0.0 < total <= sys.float_info.max):
         return 1.0
-    e = math.frexp(total)[1]
-    return 1.0 if -256 <= e <= 256 else math.ldexp(1.0, -min(max(e, -1000), 1000))
+    e = scale_exponent(weight_pos, weight_neg)
+    return math.ldexp(1.0, -(math.frexp(total)[1] - 1020 if e is None else e))
+
+
+def scale_exponent(weight_pos: float, weight_neg: float) -> int | None:
+    """``e`` with the class totals times ``2**-e`` in range for a sweep's products, 0
+    whenever that serves (unscaled weights for all but extreme totals); None when no
+    ``e`` does. Positive, finite totals (twin of ``sweep.scale_exponent``).
+
+    The sweep multiplies totals by totals (Den = W_P T - TP, AUC's FP TP, the hull's
+    turns; none past W**2, none below W_P W_N), so it needs W**2 <= 2**1000 (``e >=
+    lo``), W_P W_N >= 2**-1000 and each class total >= 2**-1000 (``e <= hi``): classes
+    up to about 2**1500 apart.
+    """
+    if weight_pos <= 0.0 or weight_neg <= 0.0:      # (one class: only the total matters)
+        weight_pos = weight_neg = max(weight_pos, weight_neg)
+    p, q = math.frexp(weight_pos)[1], math.frexp(weight_neg)[1]
+    lo = math.frexp(weight_pos + weight_neg)[1] - 500
+    hi = min((p + q + 998) // 2, min(p, q) + 999)
+    if lo > hi:
+        return None
+    return lo if lo > 0 else (hi if hi < 0 else 0)
 
 
 def b_from_gap(gap: float, den: float) -> float:

@@ -119,18 +119,39 @@ cdef struct Sink:
     double* fp_weight
 
 
-cdef inline double weight_scale(double total) noexcept nogil:
-    """The power of two weights are multiplied by inside a sweep: 1 for totals in
-    [2**-256, 2**256], else 2**-e with e the binary exponent of the total, clamped to
-    [-1000, 1000] so the scale and its inverse stay normal. Twin:
-    ``indist_fast._core.results.weight_scale``."""
-    cdef int e
-    if not (total > 0.0 and total <= DBL_MAX):
+cdef inline int scale_exponent(double weight_pos, double weight_neg, int* e) noexcept nogil:
+    """Set ``e`` so that the class totals times 2**-e are in range for a sweep's
+    products, 0 whenever that serves; 0 returned when no ``e`` does (classes about
+    2**1500 apart). Positive, finite totals. Twin (with the reasons):
+    ``indist_fast._core.results.scale_exponent``."""
+    cdef int p, q, y, lo, hi
+    if weight_pos <= 0.0 or weight_neg <= 0.0:
+        weight_pos = weight_neg = (weight_pos if weight_pos > weight_neg else weight_neg)
+    frexp(weight_pos, &p)
+    frexp(weight_neg, &q)
+    frexp(weight_pos + weight_neg, &y)
+    lo = y - 500
+    hi = (p + q + 998) // 2
+    if (p if p < q else q) + 999 < hi:
+        hi = (p if p < q else q) + 999
+    if lo > hi:
+        return 0
+    e[0] = lo if lo > 0 else (hi if hi < 0 else 0)
+    return 1
+
+
+cdef inline double weight_scale(double weight_pos, double weight_neg) noexcept nogil:
+    """The power of two weights are multiplied by inside a sweep: 2**-e for
+    ``scale_exponent``'s e (1 for all but extreme totals); past its range, the largest
+    scale that keeps the total finite, so both totals come back nonzero for the caller
+    to refuse. Twin: ``indist_fast._core.results.weight_scale``."""
+    cdef int e, y
+    cdef double total = weight_pos + weight_neg
+    if not (weight_pos >= 0.0 and weight_neg >= 0.0 and total > 0.0 and total <= DBL_MAX):
         return 1.0
-    frexp(total, &e)
-    if -256 <= e <= 256:
-        return 1.0
-    e = 1000 if e > 1000 else (-1000 if e < -1000 else e)
+    if not scale_exponent(weight_pos, weight_neg, &e):
+        frexp(total, &y)
+        e = y - 1020
     return ldexp(1.0, -e)
 
 
@@ -173,7 +194,7 @@ cdef inline void _next_level(Sweep* st) noexcept nogil:
 cdef inline void sweep_init(Sweep* st, double weight_pos, double weight_neg,
                             bint exclude_self, const double[::1] levels) noexcept nogil:
     cdef int k
-    st.scale = weight_scale(weight_pos + weight_neg)
+    st.scale = weight_scale(weight_pos, weight_neg)
     st.inv_scale = 1.0 / st.scale
     st.weight_pos = weight_pos * st.scale
     st.weight_neg = weight_neg * st.scale
@@ -602,7 +623,8 @@ cdef inline void costs_push(Costs* c, double s, double tp_above, double fp_above
         c.t_tp = tp_above + tp_g
         c.t_fp = fp_above + fp_g
     if not c.q_found and c.q_fixed <= a + width:
-        lam = (c.q_fixed - a) / width
+        # (a width of 0: a class's share of the rates underflowed; q is at a then)
+        lam = (c.q_fixed - a) / width if width > 0.0 else 0.0
         lam = 0.0 if lam < 0.0 else (1.0 if lam > 1.0 else lam)
         c.q_tp = tp_above + lam * tp_g
         c.q_fp = fp_above + lam * fp_g

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator, cast
 
 import numpy as np
 
-from .results import frozen_instance
+from .results import frozen_instance, scale_exponent
 
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
            "check_level", "check_real", "check_count", "check_flag", "check_seed",
@@ -725,7 +725,8 @@ def check_columns(columns: Iterable[tuple[str, Any]], available: Iterable[Any], 
 def check_two_classes(weight_pos: float, weight_neg: float) -> None:
     """AUC and B need both classes with positive weight, and a total weight that
     float64 can hold (the sweeps rescale weights by a power of two internally, so any
-    finite total works; an infinite one cannot be reported)."""
+    finite total works; an infinite one cannot be reported), the class totals no more
+    than about 2**1500 apart (``results.scale_exponent``)."""
     check_weight_total(weight_pos, weight_neg)
     if weight_pos + weight_neg <= 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
@@ -733,6 +734,12 @@ def check_two_classes(weight_pos: float, weight_neg: float) -> None:
         which = "negatives" if weight_pos <= 0 else "positives"
         raise ValueError(f"y_true holds only {which} (rows of weight 0 excluded): AUC and "
                          "B are undefined with a single class.")
+    if scale_exponent(weight_pos, weight_neg) is None:
+        raise ValueError(
+            f"sample_weight: the positives' total weight ({weight_pos:g}) and the "
+            f"negatives' ({weight_neg:g}) are more than about 2**1500 apart, past what "
+            "float64 products of the totals can hold; the lighter class cannot be "
+            "weighed against the other.")
 
 
 def check_weight_total(weight_pos: float, weight_neg: float) -> None:
