@@ -15,6 +15,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+import indist_fast
 from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows
 from indist_fast._core import _kernels
 from indist_fast._core import fast as _fast
@@ -241,3 +242,19 @@ def test_classes_far_apart_in_weight(radix, pos, neg):
     assert_same(y, s, w)
     assert_same(y, s, w, exclude_self=True, costs=COSTS)
     assert radix.calls["radix_sweep_weighted_from"]
+
+
+def test_an_overflowing_class_total_is_named_inf_not_nan(radix):
+    """Two positive rows of 1e308 in one bucket: its compensated pair is (inf, NaN);
+    the message gives the positives' total as inf."""
+    n = 3000
+    y = np.zeros(n, dtype=np.uint8)
+    y[:2] = 1
+    s = np.zeros(n)
+    s[n // 2:] = 1.0
+    w = np.ones(n)
+    w[:2] = 1e308
+    with pytest.raises(ValueError, match=r"sample_weight sums to more than float64 holds "
+                                         r"\(positives inf, negatives 2998\)"):
+        indist_fast.evaluate(y, s, sample_weight=w)
+    assert radix.calls["radix_fill_weighted"] and radix.calls["radix_count_weighted"]

@@ -729,11 +729,14 @@ def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
 
 def _exact_total(values: Array) -> float:
     """The sum of ``values`` correctly rounded (``math.fsum``: a Python loop over the
-    buckets' compensated pairs cost 5-10 ms at 1e7 rows), infinite when it overflows."""
+    buckets' compensated pairs cost 5-10 ms at 1e7 rows), infinite when it overflows:
+    a bucket's sum that overflowed has an infinite sum and a NaN error term (the rows
+    themselves are checked, none is NaN)."""
     try:
-        return math.fsum(values.ravel().tolist())
+        total = math.fsum(values.ravel().tolist())
     except OverflowError:
         return math.inf
+    return math.inf if math.isnan(total) else total
 
 
 def _middle_buckets(sizes: Array, n: int) -> tuple[int, int]:
