@@ -116,6 +116,39 @@ def test_radix_sweep_blocks_equal_the_loop(case, levels, exclude_self):
     assert_bitwise(*both_ways(_kernels, lambda: sweep(mid, tp, fp, upper.gap)))
 
 
+@SETTINGS
+@given(case=scores())
+def test_radix_fill_writes_the_same_words_with_and_without_avx512(case):
+    """With AVX-512 a full line goes out in one 64-byte streaming store, its last word
+    from a register; without, four 16-byte ones: the blocks hold the same words."""
+    needs_blocks(_kernels)
+    y, s = case
+    on = _bucket_words(filled(y, s, block_bytes=128))
+    _kernels.simd_blocks(False)
+    try:
+        off = _bucket_words(filled(y, s, block_bytes=128))
+    finally:
+        _kernels.simd_blocks(True)
+    assert len(on) == len(off)
+    for a, b in zip(on, off):
+        assert np.array_equal(a, b)
+
+
+def _bucket_words(f):
+    """Each bucket's words in chain order (the open block's first, then the full ones
+    behind it), as the fill wrote them."""
+    out = []
+    for k in range(len(f.tops)):
+        head, fill, full = (int(v) for v in f.state[0, :3, k])
+        parts = [f.words[head * f.block:head * f.block + fill]]
+        b = int(f.links[head])
+        for _ in range(full):
+            parts.append(f.words[b * f.block:(b + 1) * f.block])
+            b = int(f.links[b])
+        out.append(np.concatenate(parts))
+    return out
+
+
 def test_summarize_with_blocks_matches_the_reference(monkeypatch):
     needs_blocks(_kernels)
     lower_thresholds(monkeypatch)
