@@ -136,19 +136,34 @@ def test_radix_results_do_not_depend_on_what_a_kept_buffer_held(pool, monkeypatc
 
 
 def test_the_helper_thread_ends_before_a_failed_call_returns():
-    """Lent buffers go back when the call ends, even by an error: the helper thread
-    must not write into them after."""
-    done = threading.Event()
+    """Lent buffers go back when the call ends, even by an error: a job the helper
+    started must end before the call returns."""
+    started, done = threading.Event(), threading.Event()
 
     def slow() -> None:
+        started.set()
         time.sleep(0.2)
         done.set()
 
     def fail() -> None:
+        assert started.wait(5)
         raise RuntimeError("first job")
     with pytest.raises(RuntimeError, match="first job"):
         _fast._on_two_threads([fail, slow])
     assert done.is_set()
+
+
+def test_a_job_the_helper_has_not_started_runs_on_the_calling_thread():
+    """A busy helper (here: blocked) does not hold up the call."""
+    _fast._on_two_threads([lambda: None, lambda: None])      # (the pool exists)
+    release = threading.Event()
+    blocker = _fast._pool.submit(release.wait, 10)
+    try:
+        ran_on = _fast._on_two_threads([threading.get_ident, threading.get_ident])
+        assert ran_on == [threading.get_ident()] * 2
+    finally:
+        release.set()
+        blocker.result()
 
 
 @pytest.mark.parametrize("bad, error", [(-1, ValueError), (1.0, TypeError),

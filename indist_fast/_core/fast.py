@@ -80,7 +80,12 @@ _serial = threading.local()
 
 
 def _on_two_threads(jobs: Sequence[Callable[[], _T]]) -> list[_T]:
-    """Run the jobs, all but the first on the helper thread; results in order."""
+    """Run the jobs, all but the first offered to the helper thread; results in order.
+
+    A job the helper has not started by the time the first is done runs here instead:
+    on a loaded machine the helper may wait for a core long after this thread is free
+    (3e5 rows took 3-5x ``np.sort`` by radix buckets, waiting, while other work kept
+    both cores busy). Every job is independent of the others' timing."""
     global _pool
     if len(jobs) == 1 or getattr(_serial, "on", False):
         return [job() for job in jobs]
@@ -89,10 +94,15 @@ def _on_two_threads(jobs: Sequence[Callable[[], _T]]) -> list[_T]:
             _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="indist_fast")
     futures = [_pool.submit(job) for job in jobs[1:]]
     try:
-        first = jobs[0]()
-    finally:        # (the helper may write into buffers lent for this call only)
-        wait(futures)
-    return [first] + [f.result() for f in futures]
+        out = [jobs[0]()]
+        for job, f in zip(jobs[1:], futures):
+            out.append(job() if f.cancel() else f.result())
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        wait(futures)   # (the helper may write into buffers lent for this call only)
+        raise
+    return out
 
 
 def _blocks(n: int, offset: int = 0) -> list[tuple[int, int]]:
