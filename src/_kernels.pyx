@@ -64,6 +64,12 @@ def simd_blocks(on=None):
     given. The tests run both ways: the results are the same to the bit."""
     return bool(simd_on() if on is None else simd_set(bool(on)))
 
+
+def sweep_scale(double weight_pos, double weight_neg):
+    """The power of two a sweep of these class totals multiplies weights by
+    (``sweep.weight_scale``). NumPy equivalent: ``results.weight_scale``."""
+    return weight_scale(weight_pos, weight_neg)
+
 # Compile-time choice of what the row loops feed: the plain sweep (and table), or the
 # threshold-choice sums too. Inlined into their own copy of each loop, the cost work
 # keeps its running sums in registers and leaves the plain loops as lean as before.

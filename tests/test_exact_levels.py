@@ -409,3 +409,21 @@ def test_b_one_half_through_chunked_weighted_files(backend, name, tmp_path):
     np.savez(path, y=np.asarray(y), s=np.asarray(s, float), w=np.asarray(w))
     _assert_at_half(quiet(indist_fast.evaluate_file, path, label="y", score="s", weight="w",
                           memory_limit=200_000, progress=False), threshold)
+
+
+def test_the_sweep_scale_is_its_twins():
+    """``sweep.weight_scale`` and ``results.weight_scale`` agree on every pair of class
+    totals' exponents, odd negative sums included (floor, not C's truncation)."""
+    from indist_fast._core import _kernels
+    from indist_fast._core.results import weight_scale
+    exponents = list(range(-1074, 1024, 7)) + [-1074, -1073, -1001, -1000, -999, -501, -500,
+                                               -499, -2, -1, 0, 1, 499, 500, 501, 1023]
+    rng = np.random.default_rng(3)
+    for a in exponents:
+        for b in rng.choice(exponents, 40):
+            for wp, wn in ((2.0 ** a * 1.5, 2.0 ** int(b)), (2.0 ** a, 0.0), (0.0, 2.0 ** a)):
+                if not np.isfinite(wp + wn):
+                    continue
+                assert _kernels.sweep_scale(wp, wn) == weight_scale(wp, wn), (wp, wn)
+    for bad in ((np.nan, 1.0), (1.0, np.inf), (-1.0, 2.0), (0.0, 0.0)):
+        assert _kernels.sweep_scale(*bad) == weight_scale(*bad) == 1.0

@@ -264,3 +264,6 @@ __test__: dict[str, str]
 
 # def simd_blocks(on=None)
 def simd_blocks(on: bool | None = None) -> bool: ...
+
+# def sweep_scale(double weight_pos, double weight_neg)
+def sweep_scale(weight_pos: float, weight_neg: float) -> float: ...

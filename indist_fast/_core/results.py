@@ -410,7 +410,7 @@ def scale_exponent(weight_pos: float, weight_neg: float) -> int | None:
         weight_pos = weight_neg = max(weight_pos, weight_neg)
     p, q = math.frexp(weight_pos)[1], math.frexp(weight_neg)[1]
     lo = math.frexp(weight_pos + weight_neg)[1] - 500
-    hi = min((p + q + 998) // 2, min(p, q) + 999)
+    hi = min((p + q + 998) >> 1, min(p, q) + 999)
     if lo > hi:
         return None
     return lo if lo > 0 else (hi if hi < 0 else 0)

@@ -131,7 +131,7 @@ cdef inline int scale_exponent(double weight_pos, double weight_neg, int* e) noe
     frexp(weight_neg, &q)
     frexp(weight_pos + weight_neg, &y)
     lo = y - 500
-    hi = (p + q + 998) // 2
+    hi = (p + q + 998) >> 1         # (floor, as the twin's: cdivision truncates //)
     if (p if p < q else q) + 999 < hi:
         hi = (p if p < q else q) + 999
     if lo > hi:
