@@ -27,7 +27,7 @@ from .report_table import ReportTable
 from .operating_points import (BestThreshold, Confusion, Dominance, OperatingPointIntervals,
                                RateInterval, best_threshold, confusion, dominates,
                                operating_point_intervals)
-from .memory import release_scratch, set_scratch_limit
+from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
 from . import datasets, population
 
 __version__ = "0.1.0"
@@ -74,5 +74,5 @@ __all__ = [
     "confusion", "Confusion", "best_threshold", "BestThreshold", "dominates", "Dominance",
     "operating_point_intervals", "OperatingPointIntervals", "RateInterval",
     "precision_recall_curve", "PrecisionRecallCurve",
-    "set_scratch_limit", "release_scratch",
+    "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
 ]

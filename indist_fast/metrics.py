@@ -107,10 +107,13 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     [0, 1] after rounding. B is clamped only where rounding carried it at most 1e-12
     past 0 or 1: with fractional weights the self-pair correction of B (definitions page, "B(r)") can put
     it outside [0, 1], and that value is reported as is. Weights are rescaled
-    internally by a power of two when their total is far from 1, so weights from
-    5e-324 to 1e308 give the same AUC, precision and rates as weights near 1; B with
-    ``exclude_self=True`` is computed in the scaled form exactly (it counts weights as
-    copies, so it is not scale invariant).
+    internally by a power of two chosen from both class totals when they are far from
+    1, so all weights multiplied by one factor from 5e-324 to 1e308 give the same AUC,
+    precision and rates as weights near 1; B with ``exclude_self=True`` is computed in
+    the scaled form exactly (it counts weights as copies, so it is not scale
+    invariant). Class totals more than about 2**1500 apart are refused; a row lighter
+    than about 2**-1500 of the total weight counts as weight 0 (below float64's
+    resolution next to the total).
 
     Examples
     --------

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._core.engine import engine
 from ._core.results import operating_rates
-from ._core.validation import check_weight_total
+from ._core.validation import check_weight_span, check_weight_total
 from .errors import IndistFastWarning
 from .results import record_dict
 
@@ -206,6 +206,7 @@ def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
         wp = float(np.sum(pos, dtype=np.float64))
         wn = float(np.sum(neg, dtype=np.float64))
     check_weight_total(wp, wn)
+    check_weight_span(wp, wn)
     if wp <= 0:
         raise ValueError("y_true holds no positives (rows of weight 0 excluded): recall is "
                          "undefined, so there is no precision-recall curve."

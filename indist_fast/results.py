@@ -344,9 +344,12 @@ class Report:
         if warn_main and not main.reached and 0.5 not in points:
             missed.append(0.5)
         if missed:
+            b_last = f"{result.b_last:.4g}"
+            if any(float(b_last) >= m for m in missed):   # (just below a level: in full)
+                b_last = repr(float(result.b_last))
             warnings.warn(
                 f"No operating point reaches B >= {', '.join(f'{m:g}' for m in missed)} "
-                f"(B is {result.b_last:.4g} at the lowest threshold, with every row labelled): the threshold there "
+                f"(B is {b_last} at the lowest threshold, with every row labelled): the threshold there "
                 "is NaN and reached is False. The scores rank positives too weakly "
                 "against the labelled set for that level.",
                 LevelNotReachedWarning, stacklevel=stacklevel)

@@ -10,6 +10,7 @@ hundred thousand calls.
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from collections.abc import Mapping
 from typing import Any, Iterable, Iterator, NoReturn
@@ -19,7 +20,7 @@ import numpy as np
 from ._core.engine import engine
 from ._core.results import SegmentSweeps
 from ._core.validation import (Rows, _first_missing, check_flag, check_levels,
-                               prepare_rows, with_scores)
+                               check_weight_span, prepare_rows, with_scores)
 from .errors import warn_one_class
 from .inference.segment_bootstrap import (BootstrapSettings, bootstrap_settings,
                                           interval_columns, segment_intervals, segment_slots)
@@ -137,6 +138,7 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
                          f"own columns of that name; rename them (reserved: model, "
                          f"one_class and the Report fields).")
     codes, n_segments, segment_values = _segments(group_arrays, by_names, n)
+    _check_weight_spans(rows[0], codes, n_segments, segment_values, total)
     all_levels = with_main_level(lv)
     sweeps = _model_sweeps(rows, [names[name] for name in models], codes, n_segments,
                            all_levels, exclude_self, columns)
@@ -207,6 +209,32 @@ def _sweeps(rows: Rows, codes: np.ndarray, n_segments: int, levels: np.ndarray,
             exclude_self: bool) -> SegmentSweeps:
     return engine().summarize_segments(rows.y, rows.s, rows.w, codes, n_segments,
                                        rows.pos_value, rows.neg_value, levels, exclude_self)
+
+
+def _check_weight_spans(rows: Rows, codes: np.ndarray, n_segments: int,
+                        values: dict[str, np.ndarray], total: bool) -> None:
+    """``evaluate``'s refusal of class totals too far apart to sweep, per segment (and
+    over all rows with ``total``): the sweeps' per-segment scale would lose the lighter
+    class, which then passed for a segment of one class."""
+    if rows.w is None:
+        return
+    # Cheap first: rows within 2**1400 of each other cannot make totals 2**1499 apart
+    # (a total is at most 2**64 rows of the heaviest).
+    heaviest = float(np.max(rows.w, initial=0.0))
+    lightest = float(np.min(rows.w, where=rows.w > 0, initial=np.inf))
+    if not heaviest > 0 or math.log2(heaviest) - math.log2(lightest) < 1400:
+        return
+    positive = rows.y == rows.pos_value
+    with np.errstate(over="ignore"):          # (infinite totals are refused later)
+        pos = np.bincount(codes, weights=np.where(positive, rows.w, 0.0), minlength=n_segments)
+        neg = np.bincount(codes, weights=np.where(positive, 0.0, rows.w), minlength=n_segments)
+    for k in range(n_segments):
+        where = ", ".join(f"{name}={v[k].item() if isinstance(v[k], np.generic) else v[k]!r}"
+                          for name, v in values.items())
+        check_weight_span(float(pos[k]), float(neg[k]), f"in the segment {where}: " if where
+                          else "")
+    if total and n_segments > 1:
+        check_weight_span(float(pos.sum()), float(neg.sum()), "over all rows: ")
 
 
 def _with_totals(table: ReportTable, rows: list[Rows], levels: np.ndarray,

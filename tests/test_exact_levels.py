@@ -368,9 +368,17 @@ def _exact_ap(y, s, w):
 @pytest.mark.parametrize("pos, neg", [(5e-322, 1e300), (1e300, 5e-322), (1e-310, 2.0 ** 700)])
 def test_classes_too_far_apart_are_refused(backend, pos, neg):
     w = np.where(Y == 1, pos, neg)
-    for fn in (indist_fast.evaluate, indist_fast.roc_auc, indist_fast.curves):
+    for fn in (indist_fast.evaluate, indist_fast.roc_auc, indist_fast.curves,
+               indist_fast.precision_recall_curve, indist_fast.evaluate_many):
         with pytest.raises(ValueError, match=r"sample_weight: .* 2\*\*1500 apart"):
             quiet(fn, Y, S, sample_weight=w)
+    groups = np.array(["a", "b"])[np.arange(len(Y)) % 2]
+    with pytest.raises(ValueError, match=r"sample_weight: in the segment group='a': .* "
+                                         r"2\*\*1500 apart"):
+        quiet(indist_fast.evaluate_many, Y, S, sample_weight=w, groups=groups)
+    within = np.where(np.arange(len(Y)) % 2, w, 1.0)     # segment b alone is too far apart
+    with pytest.raises(ValueError, match=r"in the segment group='b'"):
+        quiet(indist_fast.evaluate_many, Y, S, sample_weight=within, groups=groups)
 
 
 def test_total_weight_beyond_float64_is_refused(backend):
@@ -427,3 +435,18 @@ def test_the_sweep_scale_is_its_twins():
                 assert _kernels.sweep_scale(wp, wn) == weight_scale(wp, wn), (wp, wn)
     for bad in ((np.nan, 1.0), (1.0, np.inf), (-1.0, 2.0), (0.0, 0.0)):
         assert _kernels.sweep_scale(*bad) == weight_scale(*bad) == 1.0
+
+
+def test_a_last_b_just_below_the_level_is_shown_in_full():
+    """Positives 1e324 times heavier than negatives: B with every row labelled is 1/2
+    less about an ulp, and the warning shows it so (at four digits it read 0.5)."""
+    from indist_fast._core import reference
+    rng = np.random.default_rng(0)
+    y = rng.random(1000) < 0.3
+    s = np.round(rng.normal(size=1000) + y, 1)
+    w = np.where(y, 1e300, 1e-24)
+    result = reference.summarize(y.view(np.uint8), s, w, 1.0, 0.0, np.array([0.5]), True)
+    assert 0.5 - 1e-15 < result.b_last < 0.5
+    with pytest.warns(indist_fast.LevelNotReachedWarning,
+                      match=r"B is 0\.49999999999999\d* at the lowest threshold"):
+        indist_fast.Report.from_sweep(result, (), 1000, True)

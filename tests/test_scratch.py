@@ -64,7 +64,9 @@ def test_the_limit_bounds_what_is_kept(pool):
             loan.aligned(60_000, np.float64)
         assert 0 < scratch.held() <= 1 * MB
     kept = scratch.held()
+    assert indist_fast.scratch_memory() == indist_fast.ScratchMemory(1 * MB, kept)
     assert indist_fast.release_scratch() == kept and scratch.held() == 0
+    assert indist_fast.scratch_memory().kept == 0
     with scratch.Loan() as loan:
         loan.aligned(60_000, np.float64)
     assert indist_fast.set_scratch_limit(0) == 1 * MB and scratch.held() == 0

@@ -734,9 +734,15 @@ def check_two_classes(weight_pos: float, weight_neg: float) -> None:
         which = "negatives" if weight_pos <= 0 else "positives"
         raise ValueError(f"y_true holds only {which} (rows of weight 0 excluded): AUC and "
                          "B are undefined with a single class.")
-    if scale_exponent(weight_pos, weight_neg) is None:
+    check_weight_span(weight_pos, weight_neg)
+
+
+def check_weight_span(weight_pos: float, weight_neg: float, where: str = "") -> None:
+    """Class totals (both positive, or a class without weight) that a sweep can scale
+    into range (``results.scale_exponent``); ``where`` names a segment."""
+    if weight_pos > 0 and weight_neg > 0 and scale_exponent(weight_pos, weight_neg) is None:
         raise ValueError(
-            f"sample_weight: the positives' total weight ({weight_pos:g}) and the "
+            f"sample_weight: {where}the positives' total weight ({weight_pos:g}) and the "
             f"negatives' ({weight_neg:g}) are more than about 2**1500 apart, past what "
             "float64 products of the totals can hold; the lighter class cannot be "
             "weighed against the other.")
