@@ -258,3 +258,22 @@ def test_an_overflowing_class_total_is_named_inf_not_nan(radix):
                                          r"\(positives inf, negatives 2998\)"):
         indist_fast.evaluate(y, s, sample_weight=w)
     assert radix.calls["radix_fill_weighted"] and radix.calls["radix_count_weighted"]
+
+
+def test_two_pieces_rarely_fall_back_to_one(radix, monkeypatch):
+    """The lower piece starts from the upper buckets' positive weight as a pair (total
+    and remainder, both correctly rounded): it then ends at W_P, and the two pieces
+    stand. From the rounded total alone it ended an ulp off in about a quarter of
+    calls, each swept again in one piece."""
+    results = []
+    two_pieces = _fast._two_pieces
+    monkeypatch.setattr(_fast, "_two_pieces",
+                        lambda *a, **k: results.append(two_pieces(*a, **k)) or results[-1])
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        y = rng.random(4000) < 0.1
+        s = rng.normal(size=4000) + 1.5 * y
+        w = rng.random(4000)
+        _fast.summarize(y.view(np.uint8), s, w, 1.0, 0.0, np.array([0.5]), True)
+    assert len(results) == 40
+    assert sum(r is None for r in results) <= 1, sum(r is None for r in results)
