@@ -34,7 +34,12 @@ def kernel(name: str) -> Extension:
         # The inline budget of a whole module: _kernels.cpp is large enough that GCC's
         # default (40% growth) ran out and left the sweep's per-group step (hot_push)
         # a call, its sums spilled to memory (weighted 1e7 rows: 0.95x the time inlined).
+        # No SLP vectoriser in the kernels: it paired the weighted sweep's AUC and AP
+        # sums in one SSE register that the row loop then kept on the stack (paired
+        # against the build with it: weighted 0.95-0.98x the time at 1e6-1e7 rows,
+        # unweighted 0.98x, float32 and the small path within noise).
         extra_compile_args=["-O3", "-ffp-contract=off", "--param=inline-unit-growth=1000"]
+        + (["-fno-tree-slp-vectorize"] if name == "_kernels" else [])
         + (["-O0", "-g"] if DEBUG else ["-g0"]),
         extra_link_args=[] if DEBUG else ["-Wl,--strip-debug"],
         language="c++",
