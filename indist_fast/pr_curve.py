@@ -5,6 +5,7 @@ and Kull, "Precision-Recall-Gain Curves: PR Analysis Done Right")."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from typing import Any
 
@@ -166,7 +167,7 @@ def _auprg(tp: np.ndarray, fp: np.ndarray) -> float:
         alpha = (pi1 * wp - tp0[j - 1]) / (tp0[j] - tp0[j - 1])
         fp_cross = fp0[j - 1] + alpha * (fp0[j] - fp0[j - 1])
         x = np.r_[0.0, x]
-        y = np.r_[1.0 - (wp / wn) * fp_cross / (pi1 * wp), y]
+        y = np.r_[1.0 - fp_cross / (pi1 * wn), y]   # (wp / wn) fp_cross / (pi1 wp)
     return float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
 
 
@@ -219,8 +220,16 @@ def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
     # TP ends at the in-order total: recall is over that same total (as in curves()).
     rates = operating_rates(tp, fp, tp[-1], fp[-1])
     trapezoid, interpolated = _step_areas(rates.tpr, rates.precision)
+    prevalence = tp[-1] / (tp[-1] + fp[-1])
     if wn > 0:
-        auprg = _auprg(tp, fp)
+        with np.errstate(all="ignore"):
+            auprg = _auprg(tp, fp) if 0.0 < prevalence < 1.0 else float("nan")
+        if not math.isfinite(auprg):
+            auprg = float("nan")
+            warnings.warn(f"The positives' share of the weight is {prevalence:g} (classes "
+                          "far apart in weight): AUPRG's gains divide by the prevalence and "
+                          "by 1 - prevalence, which float64 cannot resolve here, so it is "
+                          "NaN.", IndistFastWarning, stacklevel=stacklevel)
     else:
         auprg = float("nan")
         warnings.warn("y_true holds only positives: precision is 1 at every threshold "

@@ -225,3 +225,24 @@ def test_a_score_tables_curve_is_the_rows_curve(backend):
         np.testing.assert_array_equal(getattr(merged, name), getattr(direct, name))
     for name in ("average_precision", "area_trapezoid", "area_interpolated", "auprg"):
         assert getattr(merged, name) == pytest.approx(getattr(direct, name), abs=1e-15)
+
+
+@pytest.mark.parametrize("pos, neg", [(1e-24, 1e300), (1e300, 1e-24), (1e-320, 1.0)])
+def test_auprg_is_nan_with_a_warning_where_the_prevalence_is_unresolved(backend, pos, neg):
+    """A prevalence that rounds to 0 or 1, or whose products underflow, leaves AUPRG's
+    gains undefined in float64: NaN and a warning, not a silent NaN or -inf."""
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 0])
+    s = np.array([1.0, 2.0, 3.0, 4.0, 4.0, 2.0, 0.5, 5.0])
+    with pytest.warns(indist_fast.IndistFastWarning, match="AUPRG"):
+        pr = indist_fast.precision_recall_curve(y, s, sample_weight=np.where(y == 1, pos, neg))
+    assert np.isnan(pr.auprg) and np.isfinite(pr.average_precision)
+
+
+def test_auprg_of_a_tiny_prevalence_is_finite(backend):
+    """Its crossing term divides by pi1 W_N, not pi1 W_P (which underflowed to 0 and
+    gave -inf at a prevalence of 1e-300)."""
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 0])
+    s = np.array([1.0, 2.0, 3.0, 4.0, 4.0, 2.0, 0.5, 5.0])
+    for tiny in (1e-100, 1e-300):
+        pr = indist_fast.precision_recall_curve(y, s, sample_weight=np.where(y == 1, tiny, 1.0))
+        assert np.isfinite(pr.auprg)
