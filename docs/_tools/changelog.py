@@ -103,6 +103,8 @@ def main() -> None:
             continue
         subject = subject.replace("SPEC §", "section ").replace("`", "'")
         subject = subject.replace("*", "\\*")
+        # A word ending in "_" is a reference to reStructuredText ("W_* enum")
+        subject = re.sub(r"(?<=\w)_(?!\w)", r"\\_", subject)
         groups[issue_of(commit, stamp, subject)].append(f"- ``{commit}`` ({stamp[5:]}) {subject}")
     out = [".. _changelog:", "", "Changelog", "=========", "",
            f"Generated from ``git log {branch}`` by ``python docs/_tools/changelog.py``:",
