@@ -707,7 +707,7 @@ def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
         def positive(buckets: slice) -> tuple[float, float]:
             """The positive weight of ``buckets``: its rounded total and remainder."""
             return _exact_pair(sums[:, buckets, :2])
-        wp = positive(slice(0, nb))[0]
+        wp = _exact_total(sums[:, :, :2])
         with np.errstate(over="ignore"):           # (an infinite total is declined next)
             wn = float(sums[:, :, 2].sum())
         if not (wp > 0 and wn > 0 and math.isfinite(wp) and math.isfinite(wn)):
@@ -746,7 +746,15 @@ def _exact_total(values: Array) -> float:
     buckets' compensated pairs cost 5-10 ms at 1e7 rows), infinite when it overflows:
     a bucket's sum that overflowed has an infinite sum and a NaN error term (the rows
     themselves are checked, none is NaN)."""
-    return _exact_pair(values)[0]
+    return _fsum(values.ravel().tolist())
+
+
+def _fsum(parts: list[float]) -> float:
+    try:
+        total = math.fsum(parts)
+    except OverflowError:
+        return math.inf
+    return math.inf if math.isnan(total) else total
 
 
 def _exact_pair(values: Array) -> tuple[float, float]:
@@ -756,10 +764,7 @@ def _exact_pair(values: Array) -> tuple[float, float]:
     of weighted calls (8 of 30 from 4e5 to 5e6 rows), each then swept again in one
     piece."""
     parts = values.ravel().tolist()
-    try:
-        total = math.fsum(parts)
-    except OverflowError:
-        return math.inf, 0.0
+    total = _fsum(parts)
     if not math.isfinite(total):
         return math.inf, 0.0
     parts.append(-total)

@@ -29,8 +29,8 @@ from .results import Array
 __all__ = ["Loan", "aligned_empty", "limit", "set_limit", "release", "held"]
 
 MIN_KEPT_BYTES = 16 << 20
-# Capacity a new buffer gets past what is asked, so that a slightly larger call next
-# reuses it; pages past what a call writes are never touched, so they cost no memory.
+# A new buffer gets 1/_SLACK more capacity than asked, so that a slightly larger call
+# next reuses it; pages past what a call writes are never touched and cost no memory.
 _SLACK = 8
 
 
