@@ -207,7 +207,9 @@ cdef extern from *:
     #endif
 
     /* Bucket ids of a block of scores (see Plan; the table clamps every prefix, NaN
-       included), and how many scores are NaN. A loop of its own so the compiler vectorises it, table lookups as
+       included), and how many scores are NaN; with words, also each row's word less
+       its label bit (_word: the order bits shifted up by one), so the fill's row loop
+       does not compute it one row at a time. A loop of its own so the compiler vectorises it, table lookups as
        gathers: with clones for AVX-512 and AVX2 where the platform picks them at load
        time (ifunc), the baseline elsewhere. */
     #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
@@ -217,7 +219,8 @@ cdef extern from *:
     #endif
     INDIST_FAST_CLONES
     static npy_intp indist_fast_bucket_ids64(const double* s, npy_intp n, const uint64_t* table,
-                                              int64_t base, int64_t last, uint16_t* out) {
+                                              int64_t base, int64_t last, uint16_t* out,
+                                              uint64_t* words) {
         npy_intp n_nan = 0;
         for (npy_intp i = 0; i < n; i++) {
             n_nan += s[i] != s[i];
@@ -230,12 +233,14 @@ cdef extern from *:
             j = j > last ? last : j;
             uint64_t e = table[j];
             out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
+            if (words) words[i] = key << 1;
         }
         return n_nan;
     }
     INDIST_FAST_CLONES
     static npy_intp indist_fast_bucket_ids32(const float* s, npy_intp n, const uint64_t* table,
-                                              int64_t base, int64_t last, uint16_t* out) {
+                                              int64_t base, int64_t last, uint16_t* out,
+                                              uint32_t* words) {
         npy_intp n_nan = 0;
         for (npy_intp i = 0; i < n; i++) {
             n_nan += s[i] != s[i];
@@ -248,6 +253,7 @@ cdef extern from *:
             j = j > last ? last : j;
             uint64_t e = table[j];
             out[i] = (uint16_t)((e & 0xFFFFFFFFu) + ((key >> ((e >> 32) & 0xFF)) & (e >> 48)));
+            if (words) words[i] = key << 1;
         }
         return n_nan;
     }
@@ -268,7 +274,7 @@ cdef extern from *:
     }
     INDIST_SIMD_TARGET static npy_intp indist_bucket_ids64_avx512(
             const double* s, npy_intp n, const uint64_t* table, int64_t base, int64_t last,
-            uint16_t* out) {
+            uint16_t* out, uint64_t* words) {
         const __m512d zero = _mm512_setzero_pd();
         const __m512i top = _mm512_set1_epi64((long long)((uint64_t)1 << 63));
         const __m512i z = _mm512_setzero_si512();
@@ -283,12 +289,14 @@ cdef extern from *:
             j = _mm512_min_epi64(_mm512_max_epi64(j, z), vlast);
             __m512i e = _mm512_i64gather_epi64(j, (const long long*)table, 8);
             _mm_storeu_si128((__m128i*)(out + i), indist_ids8(key, e));
+            if (words) _mm512_storeu_si512(words + i, _mm512_slli_epi64(key, 1));
         }
-        return n_nan + indist_fast_bucket_ids64(s + i, n - i, table, base, last, out + i);
+        return n_nan + indist_fast_bucket_ids64(s + i, n - i, table, base, last, out + i,
+                                                words ? words + i : NULL);
     }
     INDIST_SIMD_TARGET static npy_intp indist_bucket_ids32_avx512(
             const float* s, npy_intp n, const uint64_t* table, int64_t base, int64_t last,
-            uint16_t* out) {
+            uint16_t* out, uint32_t* words) {
         const __m512 zero = _mm512_setzero_ps();
         const __m512i top = _mm512_set1_epi32((int)((uint32_t)1 << 31));
         const __m512i z = _mm512_setzero_si512();
@@ -308,19 +316,23 @@ cdef extern from *:
             __m512i k1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(key, 1));
             _mm_storeu_si128((__m128i*)(out + i), indist_ids8(k0, e0));
             _mm_storeu_si128((__m128i*)(out + i + 8), indist_ids8(k1, e1));
+            if (words) _mm512_storeu_si512(words + i, _mm512_slli_epi32(key, 1));
         }
-        return n_nan + indist_fast_bucket_ids32(s + i, n - i, table, base, last, out + i);
+        return n_nan + indist_fast_bucket_ids32(s + i, n - i, table, base, last, out + i,
+                                                words ? words + i : NULL);
     }
     #pragma GCC diagnostic pop
     static inline npy_intp indist_fast_ids64(const double* s, npy_intp n, const uint64_t* table,
-                                             int64_t base, int64_t last, uint16_t* out) {
-        return indist_simd_on() ? indist_bucket_ids64_avx512(s, n, table, base, last, out)
-                                : indist_fast_bucket_ids64(s, n, table, base, last, out);
+                                             int64_t base, int64_t last, uint16_t* out,
+                                             uint64_t* words) {
+        return indist_simd_on() ? indist_bucket_ids64_avx512(s, n, table, base, last, out, words)
+                                : indist_fast_bucket_ids64(s, n, table, base, last, out, words);
     }
     static inline npy_intp indist_fast_ids32(const float* s, npy_intp n, const uint64_t* table,
-                                             int64_t base, int64_t last, uint16_t* out) {
-        return indist_simd_on() ? indist_bucket_ids32_avx512(s, n, table, base, last, out)
-                                : indist_fast_bucket_ids32(s, n, table, base, last, out);
+                                             int64_t base, int64_t last, uint16_t* out,
+                                             uint32_t* words) {
+        return indist_simd_on() ? indist_bucket_ids32_avx512(s, n, table, base, last, out, words)
+                                : indist_fast_bucket_ids32(s, n, table, base, last, out, words);
     }
     #else
     #define indist_fast_ids64 indist_fast_bucket_ids64
@@ -431,7 +443,7 @@ cdef extern from *:
     void indist_fast_stream_done() noexcept nogil
     cnp.npy_intp indist_fast_ids64(const double* s, cnp.npy_intp n,
                                    const uint64_t* table, int64_t base, int64_t last,
-                                   uint16_t* out) noexcept nogil
+                                   uint16_t* out, uint64_t* words) noexcept nogil
     cnp.npy_intp indist_fast_labels_u8(const uint8_t* y, cnp.npy_intp n, uint8_t pos,
                                        uint8_t neg, int has_neg, cnp.npy_intp* n_bad) noexcept nogil
     cnp.npy_intp indist_fast_labels_i8(const int8_t* y, cnp.npy_intp n, int8_t pos,
@@ -449,7 +461,7 @@ cdef extern from *:
     cnp.npy_intp indist_fast_bad_weights(const double* w, cnp.npy_intp n) noexcept nogil
     cnp.npy_intp indist_fast_ids32(const float* s, cnp.npy_intp n,
                                    const uint64_t* table, int64_t base, int64_t last,
-                                   uint16_t* out) noexcept nogil
+                                   uint16_t* out, uint32_t* words) noexcept nogil
 
 
 # NumPy's own sorts (SIMD where the CPU has it), called on raw buffers without the GIL.
@@ -1268,12 +1280,16 @@ def radix_plan(const score_t[::1] s, Py_ssize_t target, Py_ssize_t n_rows=-1):
 
 
 cdef inline Py_ssize_t _chunk_buckets(const score_t* s, Py_ssize_t n, const Plan* plan,
-                                      uint16_t* out) noexcept nogil:
-    """Bucket ids of ``n <= RADIX_CHUNK`` scores into ``out``; returns the NaN count."""
+                                      uint16_t* out, void* words=NULL) noexcept nogil:
+    """Bucket ids of ``n <= RADIX_CHUNK`` scores into ``out`` and, when given, their
+    words without the label into ``words`` (uint32 for float32 scores, else uint64);
+    returns the NaN count."""
     if score_t is float:
-        return indist_fast_ids32(s, n, plan.table, plan.base, plan.last, out)
+        return indist_fast_ids32(s, n, plan.table, plan.base, plan.last, out,
+                                 <uint32_t*>words)
     else:
-        return indist_fast_ids64(s, n, plan.table, plan.base, plan.last, out)
+        return indist_fast_ids64(s, n, plan.table, plan.base, plan.last, out,
+                                 <uint64_t*>words)
 
 
 cdef inline void* _words_of(object words, Py_ssize_t n, bint wide) except NULL:
@@ -1386,6 +1402,7 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
     cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
     cdef Py_ssize_t has_neg = neg_value == neg_value
     cdef uint16_t chunk_ids[RADIX_CHUNK]
+    cdef uint64_t chunk_words[RADIX_CHUNK]     # (float32 rows use the first half)
     cdef int64_t c, m, next_block, end_block
     cdef Py_ssize_t n_bad = 0
     cdef uint64_t word, both
@@ -1428,14 +1445,17 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
             n = min(<Py_ssize_t>RADIX_CHUNK, stop - r)
             # The ids and the checks in loops of their own, vectorised (one loop doing
             # it all ran at a third of the speed).
-            n_bad += _chunk_buckets(&s[r], n, &plan, chunk_ids)
+            n_bad += _chunk_buckets(&s[r], n, &plan, chunk_ids, chunk_words)
             _labels(&y[r], n, pos_label, neg_label, has_neg, &n_bad)
             for i in range(r, r + n):
                 k = chunk_ids[i - r]
                 both = counts[k]
                 c = <int64_t>(both & LOW32)
                 positive = y[i] == pos_label
-                word = _word(s[i], positive)
+                if score_t is float:
+                    word = (<uint32_t*>chunk_words)[i - r] | <uint32_t>positive
+                else:
+                    word = chunk_words[i - r] | <uint64_t>positive
                 counts[k] = both + 1 + (<uint64_t>positive << 32)
                 line = line_buf + 64 * k
                 if (c + 1) & (per_line - 1):
