@@ -1450,7 +1450,7 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
             for i in range(r, r + n):
                 k = chunk_ids[i - r]
                 both = counts[k]
-                c = <int64_t>(both & LOW32)
+                c = <int64_t><uint32_t>both
                 positive = y[i] == pos_label
                 if score_t is float:
                     word = (<uint32_t*>chunk_words)[i - r] | <uint32_t>positive
@@ -1482,7 +1482,7 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
             r += n
         for k in range(nb):
             npos[k] += <int64_t>(counts[k] >> 32)
-            fill[k] = <int64_t>(counts[k] & LOW32)
+            fill[k] = <int64_t><uint32_t>counts[k]
         if finish and not ran_out:
             for k in range(nb):
                 c = fill[k]
