@@ -2,14 +2,15 @@
 
 Large summaries (from about a million rows: ``evaluate``, ``roc_auc``,
 ``average_precision``, ``indistinguishability_threshold``,
-``precision_at_indistinguishability`` and ``evaluate_file``) write every row once more
-into cache-sized blocks. Pages fresh from the operating system are zeroed on first
+``precision_at_indistinguishability`` and ``evaluate_file``), and weighted curves and
+score tables from 3e5 rows, write every row once more into cache-sized blocks. Pages fresh from the operating system are zeroed on first
 touch, which cost about a tenth of an ``evaluate`` of 1e7 rows here, so the blocks of
 the last large summary are kept for the next one: by default at most 256 MiB (1/16 of
 physical memory on a smaller machine), enough for 1e7 weighted rows. A summary that
 takes them never holds more memory at its peak for it: when no kept buffer is large
-enough, the kept ones are dropped before a new one is allocated. Other calls (curves,
-tables, segments, the bootstrap) do not use them, and run beside what is kept. Set the
+enough, the kept ones are dropped before a new one is allocated. Other calls
+(unweighted curves and tables, segments, the bootstrap) do not use them, and run
+beside what is kept. Set the
 limit to 0 to keep nothing, or ``release_scratch()`` after the last large call.
 """
 

@@ -21,10 +21,8 @@ one uint64 key (``scatter_keys``), so the same SIMD sort orders them and the wei
 are gathered afterwards (``summarize_keys``, ``table_from_keys``). From a few hundred
 thousand weighted rows, ``summarize`` writes each row once into radix buckets as
 (score, signed weight) (``radix_fill_weighted``) and orders and sweeps each bucket in
-cache (``radix_sweep_weighted_from``); tables (and rows that path declines) write the
-keys and their rows in radix-bucket order (``radix_count_weighted``,
-``radix_scatter_keys``) and sort each bucket's keys in cache (``sort_buckets``), so
-those reads stay within a bucket.
+cache (``radix_sweep_weighted_from``), and weighted tables come from the same
+buckets (``radix_table_weighted``).
 
 Returned error fields are row indices (-1 when the rows are clean); the facade turns
 them into exceptions that name the argument.
@@ -1389,8 +1387,7 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
     bucket's positive rows. A full block is followed by block ``free[0]``, taken up to
     ``free[1]`` (the writer's own blocks). ``free[2]`` counts the rows with a NaN
     score or a third label (the words mean nothing then). ``lines``: a cache line per
-    bucket (``radix_scatter_keys``), whose words go out to a block in one streaming
-    store when full; ``finish``: write the words still in them (the writer's last
+    bucket, whose words go out to a block in one streaming store when full; ``finish``: write the words still in them (the writer's last
     rows). Blocks are whole lines: ``words`` is 64-byte aligned and ``block`` a
     multiple of a line's words.
     """
@@ -1494,17 +1491,6 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
     if ran_out:
         raise ValueError("the writer's blocks ran out: give it a block per bucket and one "
                          "per `block` rows")
-
-
-cdef inline void _write_slots(void* out, const char* line, int64_t a, int64_t b, int64_t off,
-                              int per_line) noexcept nogil:
-    """Words ``a:b`` (all in one line) from their slots of the line buffer."""
-    cdef int64_t j
-    for j in range(a, b):
-        if per_line == 16:
-            (<uint32_t*>out)[j] = (<const uint32_t*>line)[(j + off) & 15]
-        else:
-            (<uint64_t*>out)[j] = (<const uint64_t*>line)[(j + off) & 7]
 
 
 cdef inline double _score_of(uint64_t word, uint64_t flip, bint wide) noexcept nogil:
@@ -1967,145 +1953,36 @@ def scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w
             hi += 1 - down
 
 
-# Weighted rows by radix buckets: the keys of ``scatter_keys`` (truncated order bits,
-# label, row), but each row's (score, weight) is written in bucket order and its key
-# holds that position, so the sweep's reads of rows in key order stay within the bucket
-# being swept instead of jumping over the whole input.
-
-def radix_count_weighted(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
-                         double pos_value, double neg_value, const uint64_t[::1] table,
-                         int64_t base, Py_ssize_t n_buckets, Py_ssize_t start,
-                         Py_ssize_t stop, uint16_t[::1] buckets):
-    """Rows ``start:stop`` per bucket: ``(kept, pos, pos_err, neg, n_bad)``: rows of
-    positive weight, the positive weight as a compensated pair per bucket, the negative
-    weight, and the rows with a NaN score, a third label or a bad weight (the sums mean
-    nothing then). Each row's bucket goes to ``buckets[row]``, for
-    ``radix_scatter_keys`` (reading them back costs less than finding them again)."""
+def bucket_ids(const score_t[::1] s, const uint64_t[::1] table, int64_t base,
+               Py_ssize_t start, Py_ssize_t stop, uint16_t[::1] ids, object words=None):
+    """The radix fills' bucket ids of rows ``start:stop`` (``radix_plan``'s table) into
+    ``ids[start:stop]`` and, when given, each row's word less its label bit (``_word``:
+    the order bits shifted up by one; uint64 for float64 scores, uint32 for float32)
+    into ``words[start:stop]``; returns the NaN scores among them. The fills' own
+    loops (``indist_fast_ids*``), a block at a time, for the tests. NumPy equivalent of
+    a word: ``order_bits(s) << 1`` in the scores' width."""
     cdef Plan plan = _plan_of(table, base)
-    cdef Py_ssize_t i, n_bad = 0, c, n, b, is_pos
-    cdef label_t pos_label = <label_t>pos_value
-    cdef label_t neg_label = <label_t>(neg_value if neg_value == neg_value else pos_value)
-    cdef Py_ssize_t has_neg = neg_value == neg_value
-    cdef double wi
-    _check_block(y.shape[0], s.shape[0], w.shape[0], start, stop)
-    _check_block(buckets.shape[0], s.shape[0], s.shape[0], start, stop)
-    if not 1 <= n_buckets <= 1 << 16:
-        raise ValueError("n_buckets must be 1 to 2**16")
-    kept_arr = np.zeros(n_buckets, dtype=np.int64)
-    sums_arr = np.zeros((3, n_buckets), dtype=np.float64)
-    cdef int64_t* kept = <int64_t*>cnp.PyArray_DATA(kept_arr)
-    cdef double* pos = <double*>cnp.PyArray_DATA(sums_arr)
-    cdef double* pos_err = pos + n_buckets
-    cdef double* neg = pos + 2 * n_buckets
+    cdef Py_ssize_t c, n, n_nan = 0
+    cdef bint wide = score_t is double
+    cdef char* out = NULL
+    _check_block(ids.shape[0], s.shape[0], s.shape[0], start, stop)
+    if words is not None:
+        out = <char*>_words_of(words, s.shape[0], wide)
     with nogil:
         c = start
         while c < stop:
             n = min(<Py_ssize_t>RADIX_CHUNK, stop - c)
-            n_bad += _chunk_buckets(&s[c], n, &plan, &buckets[c])
-            for i in range(c, c + n):
-                wi = w[i]
-                n_bad += ((y[i] != pos_label) & ((y[i] != neg_label) | (1 - has_neg))) | (
-                    not (wi >= 0.0 and wi <= DBL_MAX))
-            for i in range(c, c + n):
-                b = buckets[i]
-                wi = w[i]
-                is_pos = y[i] == pos_label
-                kept[b] += wi > 0.0
-                chain_add(&pos[b], &pos_err[b], wi if is_pos else 0.0)
-                neg[b] += 0.0 if is_pos else wi
+            n_nan += _chunk_buckets(&s[c], n, &plan, &ids[c],
+                                    out + c * (8 if wide else 4) if out != NULL else NULL)
             c += n
-    return kept_arr, sums_arr[0], sums_arr[1], sums_arr[2], n_bad
-
-
-def radix_scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
-                       double pos_value, const uint16_t[::1] buckets, Py_ssize_t start,
-                       Py_ssize_t stop, int index_bits, uint64_t[::1] keys_out,
-                       double[:, ::1] rows_out, int64_t[::1] cursors):
-    """Write rows ``start:stop`` of positive weight at their buckets' cursors (advanced in
-    place): ``rows_out[c]`` = (score, weight) and ``keys_out[c]`` = the key of
-    ``scatter_keys`` with ``c`` as its row. Keys and rows go through a cache line per
-    bucket each, streamed out whole (``radix_fill``). Rows must be clean."""
-    cdef int shift = index_bits + 1
-    cdef Py_ssize_t i, k, nb = cursors.shape[0]
-    cdef label_t pos_label = <label_t>pos_value
-    cdef int64_t c, line_start
-    cdef int slot
-    cdef double x, wi
-    cdef uint64_t key
-    _check_block(y.shape[0], s.shape[0], w.shape[0], start, stop)
-    _check_block(buckets.shape[0], s.shape[0], s.shape[0], start, stop)
-    if rows_out.shape[0] != keys_out.shape[0] or rows_out.shape[1] != 2:
-        raise ValueError("rows_out must have shape (len(keys_out), 2)")
-    if index_bits < 0 or index_bits > 40 or (keys_out.shape[0] > 1
-                                             and keys_out.shape[0] - 1 >> index_bits):
-        raise ValueError("index_bits too few for the keys")
-    first_arr = np.array(cursors, dtype=np.int64)
-    lines_arr = np.empty(nb * 64 + 64, dtype=np.uint8)
-    row_lines_arr = np.empty(nb * 64 + 64, dtype=np.uint8)
-    cdef int64_t* cur = &cursors[0] if nb else NULL
-    cdef const int64_t* first = <const int64_t*>cnp.PyArray_DATA(first_arr)
-    cdef char* lines = <char*>cnp.PyArray_DATA(lines_arr)
-    lines += (64 - (<uintptr_t>lines & 63)) & 63
-    cdef uint64_t* out = &keys_out[0] if keys_out.shape[0] else NULL
-    cdef Row* rows = <Row*>&rows_out[0, 0] if rows_out.shape[0] else NULL
-    cdef int64_t off = <int64_t>((<uintptr_t>out & 63) // 8)
-    cdef char* row_lines = <char*>cnp.PyArray_DATA(row_lines_arr)
-    row_lines += (64 - (<uintptr_t>row_lines & 63)) & 63
-    cdef int64_t row_off = <int64_t>((<uintptr_t>rows & 63) // 16)
-    cdef bint rows_aligned = (<uintptr_t>rows & 15) == 0
-    cdef int row_slot
-    with nogil:
-        for i in range(start, stop):
-            wi = w[i]
-            if wi == 0.0:
-                continue      # a zero-weight row is absent (weights count copies)
-            x = <double>s[i]
-            k = buckets[i]
-            c = cur[k]
-            if rows_aligned:
-                row_slot = <int>((c + row_off) & 3)
-                (<Row*>(row_lines + 64 * k))[row_slot].score = x
-                (<Row*>(row_lines + 64 * k))[row_slot].weight = wi
-                if row_slot == 3:
-                    if c - 3 >= first[k]:
-                        indist_fast_stream_line(rows + c - 3, row_lines + 64 * k)
-                    else:
-                        _write_rows(rows, row_lines + 64 * k, first[k], c + 1, row_off)
-            else:
-                rows[c].score = x
-                rows[c].weight = wi
-            key = (((_order_bits(x) >> shift) << shift)
-                   | (<uint64_t>(y[i] == pos_label) << index_bits) | <uint64_t>c)
-            slot = <int>((c + off) & 7)
-            (<uint64_t*>(lines + 64 * k))[slot] = key
-            cur[k] = c + 1
-            if slot == 7:
-                line_start = c - 7
-                if line_start >= first[k]:
-                    indist_fast_stream_line(out + line_start, lines + 64 * k)
-                else:
-                    _write_slots(out, lines + 64 * k, first[k], c + 1, off, 8)
-        for k in range(nb):
-            c = cur[k]
-            line_start = c - ((c + off) & 7)
-            _write_slots(out, lines + 64 * k, max(line_start, first[k]), c, off, 8)
-            if rows_aligned:
-                line_start = c - ((c + row_off) & 3)
-                _write_rows(rows, row_lines + 64 * k, max(line_start, first[k]), c, row_off)
-        indist_fast_stream_done()
-
-
-cdef inline void _write_rows(Row* out, const char* line, int64_t a, int64_t b,
-                             int64_t off) noexcept nogil:
-    """Rows ``a:b`` (all in one line) from their slots of the line buffer."""
-    cdef int64_t j
-    for j in range(a, b):
-        out[j] = (<const Row*>line)[(j + off) & 3]
+    return n_nan
 
 
 def sort_buckets(uint64_t[::1] keys, const int64_t[::1] starts, Py_ssize_t bottom,
                  Py_ssize_t top):
-    """Sort ``keys[starts[b]:starts[b + 1]]`` in place for buckets ``bottom:top``."""
+    """Sort ``keys[starts[b]:starts[b + 1]]`` in place for buckets ``bottom:top``, as
+    the radix sweeps sort a bucket's words (``_sort_u64``): for the tests and
+    ``benchmarks/ab_builds.py``."""
     cdef Py_ssize_t b, m
     cdef uint64_t lo, hi
     if not 0 <= bottom <= top < starts.shape[0] or (
@@ -2296,10 +2173,10 @@ def table_from_keys(const uint64_t[::1] keys_hi, const uint64_t[::1] keys_lo,
 # into its bucket's blocks as (score, weight), the label in the weight's sign bit
 # (``radix_fill_weighted``), as unweighted words do (``radix_fill``); each bucket is
 # then gathered in cache, ordered by keys built there and swept
-# (``radix_sweep_weighted_from``). Against counting the rows first and writing a
-# 24-byte key and row each (``radix_count_weighted``, ``radix_scatter_keys``): one read
-# of the rows instead of two, 16 bytes a row written instead of 24, and the sort and
-# the sweep of a bucket done while it is in cache.
+# (``radix_sweep_weighted_from``), or written as a table (``radix_table_weighted``).
+# Against counting the rows first and writing a 24-byte key and row each (the path
+# before it): one read of the rows instead of two, 16 bytes a row written instead of
+# 24, and the sort and the sweep of a bucket done while it is in cache.
 
 cdef enum:
     # A writer's int64 row per bucket (a cache line: a row touches one line of state).
@@ -2526,6 +2403,30 @@ cdef void _sweep_bucket_rows(const Row* rows, const uint64_t* keys, Py_ssize_t m
     out.chain, out.chain_err = chain, chain_err
 
 
+cdef tuple _row_buffers(const double[::1] rows, const int64_t[::1] links,
+                        const int64_t[:, :, ::1] state, Py_ssize_t block, Py_ssize_t bottom,
+                        Py_ssize_t top):
+    """Check that the state and every chain of buckets ``bottom:top`` of
+    ``radix_fill_weighted``'s rows stay inside the blocks and hold what the state says;
+    returns a buffer for the largest bucket's rows (64 bytes of slack to align it), one
+    for its keys, and the rows in all."""
+    cdef Py_ssize_t n_writers = state.shape[0], n_blocks = links.shape[0], b, t
+    cdef int64_t size, biggest = 0, total = 0
+    if state.shape[2] != W_STATE or not 0 <= bottom <= top <= state.shape[1]:
+        raise ValueError("bad bucket range")
+    if block < 4 or rows.shape[0] != 2 * n_blocks * block:
+        raise ValueError("rows must hold the blocks of `block` pairs the links chain")
+    for b in range(bottom, top):
+        size = 0
+        for t in range(n_writers):
+            size += _chain_rows(links, state[t, b, W_HEAD], state[t, b, W_FILL],
+                                state[t, b, W_FULL], block)
+        biggest = max(biggest, size)
+        total += size
+    return (np.empty(2 * biggest + 8, dtype=np.float64), np.empty(biggest + 1, dtype=np.uint64),
+            total)
+
+
 def radix_sweep_weighted_from(double[::1] rows, const int64_t[::1] links,
                               const int64_t[:, :, ::1] state, Py_ssize_t block,
                               Py_ssize_t top, Py_ssize_t bottom, Py_ssize_t split,
@@ -2545,28 +2446,19 @@ def radix_sweep_weighted_from(double[::1] rows, const int64_t[::1] links,
     """
     cdef Py_ssize_t n_writers = state.shape[0], nb = state.shape[1], b, t
     cdef Py_ssize_t n_blocks = links.shape[0]
-    cdef int64_t size, biggest = 0, m
+    cdef int64_t m
     cdef uint64_t mask
     cdef Sink sink
     cdef Hull hull
     cdef vector[pair[double, uint64_t]] scratch
     cdef double cp_tp = 0.0, cp_err = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
-    if state.shape[2] != W_STATE or not 0 <= bottom <= split <= top <= nb:
+    if not 0 <= bottom <= split <= top <= nb:
         raise ValueError("bad bucket range")
     if costs is not None and (top != nb or bottom or split or checkpoint or tp_above
                               or tp_above_err or fp_above or gap_above):
         raise ValueError("costs need the sweep of every bucket from the top")
-    if block < 4 or rows.shape[0] != 2 * n_blocks * block:
-        raise ValueError("rows must hold the blocks of `block` pairs the links chain")
-    for b in range(bottom, top):
-        size = 0
-        for t in range(n_writers):
-            size += _chain_rows(links, state[t, b, W_HEAD], state[t, b, W_FILL],
-                                state[t, b, W_FULL], block)
-        biggest = max(biggest, size)
-    buffer_arr = np.empty(2 * biggest + 8, dtype=np.float64)
-    keys_arr = np.empty(biggest + 1, dtype=np.uint64)
+    buffer_arr, keys_arr, _ = _row_buffers(rows, links, state, block, bottom, top)
     cdef char* buf = <char*>cnp.PyArray_DATA(buffer_arr)
     buf += (64 - (<uintptr_t>buf & 63)) & 63
     cdef uint64_t* keys = <uint64_t*>cnp.PyArray_DATA(keys_arr)
@@ -2604,6 +2496,50 @@ def radix_sweep_weighted_from(double[::1] rows, const int64_t[::1] links,
     cp = Checkpoint(cp_tp, cp_err, cp_fp, cp_gap, cp_groups) if checkpoint else None
     return PieceSweep(_close_sweep(&sink), sink.sweep.b_gap, _last_den(&sink.sweep),
                       (sink.chain + sink.chain_err) * sink.sweep.inv_scale, cp)
+
+
+def radix_table_weighted(const double[::1] rows, const int64_t[::1] links,
+                         const int64_t[:, :, ::1] state, Py_ssize_t block):
+    """The weighted score table (descending distinct scores, float64 weights) of
+    ``radix_fill_weighted``'s rows: each bucket's blocks gathered into a buffer, ordered
+    there (``_order_bucket``) and its groups written out, from the top bucket down. A
+    group's weights add up in the order ``radix_sweep_weighted_from`` adds them.
+
+    NumPy equivalent: ``np.unique`` of the scores with per-class weighted ``bincount``
+    (rows of weight 0 are absent).
+    """
+    cdef Py_ssize_t n_writers = state.shape[0], nb = state.shape[1], b, t, r, j
+    cdef Py_ssize_t n_blocks = links.shape[0]
+    cdef int64_t m
+    cdef uint64_t mask, label, bits
+    cdef double wt, tp
+    cdef Sink sink
+    cdef vector[pair[double, uint64_t]] scratch
+    buffer_arr, keys_arr, total = _row_buffers(rows, links, state, block, 0, nb)
+    cdef char* buf = <char*>cnp.PyArray_DATA(buffer_arr)
+    buf += (64 - (<uintptr_t>buf & 63)) & 63
+    cdef const Row* bucket = <const Row*>buf
+    cdef uint64_t* keys = <uint64_t*>cnp.PyArray_DATA(keys_arr)
+    cdef const char* src = <const char*>&rows[0] if n_blocks else NULL
+    table = _open_table(total, np.float64, &sink)
+    with nogil:
+        for b in range(nb - 1, -1, -1):
+            m = 0
+            for t in range(n_writers):
+                m = _gather(buf, m, src, links, state[t, b, W_HEAD], state[t, b, W_FILL],
+                            block, sizeof(Row))
+            mask = _order_bucket(bucket, m, keys, scratch)
+            for r in range(m - 1, -1, -1):
+                j = <Py_ssize_t>(keys[r] & mask)
+                # the positive class's weight is the one whose sign bit is set
+                wt = fabs(bucket[j].weight)
+                memcpy(&label, &bucket[j].weight, 8)
+                memcpy(&bits, &wt, 8)
+                bits &= <uint64_t>(<int64_t>label >> 63)
+                memcpy(&tp, &bits, 8)
+                _add(&sink, bucket[j].score, tp, wt - tp, <PlainMode>0, <Plain>0)
+        _flush(&sink, <PlainMode>0, <Plain>0)
+    return _close_table(table, &sink)
 
 
 # ---------------------------------------------------------------------------

@@ -134,9 +134,8 @@ class PathLog:
 _WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
                          "summarize_keys_from", "summarize_keys", "summarize_sorted",
                          "delong_components", "summarize_sorted_from", "radix_fill",
-                         "radix_sweep_from", "radix_count_weighted",
-                         "radix_scatter_keys", "sort_buckets", "radix_fill_weighted",
-                         "radix_sweep_weighted_from"),
+                         "radix_sweep_from", "radix_fill_weighted",
+                         "radix_sweep_weighted_from", "radix_table_weighted"),
             "_resample": ("replicate_sweeps",)}
 
 

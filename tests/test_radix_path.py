@@ -281,9 +281,9 @@ def test_mapped_release_follows_each_pass(radix, monkeypatch):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_weighted_radix_tables_on_two_threads(radix, layout):
-    """Weighted tables by radix buckets (``_radix_keys``): rows written in bucket order,
-    keys pointing at them, each bucket's keys sorted; zero weights absent. (Weighted
-    sweeps take the one-pass path: ``test_weighted_radix.py``.)"""
+    """Weighted tables by the radix buckets of weighted sweeps (``_weighted_buckets``,
+    ``radix_table_weighted``): each bucket gathered, ordered and written out; zero
+    weights absent. (The sweeps themselves: ``test_weighted_radix.py``.)"""
     @SETTINGS
     @given(case=rows(max_n=300, weighted=True, both_classes=True, float32=False),
            dtype=st.sampled_from(DTYPES))
@@ -293,13 +293,16 @@ def test_weighted_radix_tables_on_two_threads(radix, layout):
         y, s, w = case
         r, info = prepared((y, s.astype(dtype), w), layout)
         table_args = (r.y, r.s, r.w, r.pos_value, r.neg_value)
+        keys_before = radix.calls["scatter_keys"]
         with labelled(info):
             assert_tables_equal(_fast.build_table(*table_args),
                                 _reference.build_table(*table_args))
+            if len(s) >= _fast.WEIGHTED_RADIX_MIN_ROWS:     # (clean rows: no key path)
+                assert radix.calls["scatter_keys"] == keys_before
 
     check()
-    for name in ("radix_count_weighted", "radix_scatter_keys", "sort_buckets"):
-        assert radix.helper[name], f"{name} never ran on the helper thread"
+    assert radix.helper["radix_fill_weighted"], "the fill never ran on the helper thread"
+    assert radix.calls["radix_table_weighted"]
 
 
 @pytest.mark.parametrize("label_dtype", [np.uint8, np.int8, np.int32, np.int64, np.float32,

@@ -92,25 +92,10 @@ def radix_sweep_from(words: np.ndarray, links: NDArray[np.int64], state: NDArray
                      exclude_self: bool, tp_above: float, fp_above: float, gap_above: float,
                      checkpoint: bool) -> PieceSweep: ...
 
-# def radix_count_weighted(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
-#                          double pos_value, double neg_value, const uint64_t[::1] table,
-#                          int64_t base, Py_ssize_t n_buckets, Py_ssize_t start,
-#                          Py_ssize_t stop, uint16_t[::1] buckets)
-def radix_count_weighted(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64],
-                         pos_value: float, neg_value: float, table: NDArray[np.uint64],
-                         base: int, n_buckets: int, start: int, stop: int,
-                         buckets: NDArray[np.uint16]
-                         ) -> tuple[NDArray[np.int64], NDArray[np.float64],
-                                    NDArray[np.float64], NDArray[np.float64], int]: ...
-
-# def radix_scatter_keys(const label_t[::1] y, const score_t[::1] s, const double[::1] w,
-#                        double pos_value, const uint16_t[::1] buckets, Py_ssize_t start,
-#                        Py_ssize_t stop, int index_bits, uint64_t[::1] keys_out,
-#                        double[:, ::1] rows_out, int64_t[::1] cursors)
-def radix_scatter_keys(y: np.ndarray, s: np.ndarray, w: NDArray[np.float64], pos_value: float,
-                       buckets: NDArray[np.uint16], start: int, stop: int, index_bits: int,
-                       keys_out: NDArray[np.uint64], rows_out: NDArray[np.float64],
-                       cursors: NDArray[np.int64]) -> None: ...
+# def bucket_ids(const score_t[::1] s, const uint64_t[::1] table, int64_t base,
+#                Py_ssize_t start, Py_ssize_t stop, uint16_t[::1] ids, object words=None)
+def bucket_ids(s: np.ndarray, table: NDArray[np.uint64], base: int, start: int, stop: int,
+               ids: NDArray[np.uint16], words: np.ndarray | None = None) -> int: ...
 
 # def sort_buckets(uint64_t[::1] keys, const int64_t[::1] starts, Py_ssize_t bottom,
 #                  Py_ssize_t top)
@@ -142,6 +127,11 @@ def radix_sweep_weighted_from(rows: NDArray[np.float64], links: NDArray[np.int64
                               tp_above: float, tp_above_err: float, fp_above: float,
                               gap_above: float, checkpoint: bool,
                               costs: object = None) -> PieceSweep: ...
+
+# def radix_table_weighted(const double[::1] rows, const int64_t[::1] links,
+#                          const int64_t[:, :, ::1] state, Py_ssize_t block)
+def radix_table_weighted(rows: NDArray[np.float64], links: NDArray[np.int64],
+                         state: NDArray[np.int64], block: int) -> _Table: ...
 
 # def index_bits_for(Py_ssize_t n)
 def index_bits_for(n: int) -> int: ...

@@ -299,79 +299,20 @@ def _sorted_keys(y: Array, s: Array, w: Array | None, pos_value: float, neg_valu
             (hi_s, hi_err + (pos_err - lo_err)), weight_neg_lo)
 
 
-def _weighted_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
-                   ) -> tuple[Array, Array, Array, int, float, float, tuple[float, float],
-                              float]:
-    """``_sorted_keys`` of weighted rows, by radix buckets from
-    ``WEIGHTED_RADIX_MIN_ROWS`` on."""
-    bucketed = (_radix_keys(y, s, w, pos_value, neg_value) if len(s) >= WEIGHTED_RADIX_MIN_ROWS
-                else None)
-    return bucketed if bucketed is not None else _sorted_keys(y, s, w, pos_value, neg_value)
-
-
-def _radix_keys(y: Array, s: Array, w: Array, pos_value: float, neg_value: float
-                ) -> tuple[Array, Array, Array, int, float, float, tuple[float, float],
-                           float] | None:
-    """``_sorted_keys`` of weighted rows by radix buckets, or None (having only counted
-    them) when a row is bad or no row has weight: the caller sorts the keys whole.
-
-    The rows of positive weight are counted per bucket (``radix_count_weighted``), written
-    in bucket order with keys that point at their new places (``radix_scatter_keys``),
-    and each bucket's keys are sorted in cache (``sort_buckets``): the keys end up sorted
-    as one array, and a sweep in key order reads the rows of one bucket at a time. The
-    pivot is the bucket boundary nearest the middle row.
-    """
-    plan = _radix_plan(s, len(s))
-    if plan is None:
-        return None
-    table, base, tops = plan
-    nb, blocks = len(tops), _blocks(len(s))
-    buckets = np.empty(len(s), dtype=np.uint16)
-
-    def count(b: tuple[int, int]) -> Callable[[], tuple[Array, Array, Array, Array, int]]:
-        return lambda: _kernels.radix_count_weighted(y, s, w, pos_value, neg_value, table,
-                                                     base, nb, *b, buckets)
-    counts = _on_two_threads([count(b) for b in blocks])
-    if any(c[4] for c in counts):
-        return None
-    kept = np.sum([c[0] for c in counts], axis=0)
-    n = int(kept.sum())
-    if n == 0:
-        return None
-    starts = np.zeros(nb + 1, dtype=np.int64)
-    np.cumsum(kept, out=starts[1:])
-    cursors = [starts[:-1].copy()]
-    if len(blocks) == 2:
-        cursors.append(starts[:-1] + counts[0][0])
-    bits = _kernels.index_bits_for(n)
-    keys = np.empty(n, dtype=np.uint64)
-    rows = np.empty((n, 2), dtype=np.float64)
-
-    def scatter(b: tuple[int, int], cur: Array) -> Callable[[], None]:
-        return lambda: _kernels.radix_scatter_keys(y, s, w, pos_value, buckets, *b, bits,
-                                                   keys, rows, cur)
-    _on_two_threads([scatter(b, c) for b, c in zip(blocks, cursors)])
-    mid = min(max(int(np.searchsorted(starts, n // 2)), 0), nb)
-
-    def sort(bottom: int, top: int) -> Callable[[], None]:
-        return lambda: _kernels.sort_buckets(keys, starts, bottom, top)
-    _on_two_threads([sort(mid, nb), sort(0, mid)] if len(blocks) == 2 else [sort(0, nb)])
-    # The buckets' compensated pairs, correctly rounded (as the one-pass path adds them)
-    pos_total = _exact_total(np.array([[c[1], c[2]] for c in counts]))
-    hi_total = _exact_pair(np.array([[c[1][mid:], c[2][mid:]] for c in counts]))
-    with np.errstate(over="ignore"):           # (an infinite total is refused later)
-        weight_neg = float(sum(c[3].sum() for c in counts))
-        weight_neg_lo = float(sum(c[3][:mid].sum() for c in counts))
-    split = int(starts[mid])
-    return (keys[split:], keys[:split], rows, bits, pos_total, weight_neg,
-            hi_total, weight_neg_lo)
-
-
 def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
                 neg_value: float) -> Table:
-    """Distinct scores (descending) with positive and negative weight at each."""
+    """Distinct scores (descending) with positive and negative weight at each.
+
+    Weighted rows from ``WEIGHTED_RADIX_MIN_ROWS`` on go through the radix buckets of
+    ``summarize`` (``_weighted_buckets``, ``radix_table_weighted``); fewer, or rows those
+    decline (a bad row, which the keys' pass names), by sorted keys."""
     if w is not None:
-        keys_hi, keys_lo, rows, index_bits, *_ = _weighted_keys(y, s, w, pos_value, neg_value)
+        if len(s) >= WEIGHTED_RADIX_MIN_ROWS:
+            with Loan() as loan:
+                k = _weighted_buckets(y, s, w, pos_value, neg_value, loan)
+                if k is not None:
+                    return _kernels.radix_table_weighted(k.rows, k.links, k.state, k.block)
+        keys_hi, keys_lo, rows, index_bits, *_ = _sorted_keys(y, s, w, pos_value, neg_value)
         return _kernels.table_from_keys(keys_hi, keys_lo, rows, index_bits)
     return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
@@ -401,7 +342,7 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
                 release(0, len(s))
             return radix
     if w is not None:
-        keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _weighted_keys(
+        keys_hi, keys_lo, rows, bits, wp, wn, tp_hi, wn_lo = _sorted_keys(
             y, s, w, pos_value, neg_value)
         if release is not None:
             release(0, len(s))
@@ -663,6 +604,49 @@ def _owned_blocks(nb: int, rows: list[int], block: int) -> tuple[Array, Array, l
 _W_STATE, _W_HEAD, _W_FILL, _W_FULL, _W_SUMS = 8, 0, 1, 2, slice(3, 6)
 
 
+class _WeightedBuckets(NamedTuple):
+    """What ``radix_fill_weighted`` wrote: the rows' blocks, their chains, the writers'
+    state, the block size in rows, the buckets' class sums (writer, bucket, positive /
+    its error / negative) and the rows of each bucket."""
+    rows: Array
+    links: Array
+    state: Array
+    block: int
+    sums: Array
+    sizes: Array
+
+
+def _weighted_buckets(y: Array, s: Array, w: Array, pos_value: float, neg_value: float,
+                      loan: Loan) -> _WeightedBuckets | None:
+    """Weighted rows written into radix buckets on two threads, each half's rows checked
+    and those of positive weight written as (score, signed weight), with each bucket's
+    class sums (``radix_fill_weighted``); None when a row is bad (NaN score, third
+    label, bad weight) or there are too many buckets. The blocks are ``loan``'s."""
+    plan = _radix_plan(s, len(s))
+    if plan is None:
+        return None
+    table, base, tops = plan
+    nb, blocks = len(tops), _blocks(len(s))
+    block = RADIX_BLOCK_BYTES // 16
+    first, links, free = _owned_blocks(nb, [b - a for a, b in blocks], block)
+    rows = loan.aligned(2 * len(links) * block, np.float64)
+    state = np.zeros((len(blocks), nb, _W_STATE), dtype=np.int64)
+    for j in range(len(blocks)):
+        state[j, :, _W_HEAD] = np.arange(first[j], first[j] + nb)
+
+    def fill(j: int, b: tuple[int, int]) -> Callable[[], None]:
+        lines = np.empty(64 * nb + 64, dtype=np.uint8)
+        return lambda: _kernels.radix_fill_weighted(
+            y, s, w, pos_value, neg_value, table, base, *b, rows, links, state[j], free[j],
+            lines, block, True)
+    _on_two_threads([fill(j, b) for j, b in enumerate(blocks)])
+    if any(f[2] for f in free):
+        return None
+    sizes = (state[:, :, _W_FULL] * block + state[:, :, _W_FILL]).sum(axis=0)
+    return _WeightedBuckets(rows, links, state, block,
+                            state[:, :, _W_SUMS].view(np.float64), sizes)
+
+
 def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
                             neg_value: float, levels: Array, exclude_self: bool,
                             costs: Costs = None) -> SweepResult | None:
@@ -679,30 +663,12 @@ def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
     compensated sum: when they do not end equal (rare), the buckets are swept again in
     one piece with the sweep's own total (see ``_summarize_keys``).
     """
-    plan = _radix_plan(s, len(s))
-    if plan is None:
-        return None
-    table, base, tops = plan
-    nb, blocks = len(tops), _blocks(len(s))
-    block = RADIX_BLOCK_BYTES // 16
-    first, links, free = _owned_blocks(nb, [b - a for a, b in blocks], block)
     with Loan() as loan:
-        rows = loan.aligned(2 * len(links) * block, np.float64)
-        state = np.zeros((len(blocks), nb, _W_STATE), dtype=np.int64)
-        for j in range(len(blocks)):
-            state[j, :, _W_HEAD] = np.arange(first[j], first[j] + nb)
-
-        def fill(j: int, b: tuple[int, int]) -> Callable[[], None]:
-            lines = np.empty(64 * nb + 64, dtype=np.uint8)
-            return lambda: _kernels.radix_fill_weighted(
-                y, s, w, pos_value, neg_value, table, base, *b, rows, links, state[j],
-                free[j], lines, block, True)
-        _on_two_threads([fill(j, b) for j, b in enumerate(blocks)])
-        if any(f[2] for f in free):
+        k = _weighted_buckets(y, s, w, pos_value, neg_value, loan)
+        if k is None:
             return None
-        sums = state[:, :, _W_SUMS].view(np.float64)          # (writer, bucket, pos/err/neg)
-        sizes = (state[:, :, _W_FULL] * block + state[:, :, _W_FILL]).sum(axis=0)
-        n = int(sizes.sum())
+        rows, links, state, block, sums, sizes = k
+        nb, n = len(sizes), int(sizes.sum())
 
         def positive(buckets: slice) -> tuple[float, float]:
             """The positive weight of ``buckets``: its rounded total and remainder."""
