@@ -40,7 +40,7 @@ def _demo(args: argparse.Namespace) -> int:
               f"{last.precision:.3f}.", end="")
     if args.plot:
         from .integrations.plot import nine_panels
-        nine_panels(sets).savefig(args.plot, dpi=70)
+        _save_figure(nine_panels(sets), args.plot)
         print(f"\nfigure: {args.plot}")
     if args.html:
         from .html import roc_demo
@@ -97,7 +97,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         from .integrations.plot import report_sheet
         with _columns(args) as (y, s, w, pos_label):
             sheet = report_sheet(y, s, sample_weight=w, title=f"{args.score[0]} ({args.file})")
-        sheet.savefig(args.plot, dpi=70)
+        _save_figure(sheet, args.plot)
         print(f"figure: {args.plot}", file=sys.stderr)
     return 0
 
@@ -125,21 +125,24 @@ def _html_report(args: argparse.Namespace, result: Any) -> None:
 
 
 def _write_csv(path: str, columns: dict[str, list[Any]]) -> None:
-    """A table's columns as CSV (empty fields for missing values), written whole to a
-    temporary file beside ``path`` and then renamed: no half-written table is left."""
+    """A table's columns as CSV (empty fields for missing values), written whole
+    (``write_whole``: no half-written table is left)."""
     import csv
-    import tempfile
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".indist-fast-", suffix=".csv", dir=folder)
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
+    from .pages.page import write_whole
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", newline="") as fh:
             writer = csv.writer(fh)
             writer.writerow(columns)
             writer.writerows(zip(*columns.values()))
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_whole(path, write)
+
+
+def _save_figure(figure: Any, path: str) -> None:
+    """A matplotlib figure saved whole (``write_whole``; the temporary file keeps the
+    extension, which ``--plot`` checked, so the format is the one the name says)."""
+    from .pages.page import write_whole
+    write_whole(path, lambda tmp: figure.savefig(tmp, dpi=70))
 
 
 def _cols(args: argparse.Namespace) -> dict[str, str | None]:
@@ -393,6 +396,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
+    except KeyboardInterrupt:
+        # Ctrl-C: a line, not a traceback; every output is written whole or not at all
+        # (``write_whole``), so nothing half-written is left.
+        print(f"indist-fast {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (``| head``): not an error of the input. Point stdout at
         # devnull so the interpreter's own flush at exit does not fail again.

@@ -168,3 +168,35 @@ def test_evaluate_takes_several_scores_and_segments_but_each_column_once(option,
         main(args)
     assert exit_.value.code == 2
     assert f"{option} 'a' given twice" in capsys.readouterr().err
+
+
+def test_ctrl_c_is_a_line_not_a_traceback(tmp_path):
+    """SIGINT while a command runs: exit status 130, one line on stderr, and the figure
+    being written neither appears half-written nor spoils the file already there."""
+    import signal
+    import time
+    marker, plot = tmp_path / "started", tmp_path / "sheet.png"
+    plot.write_bytes(b"the user's old figure")
+    child = subprocess.Popen([sys.executable, "-c", f"""
+import time
+import indist_fast.cli as cli
+def slow(figure, tmp):          # (stands in for a figure's long write)
+    open(tmp, "wb").write(b"half a figure")
+    open({str(marker)!r}, "w").close()
+    time.sleep(60)
+import indist_fast.pages.page as page
+cli._save_figure = lambda figure, path: page.write_whole(path, lambda tmp: slow(figure, tmp))
+raise SystemExit(cli.main(["demo", "--plot", {str(plot)!r}]))
+"""], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not marker.exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.exists(), child.communicate()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "indist-fast demo: interrupted", err
+    assert "Traceback" not in err
+    assert plot.read_bytes() == b"the user's old figure"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.png", "started"]
+

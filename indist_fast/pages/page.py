@@ -7,11 +7,11 @@ import json
 import os
 import tempfile
 from importlib import resources
-from typing import Any
+from typing import Any, Callable
 
 from ..results_html import esc
 
-__all__ = ["asset", "page", "write_page", "check_path", "esc"]
+__all__ = ["asset", "page", "write_page", "write_whole", "check_path", "esc"]
 
 
 def asset(name: str) -> str:
@@ -62,18 +62,30 @@ def check_path(path: Any, name: str = "path") -> str | None:
 
 
 def write_page(path: str, text: str) -> None:
-    """Write the whole page to a temporary file beside ``path``, then rename it: a
-    half-written page is never left behind."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".indist-fast-", suffix=".html", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+    """Write the whole page (``write_whole``)."""
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
-        # mkstemp makes the file private; a page is an ordinary file (umask applies)
+    write_whole(path, write)
+
+
+def write_whole(path: str, write: Callable[[str], None]) -> None:
+    """Have ``write`` write an output file (a page, a table, a figure) to a temporary
+    file beside ``path`` with its extension, then rename it to ``path``: a half-written
+    file is never left behind, whatever stops the writing (an error, Ctrl-C), and a
+    file already at ``path`` stays whole until the new one is."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".indist-fast-", suffix=os.path.splitext(path)[1],
+                               dir=folder)
+    os.close(fd)
+    try:
+        write(tmp)
+        # mkstemp makes the file private; an output is an ordinary file (umask applies)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
         raise
