@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from ..pages.page import write_whole
+
 #: The source documents by seed file name (``../shared/papers/``).
 SUMPTER = "000_c5ed1d39bc699c21"
 SUMPTER_2022 = "001_7cd4af87d38093f4"
@@ -92,26 +94,32 @@ class Writer:
                replicates: str = "") -> None:
         """Save ``fig`` as ``name`` (a PNG); ``replicates`` describes its simulation."""
         path = self._add(name, paper, figure, caption, replicates)
-        fig.savefig(path, dpi=110)
+        write_whole(path, lambda tmp: fig.savefig(tmp, dpi=110))
 
     def table(self, name: str, header: Sequence[str], rows: Iterable[Sequence[Any]],
               paper: str, figure: str, caption: str, replicates: str = "") -> None:
         """Write a CSV table with ``header``; floats keep 6 significant digits."""
         path = self._add(name, paper, figure, caption, replicates)
-        with open(path, "w", newline="", encoding="utf-8") as fh:
-            out = csv.writer(fh)
-            out.writerow(header)
-            for row in rows:
-                out.writerow([f"{v:.6g}" if isinstance(v, float) else v for v in row])
+
+        def write(tmp: str) -> None:
+            with open(tmp, "w", newline="", encoding="utf-8") as fh:
+                out = csv.writer(fh)
+                out.writerow(header)
+                for row in rows:
+                    out.writerow([f"{v:.6g}" if isinstance(v, float) else v for v in row])
+        write_whole(path, write)
 
     def manifest(self) -> str:
         """Write ``manifest.csv`` (one row per file written so far)."""
         path = os.path.join(self.outdir, "manifest.csv")
-        with open(path, "w", newline="", encoding="utf-8") as fh:
-            out = csv.writer(fh)
-            out.writerow(MANIFEST_FIELDS)
-            for r in self.rows:
-                out.writerow([r.file, r.paper, r.figure, r.caption, r.replicates])
+
+        def write(tmp: str) -> None:
+            with open(tmp, "w", newline="", encoding="utf-8") as fh:
+                out = csv.writer(fh)
+                out.writerow(MANIFEST_FIELDS)
+                for r in self.rows:
+                    out.writerow([r.file, r.paper, r.figure, r.caption, r.replicates])
+        write_whole(path, write)
         return path
 
 
