@@ -6,7 +6,9 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 import warnings
 from typing import Any, Iterator, Sequence
 
@@ -394,8 +396,22 @@ def _add_columns(p: argparse.ArgumentParser, weight: bool = True, several: bool 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``indist-fast`` command."""
     args = build_parser().parse_args(argv)
+    interrupted = []
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, on_interrupt) if main_thread else None
     try:
-        return int(args.run(args))
+        try:
+            code = int(args.run(args))
+        finally:
+            if main_thread:
+                signal.signal(signal.SIGINT, before)
+        if interrupted:     # raised where Python ignores it (a library's cleanup callback)
+            raise KeyboardInterrupt
+        return code
     except KeyboardInterrupt:
         # Ctrl-C: a line, not a traceback; every output is written whole or not at all
         # (``write_whole``), so nothing half-written is left.

@@ -13,7 +13,7 @@ from ._core.curves import curve_columns
 from ._core.results import operating_rates
 from ._core.validation import (LabelCoding, Rows, _as_1d, check_flag, check_levels,
                           combine_codings, prepare_rows)
-from ._core.validation import check_two_classes
+from ._core.validation import check_group_sums, check_two_classes
 from .errors import warn_undefined_b
 from .pr_curve import PrecisionRecallCurve, precision_recall_of
 from .results import Curves, Report
@@ -193,6 +193,8 @@ class ScoreTable:
         """
         scores, pos, neg = engine().build_table(
             rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
+        if rows.w is not None:
+            check_group_sums(scores, pos, neg)
         return cls._trusted(scores, pos, neg, rows.n_rows, rows.coding)
 
     @classmethod

@@ -128,18 +128,10 @@ cdef extern from *:
     typedef int (*SortFunc)(void*, npy_intp, void*);
     #if defined(__SSE2__)
     #include <emmintrin.h>
-    /* One 64-byte line to memory without reading it first (no read-for-ownership). */
-    static inline void indist_fast_stream_line(void* dst, const void* src) {
-        const __m128i* s = (const __m128i*)src;
-        __m128i* d = (__m128i*)dst;
-        _mm_stream_si128(d, _mm_load_si128(s));
-        _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
-        _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
-        _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
-    }
-    /* The same with the line's last word from a register: the word just made is never
-       stored into the line only to be read back at once by a wider load, which the
-       store cannot forward (the loads of the line's last 16 bytes waited on it). */
+    /* One 64-byte line to memory without reading it first (no read-for-ownership),
+       its last word from a register: the word just made is never stored into the line
+       only to be read back at once by a wider load, which the store cannot forward
+       (the loads of the line's last 16 bytes waited on it). */
     #ifdef INDIST_SIMD_TARGET
     /* With AVX-512 a line of words goes out in one 64-byte streaming store (paired runs:
        0.98x the time unweighted at 1e6 rows, 0.96-0.98x float32; the weighted rows'
@@ -200,7 +192,6 @@ cdef extern from *:
     static inline void indist_fast_stream_line32(void* dst, const void* src, uint32_t last) {
         memcpy(dst, src, 60); memcpy((char*)dst + 60, &last, 4);
     }
-    static inline void indist_fast_stream_line(void* dst, const void* src) { memcpy(dst, src, 64); }
     static inline void indist_fast_stream_done(void) { }
     #endif
 
@@ -433,7 +424,6 @@ cdef extern from *:
     void indist_fast_row_keys(uint64_t* w, cnp.npy_intp n, uint64_t lo, int shift, int bits,
                               uint64_t base) noexcept nogil
     bint indist_fast_subnormals_exact() noexcept nogil
-    void indist_fast_stream_line(void* dst, const void* src) noexcept nogil
     void indist_fast_stream_line64(void* dst, const void* src, uint64_t last) noexcept nogil
     void indist_fast_stream_line32(void* dst, const void* src, uint32_t last) noexcept nogil
     void indist_fast_stream_rows(void* dst, const void* src, double score,
@@ -1387,9 +1377,10 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
     bucket's positive rows. A full block is followed by block ``free[0]``, taken up to
     ``free[1]`` (the writer's own blocks). ``free[2]`` counts the rows with a NaN
     score or a third label (the words mean nothing then). ``lines``: a cache line per
-    bucket, whose words go out to a block in one streaming store when full; ``finish``: write the words still in them (the writer's last
-    rows). Blocks are whole lines: ``words`` is 64-byte aligned and ``block`` a
-    multiple of a line's words.
+    bucket, whose words go out to a block in one streaming store when full;
+    ``finish``: write the words still in them (the writer's last rows). Blocks are
+    whole lines: ``words`` is 64-byte aligned and ``block`` a multiple of a line's
+    words, below 2**31 (a bucket's count in its open block is 32 bits).
     """
     cdef Plan plan = _plan_of(table, base)
     cdef Py_ssize_t i, r, n, k, nb = state.shape[1]

@@ -200,3 +200,39 @@ raise SystemExit(cli.main(["demo", "--plot", {str(plot)!r}]))
     assert plot.read_bytes() == b"the user's old figure"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.png", "started"]
 
+
+
+def test_an_interrupt_a_library_swallows_still_ends_the_command(monkeypatch, capsys):
+    """Python ignores an exception raised in some callbacks (a matplotlib cleanup was
+    one): the interrupt is remembered, and the command still ends as interrupted."""
+    import os
+    import signal
+    import time
+    import indist_fast.cli as cli
+
+    def swallowing(args):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            pass
+        return 0
+    monkeypatch.setattr(cli, "_demo", swallowing)
+    before = signal.getsignal(signal.SIGINT)
+    assert main(["demo"]) == 130
+    assert capsys.readouterr().err.strip() == "indist-fast demo: interrupted"
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_outputs_replace_a_links_target_and_keep_its_permissions(files, tmp_path, capsys):
+    import os
+    target, link = tmp_path / "real.csv", tmp_path / "link.csv"
+    target.write_text("old\n")
+    os.chmod(target, 0o600)
+    link.symlink_to(target)
+    assert main(["evaluate", str(files["npz"]), "--label", "y", "--score", "p",
+                 "--csv", str(link)]) == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text().startswith("model,n_rows,")      # the new table
+    assert os.stat(target).st_mode & 0o777 == 0o600
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".indist-fast-")]

@@ -155,3 +155,16 @@ def test_orallo_stand_ins_show_the_papers_reversal() -> None:
         assert tc.brier_score(y, p) == pytest.approx(PAPER_TABLE1["brier_score"][k], abs=0.015)
         for method, values in PAPER_TABLE2.items():
             assert loss[name][method] == pytest.approx(values[k], abs=0.01), (name, method)
+
+
+def test_an_interrupted_run_leaves_no_manifest(tmp_path, monkeypatch) -> None:
+    """The manifest is written last and an old one removed first: a folder without a
+    manifest holds an interrupted run."""
+    from indist_fast import paper
+    from indist_fast.paper import write_all
+    (tmp_path / "manifest.csv").write_text("file,paper\nold.png,old\n")
+    monkeypatch.setattr(paper, "WRITERS", ("sumpter", "no_such_writer"))
+    with pytest.raises(ModuleNotFoundError):
+        write_all(tmp_path, quick=True, n_rep=2)
+    assert not (tmp_path / "manifest.csv").exists()
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".indist-fast-")]

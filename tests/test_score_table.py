@@ -165,3 +165,18 @@ def test_accumulator_takes_a_validated_table(backend):
     want = indist_fast.evaluate(np.r_[[False, True], ry], np.r_[[0.2, 0.6], rs],
                                 sample_weight=np.r_[[1.0, 1.0], rw])
     assert_reports_equal(quiet(acc.result), want)
+
+
+@pytest.mark.parametrize("n", [3, 300_001])     # the key path and the radix buckets
+def test_weights_whose_sum_at_a_score_overflows_are_refused_by_name(n):
+    """A table holds each score's weights; where they add up past the largest double
+    the table would hold inf, which ``ScoreTable`` itself refuses: so is the input."""
+    y = np.zeros(n, dtype=np.int8)
+    y[1:3] = 1
+    s = np.linspace(0.0, 0.1, n)
+    s[1:3] = 0.5
+    w = np.ones(n)
+    w[1:3] = 1e308
+    with pytest.raises(ValueError, match=r"sample_weight sums to more than float64 holds at "
+                                         r"the score 0\.5 \(positives inf, negatives 0\)"):
+        ScoreTable.from_arrays(y, s, sample_weight=w)

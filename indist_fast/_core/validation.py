@@ -748,6 +748,19 @@ def check_weight_span(weight_pos: float, weight_neg: float, where: str = "") -> 
             "weighed against the other.")
 
 
+def check_group_sums(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> None:
+    """A score table's weights at each score, which float64 must hold (a table with an
+    infinite one would be refused by ``ScoreTable`` itself)."""
+    over = np.flatnonzero(~(np.isfinite(pos) & np.isfinite(neg)))
+    if len(over):
+        i = int(over[0])
+        raise ValueError(
+            "sample_weight sums to more than float64 holds at the score "
+            f"{float(scores[i])!r} (positives {pos[i]:g}, negatives {neg[i]:g}); divide "
+            "the weights by a common factor: AUC, precision and the rates do not change "
+            "(B with exclude_self=True counts weights as copies).")
+
+
 def check_weight_total(weight_pos: float, weight_neg: float) -> None:
     """A total weight float64 can hold; an infinite one cannot be reported."""
     if not math.isfinite(weight_pos + weight_neg):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from importlib import resources
 from typing import Any, Callable
@@ -73,17 +74,25 @@ def write_whole(path: str, write: Callable[[str], None]) -> None:
     """Have ``write`` write an output file (a page, a table, a figure) to a temporary
     file beside ``path`` with its extension, then rename it to ``path``: a half-written
     file is never left behind, whatever stops the writing (an error, Ctrl-C), and a
-    file already at ``path`` stays whole until the new one is."""
+    file already at ``path`` stays whole until the new one is. As ``open(path, "w")``
+    would: a symbolic link's target is what gets replaced, and a file already there
+    keeps its permissions (a new one gets the umask's)."""
+    if os.path.islink(path):
+        path = os.path.realpath(path)
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".indist-fast-", suffix=os.path.splitext(path)[1],
                                dir=folder)
     os.close(fd)
     try:
         write(tmp)
-        # mkstemp makes the file private; an output is an ordinary file (umask applies)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        # (mkstemp makes the file private)
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

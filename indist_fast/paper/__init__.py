@@ -10,6 +10,7 @@ table number, one-line caption.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
@@ -25,6 +26,9 @@ def write_all(outdir: Any, quick: bool = False, n_rep: int | None = None,
               seed: int = 0) -> list[ManifestRow]:
     """Write every figure and table into ``outdir`` (created if missing) and its
     ``manifest.csv``.
+
+    Each file is written whole (a temporary file renamed), and the manifest last, after
+    an old one is removed first: a folder without a manifest holds an interrupted run.
 
     Parameters
     ----------
@@ -61,6 +65,10 @@ def write_all(outdir: Any, quick: bool = False, n_rep: int | None = None,
         n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
     seed = check_count(seed, "seed", minimum=0, maximum=2**63 - 1)
     path = _writable_folder(os.fspath(outdir))
+    # The manifest is written last: without one, the folder holds an interrupted run
+    # (its files whole, each from this run or the one before).
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(path, "manifest.csv"))
     out = Writer(path, quick, n_rep, seed)
     for name in WRITERS:
         import_module(f".{name}", __name__).write(out)
