@@ -407,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             code = int(args.run(args))
         finally:
-            if main_thread:
+            if main_thread and before is not None:  # (None: a handler set outside Python)
                 signal.signal(signal.SIGINT, before)
         if interrupted:     # raised where Python ignores it (a library's cleanup callback)
             raise KeyboardInterrupt
