@@ -341,3 +341,21 @@ def test_a_masked_array_without_masked_values_is_read_as_it_is(backend):
     assert indist_fast.roc_auc(Y, unmasked) == indist_fast.roc_auc(Y, S)
     assert indist_fast.evaluate(np.ma.masked_array(Y), S).auc == indist_fast.evaluate(Y, S).auc
 
+
+
+def test_the_weight_span_check_refuses_exactly_what_the_sweeps_cannot_scale():
+    """Its shortcut for totals near 1 agrees with ``scale_exponent`` everywhere."""
+    from indist_fast._core.results import scale_exponent
+    from indist_fast._core.validation import check_weight_span
+    exponents = list(range(-1070, 1024, 37)) + [-1074, -500, 500, 1023]
+    for p in exponents:
+        for q in exponents:
+            for wp, wn in ((2.0 ** p, 2.0 ** q), (1.5 * 2.0 ** p if p < 1023 else 2.0 ** p,
+                                                   2.0 ** q)):
+                refused = scale_exponent(wp, wn) is None
+                try:
+                    check_weight_span(wp, wn)
+                    raised = False
+                except ValueError:
+                    raised = True
+                assert raised == refused, (wp, wn)
