@@ -2347,6 +2347,19 @@ cdef uint64_t _order_bucket(const Row* rows, Py_ssize_t m, uint64_t* keys,
     return mask
 
 
+cdef inline double _positive_part(double weight, double wt) noexcept nogil:
+    """``wt`` (the weight's size, maybe scaled) when ``weight``'s sign bit is set (a
+    positive row of ``radix_fill_weighted``), else 0.0: by a mask, not a branch on the
+    label."""
+    cdef uint64_t label, bits
+    cdef double tp
+    memcpy(&label, &weight, 8)
+    memcpy(&bits, &wt, 8)
+    bits &= <uint64_t>(<int64_t>label >> 63)
+    memcpy(&tp, &bits, 8)
+    return tp
+
+
 cdef void _sweep_bucket_rows(const Row* rows, const uint64_t* keys, Py_ssize_t m,
                              uint64_t mask, Sink* out, mode_t mode) noexcept nogil:
     """Sweep one bucket's rows in descending key order (``_order_bucket``). TP is the
@@ -2355,7 +2368,6 @@ cdef void _sweep_bucket_rows(const Row* rows, const uint64_t* keys, Py_ssize_t m
     cdef Py_ssize_t r, j
     cdef double x, wt, tp, fp, scale = out.sweep.scale
     cdef double chain = out.chain, chain_err = out.chain_err, t, back
-    cdef uint64_t label, bits
     cdef Open g
     cdef Hot h
     cdef Py_ssize_t groups_before = out.sweep.n_groups
@@ -2365,12 +2377,8 @@ cdef void _sweep_bucket_rows(const Row* rows, const uint64_t* keys, Py_ssize_t m
     for r in range(m - 1, -1, -1):
         j = <Py_ssize_t>(keys[r] & mask)
         x = rows[j].score
-        # TP the weight when its sign bit is set, else 0.0: by a mask, not a branch
         wt = fabs(rows[j].weight) * scale
-        memcpy(&label, &rows[j].weight, 8)
-        memcpy(&bits, &wt, 8)
-        bits &= <uint64_t>(<int64_t>label >> 63)
-        memcpy(&tp, &bits, 8)
+        tp = _positive_part(rows[j].weight, wt)
         fp = wt - tp
         if mode_t is CostMode:
             out.chain, out.chain_err = chain, chain_err
@@ -2502,7 +2510,7 @@ def radix_table_weighted(const double[::1] rows, const int64_t[::1] links,
     cdef Py_ssize_t n_writers = state.shape[0], nb = state.shape[1], b, t, r, j
     cdef Py_ssize_t n_blocks = links.shape[0]
     cdef int64_t m
-    cdef uint64_t mask, label, bits
+    cdef uint64_t mask
     cdef double wt, tp
     cdef Sink sink
     cdef vector[pair[double, uint64_t]] scratch
@@ -2522,12 +2530,8 @@ def radix_table_weighted(const double[::1] rows, const int64_t[::1] links,
             mask = _order_bucket(bucket, m, keys, scratch)
             for r in range(m - 1, -1, -1):
                 j = <Py_ssize_t>(keys[r] & mask)
-                # the positive class's weight is the one whose sign bit is set
                 wt = fabs(bucket[j].weight)
-                memcpy(&label, &bucket[j].weight, 8)
-                memcpy(&bits, &wt, 8)
-                bits &= <uint64_t>(<int64_t>label >> 63)
-                memcpy(&tp, &bits, 8)
+                tp = _positive_part(bucket[j].weight, wt)
                 _add(&sink, bucket[j].score, tp, wt - tp, <PlainMode>0, <Plain>0)
         _flush(&sink, <PlainMode>0, <Plain>0)
     return _close_table(table, &sink)
