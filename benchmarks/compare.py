@@ -46,7 +46,7 @@ from _inputs import VARIANTS, make  # noqa: E402
 from _timing import in_child, paired_ratio  # noqa: E402
 
 import indist_fast  # noqa: E402
-from indist_fast import threshold_choice  # noqa: E402
+from indist_fast.metrics import threshold_choice  # noqa: E402
 
 
 def best_time(fn, repeat: int, budget: float = 20.0) -> float:

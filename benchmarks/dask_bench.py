@@ -17,7 +17,7 @@ import warnings
 
 def load(path: str, name: str, start: int, stop: int):
     import zipfile
-    from indist_fast.io.files import _npz_member
+    from indist_fast.scale.files import _npz_member
     with zipfile.ZipFile(path) as zf:
         return _npz_member(path, zf, name)[start:stop]
 

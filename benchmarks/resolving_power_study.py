@@ -36,7 +36,7 @@ def cell(args: tuple[int, int, float, float, int]) -> tuple[int, int, float, flo
     """One run of one cell: the relative resolution of each metric."""
     n, run, auc, prevalence, reps = args
     import warnings
-    from indist_fast.resolving_power import Binormal, compare
+    from indist_fast.metrics.resolving_power import Binormal, compare
     # one seed per (N, run, cell): runs are independent, and a rerun repeats them
     seed = [n, run, AUROCS.index(auc), PREVALENCES.index(prevalence)]
     with warnings.catch_warnings():

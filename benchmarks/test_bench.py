@@ -99,7 +99,7 @@ def probabilities_1e7():
 
 
 def test_compare_methods_1e7(benchmark, probabilities_1e7):
-    from indist_fast.threshold_choice import compare_methods
+    from indist_fast.metrics.threshold_choice import compare_methods
     benchmark.group = "threshold choice n=1e7"
     benchmark.pedantic(compare_methods, args=probabilities_1e7, rounds=3, iterations=1)
 

@@ -25,7 +25,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import indist_fast  # noqa: E402
-from indist_fast.integrations import plot  # noqa: E402
+from indist_fast import plot  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, os.pardir, "docs", "overlay_two_models.png")

@@ -10,21 +10,20 @@ import os as _os
 from ._core.engine import backend
 from .errors import (FractionalWeightsWarning, IndistFastWarning, LevelNotReachedWarning,
                      UndefinedBWarning)
-from .metrics import (average_precision, curves, evaluate, indistinguishability_threshold,
+from .metrics.evaluation import (average_precision, curves, evaluate, indistinguishability_threshold,
                       precision_at_indistinguishability, precision_recall_curve, roc_auc)
-from .pr_curve import PrecisionRecallCurve
-from .results import Curves, OperatingPoint, Report
+from .table.precision_recall import PrecisionRecallCurve
+from .results.report import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
 from .inference.compare import Comparison, Comparisons, Difference, compare
-from .inference import pairs as sampling
-from .io.streaming import Accumulator
-from .io.files import evaluate_file
-from .distributed import dask
-from .table import ScoreTable
-from .segments import evaluate_many
-from .report_table import ReportTable
-from .operating_points import (BestThreshold, Confusion, Dominance, OperatingPointIntervals,
+from .scale.streaming import Accumulator
+from .scale.files import evaluate_file
+from . import dask
+from .table.score_table import ScoreTable
+from .metrics.segments import evaluate_many
+from .results.report_table import ReportTable
+from .metrics.operating_points import (BestThreshold, Confusion, Dominance, OperatingPointIntervals,
                                RateInterval, best_threshold, confusion, dominates,
                                operating_point_intervals)
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
@@ -67,7 +66,7 @@ __all__ = [
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
     "Accumulator", "evaluate_file", "dask", "datasets", "population",
-    "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest", "sampling",
+    "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest",
     "compare", "Comparison", "Comparisons", "Difference",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
     "FractionalWeightsWarning",

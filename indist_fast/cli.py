@@ -16,9 +16,9 @@ from . import __version__
 from .datasets import NINE_LAYOUT, nine_datasets
 from .errors import IndistFastWarning
 from ._core.validation import check_seed
-from .io.readers import (LabelText, _one_line, naming_columns, open_source, read_columns,
+from .io.readers import (LabelText, one_line, naming_columns, open_source, read_columns,
                  typed_pos_label)
-from .metrics import evaluate
+from .metrics.evaluation import evaluate
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -41,7 +41,7 @@ def _demo(args: argparse.Namespace) -> int:
               f"{first.auc:.3f} to {last.auc:.3f}, C(r_b) from {first.precision:.3f} to "
               f"{last.precision:.3f}.", end="")
     if args.plot:
-        from .integrations.plot import nine_panels
+        from .plot import nine_panels
         _save_figure(nine_panels(sets), args.plot)
         print(f"\nfigure: {args.plot}")
     if args.html:
@@ -55,11 +55,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from .io.files import evaluate_file
+    from .scale.files import evaluate_file
     table_form = len(args.score) > 1 or bool(args.by) or args.csv is not None or args.total
     if table_form and args.plot:
         raise ValueError("--plot takes one --score and no --by, --total or --csv; draw the "
-                         "models one at a time, or use indist_fast.integrations.plot in "
+                         "models one at a time, or use indist_fast.plot in "
                          "Python (roc, pr and b_curve overlay several models).")
     if args.csv is not None:          # refused before the data are read, not after
         folder = os.path.dirname(os.path.abspath(args.csv))
@@ -96,7 +96,7 @@ def _evaluate(args: argparse.Namespace) -> int:
             return 0
     _show(args, result)
     if args.plot:
-        from .integrations.plot import report_sheet
+        from .plot import report_sheet
         with _columns(args) as (y, s, w, pos_label):
             sheet = report_sheet(y, s, sample_weight=w, title=f"{args.score[0]} ({args.file})")
         _save_figure(sheet, args.plot)
@@ -108,7 +108,7 @@ def _html_report(args: argparse.Namespace, result: Any) -> None:
     """The interactive report page of the file's scores (read into memory), with the
     segment table when ``result`` is one."""
     from .html import report_html
-    from .report_table import ReportTable
+    from .results.report_table import ReportTable
     scores: dict[str, Any] = {}
     y = w = pos_label = None
     for name in args.score:
@@ -130,7 +130,7 @@ def _write_csv(path: str, columns: dict[str, list[Any]]) -> None:
     """A table's columns as CSV (empty fields for missing values), written whole
     (``write_whole``: no half-written table is left)."""
     import csv
-    from .pages.page import write_whole
+    from .html.page import write_whole
 
     def write(tmp: str) -> None:
         with open(tmp, "w", newline="") as fh:
@@ -143,7 +143,7 @@ def _write_csv(path: str, columns: dict[str, list[Any]]) -> None:
 def _save_figure(figure: Any, path: str) -> None:
     """A matplotlib figure saved whole (``write_whole``; the temporary file keeps the
     extension, which ``--plot`` checked, so the format is the one the name says)."""
-    from .pages.page import write_whole
+    from .html.page import write_whole
     write_whole(path, lambda tmp: figure.savefig(tmp, dpi=70))
 
 
@@ -168,7 +168,7 @@ def _check_bootstrap_fits(args: argparse.Namespace) -> None:
     """Refuse a bootstrap whose rows alone clearly exceed ``--memory-limit``: it holds
     every row in memory, whatever the limit (only where the row count is known
     before reading, i.e. not for CSV)."""
-    from .io.files import parse_memory
+    from .scale.files import parse_memory
     limit = parse_memory(args.memory_limit)
     src = open_source(args.file, _cols(args), drop_nulls=args.drop_nulls)
     if src.n_rows is not None and src.n_rows * src.bytes_per_row > limit:
@@ -179,7 +179,7 @@ def _check_bootstrap_fits(args: argparse.Namespace) -> None:
 
 
 def _losses(args: argparse.Namespace) -> int:
-    from .threshold_choice import compare_methods
+    from .metrics.threshold_choice import compare_methods
     dist = None if args.beta is None else tuple(args.beta)
     with _columns(args) as (y, s, w, pos_label):
         table = compare_methods(y, s, t=args.t, q=args.q, condition=args.condition,
@@ -202,7 +202,7 @@ def _show(args: argparse.Namespace, result: Any) -> int:
 
 
 def _resolving_power(args: argparse.Namespace) -> int:
-    from .resolving_power import Empirical, compare
+    from .metrics.resolving_power import Empirical, compare
     with _columns(args) as (y, s, _, pos_label):
         table = compare(Empirical(y, s, pos_label=pos_label), n_rep=args.n_rep,
                         seed=args.seed)
@@ -267,7 +267,7 @@ def _plot(text: str) -> str:
 
 def _html(text: str) -> str:
     """``--html`` checked before any data is read (refused by argparse, naming it)."""
-    from .pages.page import check_path
+    from .html.page import check_path
     try:
         return str(check_path(text, "--html"))
     except (ValueError, TypeError, FileNotFoundError) as exc:
@@ -426,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, OSError, ImportError) as exc:
         # One line, whatever the message holds (pyarrow's span several): the error
         # is about the input, so a traceback would only hide it.
-        print(f"indist-fast {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"indist-fast {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
 
 

@@ -69,15 +69,15 @@ def _check_r(value: Any) -> float:
     return check_real(value, "r", finite=False, must="be a threshold (a real number or +-inf)")
 
 
-def _check_prevalence(prevalence: Any) -> float:
+def check_prevalence(prevalence: Any) -> float:
     """The positive class share of a population: strictly between 0 and 1, where both
     classes exist (at 0 or 1 precision and B are undefined, not 0 or 1)."""
     return check_level(prevalence, "prevalence")
 
 
-def _n_pos(n: int, prevalence: float, name: str = "n") -> int:
+def n_positives(n: int, prevalence: float, name: str = "n") -> int:
     n = check_count(n, name, minimum=2, maximum=MAX_SAMPLE_SIZE)
-    prevalence = _check_prevalence(prevalence)
+    prevalence = check_prevalence(prevalence)
     k = int(round(n * prevalence))
     if not 1 <= k <= n - 1:
         raise ValueError(f"{name}={n} at prevalence={prevalence} leaves a class empty.")
@@ -156,7 +156,7 @@ class _NormalMixtures:
                 raise TypeError(f"prevalence is required: a {type(self).__name__} model has "
                                 "no class balance of its own.")
             return self._own_prevalence
-        return _check_prevalence(prevalence)
+        return check_prevalence(prevalence)
 
     # --- class survival functions -----------------------------------------------------------
     @staticmethod
@@ -791,7 +791,7 @@ class Mixture(_NormalMixtures):
         >>> int(y.sum()), s.shape
         (2, (8,))
         """
-        n_pos = _n_pos(n, self._prev(prevalence))
+        n_pos = n_positives(n, self._prev(prevalence))
         rng = _check_rng(rng)
         y = np.zeros(n, dtype=bool)
         y[:n_pos] = True
@@ -868,7 +868,7 @@ class Binormal(_NormalMixtures):
         >>> Binormal(1.0).as_mixture(0.25).prevalence
         0.25
         """
-        p = _check_prevalence(prevalence)
+        p = check_prevalence(prevalence)
         return Mixture([(p, self.mu, self.sigma)], [(1 - p, 0.0, 1.0)])
 
     @classmethod
@@ -954,7 +954,7 @@ class Binormal(_NormalMixtures):
         >>> int(y.sum()), score.shape
         (3, (10,))
         """
-        n_pos = _n_pos(n, prevalence)
+        n_pos = n_positives(n, prevalence)
         rng = _check_rng(rng)
         y = np.zeros(n, dtype=bool)
         y[:n_pos] = True

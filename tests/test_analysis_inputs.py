@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 import indist_fast
-import indist_fast.threshold_choice as tc
+import indist_fast.metrics.threshold_choice as tc
 from indist_fast import IndistFastWarning
-from indist_fast.inference import pairs as sampling
+from indist_fast.inference import sampling
 from indist_fast._core.validation import check_count
-from indist_fast.resolving_power import (Binormal, Empirical, compare, noise, resolution,
+from indist_fast.metrics.resolving_power import (Binormal, Empirical, compare, noise, resolution,
                                          signal_curve)
 
 
@@ -639,7 +639,7 @@ def nine_small():
     return y, np.r_[rng.normal(1.0, 1.0, 30), rng.normal(0.0, 1.0, 50)]
 
 
-@pytest.mark.parametrize("fn", [resolution, indist_fast.resolving_power.resolving_power])
+@pytest.mark.parametrize("fn", [resolution, indist_fast.metrics.resolving_power.resolving_power])
 def test_resolution_checks_signal_noise_and_at_auc(fn, sig_noise):
     sig, spread = sig_noise
     with pytest.raises(TypeError, match="signal must be a SignalCurve"):

@@ -184,7 +184,7 @@ def slow(figure, tmp):          # (stands in for a figure's long write)
     open(tmp, "wb").write(b"half a figure")
     open({str(marker)!r}, "w").close()
     time.sleep(60)
-import indist_fast.pages.page as page
+import indist_fast.html.page as page
 cli._save_figure = lambda figure, path: page.write_whole(path, lambda tmp: slow(figure, tmp))
 raise SystemExit(cli.main(["demo", "--plot", {str(plot)!r}]))
 """], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -9,9 +9,9 @@ import pytest
 
 import indist_fast
 from reports import assert_reports_equal
-from indist_fast.distributed.ranges import split_table, sweep_ranges
-from indist_fast.results import Report
-from indist_fast.table import ScoreTable, with_main_level
+from indist_fast.scale.ranges import split_table, sweep_ranges
+from indist_fast.results.report import Report
+from indist_fast.table.score_table import ScoreTable, with_main_level
 
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import indist_fast
 from indist_fast import IndistFastWarning
-from indist_fast.report_table import ReportTable
+from indist_fast.results.report_table import ReportTable
 from reports import assert_reports_equal
 
 dask = pytest.importorskip("dask")

@@ -19,7 +19,7 @@ import indist_fast
 
 # Every public module (the old top-level names are shims re-exporting these).
 SUBMODULES = ("table", "metrics", "results", "segments", "report_table", "errors", "threshold_choice", "resolving_power",
-              "datasets", "cli", "inference.bootstrap", "inference.delong", "inference.pairs",
+              "datasets", "cli", "inference.bootstrap", "inference.delong", "inference.sampling",
               "io", "io.readers", "io.frames", "io.files", "io.streaming",
               "distributed.ranges", "distributed.dask",
               "integrations.sklearn", "integrations.plot", "population", "paper")

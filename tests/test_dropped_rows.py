@@ -108,7 +108,7 @@ def test_an_error_names_the_row_of_its_file_in_a_dataset(tmp_path, backend, limi
 def test_rows_are_named_as_kept_rows_when_the_file_cannot_be_read_again(tmp_path, backend):
     # The file row comes from reading the file again; gone, the message says what it has.
     path = write(with_nulls(columns("score", 500)), tmp_path, "parquet")
-    from indist_fast.io import files
+    from indist_fast.scale import files
     real = files._name_rows
 
     def vanish_then_name(exc, start, src):

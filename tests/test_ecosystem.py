@@ -79,7 +79,7 @@ def _data(n=600, seed=0):
 
 def test_scorers_equal_the_functions():
     from sklearn.linear_model import LogisticRegression
-    from indist_fast.integrations.sklearn import SCORERS
+    from indist_fast.sklearn import SCORERS
     X, y = _data()
     model = LogisticRegression().fit(X, y)
     s = model.decision_function(X)
@@ -92,7 +92,7 @@ def test_scorers_equal_the_functions():
 def test_grid_search_runs_with_the_scorers():
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GridSearchCV, cross_val_score
-    from indist_fast.integrations.sklearn import SCORERS
+    from indist_fast.sklearn import SCORERS
     X, y = _data()
     search = GridSearchCV(LogisticRegression(), {"C": [0.01, 1.0]}, cv=3,
                           scoring=SCORERS["precision_at_indistinguishability"]).fit(X, y)
@@ -104,7 +104,7 @@ def test_grid_search_runs_with_the_scorers():
 def test_meta_estimator_threshold_is_r_b_of_out_of_fold_scores():
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
-    from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
+    from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
     X, y = _data()
     cv = StratifiedKFold(4, shuffle=True, random_state=0)
     clf = IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=cv).fit(X, y)
@@ -121,7 +121,7 @@ def test_meta_estimator_threshold_is_r_b_of_out_of_fold_scores():
 def test_meta_estimator_survives_pickling_and_cloning():
     from sklearn.base import clone
     from sklearn.linear_model import LogisticRegression
-    from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
+    from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
     X, y = _data()
     clf = IndistinguishabilityThresholdClassifier(LogisticRegression(C=0.3), level=0.4).fit(X, y)
     again = pickle.loads(pickle.dumps(clf))
@@ -136,7 +136,7 @@ def test_meta_estimator_survives_pickling_and_cloning():
 def _checks():
     from sklearn.linear_model import LogisticRegression
     from sklearn.utils.estimator_checks import parametrize_with_checks
-    from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
+    from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
     return parametrize_with_checks(
         [IndistinguishabilityThresholdClassifier(LogisticRegression(), cv=3)])
 

@@ -33,7 +33,7 @@ from indist_fast._core.engine import Engine, engine
 from indist_fast._core.validation import Rows, prepare_rows
 from indist_fast.inference.bootstrap import Resampler
 from indist_fast.inference.segment_bootstrap import segment_slots
-from indist_fast.table import ScoreTable
+from indist_fast.table.score_table import ScoreTable
 from test_kernels import assert_sweeps_equal, assert_tables_equal
 
 TWIN_MODULES = {"fast": _fast, "reference": _reference}

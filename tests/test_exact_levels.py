@@ -20,7 +20,7 @@ import indist_fast
 from indist_fast import Accumulator, IndistFastWarning, ScoreTable
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
-from indist_fast.distributed import ranges as ranges
+from indist_fast.scale import ranges as ranges
 from indist_fast._core.validation import prepare_rows
 
 HALF = Fraction(1, 2)

@@ -20,7 +20,7 @@ import pytest
 import indist_fast
 from indist_fast import evaluate, evaluate_file, evaluate_many
 from indist_fast.errors import IndistFastWarning
-from indist_fast.io import files as files_module
+from indist_fast.scale import files as files_module
 from procfs import HAS_PROC, held_files_in
 
 pa = pytest.importorskip("pyarrow")

@@ -18,7 +18,7 @@ from procfs import HAS_PROC, held_files_in
 import indist_fast
 from reports import assert_reports_equal
 from indist_fast import Accumulator, IndistFastWarning, evaluate_file
-from indist_fast.io.files import parse_memory
+from indist_fast.scale.files import parse_memory
 
 rng = np.random.default_rng(3)
 N = 120_000

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 import indist_fast
-import indist_fast.pages
-from indist_fast import threshold_choice as tc
+import indist_fast.html
+from indist_fast.metrics import threshold_choice as tc
 from indist_fast.html import report_html, roc_demo, segment_page
-from indist_fast.pages.page import data_literal
+from indist_fast.html.page import data_literal
 
 
 def page_data(text: str) -> dict:
@@ -287,10 +287,10 @@ def test_package_data_is_listed():
     packages = [os.path.relpath(d, root).replace(os.sep, ".")
                 for d, _, files in os.walk(os.path.join(root, "indist_fast"))
                 if "__init__.py" in files]
-    assert "indist_fast.pages" in packages and "indist_fast.paper" in packages
+    assert "indist_fast.html" in packages and "indist_fast.paper" in packages
     assert all(any(fnmatch.fnmatchcase(p, pattern) for pattern in include) for p in packages)
-    assert set(conf["tool"]["setuptools"]["package-data"]["indist_fast.pages"]) == {"*.js", "*.css"}
-    folder = os.path.dirname(indist_fast.pages.__file__)
+    assert set(conf["tool"]["setuptools"]["package-data"]["indist_fast.html"]) == {"*.js", "*.css"}
+    folder = os.path.dirname(indist_fast.html.__file__)
     assert {"plot.js", "population.js", "roc_demo.js", "report.js", "sort.js", "page.css"} <= set(
         os.listdir(folder))
 

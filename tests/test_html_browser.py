@@ -15,7 +15,7 @@ import pytest
 import indist_fast
 from indist_fast.html import report_html, roc_demo
 from indist_fast import LevelNotReachedWarning
-from indist_fast.resolving_power import Binormal
+from indist_fast.metrics.resolving_power import Binormal
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 _MISSING = ("browser tests need Debian's chromium and chromium-driver packages "

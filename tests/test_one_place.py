@@ -14,8 +14,8 @@ import pytest
 
 import indist_fast
 from indist_fast._core.validation import check_level, check_real
-from indist_fast.inference import pairs
-from indist_fast.resolving_power import Binormal
+from indist_fast.inference import sampling as pairs
+from indist_fast.metrics.resolving_power import Binormal
 
 Y = np.array([0, 1, 0, 1, 1, 0, 1, 0])
 S = np.array([0.1, 0.9, 0.3, 0.6, 0.4, 0.5, 0.8, 0.2])
@@ -207,7 +207,7 @@ def test_report_curves_and_bootstrap_read_the_same_rates(backend):
     (["gini"], ValueError, "^metrics: unknown metric 'gini'; built-in metrics are "),
 ])
 def test_bootstrap_and_resolving_power_read_metrics_alike(backend, metrics, error, match):
-    from indist_fast.resolving_power import Empirical, noise
+    from indist_fast.metrics.resolving_power import Empirical, noise
     with pytest.raises(error, match=match):
         indist_fast.bootstrap(Y, S, n_boot=3, metrics=metrics)
     with pytest.raises(error, match=match):
@@ -215,8 +215,8 @@ def test_bootstrap_and_resolving_power_read_metrics_alike(backend, metrics, erro
 
 
 def test_resolving_power_offers_only_the_binormal_metrics(backend):
-    from indist_fast.resolving_power import METRICS, Empirical, noise
-    from indist_fast.resampling import METRICS as BOOTSTRAP_METRICS
+    from indist_fast.metrics.resolving_power import METRICS, Empirical, noise
+    from indist_fast.inference.bootstrap import METRICS as BOOTSTRAP_METRICS
     assert set(METRICS) < set(BOOTSTRAP_METRICS)
     with pytest.raises(ValueError, match="unknown metric 'lift'; built-in metrics are auc, "
                                          "average_precision, precision,"):
@@ -245,7 +245,7 @@ def _oracle_plain(value):
 
 def test_every_record_to_dict_is_its_fields_as_json(backend):
     import json
-    from indist_fast.resolving_power import Binormal, compare
+    from indist_fast.metrics.resolving_power import Binormal, compare
     report = indist_fast.evaluate(Y, S)
     boot = indist_fast.bootstrap(Y, S, n_boot=5, seed=0)
     table = compare(Binormal.for_auc(0.8), n=200, prevalence=0.3, n_rep=20, seed=0)
@@ -284,8 +284,8 @@ def test_missing_columns_read_alike_in_files_and_tables(tmp_path):
 # --- Noise reads its replicates through Interval -------------------------------------------
 
 def test_noise_interval_is_the_bootstrap_interval_of_its_replicates():
-    from indist_fast.resampling import Interval
-    from indist_fast.resolving_power import Noise
+    from indist_fast.inference.bootstrap import Interval
+    from indist_fast.metrics.resolving_power import Noise
     values = np.array([0.3, np.nan, 0.1, 0.7, 0.5, 0.2])
     noise_ = Noise({"m": values})
     low, high = noise_.interval("m", 0.8)

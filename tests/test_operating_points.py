@@ -14,7 +14,7 @@ from sklearn.metrics import confusion_matrix
 import indist_fast
 from indist_fast import UndefinedBWarning
 from indist_fast.inference.bootstrap import Resampler
-from indist_fast.operating_points import CRITERIA, wilson_interval
+from indist_fast.metrics.operating_points import CRITERIA, wilson_interval
 from indist_fast._core.validation import prepare_rows
 
 

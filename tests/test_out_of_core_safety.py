@@ -126,7 +126,7 @@ def test_tmp_dir_is_checked_before_reading(data, tmp_path, monkeypatch, make, er
     def no_reading(*args, **kwargs):
         raise AssertionError("the file was opened before tmp_dir was checked")
 
-    monkeypatch.setattr(indist_fast.io.files, "open_source", no_reading)
+    monkeypatch.setattr(indist_fast.scale.files, "open_source", no_reading)
     with pytest.raises(error, match=message):
         evaluate_file(data, label="y", score="s", tmp_dir=bad)
 

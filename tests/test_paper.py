@@ -11,7 +11,7 @@ import pytest
 from indist_fast import hanley_mcneil_se
 from indist_fast.cli import main
 from indist_fast.population import Binormal
-from indist_fast.resolving_power import compare, noise
+from indist_fast.metrics.resolving_power import compare, noise
 
 pytest.importorskip("matplotlib")
 
@@ -142,7 +142,7 @@ def test_orallo_stand_ins_show_the_papers_reversal() -> None:
     # tuned to Table 1; the point of Table 2: which model is better depends on the
     # threshold choice method (B fixed and score-driven, A rate-driven)
     from indist_fast import roc_auc
-    from indist_fast import threshold_choice as tc
+    from indist_fast.metrics import threshold_choice as tc
     from indist_fast.paper.orallo import PAPER_TABLE1, PAPER_TABLE2, models
     data = models()
     loss = {name: {r.method: r.expected_loss for r in tc.compare_methods(y, p, t=0.5).rows}

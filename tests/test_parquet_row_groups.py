@@ -14,7 +14,8 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import indist_fast  # noqa: E402
 from reports import assert_reports_equal  # noqa: E402
-from indist_fast.io import files, readers  # noqa: E402
+from indist_fast.scale import files
+from indist_fast.io import readers  # noqa: E402
 
 
 def write(tmp_path, columns: dict, row_group_size: int = 331) -> str:

@@ -42,7 +42,7 @@ def test_each_plot_renders(name, tmp_path):
 
 def test_signal_curves_plot(tmp_path):
     pytest.importorskip("scipy")
-    from indist_fast.resolving_power import Binormal, signal_curve
+    from indist_fast.metrics.resolving_power import Binormal, signal_curve
     sig = signal_curve(Binormal.for_auc(0.8), grid=np.linspace(0.7, 0.9, 9), prevalence=0.1)
     check_png(plot.signal_curves(sig).figure, tmp_path / "signal.png")
 
@@ -196,7 +196,7 @@ def test_threshold_plots_draw_scores_near_float_max(name, tmp_path):
                                np.linspace(-1e6, 2e6, 50)])
 @pytest.mark.parametrize("bins", [1, 7, 60])
 def test_bin_edges_match_numpy_where_numpy_can(x, bins):
-    from indist_fast.integrations.plot import _bin_edges
+    from indist_fast.metrics.curve_points import bin_edges as _bin_edges
     np.testing.assert_allclose(_bin_edges(x, bins), np.histogram_bin_edges(x, bins),
                                rtol=1e-12, atol=1e-12 * np.ptp(x))
 
@@ -204,7 +204,7 @@ def test_bin_edges_match_numpy_where_numpy_can(x, bins):
 @pytest.mark.parametrize("x", [np.array([-1.7, 1.79]), 1.0 + np.arange(3) * 2.0 ** -52,
                                np.array([4.0]), np.array([1e300, -1e300])])
 def test_bin_edges_cover_the_data_in_order(x):
-    from indist_fast.integrations.plot import _bin_edges
+    from indist_fast.metrics.curve_points import bin_edges as _bin_edges
     edges = _bin_edges(x, 60)
     assert np.all(np.diff(edges) > 0) and np.isfinite(edges).all()
     assert edges[0] <= x.min() and edges[-1] >= x.max()

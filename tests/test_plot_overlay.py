@@ -15,10 +15,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 import indist_fast  # noqa: E402
-import indist_fast.threshold_choice as tc  # noqa: E402
+import indist_fast.metrics.threshold_choice as tc  # noqa: E402
 from indist_fast import ScoreTable  # noqa: E402
-from indist_fast.integrations import plot  # noqa: E402
-from indist_fast.integrations.plot import _thin  # noqa: E402
+from indist_fast import plot  # noqa: E402
+from indist_fast.metrics.curve_points import thin as _thin  # noqa: E402
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 

@@ -11,9 +11,9 @@ import pytest
 
 import indist_fast
 from indist_fast import IndistFastWarning
-from indist_fast.resolving_power import (Binormal, Empirical, compare, noise, resolution,
+from indist_fast.metrics.resolving_power import (Binormal, Empirical, compare, noise, resolution,
                                          signal_curve)
-from indist_fast.resolving_power import METRICS
+from indist_fast.metrics.resolving_power import METRICS
 
 pytest.importorskip("scipy")
 
@@ -279,7 +279,7 @@ def test_compare_passes_replicate_warnings_on_at_the_callers_line():
 
 
 def test_flat_stretches_widen_the_mapping_and_flat_ends_are_not_clipped():
-    from indist_fast.resolving_power import SignalCurve
+    from indist_fast.metrics.resolving_power import SignalCurve
     auc = np.array([0.5, 0.6, 0.7, 0.8, 0.9])
     sc = SignalCurve(auc, {"auc": auc, "m": np.array([0.1, 0.2, 0.2, 0.3, 0.4])}, auc)
     # a value on the flat stretch maps to its low end or its high end
@@ -296,7 +296,7 @@ def test_flat_stretches_widen_the_mapping_and_flat_ends_are_not_clipped():
 
 
 def test_strictly_rising_curves_map_as_numpy_interp():
-    from indist_fast.resolving_power import SignalCurve
+    from indist_fast.metrics.resolving_power import SignalCurve
     rng = np.random.default_rng(5)
     auc = np.linspace(0.55, 0.95, 9)
     m = np.cumsum(rng.uniform(0.01, 0.1, 9))

@@ -15,7 +15,7 @@ import pytest
 
 import indist_fast
 from indist_fast import IndistFastWarning
-from indist_fast.resolving_power import Binormal, compare, noise, signal_curve
+from indist_fast.metrics.resolving_power import Binormal, compare, noise, signal_curve
 
 pytest.importorskip("scipy")
 

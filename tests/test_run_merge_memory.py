@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import indist_fast
-from indist_fast.table import with_main_level
+from indist_fast.table.score_table import with_main_level
 from reports import assert_reports_equal
-from indist_fast.results import Report
+from indist_fast.results.report import Report
 
 _kernels = pytest.importorskip("indist_fast._core._kernels")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),

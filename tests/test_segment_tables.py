@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import indist_fast
 from indist_fast import IndistFastWarning
-from indist_fast.segment_tables import concat_tables, from_score_tables
-from indist_fast.table import ScoreTable
+from indist_fast.metrics.segment_tables import concat_tables, from_score_tables
+from indist_fast.table.score_table import ScoreTable
 
 
 def assert_tables_equal(want, got):

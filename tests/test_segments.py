@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import indist_fast
 from cases import rows
 from indist_fast import IndistFastWarning, LevelNotReachedWarning, UndefinedBWarning
-from indist_fast.report_table import REPORT_COLUMNS
+from indist_fast.results.report_table import REPORT_COLUMNS
 from reports import assert_reports_equal
 
 LEVELS = (0.4, 0.5, 0.6)

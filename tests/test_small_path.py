@@ -115,7 +115,7 @@ def test_reports_built_without_init_are_whole(backend):
     # every field is set and the records equal those the constructor makes.
     import dataclasses
     import indist_fast
-    from indist_fast.results import OperatingPoint, Report
+    from indist_fast.results.report import OperatingPoint, Report
     r = indist_fast.evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     for record, cls in [(r, Report)] + [(p, OperatingPoint) for p in r.at.values()]:
         fields = {f.name: getattr(record, f.name) for f in dataclasses.fields(cls)}
@@ -135,7 +135,7 @@ def test_a_service_call_report_is_the_dataclass_its_fields_build():
     import pickle
 
     import indist_fast
-    from indist_fast.results import OperatingPoint, Report
+    from indist_fast.results.report import OperatingPoint, Report
 
     rng = np.random.default_rng(3)
     y = rng.random(1000) < 0.1

@@ -25,7 +25,7 @@ from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
 from indist_fast._core.validation import prepare_rows
 from indist_fast.inference.bootstrap import Resampler
-from indist_fast.table import ScoreTable
+from indist_fast.table.score_table import ScoreTable
 from test_kernels import assert_sweeps_equal, assert_tables_equal
 
 LEVELS = st.lists(st.floats(0.01, 0.99), min_size=1, max_size=5, unique=True)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import oracle
 import indist_fast
-import indist_fast.threshold_choice as tc
+import indist_fast.metrics.threshold_choice as tc
 from indist_fast import IndistFastWarning
 
 SETTINGS = settings(max_examples=60, deadline=None,

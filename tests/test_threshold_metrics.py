@@ -15,7 +15,7 @@ from sklearn.metrics import log_loss as sk_log_loss
 
 import oracle
 import indist_fast
-import indist_fast.threshold_choice as tc
+import indist_fast.metrics.threshold_choice as tc
 
 SETTINGS = settings(max_examples=50, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import indist_fast
-import indist_fast.threshold_choice as tc
+import indist_fast.metrics.threshold_choice as tc
 from indist_fast import IndistFastWarning
 
 # Today's messages for a missing setting: tests and the fuzz suite rely on them.

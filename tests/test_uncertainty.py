@@ -18,8 +18,8 @@ from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
 from indist_fast.inference.delong import structural_components
 from indist_fast.inference.bootstrap import Resampler
-from indist_fast.inference.pairs import sample_auc, sample_b, sample_b_curve
-from indist_fast.table import ScoreTable
+from indist_fast.inference.sampling import sample_auc, sample_b, sample_b_curve
+from indist_fast.table.score_table import ScoreTable
 from indist_fast._core.validation import prepare_rows
 
 SETTINGS = settings(max_examples=60, deadline=None,

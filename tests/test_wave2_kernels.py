@@ -16,15 +16,15 @@ import pytest
 import oracle
 import indist_fast
 from indist_fast import Accumulator, IndistFastWarning, ScoreTable, evaluate_file
-from indist_fast import metrics
+from indist_fast.metrics import evaluation as metrics
 from indist_fast._core.results import B_ROUNDING, clamp_b
 from indist_fast._core.validation import prepare_rows
 from indist_fast.cli import main
 from indist_fast.io.readers import read_columns
-from indist_fast.distributed.ranges import split_table, sweep_ranges
-from indist_fast.results import Report
+from indist_fast.scale.ranges import split_table, sweep_ranges
+from indist_fast.results.report import Report
 from indist_fast.inference.bootstrap import Resampler
-from indist_fast.table import with_main_level
+from indist_fast.table.score_table import with_main_level
 
 
 def quiet(fn, *args, **kwargs):

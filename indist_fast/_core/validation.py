@@ -113,7 +113,7 @@ class Rows:
         return len(self.s)
 
 
-def _as_1d(x: Any, name: str) -> np.ndarray:
+def as_1d(x: Any, name: str) -> np.ndarray:
     if isinstance(x, np.ma.MaskedArray) and np.ma.is_masked(x):
         # np.asarray would read the values under the mask as if they were data.
         masked = np.ma.getmaskarray(x)
@@ -146,7 +146,7 @@ _EXACT_TYPES = (float, int)
 
 
 def _scores(y_score: Any) -> np.ndarray:
-    s = _as_1d(y_score, "y_score")
+    s = as_1d(y_score, "y_score")
     kind = s.dtype.kind
     if kind == "f":
         if s.dtype.itemsize > 8:         # long double: the kernels sort doubles
@@ -194,7 +194,7 @@ def _exactly_float64(original: np.ndarray, converted: np.ndarray) -> np.ndarray:
 def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, LabelCoding]:
     """Labels as a numeric array, the values that mean positive and negative there,
     and the raw coding (to hold other chunks to)."""
-    y = _as_1d(y_true, "y_true")
+    y = as_1d(y_true, "y_true")
     kind = y.dtype.kind
     if kind == "b":
         if pos_label is not None and not (isinstance(pos_label, (bool, np.bool_))
@@ -251,7 +251,7 @@ def _labels(y_true: Any, pos_label: Any) -> tuple[np.ndarray, float, float, Labe
         try:
             values = np.unique(y)
         except TypeError as exc:
-            row = _first_missing(y)
+            row = first_missing(y)
             if row >= 0:
                 raise ValueError(f"y_true has a missing label ({y[row]!r}) at row {row}; "
                                  "drop those rows first.") from None
@@ -291,7 +291,7 @@ def _kernel_integers(y: np.ndarray, lo: int, hi: int) -> np.ndarray:
     return y.astype(np.int64)             # uint32 beyond 2**31 (hi <= 2**53 here)
 
 
-def _first_missing(values: np.ndarray) -> int:
+def first_missing(values: np.ndarray) -> int:
     """Row of the first None, NaN or pandas NA in an object array, -1 if none (only
     called once np.unique has failed, so the Python loop costs nothing extra)."""
     for i, v in enumerate(values):
@@ -308,7 +308,7 @@ def _first_missing(values: np.ndarray) -> int:
 def _weights(sample_weight: Any) -> np.ndarray | None:
     if sample_weight is None:
         return None
-    w = _as_1d(sample_weight, "sample_weight")
+    w = as_1d(sample_weight, "sample_weight")
     if w.dtype.kind not in "iufb":
         raise TypeError(f"sample_weight must hold real numbers, got an array of dtype "
                         f"{w.dtype}.")

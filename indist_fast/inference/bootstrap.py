@@ -21,8 +21,8 @@ from .._core.engine import engine
 from .._core.results import SweepResult, operating_rates
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
 from .._core.validation import check_two_classes
-from ..results import ReadOnlyMapping, record_dict
-from ..table import ScoreTable
+from ..results.report import ReadOnlyMapping, record_dict
+from ..table.score_table import ScoreTable
 
 __all__ = ["bootstrap", "BootstrapResult", "Interval", "Resampler", "METRICS",
            "DEFAULT_METRICS"]
@@ -287,7 +287,7 @@ class BootstrapResult:
                 f"confidence={self.confidence:g}, seed_entropy={self.seed_entropy})")
 
     def _repr_html_(self) -> str:
-        from ..results_html import intervals_table
+        from ..results.html_tables import intervals_table
         return intervals_table(self.intervals, caption=(
             f"bootstrap: {self.n_boot:,} {'stratified ' if self.stratified else ''}"
             f"replicates, {self.confidence:.0%} percentile intervals"))
@@ -314,7 +314,7 @@ def _entropy(seed: np.random.SeedSequence) -> int:
                      f"{entropy!r}.")
 
 
-def _derived(sweeps: np.ndarray, column: int = 0) -> dict[str, np.ndarray]:
+def derived_metrics(sweeps: np.ndarray, column: int = 0) -> dict[str, np.ndarray]:
     """Every built-in metric from rows of sweep output (see ``replicate_sweeps``)."""
     wp, wn, auc, ap = sweeps[:, 0], sweeps[:, 1], sweeps[:, 2], sweeps[:, 3]
     first = 4 + 4 * column
@@ -323,11 +323,11 @@ def _derived(sweeps: np.ndarray, column: int = 0) -> dict[str, np.ndarray]:
             **operating_rates(tp, fp, wp, wn)._asdict()}
 
 
-def _sweep_metrics(result: SweepResult) -> dict[str, np.ndarray]:
-    """``_derived`` of one sweep (its first level), read like a replicate's row."""
+def sweep_metrics(result: SweepResult) -> dict[str, np.ndarray]:
+    """``derived_metrics`` of one sweep (its first level), read like a replicate's row."""
     row = np.concatenate(([result.weight_pos, result.weight_neg, result.auc,
                            result.average_precision], result.crossings[:1, 1:].ravel()))
-    return _derived(row[None, :])
+    return derived_metrics(row[None, :])
 
 
 class Resampler:
@@ -350,7 +350,7 @@ class Resampler:
     --------
     >>> from indist_fast._core.validation import prepare_rows
     >>> from indist_fast.inference.bootstrap import Resampler
-    >>> from indist_fast.table import ScoreTable
+    >>> from indist_fast.table.score_table import ScoreTable
     >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
     >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
     >>> resampler.replicate_table(0).n_rows
@@ -429,7 +429,7 @@ class Resampler:
         --------
         >>> from indist_fast._core.validation import prepare_rows
         >>> from indist_fast.inference.bootstrap import Resampler
-        >>> from indist_fast.table import ScoreTable
+        >>> from indist_fast.table.score_table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
         >>> import numpy as np
@@ -466,7 +466,7 @@ class Resampler:
         --------
         >>> from indist_fast._core.validation import prepare_rows
         >>> from indist_fast.inference.bootstrap import Resampler
-        >>> from indist_fast.table import ScoreTable
+        >>> from indist_fast.table.score_table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
         >>> import numpy as np
@@ -499,7 +499,7 @@ class Resampler:
         --------
         >>> from indist_fast._core.validation import prepare_rows
         >>> from indist_fast.inference.bootstrap import Resampler
-        >>> from indist_fast.table import ScoreTable
+        >>> from indist_fast.table.score_table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
         >>> pos_counts, neg_counts = resampler.counts(0)
@@ -531,7 +531,7 @@ class Resampler:
         --------
         >>> from indist_fast._core.validation import prepare_rows
         >>> from indist_fast.inference.bootstrap import Resampler
-        >>> from indist_fast.table import ScoreTable
+        >>> from indist_fast.table.score_table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
         >>> table = resampler.replicate_table(0)
@@ -567,7 +567,7 @@ class Resampler:
         --------
         >>> from indist_fast._core.validation import prepare_rows
         >>> from indist_fast.inference.bootstrap import Resampler
-        >>> from indist_fast.table import ScoreTable
+        >>> from indist_fast.table.score_table import ScoreTable
         >>> rows = prepare_rows([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
         >>> resampler = Resampler.from_rows(rows, ScoreTable.from_rows(rows), seed=0)
         >>> y, score, weight = resampler.replicate_rows(0)
@@ -587,7 +587,7 @@ class Resampler:
         return y, s, w
 
 
-def _metric_specs(metrics: Any, builtin: tuple[str, ...] = METRICS
+def metric_specs(metrics: Any, builtin: tuple[str, ...] = METRICS
                   ) -> dict[str, str | TableMetric]:
     """Names to built-in names (one of ``builtin``) or callables on a ScoreTable: the
     one reading of a ``metrics`` argument (the bootstrap's and resolving power's)."""
@@ -614,7 +614,7 @@ def _metric_specs(metrics: Any, builtin: tuple[str, ...] = METRICS
     return specs
 
 
-def _check_settings(n_boot: Any, confidence: Any) -> tuple[int, float]:
+def check_bootstrap_settings(n_boot: Any, confidence: Any) -> tuple[int, float]:
     # Two replicates at least: one gives no spread, so no interval.
     return (check_count(n_boot, "n_boot", minimum=2, maximum=MAX_REPLICATES),
             check_level(confidence, "confidence"))
@@ -639,9 +639,9 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
                     seed: Seed = None, level: float = 0.5,
                     exclude_self: bool = True) -> BootstrapResult:
     """``bootstrap`` on rows already validated and tabled (no second sort)."""
-    n_boot, confidence = _check_settings(n_boot, confidence)
+    n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
     level = check_level(level)
-    specs = _metric_specs(metrics)
+    specs = metric_specs(metrics)
     if not specs:
         raise ValueError("metrics: ask for at least one metric.")
     exclude_self = check_flag(exclude_self, "exclude_self")
@@ -650,9 +650,9 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
     check_two_classes(table.weight_pos, table.weight_neg)
     resampler = Resampler.from_rows(rows, table, stratified=stratified, seed=seed)
     levels = np.array([level])
-    estimates = _sweep_metrics(engine().sweep_table(table.scores, table.pos, table.neg,
+    estimates = sweep_metrics(engine().sweep_table(table.scores, table.pos, table.neg,
                                                     levels, exclude_self))
-    builtin = _derived(resampler.sweeps(n_boot, levels, exclude_self)) if any(
+    builtin = derived_metrics(resampler.sweeps(n_boot, levels, exclude_self)) if any(
         isinstance(s, str) for s in specs.values()) else {}
     intervals = {}
     for name, spec in specs.items():

@@ -29,8 +29,8 @@ from .._core.engine import engine
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
 from .._core.validation import check_two_classes, prepare_rows
 from ..errors import warn_fractional_weights
-from ..results import ReadOnlyMapping, record_dict
-from .bootstrap import MAX_REPLICATES, METRICS, Resampler, _derived, _entropy, _sweep_metrics
+from ..results.report import ReadOnlyMapping, record_dict
+from .bootstrap import MAX_REPLICATES, METRICS, Resampler, derived_metrics, _entropy, sweep_metrics
 from .delong import (RankedRows, Slots, _check_copies, _scored_rows, delong_table,
                      model_components, paired_difference, rank_models)
 
@@ -250,7 +250,7 @@ class Comparison:
         return f"Comparison({self.model_a!r} - {self.model_b!r}: {shown})"
 
     def _repr_html_(self) -> str:
-        from ..results_html import differences_table
+        from ..results.html_tables import differences_table
         kind = "paired" if self.paired else "unpaired"
         return differences_table(self.differences, caption=(
             f"{self.model_a} (a) vs {self.model_b} (b), {kind}"
@@ -552,7 +552,7 @@ def _replicates(ranked: list[RankedRows], n_boot: int, seeds: list[np.random.See
         resampler = Resampler(r.table, r.group[:k], None if w is None else w[:k],
                               r.group[k:], None if w is None else w[k:],
                               stratified=stratified, seed=seed)
-        out.append(_derived(resampler.sweeps(n_boot, np.array([level]))))
+        out.append(derived_metrics(resampler.sweeps(n_boot, np.array([level]))))
     return out
 
 
@@ -692,7 +692,7 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         check_two_classes(r.table.weight_pos, r.table.weight_neg)
     levels = np.array([level])
     if boot:
-        estimates = [_sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
+        estimates = [sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
                                                          r.table.neg, levels, True))
                      for r in ranked]
     elif paired:    # DeLong alone: the AUC is the mean of the components at hand

@@ -27,8 +27,8 @@ from .._core.results import DeLongComponents
 from ..errors import warn_fractional_weights
 from .._core.validation import (Rows, check_level, check_real, check_two_classes,
                                 checked_classes, first_true, prepare_rows, raise_nan_score)
-from ..results import record_dict
-from ..table import ScoreTable
+from ..results.report import record_dict
+from ..table.score_table import ScoreTable
 
 __all__ = ["delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest",
            "structural_components"]

@@ -18,10 +18,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._core.engine import engine
+from ..results.report_table import BootstrapSettings
 from .._core.validation import Rows, check_flag, check_seed
-from .bootstrap import DEFAULT_METRICS, _check_settings, _derived, _entropy, percentile_bounds
+from .bootstrap import DEFAULT_METRICS, check_bootstrap_settings, derived_metrics, _entropy, percentile_bounds
 
-__all__ = ["INTERVAL_METRICS", "SegmentSlots", "BootstrapSettings", "bootstrap_settings",
+__all__ = ["INTERVAL_METRICS", "SegmentSlots", "bootstrap_settings",
            "segment_slots", "segment_intervals", "interval_columns"]
 
 #: The metrics whose intervals a ReportTable holds, as ``<metric>_low``/``_high``.
@@ -32,15 +33,6 @@ INTERVAL_METRICS = DEFAULT_METRICS
 _CHUNK_REPLICATES = 1 << 19
 
 
-class BootstrapSettings(NamedTuple):
-    """Checked ``n_boot``, ``confidence`` and seed of ``evaluate_many``."""
-
-    n_boot: int
-    confidence: float
-    seed: np.random.SeedSequence
-    entropy: int
-
-
 def bootstrap_settings(n_boot: Any, seed: Any, confidence: Any) -> BootstrapSettings | None:
     """``evaluate_many``'s bootstrap arguments checked as ``bootstrap`` checks them;
     None without ``n_boot`` (then ``seed`` must be None: it would be ignored)."""
@@ -48,9 +40,9 @@ def bootstrap_settings(n_boot: Any, seed: Any, confidence: Any) -> BootstrapSett
         if seed is not None:
             raise TypeError("seed is given without n_boot: pass n_boot= (the number of "
                             "bootstrap replicates per segment) to get intervals.")
-        _check_settings(2, confidence)
+        check_bootstrap_settings(2, confidence)
         return None
-    n_boot, confidence = _check_settings(n_boot, confidence)
+    n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
     seq = check_seed(seed)
     return BootstrapSettings(n_boot, confidence, seq, _entropy(seq))
 
@@ -207,7 +199,7 @@ def segment_intervals(slots: SegmentSlots, settings: BootstrapSettings, *, first
             n_boot, slots.pos_start, slots.pos_group, slots.pos_weight, slots.neg_start,
             slots.neg_group, slots.neg_weight, slots.group_start, slots.scores, stratified,
             levels, exclude_self)
-        metrics = _derived(sweeps)
+        metrics = derived_metrics(sweeps)
         for m in INTERVAL_METRICS:
             low, high = percentile_bounds(metrics[m].reshape(len(segments), n_boot),
                                           settings.confidence)

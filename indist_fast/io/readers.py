@@ -126,7 +126,7 @@ def _check_dtype(path: str, key: str, name: str, dtype: np.dtype) -> None:
                         f"column must hold {want}.")
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
@@ -146,7 +146,7 @@ def _reading(path: str, kind: str) -> Iterator[None]:
     try:
         yield
     except _read_errors() as exc:
-        raise ValueError(f"path: {path} could not be read as {kind}: {_one_line(exc)}") from exc
+        raise ValueError(f"path: {path} could not be read as {kind}: {one_line(exc)}") from exc
 
 
 def _guarded(make: Callable[[], Iterable[Any]], path: str, kind: str) -> Iterator[Any]:
@@ -163,7 +163,7 @@ def _guarded(make: Callable[[], Iterable[Any]], path: str, kind: str) -> Iterato
 
 
 @dataclass
-class _Source:
+class Source:
     n_rows: int | None                      # None when unknown before reading (CSV)
     bytes_per_row: int
     chunks: Callable[[int], Iterator[tuple[Any, ...]]]
@@ -190,11 +190,11 @@ class _Source:
 
 # --- .npy -----------------------------------------------------------------------------------------
 
-def _npy_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+def _npy_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source:
     try:
         arr = np.load(path, mmap_mode="r", allow_pickle=False)
     except (ValueError, EOFError, OSError) as exc:
-        raise ValueError(f"path: {path} could not be read as .npy: {_one_line(exc)}") from exc
+        raise ValueError(f"path: {path} could not be read as .npy: {one_line(exc)}") from exc
     if not isinstance(arr, np.ndarray):          # np.load opened a zip (an .npz)
         arr.close()
         raise ValueError(f"path: {path} could not be read as .npy: it is an .npz archive.")
@@ -213,7 +213,7 @@ def _npy_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
             yield tuple(None if n is None else np.ascontiguousarray(part[n])
                         for n in cols.values())
 
-    return _Source(len(arr), arr.dtype.itemsize, chunks, release=_page_release(arr))
+    return Source(len(arr), arr.dtype.itemsize, chunks, release=page_release(arr))
 
 
 # --- .npz -----------------------------------------------------------------------------------------
@@ -227,7 +227,7 @@ def _member_header(fh: IO[bytes], path: str, key: str, name: str) -> tuple[int, 
         shape, _, dtype = read_header(fh)
     except (ValueError, EOFError) as exc:
         raise ValueError(f"path: {path} could not be read as .npz: member {name!r}: "
-                         f"{_one_line(exc)}") from exc
+                         f"{one_line(exc)}") from exc
     if len(shape) != 1:
         raise ValueError(f"{role_of(key)}: member {name!r} of {path} must be a 1d array, "
                          f"got shape {shape}.")
@@ -261,7 +261,7 @@ def _read_exact(fh: IO[bytes], size: int, path: str, name: str) -> bytes:
     return data
 
 
-def _npz_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+def _npz_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source:
     with _reading(path, ".npz"), zipfile.ZipFile(path) as zf:
         members = {n[:-4]: zf.getinfo(n) for n in zf.namelist() if n.endswith(".npy")}
         _missing_columns(path, cols, list(members))
@@ -290,8 +290,8 @@ def _npz_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
             for start in range(0, n_rows, rows):
                 yield tuple(None if a is None else a[start:start + rows] for a in arrays)
 
-        return _Source(n_rows, per_row, chunks, whole=lambda: arrays,
-                       release=_page_release(*mapped.values()))
+        return Source(n_rows, per_row, chunks, whole=lambda: arrays,
+                       release=page_release(*mapped.values()))
 
     def streamed(rows: int) -> Iterator[tuple[Any, ...]]:
         # Compressed members are inflated as they are read: memory stays at one chunk.
@@ -310,7 +310,7 @@ def _npz_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
                     raise ValueError(f"path: {path} could not be read as .npz: member "
                                      f"{used[role]!r} is longer than its header says.")
 
-    return _Source(n_rows, per_row, lambda rows: _guarded(lambda: streamed(rows), path, ".npz"))
+    return Source(n_rows, per_row, lambda rows: _guarded(lambda: streamed(rows), path, ".npz"))
 
 
 # --- Arrow (Parquet, CSV) ---------------------------------------------------------------------------
@@ -447,7 +447,7 @@ def _valid(columns: Iterable[Any]) -> Any:
 
 def _arrow_unkept(batches: Callable[[], Iterable[Any]], cols: dict[str, str | None]
                   ) -> Callable[[int], int]:
-    """``_Source.unkept`` of Arrow batches read with ``drop_nulls``: the file is read
+    """``Source.unkept`` of Arrow batches read with ``drop_nulls``: the file is read
     again up to the row asked for (an error path: nothing is kept while evaluating)."""
     def unkept(k: int) -> int:
         row = kept = 0
@@ -472,7 +472,7 @@ def _arrow_source(batches: Callable[[int], Iterable[Any]], cols: dict[str, str |
                   path: str, kind: str, drop_nulls: bool
                   ) -> tuple[Callable[[int], Iterator[tuple[Any, ...]]],
                              Callable[[int], int] | None]:
-    """``_Source.chunks`` and ``_Source.unkept`` of a file read as Arrow batches of at
+    """``Source.chunks`` and ``Source.unkept`` of a file read as Arrow batches of at
     most the given number of rows."""
     def chunks(rows: int) -> Iterator[tuple[Any, ...]]:
         return _arrow_chunks(_guarded(lambda: batches(rows), path, kind), cols, path,
@@ -510,7 +510,7 @@ def _arrow_chunks(batches: Iterable[Any], cols: dict[str, str | None], path: str
         del chunk
 
 
-def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source:
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -532,7 +532,7 @@ def _parquet_source(path: str, cols: dict[str, str | None], drop_nulls: bool) ->
 
     chunks, unkept = _arrow_source(batches, cols, path, ".parquet", drop_nulls)
     plain = all(_plain_arrow(schema.field(c).type) for c in wanted)
-    return _Source(n_rows, per_row, chunks, unkept=unkept,
+    return Source(n_rows, per_row, chunks, unkept=unkept,
                    read_all=(lambda: _parquet_read_all(path, cols, schema)) if plain else None,
                    row_groups=_row_groups(path, cols, schema, sizes) if plain else None)
 
@@ -668,7 +668,7 @@ def _numpy_dtype(t: Any) -> np.dtype:
     return _to_numpy(pa.array([], type=t)).dtype
 
 
-def _ipc_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+def _ipc_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source:
     """An Arrow IPC file (Feather v2, ``.arrow``): only the used columns are read (and
     decompressed), one record batch at a time; an IPC stream is read as it comes."""
     try:
@@ -707,7 +707,7 @@ def _ipc_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
                     yield batch.slice(start, rows)
 
     chunks, unkept = _arrow_source(batches, cols, path, kind, drop_nulls)
-    return _Source(n_rows, per_row, chunks, n_bytes=os.path.getsize(path), unkept=unkept)
+    return Source(n_rows, per_row, chunks, n_bytes=os.path.getsize(path), unkept=unkept)
 
 
 # Compressed CSV: the codec pyarrow reads each ending with.
@@ -753,7 +753,7 @@ def _csv_header(path: str) -> list[str]:
     return header
 
 
-def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source:
     header = _csv_header(path)
     _missing_columns(path, cols, header)
     if _csv_codec(path) is not None:
@@ -764,7 +764,7 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
     except ImportError:
         data, kept = _csv_stdlib(path, cols, header, drop_nulls)
         y, s, w = data["label"], data["score"], data["weight"]
-        return _Source(len(s), 24, lambda rows: iter([(y, s, w)]),
+        return Source(len(s), 24, lambda rows: iter([(y, s, w)]),
                        unkept=None if kept is None else lambda k: int(kept[k]))
     read_options = {"column_names": header, "use_threads": False}
     convert = pcsv.ConvertOptions(
@@ -814,7 +814,7 @@ def _csv_source(path: str, cols: dict[str, str | None], drop_nulls: bool) -> _So
         raw = position[0]
         return size if raw is None or raw.closed else int(raw.tell())
 
-    return _Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes, unkept=unkept)
+    return Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes, unkept=unkept)
 
 
 def _returning_pool() -> Any:
@@ -879,7 +879,7 @@ def _csv_error(exc: Exception, path: str, header: list[str], cols: dict[str, str
     """A pyarrow CSV error, with its row counted in the file (data rows from 0) and the
     role of its column named where it is about one."""
     text = re.sub(r"Row #(\d+)", lambda m: f"row {done + int(m.group(1)) - 1}",
-                  _one_line(exc))
+                  one_line(exc))
     m = re.match(r"In CSV column #(\d+): (.*)", text)
     if m and int(m.group(1)) < len(header):
         name = header[int(m.group(1))]
@@ -1062,7 +1062,7 @@ def typed_pos_label(pos_label: Any, y: np.ndarray) -> Any:
 
 # --- any format ---------------------------------------------------------------------------------
 
-_SOURCES: dict[str, Callable[[str, dict[str, str | None], bool], _Source]] = {
+_SOURCES: dict[str, Callable[[str, dict[str, str | None], bool], Source]] = {
     ".npy": _npy_source, ".npz": _npz_source, ".csv": _csv_source,
     ".parquet": _parquet_source, ".pq": _parquet_source, ".feather": _ipc_source,
     ".arrow": _ipc_source, ".ipc": _ipc_source,
@@ -1205,7 +1205,7 @@ def _one_file(path: str) -> str:
     return path
 
 
-def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False) -> _Source:
+def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False) -> Source:
     """The columns ``cols`` (role -> name, or None) of a file or a dataset of files.
 
     Parameters
@@ -1224,7 +1224,7 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
 
     Returns
     -------
-    _Source
+    Source
         The reader: ``chunks(n)`` yields tuples of columns in the order of ``cols``
         (``(y, score, weight)``), at most ``n`` rows each; ``whole()``, where not None,
         gives the whole columns without copying.
@@ -1278,7 +1278,7 @@ def _kind_class(arr: np.ndarray) -> str:
 
 
 def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
-                    cols: dict[str, str | None], drop_nulls: bool) -> _Source:
+                    cols: dict[str, str | None], drop_nulls: bool) -> Source:
     """One source over many files, read one after another; segment (``by``) columns
     may be partition keys, filled in as constants."""
     formats: dict[str, str] = {}
@@ -1368,14 +1368,14 @@ def _dataset_source(where: str, files: list[tuple[str, dict[str, str | None]]],
 
     per_row = max(src.bytes_per_row for _, src, _ in opened) + 8 * sum(
         1 for k in cols if role_of(k) == "by")
-    return _Source(sum(src.n_rows for _, src, _ in opened) if known else None,  # type: ignore
+    return Source(sum(src.n_rows for _, src, _ in opened) if known else None,  # type: ignore
                    per_row, chunks, n_bytes=sum(sizes),
                    done_bytes=lambda: int(done[0] + done[1]), locate=locate,
                    parts=[(constants, src.n_rows) for _, src, constants in opened],
                    chunks_of=chunks_of)
 
 
-def _page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
+def page_release(*arrays: np.ndarray) -> Callable[[int, int], None]:
     """Drop the resident pages of rows ``start:stop`` of memory-mapped arrays.
 
     The pages stay in the page cache; the process just stops holding them, so its

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..pages.page import write_whole
+from ..html.page import write_whole
 
 #: The source documents by seed file name (``../shared/papers/``).
 SUMPTER = "000_c5ed1d39bc699c21"

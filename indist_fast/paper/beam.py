@@ -128,7 +128,7 @@ def _fig5(out: Writer) -> None:
 def _relative(n: int, p: float, auc: float, n_rep: int, seed: Any) -> tuple[float, Any]:
     """AUPRC's relative resolution against AUROC for one binormal condition."""
     from ..population import Binormal
-    from ..resolving_power import compare
+    from ..metrics.resolving_power import compare
     with warnings.catch_warnings():
         # an interval the signal curve cannot reach is NaN in the table, with its note
         warnings.simplefilter("ignore", IndistFastWarning)
@@ -254,7 +254,7 @@ def _mapping_panel(ax: Any, signal: Any, tables: list[Any], colors: list[str]) -
 
 def _fig2(out: Writer, cfg: dict[str, Any]) -> None:
     from ..population import Binormal
-    from ..resolving_power import signal_curve
+    from ..metrics.resolving_power import signal_curve
     p, n = 0.05, 10_000
     tables = [_relative(n, p, auc, cfg["n_rep"], (cfg["seed"], 2, k))[1]
               for k, auc in enumerate((0.7, 0.9))]
@@ -272,7 +272,7 @@ def _fig2(out: Writer, cfg: dict[str, Any]) -> None:
 
 def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
     from ..population import Binormal
-    from ..resolving_power import Empirical, compare, signal_curve
+    from ..metrics.resolving_power import Empirical, compare, signal_curve
     # the readmissions data are not public: a binormal sample with its AUROC (.646) and
     # about its AUPRC (.166) stands in as the empirical population
     y, s = Binormal.for_auc(0.646).sample(2_000, 0.1, np.random.default_rng(7))
@@ -305,7 +305,7 @@ def _fig8(out: Writer, cfg: dict[str, Any]) -> None:
     signal curve near the evaluation point and its tangent there; the resolution read
     from standard errors and the slope beside the one read through the curve."""
     from ..population import Binormal
-    from ..resolving_power import signal_curve
+    from ..metrics.resolving_power import signal_curve
     p, n, at = 0.05, 10_000, 0.8
     _, table = _relative(n, p, at, cfg["n_rep"], (cfg["seed"], 8))
     signal = signal_curve(Binormal.for_auc(at), METRICS, np.linspace(0.6, 0.95, 71),

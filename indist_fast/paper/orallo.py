@@ -66,7 +66,7 @@ def models(seed: int = 3, n: int = 1000) -> dict[str, tuple[np.ndarray, np.ndarr
 def write(out: Writer) -> None:
     """Figs 1-2, the loss and cost curves of both models, and the expected losses."""
     import indist_fast as ifa
-    from .. import threshold_choice as tc
+    from ..metrics import threshold_choice as tc
     data = models()
 
     fig, axes = subplots(1, 2, figsize=(10, 3.8))

@@ -422,13 +422,13 @@ def _cost_curves_check(o: Oracle, cc: Any, ri: RowInput) -> None:
 
 
 def _loss_curve_check(o: Oracle, lc: Any, ri: RowInput) -> None:
-    from indist_fast.threshold_choice import CostDistribution
+    from indist_fast.metrics.threshold_choice import CostDistribution
     expect_close("rate-driven curve mean", lc.expected(CostDistribution()),
                  _method_oracle(o, "rate-driven"), rtol=1e-8)
 
 
 def _brier_curve_check(o: Oracle, lc: Any, ri: RowInput) -> None:
-    from indist_fast.threshold_choice import CostDistribution
+    from indist_fast.metrics.threshold_choice import CostDistribution
     expect_close("Brier curve mean", lc.expected(CostDistribution()), o.brier(), rtol=1e-8)
 
 
@@ -458,7 +458,7 @@ def _increment_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
 
 
 def _increment_check(o: Oracle, d: Any, ri: RowInput) -> None:
-    from indist_fast.resolving_power import Empirical
+    from indist_fast.metrics.resolving_power import Empirical
     e = Empirical(ri.canon[0], ri.canon[1])        # type: ignore[index]
     d = float(d)
     if not (d > 0 and math.isfinite(d)):
@@ -527,7 +527,7 @@ class _FixedScores:
 
 def _scorer(name: str) -> Callable[[RowInput], Call]:
     def call(ri: RowInput) -> Call:
-        from indist_fast.integrations.sklearn import SCORERS
+        from indist_fast.sklearn import SCORERS
         y = np.asarray(ri.y) if not isinstance(ri.y, (int, type(None), dict)) else ri.y
         classes = np.unique(y) if isinstance(y, np.ndarray) and y.ndim == 1 and \
             y.dtype.kind in "biuf" and len(y) else np.array([0, 1])
@@ -575,8 +575,8 @@ _SK_INPUTS = {"labels_int01", "labels_bool", "labels_pm1", "scores_inf", "scores
 
 def _entries() -> list[Entry]:
     import indist_fast as ifa
-    from indist_fast.inference import pairs as smp
-    from indist_fast import threshold_choice as tc
+    from indist_fast.inference import sampling as smp
+    from indist_fast.metrics import threshold_choice as tc
 
     def f(fn: Callable[..., Any], *extra: Any, weights: bool = True,
           **kw: Any) -> Callable[[RowInput], Call]:
@@ -586,7 +586,7 @@ def _entries() -> list[Entry]:
 
     def plot(name: str, **kw: Any) -> Callable[[RowInput], Call]:
         def call(ri: RowInput) -> Call:
-            import indist_fast.integrations.plot as ip
+            import indist_fast.plot as ip
             return getattr(ip, name), (ri.y, ri.s), {"sample_weight": ri.w, **kw}
         return call
 
@@ -741,7 +741,7 @@ def _json_check(o: Oracle, data: Any, ri: RowInput) -> None:
 
 
 def _empirical(y: Any, s: Any, pos_label: Any = None) -> Any:
-    from indist_fast.resolving_power import Empirical
+    from indist_fast.metrics.resolving_power import Empirical
     return Empirical(y, s, pos_label=pos_label)
 
 

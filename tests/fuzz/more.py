@@ -18,6 +18,11 @@ from .params import BAD_COUNT, BAD_LEVELS, BAD_SEED, NAN, INF, _oracle, _rows
 Y, S, W = "y_true", "y_score", "sample_weight"
 
 
+def _rp():
+    import indist_fast.metrics.resolving_power as rp
+    return rp
+
+
 def _throw(msg: str) -> None:
     raise Wrong(msg)
 
@@ -366,7 +371,7 @@ def frame_cases() -> list[Case]:
 
 
 def resolving_power_cases() -> list[Case]:
-    from indist_fast import resolving_power as rp
+    from indist_fast.metrics import resolving_power as rp
     out: list[Case] = []
     B = rp.Binormal
     for tag, args, names in (("mu_nan", (NAN,), ("mu",)), ("mu_inf", (INF,), ("mu",)),
@@ -576,7 +581,7 @@ def sklearn_cases() -> list[Case]:
 
     def clf(**kw: Any) -> Any:
         from sklearn.linear_model import LogisticRegression
-        from indist_fast.integrations.sklearn import IndistinguishabilityThresholdClassifier
+        from indist_fast.sklearn import IndistinguishabilityThresholdClassifier
         return IndistinguishabilityThresholdClassifier(
             kw.pop("estimator", LogisticRegression()), **kw)
 
@@ -714,7 +719,7 @@ def plot_cases() -> list[Case]:
     out: list[Case] = []
 
     def ip() -> Any:
-        import indist_fast.integrations.plot as m
+        import indist_fast.plot as m
         return m
 
     def axes_ok(ax: Any) -> None:
@@ -751,9 +756,7 @@ def plot_cases() -> list[Case]:
         out.append(_err("plot.signal_curves", f"signal={tag}", lambda sig=sig: (
             ip().signal_curves, (sig,), {}), "signal", backends=False, slow=True))
     out.append(_ok("plot.signal_curves", "empirical", lambda: (
-        ip().signal_curves, (__import__("indist_fast.resolving_power").resolving_power
-                             .signal_curve(__import__("indist_fast.resolving_power")
-                                           .resolving_power.Empirical(*_rows()[:2]),
+        ip().signal_curves, (_rp().signal_curve(_rp().Empirical(*_rows()[:2]),
                                            grid=np.linspace(0.6, 0.9, 4)),), {}),
         axes_ok, backends=False, slow=True))
     for tag, sets in (("str", "x"), ("empty", {}), ("bad_pair", {"a": (1, 2)}),

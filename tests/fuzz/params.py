@@ -67,8 +67,8 @@ def _reject_report(entry: str, fn: Callable[..., Any], arg: str, values: list, b
 
 def param_cases() -> list[Case]:
     import indist_fast as ifa
-    from indist_fast.inference import pairs as smp
-    from indist_fast import threshold_choice as tc
+    from indist_fast.inference import sampling as smp
+    from indist_fast.metrics import threshold_choice as tc
 
     out: list[Case] = []
     o, ow = _oracle(), _oracle(True)

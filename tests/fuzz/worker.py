@@ -48,8 +48,8 @@ def _setup() -> None:
     # Heavy optional imports up front, so that no case pays for them inside its timeout.
     for name in ("pandas", "polars", "pyarrow", "pyarrow.parquet", "pyarrow.csv", "scipy.stats",
                  "scipy.integrate", "sklearn.linear_model", "sklearn.model_selection",
-                 "matplotlib.pyplot", "dask.array", "dask.dataframe", "indist_fast.integrations.sklearn",
-                 "indist_fast.integrations.plot", "indist_fast.dask"):
+                 "matplotlib.pyplot", "dask.array", "dask.dataframe", "indist_fast.sklearn",
+                 "indist_fast.plot", "indist_fast.dask"):
         try:
             __import__(name)
         except ImportError:

@@ -1,0 +1,100 @@
+"""Assembling one self-contained page: the package's CSS and scripts inlined, the data
+as a JavaScript literal, and an atomic write."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from importlib import resources
+from typing import Any, Callable
+
+from ..results.html_tables import esc
+
+__all__ = ["asset", "page", "write_page", "write_whole", "check_path", "esc"]
+
+
+def asset(name: str) -> str:
+    """The text of a package data file (``plot.js``, ``page.css``, ...)."""
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def data_literal(data: Any) -> str:
+    """``data`` as a JavaScript literal: JSON with NaN/Infinity kept (valid JavaScript,
+    unlike strict JSON) and every ``<`` escaped, so no string can close the script."""
+    text = json.dumps(data, allow_nan=True, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("<", "\\u003c")
+
+
+def page(title: str, body: str, data: Any, scripts: tuple[str, ...]) -> str:
+    """A complete HTML document: ``body`` markup, ``IF_DATA`` set to ``data``, then the
+    named package scripts, all inline (the page needs no network and no server)."""
+    code = "\n".join(asset(name) for name in ("plot.js",) + scripts)
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        # no fetches of any kind: a page that tried one would fail loudly in a test
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
+        f"<title>{esc(title)}</title>\n<style>\n{asset('page.css')}</style>\n</head>\n"
+        f"<body>\n{body}\n<script>\nvar IF_DATA = {data_literal(data)};\n</script>\n"
+        f"<script>\n{code}\n</script>\n</body>\n</html>\n")
+
+
+def check_path(path: Any, name: str = "path") -> str | None:
+    """``path`` as a str (None passes): a file name in an existing folder."""
+    if path is None:
+        return None
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise TypeError(f"{name} must be a file name (str or os.PathLike) or None, got "
+                        f"{path!r} ({type(path).__name__}).")
+    text = os.fspath(path)
+    if not isinstance(text, str) or not text:
+        raise ValueError(f"{name} must be a non-empty file name, got {path!r}.")
+    if os.path.isdir(text):
+        raise ValueError(f"{name} {text!r} is a folder, not a file name.")
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"{name}: no such folder: {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"{name}: folder {folder} is not writable.")
+    return text
+
+
+def write_page(path: str, text: str) -> None:
+    """Write the whole page (``write_whole``)."""
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    write_whole(path, write)
+
+
+def write_whole(path: str, write: Callable[[str], None]) -> None:
+    """Have ``write`` write an output file (a page, a table, a figure) to a temporary
+    file beside ``path`` with its extension, then rename it to ``path``: a half-written
+    file is never left behind, whatever stops the writing (an error, Ctrl-C), and a
+    file already at ``path`` stays whole until the new one is. As ``open(path, "w")``
+    would: a symbolic link's target is what gets replaced, and a file already there
+    keeps its permissions (a new one gets the umask's)."""
+    if os.path.islink(path):
+        path = os.path.realpath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".indist-fast-", suffix=os.path.splitext(path)[1],
+                               dir=folder)
+    os.close(fd)
+    try:
+        write(tmp)
+        # (mkstemp makes the file private)
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

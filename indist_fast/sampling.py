@@ -1,8 +1,0 @@
-"""Old path of :mod:`indist_fast.inference.pairs`: importing it gives that very module, so
-every name (private ones included) and every patch of one reach the same object."""
-
-import sys
-
-from .inference import pairs as _home
-
-sys.modules[__name__] = _home
