@@ -198,8 +198,9 @@ def curves(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
 
 def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
              level: float, exclude_self: bool, columns: tuple[Any, ...]) -> Report:
-    """A report at one level; only that level warns when it is not reached."""
-    with_level = (check_level(level),)
+    """A report at ``level`` (checked by the caller, which reads the report at it); only
+    that level warns when it is not reached."""
+    with_level = (level,)
     exclude_self = check_flag(exclude_self, "exclude_self")
     return _report(y_true, y_score, sample_weight, pos_label, columns, with_level,
                    exclude_self, warn_main=False, stacklevel=5)
@@ -393,9 +394,10 @@ def indistinguishability_threshold(y_true: Any, y_score: Any = None, *,
     ...                                            [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     0.35
     """
+    level = check_level(level)
     report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self,
                       (label, score, weight))
-    return report.at[check_level(level)].threshold
+    return report.at[level].threshold
 
 
 def precision_at_indistinguishability(y_true: Any, y_score: Any = None, *,
@@ -440,9 +442,10 @@ def precision_at_indistinguishability(y_true: Any, y_score: Any = None, *,
     ...                                               [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     0.75
     """
+    level = check_level(level)
     report = _summary(y_true, y_score, sample_weight, pos_label, level, exclude_self,
                       (label, score, weight))
-    return report.at[check_level(level)].precision
+    return report.at[level].precision
 
 
 def precision_recall_curve(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,

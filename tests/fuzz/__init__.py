@@ -1,9 +1,9 @@
-"""Fuzz suite for indist_fast (issue 10): generated bad and unusual inputs for every
+"""Fuzz suite for indist_fast: generated bad and unusual inputs for every
 public entry point, each run in a crash-isolated worker process.
 
 ``python -m tests.fuzz`` prints the counts by entry point and outcome class (``--bad``
 lists the bad cases, ``--only TEXT`` runs the cases whose id contains TEXT);
-``tests/test_fuzz.py`` asserts that no case ends badly.
+``tests/package/test_fuzz.py`` asserts that no case ends badly.
 
 Layout
 ------

@@ -633,7 +633,7 @@ def _entries() -> list[Entry]:
     # The issue-12/13 entry points: segments (one segment of every row), confusion
     # counts, best thresholds, partial AUC, comparisons.
     out += [
-        # (a 2-D score array is one model per column there: tests/test_segments.py)
+        # (a 2-D score array is one model per column there: tests/metrics/test_segments.py)
         E("evaluate_many", f(ifa.evaluate_many, levels=(0.4, 0.5, 0.6)), _many_check,
           two_classes=False, extra_errors=("scores",), skip=_models_in_columns),
         E("evaluate_many[n_boot]", f(ifa.evaluate_many, n_boot=6, seed=2), _many_check,
