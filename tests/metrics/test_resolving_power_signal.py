@@ -94,7 +94,7 @@ def test_bad_signal_settings_name_the_argument(backend, call, error, match):
 def _study():
     import importlib.util
     spec = importlib.util.spec_from_file_location(
-        "resolving_power_study", os.path.join(ROOT, "benchmarks", "resolving_power_study.py"))
+        "resolving_power_study", os.path.join(ROOT, "benchmarks", "studies", "resolving_power_study.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -112,7 +112,7 @@ def test_the_study_reads_one_run_count_or_one_per_n():
 
 
 def test_the_study_script_averages_the_runs_of_each_n(tmp_path):
-    script = os.path.join(ROOT, "benchmarks", "resolving_power_study.py")
+    script = os.path.join(ROOT, "benchmarks", "studies", "resolving_power_study.py")
     env = {**os.environ, "PYTHONPATH": ROOT, "MPLBACKEND": "Agg"}
     out = subprocess.run([sys.executable, script, "--n", "200", "--repeats", "2",
                           "--reps", "5", "--workers", "1", "--out", str(tmp_path)],
