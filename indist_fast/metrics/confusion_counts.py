@@ -243,15 +243,16 @@ def count_text(x: Any) -> str:
 
 def confusion_text(c: Confusion) -> str:
     """One threshold: the 2x2 table with the rates beside it."""
+    g = four_digits
     cells = [count_text(v) for v in (c.tp, c.fn, c.fp, c.tn)]
     w = max(11, *(len(s) for s in cells))
     return "\n".join([
-        f"at threshold {four_digits(c.threshold)} (positive where score >= threshold)",
+        f"at threshold {g(c.threshold)} (positive where score >= threshold)",
         f"{'':10} {'predicted +':>{w}} {'predicted -':>{w}}",
-        f"{'actual +':10} {cells[0]:>{w}} {cells[1]:>{w}}   tpr {four_digits(c.tpr)}  fnr {four_digits(c.fnr)}",
-        f"{'actual -':10} {cells[2]:>{w}} {cells[3]:>{w}}   fpr {four_digits(c.fpr)}  tnr {four_digits(c.tnr)}",
-        f"precision {four_digits(c.precision)}  npv {four_digits(c.npv)}  accuracy {four_digits(c.accuracy)}  "
-        f"balanced accuracy {four_digits(c.balanced_accuracy)}  f1 {four_digits(c.f1)}  B {four_digits(c.b)}"])
+        f"{'actual +':10} {cells[0]:>{w}} {cells[1]:>{w}}   tpr {g(c.tpr)}  fnr {g(c.fnr)}",
+        f"{'actual -':10} {cells[2]:>{w}} {cells[3]:>{w}}   fpr {g(c.fpr)}  tnr {g(c.tnr)}",
+        f"precision {g(c.precision)}  npv {g(c.npv)}  accuracy {g(c.accuracy)}  "
+        f"balanced accuracy {g(c.balanced_accuracy)}  f1 {g(c.f1)}  B {g(c.b)}"])
 
 
 _ROW_FIELDS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision", "f1", "b")
