@@ -202,9 +202,9 @@ def _show(args: argparse.Namespace, result: Any) -> int:
 
 
 def _resolving_power(args: argparse.Namespace) -> int:
-    from .metrics.resolving_power import Empirical, compare
+    from .metrics.resolving_power import Empirical, compare_metrics
     with _columns(args) as (y, s, _, pos_label):
-        table = compare(Empirical(y, s, pos_label=pos_label), n_rep=args.n_rep,
+        table = compare_metrics(Empirical(y, s, pos_label=pos_label), n_rep=args.n_rep,
                         seed=args.seed)
     return _show(args, table)
 

@@ -36,13 +36,13 @@ def cell(args: tuple[int, int, float, float, int]) -> tuple[int, int, float, flo
     """One run of one cell: the relative resolution of each metric."""
     n, run, auc, prevalence, reps = args
     import warnings
-    from indist_fast.metrics.resolving_power import Binormal, compare
+    from indist_fast.metrics.resolving_power import Binormal, compare_metrics
     # one seed per (N, run, cell): runs are independent, and a rerun repeats them
     seed = [n, run, AUROCS.index(auc), PREVALENCES.index(prevalence)]
     with warnings.catch_warnings():
         # a metric whose interval the signal curve cannot reach is NaN, with its note
         warnings.simplefilter("ignore")
-        table = compare(Binormal.for_auc(auc), n=n, prevalence=prevalence, n_rep=reps,
+        table = compare_metrics(Binormal.for_auc(auc), n=n, prevalence=prevalence, n_rep=reps,
                         seed=seed)
     return n, run, auc, prevalence, [table[m].relative for m, _ in METRICS]
 

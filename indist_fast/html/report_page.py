@@ -13,7 +13,7 @@ from .._core.validation import check_count, check_flag
 from ..errors import IndistFastWarning
 from ..metrics.curve_points import MAX_BINS, bin_edges, hull_corners, model_names, thin
 from ..metrics.evaluation import evaluate
-from ..metrics.operating_points import point_fields, Points, all_points, rows_and_table
+from ..metrics.confusion_counts import point_fields, Points, all_points, rows_and_table
 from ..results.report import Report
 from ..table.score_table import ScoreTable
 from .page import check_path, esc, page, write_page

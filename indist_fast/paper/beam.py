@@ -128,11 +128,11 @@ def _fig5(out: Writer) -> None:
 def _relative(n: int, p: float, auc: float, n_rep: int, seed: Any) -> tuple[float, Any]:
     """AUPRC's relative resolution against AUROC for one binormal condition."""
     from ..population import Binormal
-    from ..metrics.resolving_power import compare
+    from ..metrics.resolving_power import compare_metrics
     with warnings.catch_warnings():
         # an interval the signal curve cannot reach is NaN in the table, with its note
         warnings.simplefilter("ignore", IndistFastWarning)
-        table = compare(Binormal.for_auc(auc), METRICS, n=n, prevalence=p, n_rep=n_rep,
+        table = compare_metrics(Binormal.for_auc(auc), METRICS, n=n, prevalence=p, n_rep=n_rep,
                         seed=seed)
     return table["average_precision"].relative, table
 
@@ -272,14 +272,14 @@ def _fig2(out: Writer, cfg: dict[str, Any]) -> None:
 
 def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
     from ..population import Binormal
-    from ..metrics.resolving_power import Empirical, compare, signal_curve
+    from ..metrics.resolving_power import Empirical, compare_metrics, signal_curve
     # the readmissions data are not public: a binormal sample with its AUROC (.646) and
     # about its AUPRC (.166) stands in as the empirical population
     y, s = Binormal.for_auc(0.646).sample(2_000, 0.1, np.random.default_rng(7))
     model = Empirical(y, s)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)
-        table = compare(model, METRICS, n_rep=cfg["n_rep"], seed=(cfg["seed"], 7))
+        table = compare_metrics(model, METRICS, n_rep=cfg["n_rep"], seed=(cfg["seed"], 7))
     signal = signal_curve(model, METRICS, np.linspace(0.54, 0.92, 77))
     fig, ax = subplots(figsize=(6, 5))
     _mapping_panel(ax, signal, [table], ["tab:blue"])

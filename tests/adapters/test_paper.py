@@ -11,7 +11,7 @@ import pytest
 from indist_fast import hanley_mcneil_se
 from indist_fast.cli import main
 from indist_fast.population import Binormal
-from indist_fast.metrics.resolving_power import compare, noise
+from indist_fast.metrics.resolving_power import compare_metrics, noise
 
 pytest.importorskip("matplotlib")
 
@@ -39,7 +39,7 @@ def test_beam_simulated_intervals(backend: str, auc: float, want: tuple[float, f
 
 
 def _relative(auc: float, prevalence: float, seed: int) -> float:
-    table = compare(Binormal.for_auc(auc), ("auc", "average_precision"), n=N,
+    table = compare_metrics(Binormal.for_auc(auc), ("auc", "average_precision"), n=N,
                     prevalence=prevalence, n_rep=1000, seed=seed)
     return table["average_precision"].relative
 

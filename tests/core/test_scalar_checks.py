@@ -245,10 +245,10 @@ def _oracle_plain(value):
 
 def test_every_record_to_dict_is_its_fields_as_json(backend):
     import json
-    from indist_fast.metrics.resolving_power import Binormal, compare
+    from indist_fast.metrics.resolving_power import Binormal, compare_metrics
     report = indist_fast.evaluate(Y, S)
     boot = indist_fast.bootstrap(Y, S, n_boot=5, seed=0)
-    table = compare(Binormal.for_auc(0.8), n=200, prevalence=0.3, n_rep=20, seed=0)
+    table = compare_metrics(Binormal.for_auc(0.8), n=200, prevalence=0.3, n_rep=20, seed=0)
     records = [report.at[0.5], indist_fast.curves(Y, S), indist_fast.delong(Y, S),
                indist_fast.delong_test(Y, S, S[::-1]), pairs.sample_auc(Y, S, 50, seed=0),
                boot["auc"], table.rows[1]]

@@ -468,7 +468,7 @@ def resolving_power_cases() -> list[Case]:
                            else _throw(f"increment {d!r}")))
     out.append(_err("resolving_power.Empirical", "weights_kwarg", lambda: (
         E, _rows()[:2], {"sample_weight": _weights(12)}), "sample_weight"))
-    # signal_curve, noise, resolution, compare
+    # signal_curve, noise, resolution, compare_metrics
     grid = lambda: np.linspace(0.7, 0.9, 5)
     for tag, model in (("str", "model"), ("int", 5), ("none", None), ("array", "ARR")):
         mv = lambda model=model: np.ones(3) if model == "ARR" else model
@@ -476,8 +476,8 @@ def resolving_power_cases() -> list[Case]:
             rp.signal_curve, (mv(),), {"grid": grid(), "prevalence": 0.3}), "model"))
         out.append(_err("resolving_power.noise", f"model={tag}", lambda mv=mv: (
             rp.noise, (mv(),), {"n": 50, "prevalence": 0.3, "n_rep": 5}), "model"))
-        out.append(_err("resolving_power.compare", f"model={tag}", lambda mv=mv: (
-            rp.compare, (mv(),), {"n": 50, "prevalence": 0.3, "n_rep": 5, "grid": grid()}),
+        out.append(_err("resolving_power.compare_metrics", f"model={tag}", lambda mv=mv: (
+            rp.compare_metrics, (mv(),), {"n": 50, "prevalence": 0.3, "n_rep": 5, "grid": grid()}),
             "model"))
     for tag, g in (("one", [0.5]), ("decreasing", [0.6, 0.5]), ("bounds", [0.0, 1.0]),
                    ("str", "x"), ("nan", [0.5, NAN]), ("2d", [[0.5, 0.6]]), ("dupes", [0.6, 0.6]),
@@ -490,29 +490,29 @@ def resolving_power_cases() -> list[Case]:
         out.append(_err("resolving_power.signal_curve", f"metrics={tag}",
                         lambda metrics=metrics: (rp.signal_curve, (e(), metrics),
                                                  {"grid": grid()}), "metrics"))
-        out.append(_err("resolving_power.compare", f"metrics={tag}", lambda metrics=metrics: (
-            rp.compare, (e(), metrics), {"n_rep": 5, "grid": grid()}), "metrics"))
+        out.append(_err("resolving_power.compare_metrics", f"metrics={tag}", lambda metrics=metrics: (
+            rp.compare_metrics, (e(), metrics), {"n_rep": 5, "grid": grid()}), "metrics"))
     for tag, prev in (("zero", 0.0), ("one", 1.0), ("nan", NAN), ("str", "x"), ("neg", -0.2)):
         out.append(_err("resolving_power.signal_curve", f"prevalence={tag}", lambda prev=prev: (
             rp.signal_curve, (m(),), {"grid": grid(), "prevalence": prev}), "prevalence"))
-        out.append(_err("resolving_power.compare", f"prevalence={tag}", lambda prev=prev: (
-            rp.compare, (m(),), {"n": 50, "prevalence": prev, "n_rep": 5, "grid": grid()}),
+        out.append(_err("resolving_power.compare_metrics", f"prevalence={tag}", lambda prev=prev: (
+            rp.compare_metrics, (m(),), {"n": 50, "prevalence": prev, "n_rep": 5, "grid": grid()}),
             "prevalence"))
     for tag, n in BAD_COUNT:
         if tag in ("float_int",):
             continue
         out.append(_err("resolving_power.noise", f"n_rep={tag}", lambda n=n: (
             rp.noise, (e(),), {"n_rep": n}), "n_rep"))
-        out.append(_err("resolving_power.compare", f"n_rep={tag}", lambda n=n: (
-            rp.compare, (e(),), {"n_rep": n, "grid": grid()}), "n_rep"))
+        out.append(_err("resolving_power.compare_metrics", f"n_rep={tag}", lambda n=n: (
+            rp.compare_metrics, (e(),), {"n_rep": n, "grid": grid()}), "n_rep"))
         out.append(_err("resolving_power.noise", f"n={tag}", lambda n=n: (
             rp.noise, (m(),), {"n": n, "prevalence": 0.3, "n_rep": 5}), "n"))
     for tag, seed in BAD_SEED:
         out.append(_err("resolving_power.noise", f"seed={tag}", lambda seed=seed: (
             rp.noise, (e(),), {"n_rep": 5, "seed": seed}), "seed"))
     for tag, c in (("zero", 0.0), ("one", 1.0), ("nan", NAN), ("str", "x")):
-        out.append(_err("resolving_power.compare", f"confidence={tag}", lambda c=c: (
-            rp.compare, (e(),), {"n_rep": 5, "grid": grid(), "confidence": c}), "confidence"))
+        out.append(_err("resolving_power.compare_metrics", f"confidence={tag}", lambda c=c: (
+            rp.compare_metrics, (e(),), {"n_rep": 5, "grid": grid(), "confidence": c}), "confidence"))
 
     def sig_noise() -> tuple[Any, Any]:
         return rp.signal_curve(e(), grid=grid()), rp.noise(e(), n_rep=20, seed=0)
@@ -531,13 +531,13 @@ def resolving_power_cases() -> list[Case]:
                 return getattr(rp, fn_name), a, kw
             out.append(_err(f"resolving_power.{fn_name}", tag, make, *names))
     # valid runs (small)
-    out.append(_ok("resolving_power.compare", "empirical_small", lambda: (
-        rp.compare, (E(*_base(40, 2)),), {"n_rep": 20, "seed": 0,
+    out.append(_ok("resolving_power.compare_metrics", "empirical_small", lambda: (
+        rp.compare_metrics, (E(*_base(40, 2)),), {"n_rep": 20, "seed": 0,
                                           "grid": np.linspace(0.55, 0.95, 5)}),
         lambda t: expect_probabilities("intervals", [r.interval for r in t.rows],
                                        nan_ok=False)))
-    out.append(_ok("resolving_power.compare", "binormal_small", lambda: (
-        rp.compare, (B.for_auc(0.8),), {"n": 200, "prevalence": 0.3, "n_rep": 10, "seed": 0,
+    out.append(_ok("resolving_power.compare_metrics", "binormal_small", lambda: (
+        rp.compare_metrics, (B.for_auc(0.8),), {"n": 200, "prevalence": 0.3, "n_rep": 10, "seed": 0,
                                        "grid": np.linspace(0.7, 0.9, 4),
                                        "metrics": ("auc", "average_precision")}),
         lambda t: expect_probabilities("intervals", [r.interval for r in t.rows],
@@ -557,8 +557,8 @@ def resolving_power_cases() -> list[Case]:
         out.append(_err("resolving_power.signal_curve", f"signal_n={tag}", lambda n=n: (
             rp.signal_curve, (m(), {"n": lambda t: 1.0}),
             {"grid": grid(), "prevalence": 0.3, "signal_n": n}), "signal_n"))
-        out.append(_err("resolving_power.compare", f"signal_n={tag}", lambda n=n: (
-            rp.compare, (m(),), {"n": 50, "prevalence": 0.3, "n_rep": 5, "grid": grid(),
+        out.append(_err("resolving_power.compare_metrics", f"signal_n={tag}", lambda n=n: (
+            rp.compare_metrics, (m(),), {"n": 50, "prevalence": 0.3, "n_rep": 5, "grid": grid(),
                                  "signal_n": n}), "signal_n"))
     return out
 

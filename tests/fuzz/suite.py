@@ -12,7 +12,7 @@ from .population_cases import population_cases
 # Entry points whose cases take a second or more (plots, clusters of tasks, model fits):
 # they get the long timeout. Their cases that should fail fast keep the short one, so a
 # hang there is still found quickly.
-_HEAVY = ("dask.", "plot.", "sklearn.Indist", "resolving_power.compare",
+_HEAVY = ("dask.", "plot.", "sklearn.Indist", "resolving_power.compare_metrics",
           "resolving_power.signal_curve", "resolving_power.noise", "datasets.", "cli[process]")
 _ALWAYS_HEAVY = ("dask.", "plot.", "cli[process]")
 

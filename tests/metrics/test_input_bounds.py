@@ -17,8 +17,8 @@ import indist_fast.metrics.threshold_choice as tc
 from indist_fast import IndistFastWarning
 from indist_fast.inference import sampling
 from indist_fast._core.validation import check_count
-from indist_fast.metrics.resolving_power import (Binormal, Empirical, compare, noise, resolution,
-                                         signal_curve)
+from indist_fast.metrics.resolving_power import (Binormal, Empirical, compare_metrics, noise,
+                                         resolution, signal_curve)
 
 
 def finishes(fn, seconds=20.0):
@@ -83,12 +83,12 @@ COUNT_CALLS = {
     "noise": lambda v: noise(Binormal(1.0), n=100, prevalence=0.3, n_rep=v),
     "noise_n": lambda v: noise(Binormal(1.0), n=v, prevalence=0.3, n_rep=2),
     "sample": lambda v: Binormal(1.0).sample(v, 0.3, np.random.default_rng(0)),
-    "compare": lambda v: compare(Binormal(1.0), n=100, prevalence=0.3, n_rep=v),
+    "compare_metrics": lambda v: compare_metrics(Binormal(1.0), n=100, prevalence=0.3, n_rep=v),
     "empirical_noise": lambda v: noise(Empirical(Y, S), n_rep=v),
 }
 COUNT_NAMES = {"bootstrap": "n_boot", "evaluate": "n_boot", "sample_auc": "n_pairs",
                "sample_b": "n_pairs", "sample_b_curve": "n_pairs", "noise": "n_rep",
-               "noise_n": "n", "sample": "n", "compare": "n_rep", "empirical_noise": "n_rep"}
+               "noise_n": "n", "sample": "n", "compare_metrics": "n_rep", "empirical_noise": "n_rep"}
 
 
 @pytest.mark.parametrize("call", sorted(COUNT_CALLS))
@@ -321,7 +321,7 @@ def test_empirical_increment_equals_the_one_ulp_definition(backend):
 def issue_case(**kwargs):
     with pytest.warns(IndistFastWarning, match="delta is NaN .* for precision: precision: "
                                                ".* lies below every value"):
-        return compare(Binormal.for_auc(0.65), n=1000, prevalence=0.01, n_rep=300, seed=0,
+        return compare_metrics(Binormal.for_auc(0.65), n=1000, prevalence=0.01, n_rep=300, seed=0,
                        **kwargs)
 
 
@@ -362,7 +362,7 @@ def test_resolution_raises_instead_of_clipping():
 
 def test_compare_with_a_narrow_grid_reports_nan_not_the_edge():
     with pytest.warns(IndistFastWarning, match="average_precision: .*clipped to the grid"):
-        t = compare(Binormal.for_auc(0.65), ("auc", "average_precision"), n=1000,
+        t = compare_metrics(Binormal.for_auc(0.65), ("auc", "average_precision"), n=1000,
                     prevalence=0.01, n_rep=200, seed=1, grid=np.linspace(0.6, 0.7, 11))
     ap = t["average_precision"]
     assert math.isnan(ap.delta) and ap.note
@@ -374,7 +374,7 @@ def test_covered_intervals_keep_the_default_grid():
     m = Binormal.for_auc(0.8)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        t = compare(m, n=4000, prevalence=0.3, n_rep=200, seed=3)
+        t = compare_metrics(m, n=4000, prevalence=0.3, n_rep=200, seed=3)
     narrow = signal_curve(m, grid=np.linspace(0.7, 0.9, 41), prevalence=0.3)
     spread = noise(m, n=4000, prevalence=0.3, n_rep=200, seed=3)
     for r in t.rows:
@@ -384,7 +384,7 @@ def test_covered_intervals_keep_the_default_grid():
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: compare("model"), TypeError, "model must be a Binormal, a Mixture or an Empirical"),
+    (lambda: compare_metrics("model"), TypeError, "model must be a Binormal, a Mixture or an Empirical"),
     (lambda: noise("model", n_rep=10), TypeError, "model must be a Binormal"),
     (lambda: signal_curve(Binormal(1.0), grid=["a", "b"], prevalence=0.1), TypeError,
      "grid must be a 1d sequence"),
@@ -656,7 +656,7 @@ def test_resolution_checks_signal_noise_and_at_auc(fn, sig_noise):
 def test_metrics_must_be_names_or_callables(metrics):
     e = Empirical(Y8, S8)
     calls = (lambda: signal_curve(e, metrics, grid=[0.6, 0.7]),
-             lambda: compare(e, metrics, n_rep=5, grid=[0.6, 0.7]),
+             lambda: compare_metrics(e, metrics, n_rep=5, grid=[0.6, 0.7]),
              lambda: noise(e, metrics, n_rep=5))
     for call in calls:
         with pytest.raises(TypeError, match="metrics must be a metric name, a callable"):

@@ -11,8 +11,8 @@ import pytest
 
 import indist_fast
 from indist_fast import IndistFastWarning
-from indist_fast.metrics.resolving_power import (Binormal, Empirical, compare, noise, resolution,
-                                         signal_curve)
+from indist_fast.metrics.resolving_power import (Binormal, Empirical, compare_metrics, noise,
+                                         resolution, signal_curve)
 from indist_fast.metrics.resolving_power import METRICS
 
 pytest.importorskip("scipy")
@@ -158,13 +158,13 @@ def test_compare_tables_and_callables():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)
-        t = compare(Empirical(y, s), {"auc": "auc", "gini": gini}, n_rep=40, seed=1,
+        t = compare_metrics(Empirical(y, s), {"auc": "auc", "gini": gini}, n_rep=40, seed=1,
                     grid=np.linspace(0.7, 0.9, 9))
     # Gini is an affine function of AUROC: it resolves exactly as finely
     assert t["gini"].delta == pytest.approx(t["auc"].delta, rel=1e-6)
     assert "resolving power: empirical" in str(t)
     assert t.to_dict()["rows"][1]["metric"] == "gini"
-    b = compare(Binormal.for_auc(0.8), n=3000, prevalence=0.2, n_rep=200, seed=2)
+    b = compare_metrics(Binormal.for_auc(0.8), n=3000, prevalence=0.2, n_rep=200, seed=2)
     assert [r.metric for r in b.rows] == ["auc", "average_precision", "precision"]
     assert all(r.delta > 0 for r in b.rows)
 
@@ -179,7 +179,7 @@ def test_compare_tables_and_callables():
     (lambda: signal_curve(Binormal(1.0), grid=[0.8, 0.7], prevalence=0.1), ValueError,
      "strictly increasing"),
     (lambda: signal_curve("model", grid=[0.7, 0.8]), TypeError, "Binormal, a Mixture or an Empirical"),
-    (lambda: compare(Binormal(1.0), ("auc", "f2")), ValueError, "unknown metric 'f2'"),
+    (lambda: compare_metrics(Binormal(1.0), ("auc", "f2")), ValueError, "unknown metric 'f2'"),
     (lambda: Empirical([1, 1], [0.2, 0.3]), ValueError, "holds only positives"),
     (lambda: Empirical([1, 0], [0.2, 0.3]).gap(2), ValueError, "k must lie in 1..1"),
 ])
@@ -204,7 +204,7 @@ def test_a_metric_that_ignores_the_model_resolves_nothing():
     # infinite resolving power from a zero-width interval
     const = {"const": lambda t: 0.3}
     with pytest.warns(IndistFastWarning, match="const"):
-        t = compare(Binormal(1.0), const, n=200, prevalence=0.2, n_rep=20,
+        t = compare_metrics(Binormal(1.0), const, n=200, prevalence=0.2, n_rep=20,
                     signal_n=2_000, seed=0)
     row = t["const"]
     assert math.isnan(row.delta) and math.isnan(row.resolving_power)
@@ -238,7 +238,7 @@ def test_empirical_refuses_a_size_or_prevalence_of_its_own():
         with pytest.raises(ValueError, match="does not apply to an Empirical model"):
             noise(e, n_rep=10, seed=0, **kw)
         with pytest.raises(ValueError, match="does not apply to an Empirical model"):
-            compare(e, n_rep=10, seed=0, **kw)
+            compare_metrics(e, n_rep=10, seed=0, **kw)
     # its own values are accepted (they change nothing)
     a = noise(e, n=8, prevalence=0.5, n_rep=10, seed=0).values["auc"]
     np.testing.assert_array_equal(a, noise(e, n_rep=10, seed=0).values["auc"])
@@ -250,8 +250,8 @@ def test_a_mixture_is_a_sampling_model():
     # one component per class: the same table as the Binormal it equals
     b = Binormal(1.0)
     one = Mixture([(1, 1.0, 1.0)], [(4, 0.0, 1.0)])
-    t1 = compare(one, n=300, n_rep=40, seed=3)
-    t2 = compare(b, n=300, prevalence=0.2, n_rep=40, seed=3)
+    t1 = compare_metrics(one, n=300, n_rep=40, seed=3)
+    t2 = compare_metrics(b, n=300, prevalence=0.2, n_rep=40, seed=3)
     for name in METRICS:
         assert t1[name].delta == pytest.approx(t2[name].delta, rel=1e-9), name
     assert t1.prevalence == 0.2 and t1.model.startswith("mixture(")
@@ -271,7 +271,7 @@ def test_compare_passes_replicate_warnings_on_at_the_callers_line():
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        compare(Binormal(1.0), {"c": c_high}, n=200, prevalence=0.2, n_rep=20,
+        compare_metrics(Binormal(1.0), {"c": c_high}, n=200, prevalence=0.2, n_rep=20,
                 signal_n=2_000, grid=[0.6, 0.7, 0.8], seed=0)
     assert caught and all(w.filename == __file__ for w in caught)
     kinds = [w.category for w in caught]
@@ -317,7 +317,7 @@ def test_a_falling_metric_resolves_as_its_negation():
               grid=np.linspace(0.55, 0.95, 41))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)
-        a, b = compare(m, up, **kw)["auc2"], compare(m, down, **kw)["auc2"]
+        a, b = compare_metrics(m, up, **kw)["auc2"], compare_metrics(m, down, **kw)["auc2"]
     assert not math.isnan(b.delta) and not b.note
     assert b.delta == pytest.approx(a.delta, rel=1e-9)
     assert b.auc_interval == pytest.approx(a.auc_interval, rel=1e-9)
@@ -346,13 +346,13 @@ def test_compare_gathers_nested_warnings_once():
         return t.evaluate().precision
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        compare(Binormal.for_auc(0.6), {"ev": ev}, n=1000, prevalence=0.3, n_rep=30, seed=0,
+        compare_metrics(Binormal.for_auc(0.6), {"ev": ev}, n=1000, prevalence=0.3, n_rep=30, seed=0,
                 signal_n=5_000, grid=np.linspace(0.5, 0.8, 13))
     for w in caught:
         assert str(w.message).count("times over the samples measured") <= 1
 
 
 def test_auroc_maps_onto_itself_past_the_grid():
-    t = compare(Binormal.for_auc(0.99), ("auc",), n=500, prevalence=0.02, n_rep=100, seed=0)
+    t = compare_metrics(Binormal.for_auc(0.99), ("auc",), n=500, prevalence=0.02, n_rep=100, seed=0)
     assert t["auc"].auc_interval == t["auc"].interval
     assert t["auc"].delta > 0 and t["auc"].relative == 0.0

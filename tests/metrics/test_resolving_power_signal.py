@@ -15,7 +15,7 @@ import pytest
 
 import indist_fast
 from indist_fast import IndistFastWarning
-from indist_fast.metrics.resolving_power import Binormal, compare, noise, signal_curve
+from indist_fast.metrics.resolving_power import Binormal, compare_metrics, noise, signal_curve
 
 pytest.importorskip("scipy")
 
@@ -56,7 +56,7 @@ def test_a_simulated_signal_is_reproducible_and_the_noise_unchanged(backend):
     assert not np.array_equal(one.values["sample_auc"], other.values["sample_auc"])
     seed = np.random.SeedSequence(3)
     before = (seed.entropy, seed.spawn_key, seed.n_children_spawned)
-    table = compare(model, ["auc", sample_auc], n=400, prevalence=0.2, n_rep=40, seed=seed,
+    table = compare_metrics(model, ["auc", sample_auc], n=400, prevalence=0.2, n_rep=40, seed=seed,
                     signal_n=5_000)
     assert (seed.entropy, seed.spawn_key, seed.n_children_spawned) == before
     # the replicates are those noise draws from the seed alone
@@ -66,7 +66,7 @@ def test_a_simulated_signal_is_reproducible_and_the_noise_unchanged(backend):
 
 def test_compare_a_callable_that_is_auroc_resolves_like_auroc(backend):
     with np.errstate(all="ignore"):
-        table = compare(Binormal.for_auc(0.8), ["auc", sample_auc], n=1_000,
+        table = compare_metrics(Binormal.for_auc(0.8), ["auc", sample_auc], n=1_000,
                         prevalence=0.3, n_rep=200, seed=0, signal_n=200_000)
     assert table["sample_auc"].interval == table["auc"].interval
     # its signal is AUROC up to the simulation's error: the same resolution, nearly
@@ -83,7 +83,7 @@ def test_compare_a_callable_that_is_auroc_resolves_like_auroc(backend):
                           signal_n=20), ValueError, "^signal_n=20 at prevalence=0.01"),
     (lambda: signal_curve(Binormal(1.0), [sample_auc], [0.6, 0.7], prevalence=0.1,
                           seed=-1), ValueError, "^seed must be"),
-    (lambda: compare(Binormal(1.0), [sample_auc], n=100, prevalence=0.1, n_rep=5,
+    (lambda: compare_metrics(Binormal(1.0), [sample_auc], n=100, prevalence=0.1, n_rep=5,
                      signal_n="many"), TypeError, "^signal_n must be"),
 ])
 def test_bad_signal_settings_name_the_argument(backend, call, error, match):
@@ -161,6 +161,6 @@ def test_beam_simulated_auroc_intervals(auc, printed):
 def test_beam_relative_resolution_of_auprc(auc, prevalence, low, high):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)
-        table = compare(Binormal.for_auc(auc), ["auc", "average_precision"], n=10_000,
+        table = compare_metrics(Binormal.for_auc(auc), ["auc", "average_precision"], n=10_000,
                         prevalence=prevalence, n_rep=1_000, seed=0)
     assert low < table["average_precision"].relative < high
