@@ -27,7 +27,7 @@ from .._core.results import SweepResult
 from .._core.validation import (PLAIN_ROWS, check_flag, check_level, check_levels, check_real,
                                check_seed, check_two_classes)
 from ..io.frames import prepare_frame_or_rows
-from .operating_points import roc_polyline
+from .roc_dominance import roc_polyline
 from ..results.report import Curves, Report
 from ..inference.bootstrap import check_bootstrap_settings, bootstrap_table
 from ..table.precision_recall import PrecisionRecallCurve, precision_recall_of

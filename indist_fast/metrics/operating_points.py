@@ -33,7 +33,7 @@ from ..table.score_table import ScoreTable
 from .confusion_counts import (Confusion, all_points, confusion, count_text, four_digits,
                                point_index, rows_and_table)
 # evaluation reads the ROC polyline from here
-from .roc_dominance import Dominance, dominates, roc_polyline as roc_polyline
+from .roc_dominance import Dominance, dominates
 from .threshold_criteria import CRITERIA, BestThreshold, best_threshold
 
 __all__ = ["confusion", "Confusion", "best_threshold", "BestThreshold", "CRITERIA",

@@ -46,7 +46,7 @@ from .._core.validation import prepare_rows
 from .cost_model import (CostDistribution, LossCurve, check_cost_proportions, cost_lines,
                          point_rates)
 # The functions below reach the sweep by this module-level name (one seam for all of them).
-from .cost_model import sweep_context as _context
+from .cost_model import sweep_context
 from .loss_metrics import (ExpectedContingency, accuracy, brier_score, calibration_loss,
                            log_loss, macro_accuracy, macro_brier_score,
                            macro_mean_absolute_error, mean_absolute_error,
@@ -55,7 +55,6 @@ from .method_comparison import MethodComparison, MethodLoss, compare_methods
 from .method_registry import (METHODS, check_method, describe_methods, optimal_curve,
                               score_driven_curve)
 # The registry under the name it had when it lived here.
-from .method_registry import REGISTRY as _REGISTRY
 from .roc_hull import HullCalibration, RocHull, hull_calibration, refinement_loss, roc_convex_hull
 
 __all__ = ["METHODS", "CostDistribution", "LossCurve", "expected_loss", "compare_methods",
@@ -114,7 +113,7 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
     t_value, q_value = spec.settings(t, q)
     dist = CostDistribution.coerce(cost_distribution)
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    ctx = _context(rows, t=t_value, q=q_value, condition=condition,
+    ctx = sweep_context(rows, t=t_value, q=q_value, condition=condition,
                    need_table=spec.table_needed(dist))
     return spec.expected_loss(ctx, dist)
 
@@ -198,7 +197,7 @@ def cost_curves(y_true: Any, y_score: Any, *, condition: str = "cost",
     ([0.0, 0.5, 1.0], [0.0, 0.1667, 0.0])
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    ctx = _context(rows, condition=condition, need_table=True)
+    ctx = sweep_context(rows, condition=condition, need_table=True)
     table = ctx.table
     assert table is not None
     fnr, fpr = point_rates(table)
@@ -251,7 +250,7 @@ def loss_curve(y_true: Any, y_score: Any, method: str, *, t: float | None = None
     spec = check_method(method)
     t_value, q_value = spec.settings(t, q)
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    ctx = _context(rows, t=t_value, q=q_value, condition=condition,
+    ctx = sweep_context(rows, t=t_value, q=q_value, condition=condition,
                    need_table=spec.needs_table)
     return spec.loss_curve(ctx)
 

@@ -13,6 +13,7 @@ import pytest
 
 import indist_fast
 import indist_fast.metrics.threshold_choice as tc
+from indist_fast.metrics import method_registry
 from indist_fast import IndistFastWarning
 
 # Today's messages for a missing setting: tests and the fuzz suite rely on them.
@@ -39,20 +40,20 @@ def _settings(spec, t=0.5, q=0.3):
 
 
 def test_registry_covers_methods_exactly():
-    assert tuple(tc._REGISTRY) == tc.METHODS
+    assert tuple(method_registry.REGISTRY) == tc.METHODS
     assert len(set(tc.METHODS)) == len(tc.METHODS) == 8
-    for name, spec in tc._REGISTRY.items():
+    for name, spec in method_registry.REGISTRY.items():
         assert spec.name == name
         assert spec.needs in (None, *MISSING)
     # SPEC §7: score-fixed takes t, rate-fixed q; score-uniform and score-driven read
     # scores as probabilities; everything else is rank-based or thresholded
-    assert {m: s.needs for m, s in tc._REGISTRY.items() if s.needs} == {
+    assert {m: s.needs for m, s in method_registry.REGISTRY.items() if s.needs} == {
         "score-fixed": "t", "rate-fixed": "q"}
-    assert {m for m, s in tc._REGISTRY.items() if s.unit_scores} == {
+    assert {m for m, s in method_registry.REGISTRY.items() if s.unit_scores} == {
         "score-uniform", "score-driven"}
     # under a uniform c every loss comes from the sweep's sums: compare_methods and
     # expected_loss build no score table (the cost of one evaluate)
-    assert not any(s.table_needed(tc.CostDistribution()) for s in tc._REGISTRY.values())
+    assert not any(s.table_needed(tc.CostDistribution()) for s in method_registry.REGISTRY.values())
     doc = tc.expected_loss.__doc__
     for name in tc.METHODS:
         assert len(re.findall(rf"- ``{name}``", doc)) == 1, name
@@ -63,7 +64,7 @@ def test_registry_covers_methods_exactly():
 @pytest.mark.parametrize("method", tc.METHODS)
 def test_declared_settings_are_what_the_functions_demand(backend, data, method, setting):
     y, s, w = data
-    spec = tc._REGISTRY[method]
+    spec = method_registry.REGISTRY[method]
     given = _settings(spec)
     without = {k: v for k, v in given.items() if k != setting}
     if spec.needs == setting:
@@ -92,7 +93,7 @@ def test_compare_methods_needs_t_as_score_fixed_does(backend, data):
 @pytest.mark.parametrize("method", tc.METHODS)
 def test_declared_unit_scores_are_what_the_functions_demand(backend, data, method):
     y, s, w = data
-    spec = tc._REGISTRY[method]
+    spec = method_registry.REGISTRY[method]
     # 4 s - 1 is an exact, order-keeping map of the grid: t = 0.5 goes to 1.0
     shifted = 4 * s - 1
     kwargs = _settings(spec)
@@ -126,17 +127,17 @@ def test_declared_unit_scores_are_what_the_functions_demand(backend, data, metho
 def test_declared_table_need_is_what_the_functions_ask_for(backend, data, monkeypatch, method,
                                                            distribution):
     y, s, w = data
-    spec = tc._REGISTRY[method]
+    spec = method_registry.REGISTRY[method]
     kwargs = _settings(spec)
     dist = tc.CostDistribution.coerce(distribution)
-    real = tc._context
+    real = tc.sweep_context
     asked = []
 
     def spy(rows, **kw):
         asked.append(kw["need_table"])
         return real(rows, **kw)
 
-    monkeypatch.setattr(tc, "_context", spy)
+    monkeypatch.setattr(tc, "sweep_context", spy)
     loss = tc.expected_loss(y, s, method, sample_weight=w, cost_distribution=distribution,
                             **kwargs)
     curve = tc.loss_curve(y, s, method, sample_weight=w, **kwargs)
@@ -146,7 +147,7 @@ def test_declared_table_need_is_what_the_functions_ask_for(backend, data, monkey
     def with_table(rows, **kw):
         return real(rows, **{**kw, "need_table": True})
 
-    monkeypatch.setattr(tc, "_context", with_table)
+    monkeypatch.setattr(tc, "sweep_context", with_table)
     assert tc.expected_loss(y, s, method, sample_weight=w, cost_distribution=distribution,
                             **kwargs) == pytest.approx(loss, abs=1e-12)
     full = tc.loss_curve(y, s, method, sample_weight=w, **kwargs)
@@ -162,7 +163,7 @@ def test_expected_loss_is_the_integral_of_the_loss_curve(backend, data, method, 
     # for score-driven and rate-driven under a uniform c this checks the closed forms
     # from the sweep's sums against the curves from the table
     y, s, w = data
-    kwargs = _settings(tc._REGISTRY[method])
+    kwargs = _settings(method_registry.REGISTRY[method])
     curve = tc.loss_curve(y, s, method, condition=condition, sample_weight=w, **kwargs)
     got = tc.expected_loss(y, s, method, condition=condition, cost_distribution=distribution,
                            sample_weight=w, **kwargs)
