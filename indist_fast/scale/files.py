@@ -62,8 +62,10 @@ from .._core.validation import (Rows, check_flag, check_levels, combine_codings,
                                 labels_as_coded, prepare_rows, raise_nan_score,
                                 raise_row_errors, with_scores)
 from ..errors import warn_one_class
-from ..io.readers import (page_release, Source, RowGroups, describe_path, naming_columns,
-                      open_source, role_of, typed_pos_label)
+from ..io import (Source, describe_path, naming_columns, open_source, page_release,
+                 typed_pos_label)
+from ..io.columns import role_of
+from ..io.source import RowGroupReader
 from ..metrics.evaluation import evaluate
 from ..results.report import Report
 from ..results.report_table import ReportTable
@@ -604,7 +606,7 @@ def _read_while_it_fits(chunks: Iterator[tuple[Any, ...]], budget: int, bar: _Pr
 GROUPS_MIN_ROWS = 5_000_000
 
 
-def _by_row_groups(groups: RowGroups, levels: tuple[float, ...], exclude_self: bool
+def _by_row_groups(groups: RowGroupReader, levels: tuple[float, ...], exclude_self: bool
                    ) -> Report | None:
     """``evaluate`` of a Parquet file of 0/1 (or bool) labels and float scores, its row
     groups decoded on two threads and each written into the engine's radix buckets as
