@@ -29,7 +29,7 @@ from ..results.report_table import REPORT_COLUMNS, BootstrapSettings, ReportTabl
 from .segment_tables import append_totals
 from ..table.score_table import DEFAULT_LEVELS, with_main_level
 
-__all__ = ["evaluate_many"]
+__all__ = ["evaluate_many", "evaluate_many_checked"]
 
 # Column names a ReportTable uses itself: segment columns may not take them.
 RESERVED = frozenset(REPORT_COLUMNS) | {"model", "one_class"} | set(interval_columns())
@@ -122,6 +122,57 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     boot = bootstrap_settings(n_boot, seed, confidence)
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
+    return evaluate_many_checked(y, models, w, group_arrays, by_names, pos_label, lv,
+                                 exclude_self, total, boot, label=label, weight=weight,
+                                 stacklevel=3)
+
+
+def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: list[Any],
+                          by_names: list[str], pos_label: Any, lv: tuple[float, ...],
+                          exclude_self: bool, total: bool, boot: BootstrapSettings | None,
+                          *, label: str | None = None, weight: str | None = None,
+                          stacklevel: int = 2) -> ReportTable:
+    """``evaluate_many`` once its settings are checked: for callers that checked them
+    already (``evaluate_file``), so that nested calls do not check them again (as
+    scikit-learn's ``prefer_skip_nested_validation``). The rows are checked here.
+
+    Parameters
+    ----------
+    y : array-like
+        The labels.
+    models : dict
+        Model name to its scores (the order of the table's models).
+    w : array-like or None
+        Sample weights.
+    group_arrays : list of array-like
+        The segment columns; empty for one segment of all rows.
+    by_names : list of str
+        Their names, one each.
+    pos_label : scalar or None
+        The positive label.
+    lv : tuple of float
+        Levels, as ``check_levels`` gives them.
+    exclude_self, total : bool
+        As ``check_flag`` gives them.
+    boot : BootstrapSettings or None
+        As ``bootstrap_settings`` gives them.
+    label, weight : str, default=None
+        The column names in the table form (errors name the columns).
+    stacklevel : int, default=2
+        Where the one-class warning points: 2 at the caller.
+
+    Returns
+    -------
+    ReportTable
+
+    Examples
+    --------
+    >>> from indist_fast.metrics.segments import evaluate_many_checked
+    >>> t = evaluate_many_checked([0, 1, 1, 0], {"m": [.1, .9, .8, .3]}, None, [[1, 1, 2, 2]],
+    ...                           ["g"], None, (0.5,), True, False, None)
+    >>> t.columns["g"].tolist(), t.columns["auc"].tolist()
+    ([1, 2], [1.0, 1.0])
+    """
     names = {name: _score_name(name, len(models), label is not None) for name in models}
     columns = None if label is None else {
         "y_true": f"label column {label!r}",
@@ -153,7 +204,7 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         for r in rows]
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
                                     exclude_self, intervals, boot)
-    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), 2)
+    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), stacklevel)
     if total:
         table = _with_totals(table, rows, all_levels, exclude_self, list(models), boot,
                              n_table)

@@ -21,8 +21,8 @@ from .._core.validation import (Rows, combine_codings, labels_as_coded, prepare_
 from ..errors import warn_one_class
 from ..io import Source, describe_path, naming_columns, typed_pos_label
 from ..io.columns import role_of
-from ..metrics.segments import evaluate_many, factorize_column
-from ..results.report_table import ReportTable
+from ..metrics.segments import evaluate_many_checked, factorize_column
+from ..results.report_table import BootstrapSettings, ReportTable
 from ..table.score_table import with_main_level
 from .file_stream import (CountedChunks, Progress, drain, no_rows, read_while_it_fits,
                           rows_in_files)
@@ -54,11 +54,13 @@ class TablePlan:
 
     def __init__(self, path: Any, cols: dict[str, str | None], pos_label: Any,
                  levels: tuple[float, ...], exclude_self: bool, limit: int,
-                 folder: str | None, drop_nulls: bool, extra: dict[str, Any]) -> None:
+                 folder: str | None, drop_nulls: bool, total: bool,
+                 boot: BootstrapSettings | None) -> None:
         self.path, self.cols, self.pos_label = path, cols, pos_label
-        # totals and intervals (evaluate_many's): the in-memory path alone gives them
-        self.extra = extra
-        self.needs_rows = bool(extra["total"]) or extra["n_boot"] is not None
+        # totals and intervals (evaluate_many's): the in-memory path alone gives them;
+        # checked by evaluate_file, so not again by evaluate_many
+        self.total, self.boot = total, boot
+        self.needs_rows = total or boot is not None
         self.levels, self.exclude_self, self.limit = levels, exclude_self, limit
         self.folder = folder or tempfile.gettempdir()
         self.drop_nulls = drop_nulls
@@ -139,26 +141,29 @@ class TablePlan:
             columns = {k: None if c[0] is None else np.concatenate(c)
                        for k, c in zip(self.cols, zip(*buffered))}
             del buffered
+            # The rows are checked once, by the engine's sweep of each model, which
+            # names the row (in its file) and, under the model's column, the argument.
             with rows_in_files(src):
-                for k in self.score_keys:
-                    self._check_nan(np.asarray(columns[k]), k)
                 with labels_as_coded(columns["label"], coding):
                     rows = prepare_rows(columns["label"], columns["score"],
                                         columns["weight"], self.pos_label)
                     coding = combine_codings(coding, rows.coding)
                     codes = np.zeros(rows.n_rows, dtype=np.int64)
-                    sweeps = [eng.summarize_segments(r.y, r.s, r.w, codes, 1, r.pos_value,
-                                                     r.neg_value, self.levels_all,
-                                                     self.exclude_self)
-                              for r in [rows] + [with_scores(rows, columns[k])
-                                                 for k in self.score_keys[1:]]]
+                    models = [rows] + [with_scores(rows, columns[k])
+                                       for k in self.score_keys[1:]]
+                    sweeps = []
+                    for k, r in zip(self.score_keys, models):
+                        with naming_columns(self.path, {"score": self.cols[k]}):
+                            sweeps.append(eng.summarize_segments(
+                                r.y, r.s, r.w, codes, 1, r.pos_value, r.neg_value,
+                                self.levels_all, self.exclude_self))
             code = self.index[key] = len(self.index)
             for j, k in enumerate(self.by_keys):
                 self.values[j].append(parts[files[0]][0][k])
             self.done_codes.append(np.array([code]))
             for model, sw in enumerate(sweeps):
                 self.done[model].append(sw)
-            del columns, rows, codes, sweeps
+            del columns, rows, codes, models, sweeps
         if not self.index:
             raise no_rows(self.path, self.drop_nulls)
         return True
@@ -181,11 +186,10 @@ class TablePlan:
         with rows_in_files(src), self._naming_segments():
             for k in self.score_keys:
                 self._check_nan(np.asarray(columns[k]), k)
-            return evaluate_many(
+            return evaluate_many_checked(
                 columns["label"], {self.cols[k]: columns[k] for k in self.score_keys},
-                groups={self.cols[k]: columns[k] for k in self.by_keys} or None,
-                sample_weight=columns["weight"], pos_label=self.pos_label,
-                levels=self.levels, exclude_self=self.exclude_self, **self.extra)
+                columns["weight"], [columns[k] for k in self.by_keys], self.by,
+                self.pos_label, self.levels, self.exclude_self, self.total, self.boot)
 
     def _check_nan(self, s: np.ndarray, key: str) -> None:
         """A NaN score named by its own model's column (the evaluation names the first

@@ -272,8 +272,7 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     limit = parse_memory(memory_limit)
     folder = check_tmp_dir(tmp_dir)
     total = check_flag(total, "total")
-    bootstrap_settings(n_boot, seed, confidence)            # checked before reading
-    extra = {"total": total, "n_boot": n_boot, "seed": seed, "confidence": confidence}
+    boot = bootstrap_settings(n_boot, seed, confidence)     # checked before reading
     if isinstance(score, str) and by is None and not total and n_boot is None:
         cols = {"label": label, "score": score, "weight": weight}
         src = open_source(path, cols, drop_nulls=drop_nulls)
@@ -291,7 +290,8 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
             **{f"score#{k}": s for k, s in enumerate(scores[1:], 1)},
             **{f"by#{k}": b for k, b in enumerate(by_names)}}
     src = open_source(path, cols, drop_nulls=drop_nulls)
-    plan = TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls, extra)
+    plan = TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls, total,
+                     boot)
     with naming_columns(path, cols):
         return plan.evaluate(src, progress)
 
