@@ -84,6 +84,18 @@ class Source:
         ``chunks_of(files, rows)``: the chunks of some of ``parts``, by index.
     row_groups : RowGroupReader, optional
         Label and score columns by row group, decoded as they are evaluated.
+
+    Examples
+    --------
+    A format of columns already in memory, one chunk per ``rows`` rows:
+
+    >>> import numpy as np
+    >>> from indist_fast.io import Source
+    >>> y, s = np.array([0, 1, 1, 0]), np.array([.1, .8, .6, .3])
+    >>> src = Source(4, 16, lambda rows: ((y[i:i + rows], s[i:i + rows], None)
+    ...                                   for i in range(0, 4, rows)))
+    >>> [chunk[1].tolist() for chunk in src.chunks(3)]
+    [[0.1, 0.8, 0.6], [0.3]]
     """
 
     n_rows: int | None
@@ -166,6 +178,7 @@ def one_line(exc: BaseException) -> str:
     Parameters
     ----------
     exc : BaseException
+        The error to show.
 
     Returns
     -------
