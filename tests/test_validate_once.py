@@ -97,3 +97,28 @@ def test_partition_segments_name_a_bad_score_by_its_model_and_file_row(tmp_path)
     assert re.fullmatch(r"score: column 'q' of .*logs: y_score contains NaN \(first at row 3 "
                         r"of .*g=2.part\.npz\); drop or impute those rows first\.",
                         str(info.value)), str(info.value)
+
+
+def test_a_table_in_memory_checks_rows_in_the_engine_alone(tmp_path, monkeypatch):
+    numpy_checks = []
+    monkeypatch.setattr(file_plan.TablePlan, "_check_nan",
+                        lambda self, s, key: numpy_checks.append(key))
+    path = tmp_path / "log.npz"
+    np.savez(path, y=Y, p=P, q=Q, g=G)
+    got = evaluate_file(path, label="y", score=["p", "q"], by="g", progress=False)
+    assert numpy_checks == []
+    want = evaluate_many(Y, {"p": P, "q": Q}, groups={"g": G})
+    np.testing.assert_array_equal(got.columns["auc"], want.columns["auc"])
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_a_table_in_memory_names_a_bad_score_by_its_model(tmp_path, by):
+    q = Q.copy()
+    q[13] = np.nan
+    path = tmp_path / "log.npz"
+    np.savez(path, y=Y, p=P, q=q, g=G)
+    with pytest.raises(ValueError) as info:
+        evaluate_file(path, label="y", score=["p", "q"], by=by, progress=False)
+    assert re.fullmatch(r"score: column 'q' of .*log\.npz: y_score contains NaN \(first at "
+                        r"row 13\); drop or impute those rows first\.", str(info.value)), \
+        str(info.value)

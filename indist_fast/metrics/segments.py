@@ -13,7 +13,7 @@ import contextlib
 import math
 import re
 from collections.abc import Mapping
-from typing import Any, Iterable, Iterator, NoReturn
+from typing import Any, Callable, ContextManager, Iterable, Iterator, NoReturn
 
 import numpy as np
 
@@ -131,6 +131,7 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
                           by_names: list[str], pos_label: Any, lv: tuple[float, ...],
                           exclude_self: bool, total: bool, boot: BootstrapSettings | None,
                           *, label: str | None = None, weight: str | None = None,
+                          naming: Callable[[Any], ContextManager[None]] | None = None,
                           stacklevel: int = 2) -> ReportTable:
     """``evaluate_many`` once its settings are checked: for callers that checked them
     already (``evaluate_file``), so that nested calls do not check them again (as
@@ -158,6 +159,10 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
         As ``bootstrap_settings`` gives them.
     label, weight : str, default=None
         The column names in the table form (errors name the columns).
+    naming : callable, default=None
+        ``naming(model)``: a context in which errors about a model's rows are named
+        (its scores are the argument ``y_score``); by default as ``evaluate_many``
+        names them.
     stacklevel : int, default=2
         Where the one-class warning points: 2 at the caller.
 
@@ -173,13 +178,15 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
     >>> t.columns["g"].tolist(), t.columns["auc"].tolist()
     ([1, 2], [1.0, 1.0])
     """
-    names = {name: _score_name(name, len(models), label is not None) for name in models}
-    columns = None if label is None else {
-        "y_true": f"label column {label!r}",
-        **({} if weight is None else {"sample_weight": f"weight column {weight!r}"})}
+    if naming is None:
+        names = {name: _score_name(name, len(models), label is not None) for name in models}
+        columns = None if label is None else {
+            "y_true": f"label column {label!r}",
+            **({} if weight is None else {"sample_weight": f"weight column {weight!r}"})}
+        naming = lambda model: _naming_scores(names[model], columns)  # noqa: E731
     rows: list[Rows] = []
     for name, s in models.items():
-        with _naming_scores(names[name], columns):
+        with naming(name):
             rows.append(prepare_rows(y, s, w, pos_label) if not rows
                         else with_scores(rows[0], s))
     n = rows[0].n_rows
@@ -191,8 +198,8 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
     codes, n_segments, segment_values = segment_codes(group_arrays, by_names, n)
     _check_weight_spans(rows[0], codes, n_segments, segment_values, total)
     all_levels = with_main_level(lv)
-    sweeps = _model_sweeps(rows, [names[name] for name in models], codes, n_segments,
-                           all_levels, exclude_self, columns)
+    sweeps = _model_sweeps(rows, list(models), codes, n_segments, all_levels, exclude_self,
+                           naming)
     present = sweeps[0].n_rows > 0            # codes may number values no row holds
     if not present.all():
         sweeps = [sw.take(present) for sw in sweeps]
@@ -236,9 +243,9 @@ def _naming_scores(name: str, columns: Mapping[str, str] | None = None) -> Itera
         raise type(exc)(renamed) from None
 
 
-def _model_sweeps(rows: list[Rows], names: list[str], codes: np.ndarray, n_segments: int,
+def _model_sweeps(rows: list[Rows], models: list[Any], codes: np.ndarray, n_segments: int,
                   levels: np.ndarray, exclude_self: bool,
-                  columns: Mapping[str, str] | None) -> list[SegmentSweeps]:
+                  naming: Callable[[Any], ContextManager[None]]) -> list[SegmentSweeps]:
     """Every model's segment sweeps in one engine call (two models at a time on two
     threads); on bad scores the models are run again one by one, so that the error
     names the model at fault."""
@@ -250,8 +257,8 @@ def _model_sweeps(rows: list[Rows], names: list[str], codes: np.ndarray, n_segme
     except (ValueError, TypeError):
         pass
     sweeps = []
-    for name, r in zip(names, rows):
-        with _naming_scores(name, columns):
+    for model, r in zip(models, rows):
+        with naming(model):
             sweeps.append(_sweeps(r, codes, n_segments, levels, exclude_self))
     return sweeps
 

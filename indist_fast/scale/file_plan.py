@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import tempfile
-from typing import Any, Iterator
+from typing import Any, ContextManager, Iterator
 
 import numpy as np
 
@@ -153,7 +153,7 @@ class TablePlan:
                                        for k in self.score_keys[1:]]
                     sweeps = []
                     for k, r in zip(self.score_keys, models):
-                        with naming_columns(self.path, {"score": self.cols[k]}):
+                        with self._naming_model(str(self.cols[k])):
                             sweeps.append(eng.summarize_segments(
                                 r.y, r.s, r.w, codes, 1, r.pos_value, r.neg_value,
                                 self.levels_all, self.exclude_self))
@@ -183,13 +183,18 @@ class TablePlan:
         columns = {k: None if c[0] is None else np.concatenate(c)
                    for k, c in zip(self.cols, zip(*buffered))}
         buffered.clear()
+        # The rows are checked once, by the engine's sweeps, which name the row; each
+        # model's errors are named under its own column.
         with rows_in_files(src), self._naming_segments():
-            for k in self.score_keys:
-                self._check_nan(np.asarray(columns[k]), k)
             return evaluate_many_checked(
                 columns["label"], {self.cols[k]: columns[k] for k in self.score_keys},
                 columns["weight"], [columns[k] for k in self.by_keys], self.by,
-                self.pos_label, self.levels, self.exclude_self, self.total, self.boot)
+                self.pos_label, self.levels, self.exclude_self, self.total, self.boot,
+                naming=self._naming_model)
+
+    def _naming_model(self, model: str) -> ContextManager[None]:
+        """Errors about a model's scores (``y_score``) under its own column."""
+        return naming_columns(self.path, {"score": model})
 
     def _check_nan(self, s: np.ndarray, key: str) -> None:
         """A NaN score named by its own model's column (the evaluation names the first
