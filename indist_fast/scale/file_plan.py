@@ -256,6 +256,9 @@ class TablePlan:
     def _checked_classes(self, rows: Rows, parts: dict[str, Any]) -> np.ndarray:
         """Each row's class (uint8, 1 positive), after the checks the in-memory sweep
         makes on every row: a third label, a NaN score (in any model), a bad weight."""
+        # Here and not in the engine: its sweep of a bucket sees rows in bucket order,
+        # so it could not name a bad row's place in the file, and a third label must be
+        # refused before the rows are parked as two classes.
         positive = rows.y == rows.pos_value
         bad = np.flatnonzero(~positive & (rows.y != rows.neg_value))
         if len(bad):
