@@ -52,6 +52,13 @@ class Source:
     a service the format can offer, None where it cannot. The source is not frozen:
     ``open_source`` fills ``n_bytes`` for a format that leaves it None.
 
+    The opener checks what it can before any row is read (the columns present, once:
+    ``columns.check_present``; of types their roles take) and every error it or its
+    chunks raise is a ``ValueError`` or ``TypeError`` whose message starts with
+    ``path:`` or the column's role, rows counted in the file from 0 (``reading``
+    turns a library's errors for bad bytes into one; ``columns.null_error`` is the
+    error for a null).
+
     Attributes
     ----------
     n_rows : int or None
