@@ -106,16 +106,14 @@ def read_columns(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
     Examples
     --------
-    >>> import os, tempfile
-    >>> tmp = tempfile.TemporaryDirectory()
-    >>> path = os.path.join(tmp.name, "scores.csv")
-    >>> with open(path, "w") as f:
-    ...     _ = f.write("y,p\\n0,0.1\\n1,0.8\\n1,0.6\\n0,0.3\\n")
+    >>> import numpy as np, os, tempfile
     >>> from indist_fast.io import read_columns
-    >>> y, s, w = read_columns(path, label="y", score="p")
-    >>> y.tolist(), s.tolist(), w
-    ([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3], None)
-    >>> tmp.cleanup()
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "scores.npz")
+    ...     np.savez(path, y=[0, 1, 1, 0], p=[0.1, 0.8, 0.6, 0.3])
+    ...     y, s, w = read_columns(path, label="y", score="p")
+    ...     print(y.tolist(), s.tolist(), w)
+    [0, 1, 1, 0] [0.1, 0.8, 0.6, 0.3] None
     """
     src = open_source(path, {"label": label, "score": score, "weight": weight},
                       drop_nulls=drop_nulls)
