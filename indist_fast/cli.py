@@ -16,8 +16,8 @@ from . import __version__
 from .datasets import NINE_LAYOUT, nine_datasets
 from .errors import IndistFastWarning
 from ._core.validation import check_seed
-from .io.readers import (LabelText, one_line, naming_columns, open_source, read_columns,
-                 typed_pos_label)
+from .io import (LabelText, one_line, naming_columns, open_source, read_columns,
+                typed_pos_label)
 from .metrics.evaluation import evaluate
 
 

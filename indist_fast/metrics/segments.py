@@ -13,7 +13,7 @@ import contextlib
 import math
 import re
 from collections.abc import Mapping
-from typing import Any, Iterable, Iterator, NoReturn
+from typing import Any, Callable, ContextManager, Iterable, Iterator, NoReturn
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from ..results.report_table import REPORT_COLUMNS, BootstrapSettings, ReportTabl
 from .segment_tables import append_totals
 from ..table.score_table import DEFAULT_LEVELS, with_main_level
 
-__all__ = ["evaluate_many"]
+__all__ = ["evaluate_many", "evaluate_many_checked"]
 
 # Column names a ReportTable uses itself: segment columns may not take them.
 RESERVED = frozenset(REPORT_COLUMNS) | {"model", "one_class"} | set(interval_columns())
@@ -122,13 +122,71 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     boot = bootstrap_settings(n_boot, seed, confidence)
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
-    names = {name: _score_name(name, len(models), label is not None) for name in models}
-    columns = None if label is None else {
-        "y_true": f"label column {label!r}",
-        **({} if weight is None else {"sample_weight": f"weight column {weight!r}"})}
+    return evaluate_many_checked(y, models, w, group_arrays, by_names, pos_label, lv,
+                                 exclude_self, total, boot, label=label, weight=weight,
+                                 stacklevel=3)
+
+
+def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: list[Any],
+                          by_names: list[str], pos_label: Any, lv: tuple[float, ...],
+                          exclude_self: bool, total: bool, boot: BootstrapSettings | None,
+                          *, label: str | None = None, weight: str | None = None,
+                          naming: Callable[[Any], ContextManager[None]] | None = None,
+                          stacklevel: int = 2) -> ReportTable:
+    """``evaluate_many`` once its settings are checked: for callers that checked them
+    already (``evaluate_file``), so that nested calls do not check them again (as
+    scikit-learn's ``prefer_skip_nested_validation``). The rows are checked here.
+
+    Parameters
+    ----------
+    y : array-like
+        The labels.
+    models : dict
+        Model name to its scores (the order of the table's models).
+    w : array-like or None
+        Sample weights.
+    group_arrays : list of array-like
+        The segment columns; empty for one segment of all rows.
+    by_names : list of str
+        Their names, one each.
+    pos_label : scalar or None
+        The positive label.
+    lv : tuple of float
+        Levels, as ``check_levels`` gives them.
+    exclude_self, total : bool
+        As ``check_flag`` gives them.
+    boot : BootstrapSettings or None
+        As ``bootstrap_settings`` gives them.
+    label, weight : str, default=None
+        The column names in the table form (errors name the columns).
+    naming : callable, default=None
+        ``naming(model)``: a context in which errors about a model's rows are named
+        (its scores are the argument ``y_score``); by default as ``evaluate_many``
+        names them.
+    stacklevel : int, default=2
+        Where the one-class warning points: 2 at the caller.
+
+    Returns
+    -------
+    ReportTable
+
+    Examples
+    --------
+    >>> from indist_fast.metrics.segments import evaluate_many_checked
+    >>> t = evaluate_many_checked([0, 1, 1, 0], {"m": [.1, .9, .8, .3]}, None, [[1, 1, 2, 2]],
+    ...                           ["g"], None, (0.5,), True, False, None)
+    >>> t.columns["g"].tolist(), t.columns["auc"].tolist()
+    ([1, 2], [1.0, 1.0])
+    """
+    if naming is None:
+        names = {name: _score_name(name, len(models), label is not None) for name in models}
+        columns = None if label is None else {
+            "y_true": f"label column {label!r}",
+            **({} if weight is None else {"sample_weight": f"weight column {weight!r}"})}
+        naming = lambda model: _naming_scores(names[model], columns)  # noqa: E731
     rows: list[Rows] = []
     for name, s in models.items():
-        with _naming_scores(names[name], columns):
+        with naming(name):
             rows.append(prepare_rows(y, s, w, pos_label) if not rows
                         else with_scores(rows[0], s))
     n = rows[0].n_rows
@@ -140,8 +198,8 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     codes, n_segments, segment_values = segment_codes(group_arrays, by_names, n)
     _check_weight_spans(rows[0], codes, n_segments, segment_values, total)
     all_levels = with_main_level(lv)
-    sweeps = _model_sweeps(rows, [names[name] for name in models], codes, n_segments,
-                           all_levels, exclude_self, columns)
+    sweeps = _model_sweeps(rows, list(models), codes, n_segments, all_levels, exclude_self,
+                           naming)
     present = sweeps[0].n_rows > 0            # codes may number values no row holds
     if not present.all():
         sweeps = [sw.take(present) for sw in sweeps]
@@ -153,7 +211,7 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         for r in rows]
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
                                     exclude_self, intervals, boot)
-    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), 2)
+    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), stacklevel)
     if total:
         table = _with_totals(table, rows, all_levels, exclude_self, list(models), boot,
                              n_table)
@@ -185,9 +243,9 @@ def _naming_scores(name: str, columns: Mapping[str, str] | None = None) -> Itera
         raise type(exc)(renamed) from None
 
 
-def _model_sweeps(rows: list[Rows], names: list[str], codes: np.ndarray, n_segments: int,
+def _model_sweeps(rows: list[Rows], models: list[Any], codes: np.ndarray, n_segments: int,
                   levels: np.ndarray, exclude_self: bool,
-                  columns: Mapping[str, str] | None) -> list[SegmentSweeps]:
+                  naming: Callable[[Any], ContextManager[None]]) -> list[SegmentSweeps]:
     """Every model's segment sweeps in one engine call (two models at a time on two
     threads); on bad scores the models are run again one by one, so that the error
     names the model at fault."""
@@ -199,8 +257,8 @@ def _model_sweeps(rows: list[Rows], names: list[str], codes: np.ndarray, n_segme
     except (ValueError, TypeError):
         pass
     sweeps = []
-    for name, r in zip(names, rows):
-        with _naming_scores(name, columns):
+    for model, r in zip(models, rows):
+        with naming(model):
             sweeps.append(_sweeps(r, codes, n_segments, levels, exclude_self))
     return sweeps
 

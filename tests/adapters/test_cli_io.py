@@ -11,7 +11,7 @@ import pytest
 
 import indist_fast
 from indist_fast.cli import main
-from indist_fast.io.readers import read_columns
+from indist_fast.io import read_columns
 
 rng = np.random.default_rng(2)
 Y = (rng.random(300) < 0.3).astype(np.int64)

@@ -20,7 +20,7 @@ from indist_fast.metrics import evaluation as metrics
 from indist_fast._core.results import B_ROUNDING, clamp_b
 from indist_fast._core.validation import prepare_rows
 from indist_fast.cli import main
-from indist_fast.io.readers import read_columns
+from indist_fast.io import read_columns
 from indist_fast.scale.ranges import split_table, sweep_ranges
 from indist_fast.results.report import Report
 from indist_fast.inference.bootstrap import Resampler

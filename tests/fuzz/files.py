@@ -411,7 +411,7 @@ def _run_cli_process(argv: list[str]) -> tuple[int, str, str]:
 
 def file_cases(tmp: str) -> list[Case]:
     from indist_fast import evaluate_file
-    from indist_fast.io.readers import read_columns
+    from indist_fast.io import read_columns
     out: list[Case] = []
     for spec in specs():
         path = os.path.join(tmp, spec.name)

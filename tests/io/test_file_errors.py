@@ -16,7 +16,7 @@ import pytest
 import indist_fast
 from indist_fast import IndistFastWarning, evaluate_file
 from indist_fast.cli import main
-from indist_fast.io.readers import read_columns
+from indist_fast.io import read_columns
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -12,7 +12,7 @@ import pytest
 
 import indist_fast
 from indist_fast import IndistFastWarning, evaluate_file
-from indist_fast.io.readers import read_columns
+from indist_fast.io import read_columns
 from reports import assert_reports_equal
 
 pa = pytest.importorskip("pyarrow")

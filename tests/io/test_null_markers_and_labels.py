@@ -16,7 +16,7 @@ import pytest
 import indist_fast
 from indist_fast import IndistFastWarning, evaluate_file
 from indist_fast.cli import build_parser, main
-from indist_fast.io.readers import CSV_FALSE, CSV_NULLS, CSV_TRUE, read_columns
+from indist_fast.io import CSV_FALSE, CSV_NULLS, CSV_TRUE, read_columns
 from reports import assert_reports_equal
 
 pa = pytest.importorskip("pyarrow")

@@ -12,7 +12,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
 import indist_fast  # noqa: E402
-from indist_fast.io import readers  # noqa: E402
+from indist_fast.io import open_source, parquet_files  # noqa: E402
 
 
 def write(tmp_path, columns: dict, row_group_size: int = 97):
@@ -22,7 +22,7 @@ def write(tmp_path, columns: dict, row_group_size: int = 97):
 
 
 def chunked_columns(path, cols):
-    src = readers.open_source(path, cols)
+    src = open_source(path, cols)
     parts = list(src.chunks(50))
     return tuple(None if parts[0][i] is None else np.concatenate([p[i] for p in parts])
                  for i in range(len(cols)))
@@ -40,14 +40,14 @@ def test_read_all_equals_the_chunks(tmp_path, label_type, score_type):
                             "s": pa.array(s).cast(score_type, safe=False),
                             "w": pa.array(w)})
     cols = {"label": "y", "score": "s", "weight": "w"}
-    src = readers.open_source(path, cols)
+    src = open_source(path, cols)
     assert src.read_all is not None
     whole = src.read_all()
     for got, want in zip(whole, chunked_columns(path, cols)):
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
     no_weight = dict(cols, weight=None)
-    y_all, s_all, w_all = readers.open_source(path, no_weight).read_all()
+    y_all, s_all, w_all = open_source(path, no_weight).read_all()
     assert w_all is None and len(y_all) == len(s_all) == n
 
 
@@ -59,13 +59,13 @@ def test_evaluate_file_takes_the_whole_read_and_matches_memory(tmp_path, monkeyp
     s = (rng.normal(size=n) + y).astype(np.float32)
     path = write(tmp_path, {"y": y, "s": s}, row_group_size=333)
     calls = []
-    real = readers._parquet_read_all
+    real = parquet_files._parquet_read_all
 
     def counted(*args):
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(readers, "_parquet_read_all", counted)
+    monkeypatch.setattr(parquet_files, "_parquet_read_all", counted)
     from_file = indist_fast.evaluate_file(path, label="y", score="s")
     assert calls, "the whole-file read was not used"
     in_memory = indist_fast.evaluate(y, s)
@@ -82,7 +82,7 @@ def test_a_null_hands_back_to_the_chunks(tmp_path):
     y = pa.array([True, False, None, True, False, True] * 50)
     s = pa.array(np.linspace(0, 1, 300))
     path = write(tmp_path, {"y": y, "s": s}, row_group_size=40)
-    src = readers.open_source(path, {"label": "y", "score": "s", "weight": None})
+    src = open_source(path, {"label": "y", "score": "s", "weight": None})
     assert src.read_all() is None
     with pytest.raises(ValueError, match="row 2"):
         indist_fast.evaluate_file(path, label="y", score="s")
@@ -104,5 +104,5 @@ def test_bad_rows_are_named_in_the_file(tmp_path):
 def test_text_and_dictionary_columns_keep_the_chunks(tmp_path):
     path = write(tmp_path, {"y": pa.array(["a", "b"] * 50).dictionary_encode(),
                             "s": np.linspace(0, 1, 100)})
-    assert readers.open_source(path, {"label": "y", "score": "s", "weight": None}
+    assert open_source(path, {"label": "y", "score": "s", "weight": None}
                                ).read_all is None

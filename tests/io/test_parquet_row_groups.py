@@ -15,7 +15,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 import indist_fast  # noqa: E402
 from reports import assert_reports_equal  # noqa: E402
 from indist_fast.scale import files
-from indist_fast.io import readers  # noqa: E402
+from indist_fast.io import arrow_files, open_source, parquet_files  # noqa: E402
 
 
 def write(tmp_path, columns: dict, row_group_size: int = 331) -> str:
@@ -30,7 +30,7 @@ class Spy:
     def __init__(self, monkeypatch) -> None:
         self.groups: list[int] = []
         self.whole = 0
-        blocks, read_all = readers.RowGroups.blocks, readers._parquet_read_all
+        blocks, read_all = parquet_files.RowGroups.blocks, parquet_files._parquet_read_all
 
         def counted_blocks(rg, groups):
             self.groups += list(groups)
@@ -39,8 +39,8 @@ class Spy:
         def counted_read_all(*args):
             self.whole += 1
             return read_all(*args)
-        monkeypatch.setattr(readers.RowGroups, "blocks", counted_blocks)
-        monkeypatch.setattr(readers, "_parquet_read_all", counted_read_all)
+        monkeypatch.setattr(parquet_files.RowGroups, "blocks", counted_blocks)
+        monkeypatch.setattr(parquet_files, "_parquet_read_all", counted_read_all)
         monkeypatch.setattr(files, "GROUPS_MIN_ROWS", 0)
 
 
@@ -91,7 +91,7 @@ def test_the_sample_spans_the_file(tmp_path):
     y, s = rows(3000)
     s = np.sort(s)                      # sorted by score: each group is a narrow range
     path = write(tmp_path, {"y": y, "s": s}, row_group_size=300)
-    rg = readers.open_source(path, {"label": "y", "score": "s", "weight": None}).row_groups
+    rg = open_source(path, {"label": "y", "score": "s", "weight": None}).row_groups
     assert rg is not None and rg.sizes == (300,) * 10
     sample = rg.sample()
     assert sample is not None and sample.min() == s[0] and sample.max() >= s[2700]
@@ -165,10 +165,10 @@ def test_plain_columns_become_numpy_at_any_offset(arrow_type):
     values = rng.random(77) < 0.5 if arrow_type == pa.bool_() else rng.integers(0, 9, 77)
     col = pa.array(values).cast(arrow_type)
     for a, b in [(0, 77), (3, 70), (9, 9), (13, 14), (64, 77)]:
-        got = readers._plain_numpy(col.slice(a, b - a))
-        assert got.dtype == readers._plain_dtype(arrow_type)
+        got = arrow_files.plain_numpy(col.slice(a, b - a))
+        assert got.dtype == arrow_files.plain_dtype(arrow_type)
         np.testing.assert_array_equal(got, np.asarray(values[a:b]).astype(got.dtype))
-        assert readers._to_numpy(col.slice(a, b - a)).dtype == readers._numpy_dtype(arrow_type)
+        assert arrow_files.arrow_to_numpy(col.slice(a, b - a)).dtype == arrow_files.numpy_dtype(arrow_type)
 
 
 def test_a_read_error_stops_both_writers():

@@ -108,14 +108,14 @@ def test_an_error_names_the_row_of_its_file_in_a_dataset(tmp_path, backend, limi
 def test_rows_are_named_as_kept_rows_when_the_file_cannot_be_read_again(tmp_path, backend):
     # The file row comes from reading the file again; gone, the message says what it has.
     path = write(with_nulls(columns("score", 500)), tmp_path, "parquet")
-    from indist_fast.scale import files
-    real = files._name_rows
+    from indist_fast.scale import file_stream
+    real = file_stream.name_rows
 
     def vanish_then_name(exc, start, src):
         path.unlink()
         real(exc, start, src)
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(files, "_name_rows", vanish_then_name)
+        m.setattr(file_stream, "name_rows", vanish_then_name)
         with pytest.raises(ValueError) as info:
             run(path, 20_000)
     kept = 500 - sum(r < 500 for r in NULL_ROWS)

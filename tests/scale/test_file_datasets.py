@@ -20,7 +20,7 @@ import pytest
 import indist_fast
 from indist_fast import evaluate, evaluate_file, evaluate_many
 from indist_fast.errors import IndistFastWarning
-from indist_fast.scale import files as files_module
+from indist_fast.scale import file_plan
 from procfs import HAS_PROC, held_files_in
 
 pa = pytest.importorskip("pyarrow")
@@ -248,12 +248,12 @@ class Calls:
     def __init__(self, monkeypatch):
         self.counts = {"_bucket": 0, "_one_segment": 0, "_out_of_core": 0}
         for name in self.counts:
-            original = getattr(files_module._TablePlan, name)
+            original = getattr(file_plan.TablePlan, name)
 
             def wrapped(*a, _original=original, _name=name, **k):
                 self.counts[_name] += 1
                 return _original(*a, **k)
-            monkeypatch.setattr(files_module._TablePlan, name, wrapped)
+            monkeypatch.setattr(file_plan.TablePlan, name, wrapped)
 
 
 @pytest.mark.parametrize("weight", [None, "w"])
@@ -531,12 +531,12 @@ def test_partition_segments_one_at_a_time_or_parked(tmp_path, backend, monkeypat
     folder = hive(tmp_path, df, cols=("country", "day"))
     whole = pq.read_table(folder).to_pandas()
     taken = []
-    original = files_module._TablePlan._by_partitions
+    original = file_plan.TablePlan._by_partitions
 
     def spy(self, *args):
         taken.append(original(self, *args))
         return taken[-1]
-    monkeypatch.setattr(files_module._TablePlan, "_by_partitions", spy)
+    monkeypatch.setattr(file_plan.TablePlan, "_by_partitions", spy)
     for by in (["day"], ["day", "country"]):
         want = oracle(whole, ["m1", "m2"], by, weight)
         for limit, partitioned in ((None, True), ("300KB", True), ("10KB", False)):
