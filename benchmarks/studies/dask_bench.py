@@ -16,10 +16,11 @@ import warnings
 
 
 def load(path: str, name: str, start: int, stop: int):
-    import zipfile
-    from indist_fast.scale.files import _npz_member
-    with zipfile.ZipFile(path) as zf:
-        return _npz_member(path, zf, name)[start:stop]
+    # the .npz reader maps an uncompressed member without reading it, so a partition
+    # reads only its own rows
+    from indist_fast.io import open_source
+    columns = open_source(path, {"label": name, "score": name, "weight": None}).whole()
+    return columns[0][start:stop]
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from .._core.results import SegmentSweeps, operating_rates
 from .._core.validation import check_weight_total
 from .report import Report, plain_value
 
-__all__ = ["ReportTable", "REPORT_COLUMNS", "BootstrapSettings"]
+__all__ = ["ReportTable", "REPORT_COLUMNS"]
 
 
 class BootstrapSettings(NamedTuple):
