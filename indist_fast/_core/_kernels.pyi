@@ -1,14 +1,14 @@
 # Stubs for the compiled module indist_fast._core._kernels (src/_kernels.pyx).
 # Fused label/score/count types appear as ndarray; the Cython signatures are quoted.
-# Results are the named records of indist_fast._core.results.
+# Results are the named records of indist_fast._core.records.
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .results import (CostSettings, DeLongSums, KeySweep, PieceSweep, RangeSweep, RowCounts,
+from .records import (CostSettings, DeLongSums, KeySweep, PieceSweep, RangeSweep, RowCounts,
                       SweepResult)
-from .results import Table as _Table
+from .records import Table as _Table
 
 _Costs = tuple[float, float, float] | None
 

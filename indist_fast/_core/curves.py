@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .results import clamp_b, weight_scale
+from .records import clamp_b, weight_scale
 
 
 class CurveColumns(NamedTuple):
@@ -40,7 +40,7 @@ def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: flo
     """The sweep of ``sweep.pxd`` over groups, vectorised with the same operations in
     the same order (``_kernels.sweep_table`` and ``sweep_range`` agree with it to the
     bit): ``(columns, scale, tp_g, fp_g)`` with the group weights scaled (see
-    ``indist_fast._core.results.weight_scale``).
+    ``indist_fast._core.records.weight_scale``).
 
     TP is ``tp_above`` plus the groups' weights summed in order, and B is
     ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den = sum_g (tp_g + fp_g) (above_g -

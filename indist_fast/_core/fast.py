@@ -21,11 +21,11 @@ from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 import numpy as np
 
 from . import _kernels, _resample
-from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
+from .records import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
                       Part, PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
                       SegmentSweeps, SortedClasses, SweepResult, Table, b_from_gap,
                       clamp_probability, first_crossings)
-from .pages import OwnedRows, small_pages
+from .page_release import OwnedRows, small_pages
 from .scratch import Loan, aligned_empty
 from .validation import raise_row_errors
 

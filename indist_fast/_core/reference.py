@@ -10,7 +10,7 @@ rows the compiled engine sums TP with compensation in sort order (``sweep.pxd``,
 in the last bits, yet each ends its TP exactly at its W_P, which is what makes B
 exactly 1/2 where it is so by structure on both.
 
-Sweeps return an ``indist_fast._core.results.SweepResult``.
+Sweeps return an ``indist_fast._core.records.SweepResult``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .curves import CurveColumns, _columns
-from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments, RangeSweep, ReplicateCounts,
+from .records import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments, RangeSweep, ReplicateCounts,
                       SegmentSweeps, SortedClasses,
                       Part, Release, SweepResult, Table, clamp_probability, weight_scale)
 from .validation import checked_classes, plain_rows

@@ -39,7 +39,7 @@ import numpy as np
 
 from . import ranges
 from . import segment_blocks as blocks
-from .._core.results import SweepResult
+from .._core.records import SweepResult
 from .._core.validation import check_columns, check_count, check_flag, check_levels
 from ..report_table import ReportTable
 from ..results import Report

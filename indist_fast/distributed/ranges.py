@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import SweepResult, clamp_probability, first_crossings
+from .._core.records import SweepResult, clamp_probability, first_crossings
 from ..table import ScoreTable
 
 __all__ = ["RangeTotals", "range_totals", "range_shares", "range_crossings",

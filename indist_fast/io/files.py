@@ -56,8 +56,8 @@ from typing import Any, Iterable, Iterator, Literal, Sequence, TypeAlias, overlo
 import numpy as np
 
 from .._core.engine import engine
-from .._core.pages import OwnedRows
-from .._core.results import SegmentSweeps, SweepResult
+from .._core.page_release import OwnedRows
+from .._core.records import SegmentSweeps, SweepResult
 from .._core.validation import (Rows, check_flag, check_levels, combine_codings,
                                 labels_as_coded, prepare_rows, raise_nan_score,
                                 raise_row_errors, with_scores)
