@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 import numpy as np
 
 from ._core.curves import b_at
-from ._core.records import operating_rates
+from ._core.rates import operating_rates
 from ._core.validation import (Rows, check_count, check_flag, check_level, check_real,
                                check_seed, check_two_classes, prepare_rows, with_scores)
 from .errors import warn_fractional_weights, warn_undefined_b

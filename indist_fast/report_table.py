@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
-from ._core.records import SegmentSweeps, operating_rates
+from ._core.records import SegmentSweeps
+from ._core.rates import operating_rates
 from ._core.validation import check_weight_total
 from .results import Report, _plain
 

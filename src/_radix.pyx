@@ -1,24 +1,24 @@
 # cython: language_level=3
-"""DOC_RADIX
+"""Compiled kernels of indist_fast, unweighted rows by radix buckets: plan, fill, sweep.
+
+Private; reached through ``indist_fast._core.fast`` (``indist_fast._core.reference`` is the
+NumPy twin). The plan for an unweighted call (``summarize``) from a few hundred thousand
+rows: a sample of the scores sizes buckets of their order bits (``radix_plan``); each half
+of the rows, on its own thread, is checked, counted per bucket and written as one word per
+row, the score's order bits and the label, into blocks chained per bucket
+(``radix_fill``); each bucket's blocks are gathered in cache, sorted by NumPy's own sort
+and swept at once, the upper and lower buckets on two threads (``radix_sweep_from``).
 """
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
-from libc.string cimport memcpy, memset
-from libc.math cimport isfinite, fabs, NAN, INFINITY
-from libc.float cimport DBL_MAX
-from libc.stdint cimport uintptr_t
+from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, uintptr_t
+from libc.string cimport memcpy
 from libcpp.vector cimport vector
-from libcpp.pair cimport pair
-from libcpp.algorithm cimport sort as std_sort
 
-from indist_fast._core.types cimport label_t, score_t, count_t
-from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
-                    sweep_start_at, Hot, hot_load, hot_store, hot_push, simd_on, simd_set,
-                    words_blocks, exact_blocks,
-                    sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
-                    b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
+from indist_fast._core.types cimport label_t, score_t
+from indist_fast._core.sweep cimport (Sweep, Sink, Hull, sweep_start_at, simd_on,
+                                      exact_blocks)
 from _common cimport *
 
 from indist_fast._core.records import Checkpoint, PieceSweep

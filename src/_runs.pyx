@@ -1,26 +1,21 @@
 # cython: language_level=3
-"""DOC_RUNS
+"""Compiled kernels of indist_fast out of core: sorted runs merged in one streaming sweep
+(``summarize_runs``), and a range of a table swept from the state above it
+(``sweep_range``).
+
+Private; reached through ``indist_fast._core.fast`` (``indist_fast._core.reference`` is the
+NumPy twin).
 """
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
-from libc.string cimport memcpy, memset
-from libc.math cimport isfinite, fabs, NAN, INFINITY
-from libc.float cimport DBL_MAX
 from libc.stdint cimport uintptr_t
 from libcpp.vector cimport vector
-from libcpp.pair cimport pair
-from libcpp.algorithm cimport sort as std_sort
 from posix.mman cimport madvise, MADV_DONTNEED
 from posix.unistd cimport sysconf, _SC_PAGESIZE
 
-from indist_fast._core.types cimport label_t, score_t, count_t
-from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
-                    sweep_start_at, Hot, hot_load, hot_store, hot_push, simd_on, simd_set,
-                    words_blocks, exact_blocks,
-                    sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
-                    b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
+from indist_fast._core.types cimport count_t
+from indist_fast._core.sweep cimport Sweep, Sink, Hull, sweep_push_at, sweep_start_at
 from _common cimport *
 
 from indist_fast._core.records import RangeSweep

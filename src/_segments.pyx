@@ -1,21 +1,20 @@
 # cython: language_level=3
-"""DOC_SEGMENTS
+"""Compiled kernels of indist_fast for segments: one call counts, places and sweeps every
+segment of the rows (``evaluate_many``).
+
+Private; reached through ``indist_fast._core.fast`` (``indist_fast._core.reference`` is the
+NumPy twin).
 """
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
-from libc.string cimport memcpy, memset
-from libc.math cimport isfinite, fabs, NAN, INFINITY
+from libc.stdint cimport int64_t
+from libc.string cimport memset
+from libc.math cimport INFINITY
 from libc.float cimport DBL_MAX
-from libc.stdint cimport uintptr_t
 
-from indist_fast._core.types cimport label_t, score_t, count_t
-from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
-                    sweep_start_at, Hot, hot_load, hot_store, hot_push, simd_on, simd_set,
-                    words_blocks, exact_blocks,
-                    sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
-                    b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
+from indist_fast._core.types cimport label_t, score_t
+from indist_fast._core.sweep cimport Sweep, Sink, sweep_init, sweep_push, sink_init
 from _common cimport *
 
 cnp.import_array()

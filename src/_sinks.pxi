@@ -4,6 +4,9 @@
 # that makes Python objects cannot be ``cdef inline`` in a .pxd (a .pxd imports no Python
 # names), so it has this one home and is compiled into each module that includes it.
 
+from libc.stdint cimport int64_t
+from indist_fast._core.sweep cimport (Sink, Hull, Costs, sink_init, sweep_init, costs_init,
+                                     costs_finish, costs_free, simd_on, simd_set)
 from indist_fast._core.records import CostSettings, CostSums, SweepResult, Table
 
 if not sorts_init():

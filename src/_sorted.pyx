@@ -1,22 +1,33 @@
 # cython: language_level=3
-"""DOC_SORTED
+"""Compiled kernels of indist_fast, unweighted rows by sorted pieces: count, split, merge.
+
+Private. The public entry points live in ``indist_fast`` and reach these through
+``indist_fast._core.fast``; ``indist_fast._core.reference`` is the NumPy twin of every kernel
+here, with the same return values, and is the oracle in the tests.
+
+Up to a few hundred thousand unweighted rows: they are counted by class and by a pivot
+(``count_rows``) and copied to exact places (``scatter_scores``), NumPy's SIMD sort
+orders each of the four pieces in place, and one merge walks positives and negatives
+downwards, pushing each distinct score into the sweep (``summarize_sorted``,
+``summarize_sorted_from``, ``table_from_sorted``). Labels never need an argsort. A
+service call of a few rows takes one call (``summarize_small``, ``summarize_plain``,
+``auc_small``). The radix path of more rows is ``_radix``; weighted rows are ``_keys`` and
+``_radix_weighted``.
+
+Returned error fields are row indices (-1 when the rows are clean); the facade turns
+them into exceptions that name the argument.
 """
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int16_t, int32_t
-from libc.string cimport memcpy, memset
-from libc.math cimport isfinite, fabs, NAN, INFINITY
+from libc.stdint cimport int64_t, uint64_t, uint32_t, uint8_t, int8_t, int32_t
+from libc.math cimport NAN
 from libc.float cimport DBL_MAX
-from libc.stdint cimport uintptr_t
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
 
-from indist_fast._core.types cimport label_t, score_t, count_t
-from indist_fast._core.sweep cimport (Sweep, Sink, Costs, Hull, sweep_init, sweep_push, sweep_push_at,
-                    sweep_start_at, Hot, hot_load, hot_store, hot_push, simd_on, simd_set,
-                    words_blocks, exact_blocks,
-                    sink_init, sink_emit, sink_emit_chained, chain_add, weight_scale, clamp_probability,
-                    b_value, costs_init, costs_push, costs_finish, costs_free, MAX_LEVELS)
+from indist_fast._core.types cimport label_t, score_t
+from indist_fast._core.sweep cimport (Sweep, Sink, Hull, sweep_init, sweep_start_at,
+                                      simd_on, exact_blocks, chain_add, weight_scale)
 from _common cimport *
 
 from indist_fast._core.records import Checkpoint, PieceSweep, RowCounts
@@ -28,7 +39,7 @@ include "_sinks.pxi"
 
 def sweep_scale(double weight_pos, double weight_neg):
     """The power of two a sweep of these class totals multiplies weights by
-    (``sweep.weight_scale``). NumPy equivalent: ``records.weight_scale``."""
+    (``sweep.weight_scale``). NumPy equivalent: ``rates.weight_scale``."""
     return weight_scale(weight_pos, weight_neg)
 
 

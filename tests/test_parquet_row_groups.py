@@ -78,7 +78,7 @@ def test_two_threads_and_small_buckets(tmp_path, monkeypatch, threaded):
     y, s = rows(5000, seed=3)
     path = write(tmp_path, {"y": y, "s": s}, row_group_size=700)
     spy = Spy(monkeypatch)
-    monkeypatch.setattr(indist_fast._core.fast, "RADIX_BUCKET_ROWS", 16)
+    monkeypatch.setattr(indist_fast._core.fast_radix, "RADIX_BUCKET_ROWS", 16)
     got = indist_fast.evaluate_file(path, label="y", score="s", levels=(0.25, 0.5))
     assert spy.whole == 0 and threaded.helper["radix_fill"] > 0
     # (buckets sized by another sample, swept in other pieces: sums may differ in the

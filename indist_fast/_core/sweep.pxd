@@ -123,7 +123,7 @@ cdef inline int scale_exponent(double weight_pos, double weight_neg, int* e) noe
     """Set ``e`` so that the class totals times 2**-e are in range for a sweep's
     products, 0 whenever that serves; 0 returned when no ``e`` does (classes about
     2**1500 apart). Positive, finite totals. Twin (with the reasons):
-    ``indist_fast._core.records.scale_exponent``."""
+    ``indist_fast._core.rates.scale_exponent``."""
     cdef int p, q, y, lo, hi
     if weight_pos <= 0.0 or weight_neg <= 0.0:
         weight_pos = weight_neg = (weight_pos if weight_pos > weight_neg else weight_neg)
@@ -144,7 +144,7 @@ cdef inline double weight_scale(double weight_pos, double weight_neg) noexcept n
     """The power of two weights are multiplied by inside a sweep: 2**-e for
     ``scale_exponent``'s e (1 for all but extreme totals); past its range, the largest
     scale that keeps the total finite, so both totals come back nonzero for the caller
-    to refuse. Twin: ``indist_fast._core.records.weight_scale``."""
+    to refuse. Twin: ``indist_fast._core.rates.weight_scale``."""
     cdef int e, y
     cdef double total = weight_pos + weight_neg
     if not (weight_pos >= 0.0 and weight_neg >= 0.0 and total > 0.0 and total <= DBL_MAX):
@@ -166,7 +166,7 @@ cdef inline double clamp_probability(double x) noexcept nogil:
 
 cdef inline double clamp_b(double x) noexcept nogil:
     """B with rounding past 0 or 1 absorbed; further out it is B's exact value
-    (fractional weights), kept. Twin: ``indist_fast._core.records.clamp_b``, whose
+    (fractional weights), kept. Twin: ``indist_fast._core.rates.clamp_b``, whose
     ``B_ROUNDING`` is the 1e-12 here."""
     if x < 0.0 and x >= -1e-12:
         return 0.0
