@@ -171,7 +171,7 @@ def test_plain_columns_become_numpy_at_any_offset(arrow_type):
 
 
 def test_a_read_error_stops_both_writers():
-    from indist_fast._core import fast
+    from indist_fast._core import fast, threads
     y, s = rows(20_000)
     taken = []
 
@@ -185,5 +185,5 @@ def test_a_read_error_stops_both_writers():
             yield y[a:a + 10], s[a:a + 10]
     with pytest.raises(ValueError, match="could not be read"):
         fast.summarize_parts([failing, long], [10, 19_990], s, np.array([0.5]), False)
-    fast._pool.submit(lambda: None).result()     # the helper thread is done with its part
+    threads._pool.submit(lambda: None).result()     # the helper thread is done with its part
     assert len(taken) < 1999, "the other writer read its whole part"

@@ -163,7 +163,7 @@ def test_a_job_the_helper_has_not_started_runs_on_the_calling_thread():
     """A busy helper (here: blocked) does not hold up the call."""
     _threads._on_two_threads([lambda: None, lambda: None])      # (the pool exists)
     release = threading.Event()
-    blocker = _fast._pool.submit(release.wait, 10)
+    blocker = _threads._pool.submit(release.wait, 10)
     try:
         ran_on = _threads._on_two_threads([threading.get_ident, threading.get_ident])
         assert ran_on == [threading.get_ident()] * 2
