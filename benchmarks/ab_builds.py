@@ -11,7 +11,9 @@ each in turn (a copy of ``fast`` and ``fast_radix`` bound to each build's module
 ``np.sort`` of the same scores, so the host's drift falls on both: the printed B/A is the
 median of the paired ratios. Run from outside the checkout, with the package installed.
 
-Both builds must have the installed package's modules (``KERNELS``). To pair builds of
+Both builds must have the installed package's modules (``KERNELS``); both use the
+installed package's ``_cyutility`` (Cython's shared utility code), so build them with
+the same Cython. To pair builds of
 different layouts (such as the single ``_kernels`` module before the split into topics),
 install each into a virtual environment of its own and alternate whole runs, A B A B,
 each quoting its time against ``np.sort`` in the same process.
