@@ -37,7 +37,10 @@ def get_include() -> str:
 
     It is the folder that contains the ``indist_fast`` package, so that
     ``from indist_fast._core.sweep cimport Sweep, sweep_init, sweep_push`` and
-    ``from indist_fast._core.types cimport score_t`` resolve. The ``.pxd`` API is
+    ``from indist_fast._core.types cimport score_t`` resolve. Put it on the C compiler's
+    include path too (the extension's ``include_dirs``): ``sweep.pxd`` declares C that
+    lives in ``indist_fast/_core/include/sweep_c.h``, which the generated C includes by
+    that path. The ``.pxd`` API is
     private but versioned: it may change with any release of indist_fast, so build
     against the exact version you test with. Everything in it is ``inline``, so a
     module built from it neither links against nor imports indist_fast at run time.
@@ -45,8 +48,8 @@ def get_include() -> str:
     Returns
     -------
     str
-        Absolute path of the folder holding ``indist_fast/_core/sweep.pxd`` and
-        ``indist_fast/_core/types.pxd``.
+        Absolute path of the folder holding ``indist_fast/_core/sweep.pxd``,
+        ``indist_fast/_core/types.pxd`` and ``indist_fast/_core/include/sweep_c.h``.
 
     Examples
     --------
@@ -55,7 +58,11 @@ def get_include() -> str:
     >>> os.path.isfile(os.path.join(folder, "indist_fast", "_core", "sweep.pxd"))
     True
 
-    In a ``setup.py``: ``cythonize(extensions, include_path=[indist_fast.get_include()])``.
+    >>> os.path.isfile(os.path.join(folder, "indist_fast", "_core", "include", "sweep_c.h"))
+    True
+
+    In a ``setup.py``: ``Extension(..., include_dirs=[indist_fast.get_include()])`` and
+    ``cythonize(extensions, include_path=[indist_fast.get_include()])``.
     """
     return _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
 

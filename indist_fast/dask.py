@@ -39,7 +39,7 @@ import numpy as np
 
 from .scale import ranges
 from .scale import segment_blocks as blocks
-from ._core.results import SweepResult
+from ._core.records import SweepResult
 from ._core.validation import check_columns, check_count, check_flag, check_levels
 from .results.report_table import ReportTable
 from .results.report import Report

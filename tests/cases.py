@@ -131,44 +131,65 @@ class PathLog:
         return run
 
 
-_WRAPPED = {"_kernels": ("count_rows", "scatter_scores", "scatter_keys",
-                         "summarize_keys_from", "summarize_keys", "summarize_sorted",
-                         "delong_components", "summarize_sorted_from", "radix_fill",
-                         "radix_sweep_from", "radix_fill_weighted",
-                         "radix_sweep_weighted_from", "radix_table_weighted"),
+_WRAPPED = {"_sorted": ("count_rows", "scatter_scores", "summarize_sorted",
+                        "summarize_sorted_from"),
+            "_keys": ("scatter_keys", "summarize_keys_from", "summarize_keys",
+                      "delong_components"),
+            "_radix": ("radix_fill", "radix_sweep_from"),
+            "_radix_weighted": ("radix_fill_weighted", "radix_sweep_weighted_from",
+                                "radix_table_weighted"),
             "_resample": ("replicate_sweeps",)}
+
+
+class _EveryKernel:
+    """``simd_blocks`` of every compiled module at once (each keeps a flag of its own,
+    ``indist_fast._core.fast.KERNELS``): the AVX-512 blocks on or off everywhere."""
+
+    @staticmethod
+    def simd_blocks(on=None):
+        from indist_fast._core.fast import KERNELS
+        return [module.simd_blocks(on) for module in KERNELS][0]
+
+
+every_kernel = _EveryKernel()
 
 
 def lower_thresholds(monkeypatch, min_rows: int = 4) -> PathLog:
     """Let ``_fast`` take its two-thread, pivot and checkpoint paths from ``min_rows``
     rows on, and record which it took (see ``log_paths``)."""
     from indist_fast._core import fast as _fast
+    from indist_fast._core import threads as _threads
 
-    monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", min_rows)
+    monkeypatch.setattr(_threads, "PARALLEL_MIN_ROWS", min_rows)
     monkeypatch.setattr(_fast, "SMALL_ROWS", 0)      # (the one-call path of few rows)
     monkeypatch.setattr(_fast, "_PIVOT_SAMPLE", 3)
-    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 2 * min_rows)
+    monkeypatch.setattr(_threads, "RELEASE_BLOCK_ROWS", 2 * min_rows)
     return log_paths(monkeypatch)
 
 
 def log_paths(monkeypatch) -> PathLog:
     """Record which paths ``_fast`` takes (see ``PathLog``), thresholds unchanged.
 
-    The kernels are wrapped through per-test stand-ins for ``_fast._kernels`` and
-    ``_fast._resample``, so the compiled modules themselves are left untouched.
+    The kernels are wrapped through per-test stand-ins for the compiled modules as
+    ``_fast`` and ``_fast_radix`` see them (``_fast._sorted``, ``_fast_radix._radix``, ...),
+    so the compiled modules themselves are left untouched.
     """
     from indist_fast._core import fast as _fast
+    from indist_fast._core import fast_radix as _fast_radix
+    from indist_fast._core import threads as _threads
 
     log = PathLog()
-    monkeypatch.setattr(_fast, "TAKE_BACK_JOBS", False)   # (the helper runs what it gets)
+    monkeypatch.setattr(_threads, "TAKE_BACK_JOBS", False)   # (the helper runs what it gets)
     for attr, names in _WRAPPED.items():
         module = getattr(_fast, attr)
         stand_in = types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module)
                                             if not k.startswith("__")})
         for name in names:
             setattr(stand_in, name, log.wrap(getattr(module, name), name))
-        monkeypatch.setattr(_fast, attr, stand_in)
-    monkeypatch.setattr(_fast, "first_crossings", log.wrap_crossings(_fast.first_crossings))
+        for driver in (_fast, _fast_radix):
+            if hasattr(driver, attr):
+                monkeypatch.setattr(driver, attr, stand_in)
+    monkeypatch.setattr(_threads, "first_crossings", log.wrap_crossings(_threads.first_crossings))
     monkeypatch.setattr(_fast, "_two_piece_keys", log.wrap_two_piece(_fast._two_piece_keys))
     return log
 
@@ -211,22 +232,22 @@ def filled(y, s, target=64, writers=1, block_bytes=None, pos_value=1.0, neg_valu
     """Rows written into radix blocks as ``_radix_summary`` writes them: ``writers``
     blocks of rows, each with its own state, in one group; ``block_bytes`` overrides
     ``RADIX_BLOCK_BYTES``. Checks nothing: ``bad`` counts the rows the fill refused."""
-    from indist_fast._core import _kernels
-    from indist_fast._core import fast as _fast
-    table, base, tops = _kernels.radix_plan(s, target)
+    from indist_fast._core import _radix
+    from indist_fast._core import fast_radix as _fast_radix
+    table, base, tops = _radix.radix_plan(s, target)
     n, nb = len(s), len(tops)
     bounds = np.linspace(0, n, writers + 1).astype(int)
     group = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
-    saved = _fast.RADIX_BLOCK_BYTES
+    saved = _fast_radix.RADIX_BLOCK_BYTES
     try:
         if block_bytes is not None:
-            _fast.RADIX_BLOCK_BYTES = block_bytes
-        words, links, state, free, block = _fast._radix_blocks(
+            _fast_radix.RADIX_BLOCK_BYTES = block_bytes
+        words, links, state, free, block = _fast_radix._radix_blocks(
             s.dtype, nb, [b - a for a, b in group], False)
     finally:
-        _fast.RADIX_BLOCK_BYTES = saved
+        _fast_radix.RADIX_BLOCK_BYTES = saved
     for j, (a, b) in enumerate(group):
-        _kernels.radix_fill(y, s, pos_value, neg_value, table, base, a, b, words, links,
+        _radix.radix_fill(y, s, pos_value, neg_value, table, base, a, b, words, links,
                             state[j], free[j], np.empty(64 * nb + 64, np.uint8), block, True)
     sizes = (state[:, 2] * block + state[:, 1]).sum(axis=0)
     pos = state[:, 3].sum(axis=0)

@@ -14,7 +14,7 @@ import pytest
 # the tests would silently exercise the NumPy fallback. Prefer the installed package
 # unless the kernels were built in place (`python setup.py build_ext --inplace`).
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if not glob.glob(os.path.join(_ROOT, "indist_fast", "_core", "_kernels*.so")):
+if not glob.glob(os.path.join(_ROOT, "indist_fast", "_core", "_sorted*.so")):
     _others = [p for p in sys.path if os.path.abspath(p or os.curdir) != _ROOT]
     if importlib.machinery.PathFinder.find_spec("indist_fast", _others) is not None:
         sys.path[:] = _others

@@ -1,23 +1,33 @@
 """Paired A/B of two builds of the kernels in one process, as ratios to ``np.sort``.
 
-    python benchmarks/studies/ab_builds.py A.so B.so summarize 1e6 1e7   [F32=1] [W=1] [REP=11]
-    python benchmarks/studies/ab_builds.py A.so B.so small 1e3 1e5       (probabilities, logits)
-    python benchmarks/studies/ab_builds.py A.so B.so sort_buckets 1e7    (2,048 buckets of keys)
+    python benchmarks/studies/ab_builds.py A/ B/ summarize 1e6 1e7   [F32=1] [W=1] [REP=11]
+    python benchmarks/studies/ab_builds.py A/ B/ small 1e3 1e5       (probabilities, logits)
+    python benchmarks/studies/ab_builds.py A/ B/ sort_buckets 1e7    (2,048 buckets of keys)
 
-``A.so`` and ``B.so`` are copies of ``indist_fast/_core/_kernels*.so`` from two builds
-(copy the file aside before rebuilding). Both are loaded into this process, and
-``fast.summarize`` runs on each in turn with ``np.sort`` of the same scores, so the
-host's drift falls on both: the printed B/A is the median of the paired ratios. Run
-from outside the checkout, with the package installed.
+``A/`` and ``B/`` are folders, each holding copies of every compiled module of one
+build, ``indist_fast/_core/_*.so`` (``cp indist_fast/_core/_*.so A/`` before
+rebuilding). Both builds are loaded into this process, and ``fast.summarize`` runs on
+each in turn (a copy of ``fast`` and ``fast_radix`` bound to each build's modules) with
+``np.sort`` of the same scores, so the host's drift falls on both: the printed B/A is the
+median of the paired ratios. Run from outside the checkout, with the package installed.
+
+Both builds must have the installed package's modules (``KERNELS``); both use the
+installed package's ``_cyutility`` (Cython's shared utility code), so build them with
+the same Cython. To pair builds of
+different layouts (such as the single ``_kernels`` module before the split into topics),
+install each into a virtual environment of its own and alternate whole runs, A B A B,
+each quoting its time against ``np.sort`` in the same process.
 """
 
 from __future__ import annotations
 
+import glob
 import importlib.util
 import os
 import statistics
 import sys
 import time
+import types
 
 import numpy as np
 
@@ -38,12 +48,31 @@ def timed(fn) -> float:
     return time.perf_counter() - t
 
 
+def build(folder: str):
+    """The compiled modules of one build, from copies of its ``.so`` files in ``folder``."""
+    from indist_fast._core.fast import KERNELS
+    modules = {}
+    for module in KERNELS:
+        name = module.__name__.rpartition(".")[2]
+        found = glob.glob(os.path.join(folder, f"{name}.*.so")) + glob.glob(
+            os.path.join(folder, f"{name}.so"))
+        if not found:
+            raise SystemExit(f"{folder} has no {name}*.so")
+        modules[name] = load(found[0], module.__name__)
+    return types.SimpleNamespace(**modules)
+
+
 def summarize(kernels: list, sizes: list[int], reps: int) -> None:
-    from indist_fast._core import fast
+    from indist_fast._core import fast, fast_radix
     fasts = []
-    for i, k in enumerate(kernels):     # a copy of fast.py per build, bound to its kernels
+    for i, k in enumerate(kernels):     # copies of the drivers per build, bound to its modules
+        r = load(fast_radix.__file__, f"indist_fast._core.fast_radix_{i}")
         f = load(fast.__file__, f"indist_fast._core.fast_{i}")
-        f._kernels = k
+        for name, module in vars(k).items():
+            for driver in (f, r):
+                if hasattr(driver, name):
+                    setattr(driver, name, module)
+        f.fast_radix = r
         fasts.append(f)
     dtype = np.float32 if os.environ.get("F32") else np.float64
     weighted = bool(os.environ.get("W"))
@@ -70,7 +99,7 @@ def small(kernels: list, sizes: list[int], reps: int) -> None:
         y = rng.random(n) < 0.1
         logit = rng.normal(size=n) + 1.5 * y
         for name, s in (("logits", logit), ("probabilities", 1 / (1 + np.exp(-logit)))):
-            runs = [lambda k=k: k.summarize_small(y.view(np.uint8), s, 1.0, 0.0, lv, False)
+            runs = [lambda k=k: k._sorted.summarize_small(y.view(np.uint8), s, 1.0, 0.0, lv, False)
                     for k in kernels]
             assert runs[0]().auc == runs[1]().auc
             loops = max(3, int(2e6 // n))
@@ -95,7 +124,7 @@ def sort_buckets(kernels: list, sizes: list[int], reps: int) -> None:
             out = []
             for i, k in enumerate(kernels):
                 mine = keys.copy()
-                best[i] = min(best[i], timed(lambda: k.sort_buckets(mine, starts, 0, nb)))
+                best[i] = min(best[i], timed(lambda: k._radix.sort_buckets(mine, starts, 0, nb)))
                 out.append(mine)
             assert (out[0] == out[1]).all()
         print(f"sort_buckets n={n:.0e} in {nb} buckets: A {best[0] / n * 1e9:.2f} "
@@ -105,7 +134,7 @@ def sort_buckets(kernels: list, sizes: list[int], reps: int) -> None:
 def main() -> None:
     if len(sys.argv) < 5:
         raise SystemExit(__doc__)
-    kernels = [load(p, "indist_fast._core._kernels") for p in sys.argv[1:3]]
+    kernels = [build(p) for p in sys.argv[1:3]]
     modes = {"summarize": summarize, "small": small, "sort_buckets": sort_buckets}
     sizes = [int(float(a)) for a in sys.argv[4:]]
     modes[sys.argv[3]](kernels, sizes, int(os.environ.get("REP", 11)))

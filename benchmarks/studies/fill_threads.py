@@ -5,21 +5,22 @@ outside the checkout."""
 import sys, time, threading, numpy as np
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.dirname(__import__("os").path.abspath(__file__))))
 from _inputs import make
-from indist_fast._core import fast, _kernels
+from indist_fast._core import _radix
+from indist_fast._core import fast_radix
 n = int(float(sys.argv[1]))
 y, s, _ = make(n, "continuous"); y = np.ascontiguousarray(y).view(np.uint8)
 if __import__("os").environ.get("F32") == "1":
     s = s.astype(np.float32)
-table, base, tops = fast._radix_plan(s, n); nb = len(tops)
+table, base, tops = fast_radix._radix_plan(s, n); nb = len(tops)
 half = n // 2
 def setup():
-    words, links, state, free, block = fast._radix_blocks(s.dtype, nb, [half, n - half], False)
+    words, links, state, free, block = fast_radix._radix_blocks(s.dtype, nb, [half, n - half], False)
     words[:] = 0
     return words, links, state, free, block, [np.empty(64 * nb + 64, np.uint8) for _ in range(2)]
 def fill(env, j, a, b, out):
     words, links, state, free, block, lines = env
     t = time.perf_counter()
-    _kernels.radix_fill(y, s, 1.0, 0.0, table, base, a, b, words, links, state[j], free[j], lines[j], block, True)
+    _radix.radix_fill(y, s, 1.0, 0.0, table, base, a, b, words, links, state[j], free[j], lines[j], block, True)
     out[j] = time.perf_counter() - t
 for _ in range(3):
     env = setup(); out = [0, 0]

@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _inputs import make  # noqa: E402
 
-from indist_fast._core import _kernels, fast  # noqa: E402
+from indist_fast._core import _sorted, threads  # noqa: E402
 
 
 def main() -> None:
@@ -33,17 +33,17 @@ def main() -> None:
     started: dict[str, float] = {}
 
     def whole() -> None:
-        _kernels.summarize_small(y, s, 1.0, 0.0, levels, True)
+        _sorted.summarize_small(y, s, 1.0, 0.0, levels, True)
 
     def half(a: int, b: int, name: str):
         def run() -> None:
             started[name] = time.perf_counter()
-            _kernels.summarize_small(y[a:b], s[a:b], 1.0, 0.0, levels, True)
+            _sorted.summarize_small(y[a:b], s[a:b], 1.0, 0.0, levels, True)
         return run
 
     jobs = [half(0, h, "caller"), half(h, n, "helper")]
     for _ in range(50):
-        fast._on_two_threads(jobs)
+        threads._on_two_threads(jobs)
         whole()
     one, two, sort, late = [], [], [], []
     for _ in range(pairs):
@@ -54,7 +54,7 @@ def main() -> None:
         whole()
         one.append(time.perf_counter() - t)
         t = time.perf_counter()
-        fast._on_two_threads(jobs)
+        threads._on_two_threads(jobs)
         two.append(time.perf_counter() - t)
         late.append(started["helper"] - started["caller"])
     sort_a, one_a, two_a = (np.array(v) for v in (sort, one, two))

@@ -15,18 +15,18 @@ import time
 
 import numpy as np
 
-from indist_fast._core import _kernels
+from indist_fast._core import _radix
 
 
 def filled_buckets(n: int, dtype: str):
     """The rows written into radix blocks as ``summarize`` writes them (one writer)."""
-    from indist_fast._core import fast
+    from indist_fast._core import fast_radix
     rng = np.random.default_rng(1)
     y = (rng.random(n) < 0.3).astype(np.int8)
     s = (rng.random(n) + y * 0.3).astype(dtype)
-    table, base, tops = _kernels.radix_plan(s, max(4096, n >> 11))
-    words, links, state, free, block = fast._radix_blocks(s.dtype, len(tops), [n], False)
-    _kernels.radix_fill(y, s, 1.0, 0.0, table, base, 0, n, words, links, state[0], free[0],
+    table, base, tops = _radix.radix_plan(s, max(4096, n >> 11))
+    words, links, state, free, block = fast_radix._radix_blocks(s.dtype, len(tops), [n], False)
+    _radix.radix_fill(y, s, 1.0, 0.0, table, base, 0, n, words, links, state[0], free[0],
                         np.empty(64 * len(tops) + 64, np.uint8), block, True)
     wp = float(state[0, 3].sum())
     return (words, links, state, block, tops), wp, n - wp
@@ -44,20 +44,20 @@ def main() -> None:
 
     def sweep() -> float:
         t = time.perf_counter()
-        _kernels.radix_sweep_from(*blocks, nb, 0, 0, wp, wn, levels, True, 0.0, 0.0, 0.0,
+        _radix.radix_sweep_from(*blocks, nb, 0, 0, wp, wn, levels, True, 0.0, 0.0, 0.0,
                                   False)
         return time.perf_counter() - t
-    if not _kernels.simd_blocks():
+    if not _radix.simd_blocks():
         print("this CPU has no AVX-512: the blocks are off, nothing to compare")
         return
     times: dict[bool, list[float]] = {True: [], False: []}
     try:
         for _ in range(args.repeat):
             for on in (True, False):
-                _kernels.simd_blocks(on)
+                _radix.simd_blocks(on)
                 times[on].append(sweep())
     finally:
-        _kernels.simd_blocks(True)
+        _radix.simd_blocks(True)
     on, off = (float(np.median(times[k])) / n * 1e9 for k in (True, False))
     print(f"{n:.0e} {args.dtype} rows: blocks {on:.2f} ns/row, loop {off:.2f} ns/row, "
           f"ratio {on / off:.2f} (medians of {args.repeat} paired runs)")

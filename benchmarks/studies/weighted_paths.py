@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _inputs import make  # noqa: E402
 
 from indist_fast._core import fast  # noqa: E402
+from indist_fast._core import fast_radix
 
 
 def timed(f) -> float:
@@ -37,8 +38,8 @@ def timed(f) -> float:
 def main() -> None:
     reps = int(os.environ.get("REP", "9"))
     levels = np.array([0.5])
-    one_pass = fast._radix_weighted_summary
-    buckets = fast._weighted_buckets
+    one_pass = fast_radix._radix_weighted_summary
+    buckets = fast_radix._weighted_buckets
     for size in sys.argv[1:] or ["1e7"]:
         n = int(float(size))
         y, s, w = make(n, "weighted")
@@ -51,13 +52,13 @@ def main() -> None:
                 base = timed(lambda: np.sort(s))
                 for name in ratios:
                     if name == "keys":      # (as when the one pass declines the rows)
-                        fast._radix_weighted_summary = lambda *a, **k: None
-                        fast._weighted_buckets = lambda *a, **k: None
+                        fast_radix._radix_weighted_summary = lambda *a, **k: None
+                        fast_radix._weighted_buckets = lambda *a, **k: None
                     try:
                         took = timed(run)
                     finally:
-                        fast._radix_weighted_summary = one_pass
-                        fast._weighted_buckets = buckets
+                        fast_radix._radix_weighted_summary = one_pass
+                        fast_radix._weighted_buckets = buckets
                     ratios[name].append(took / base)
             one, keys = (statistics.median(ratios[k]) for k in ("one pass", "keys"))
             print(f"n={n:.0e} weighted {task}: one pass {one:.3f}x, keys {keys:.3f}x "

@@ -20,7 +20,7 @@ from _inputs import make  # noqa: E402
 from _timing import paired_ratio  # noqa: E402
 
 import indist_fast  # noqa: E402
-from indist_fast._core import fast  # noqa: E402
+from indist_fast._core import threads
 
 
 def main() -> None:
@@ -34,8 +34,8 @@ def main() -> None:
         print(f"n={n:.0e} weighted: {r:.2f}x np.sort ({t * 1e3:.1f} ms vs {base * 1e3:.1f} ms)",
               flush=True)
     outcomes: list[object] = []
-    two_pieces = fast._two_pieces
-    fast._two_pieces = lambda *a, **k: outcomes.append(two_pieces(*a, **k)) or outcomes[-1]
+    two_pieces = threads._two_pieces
+    threads._two_pieces = lambda *a, **k: outcomes.append(two_pieces(*a, **k)) or outcomes[-1]
     try:
         for n in sizes or [4 * 10**5, 10**6, 2 * 10**6, 3 * 10**6, 5 * 10**6]:
             for seed in range(seeds):
@@ -44,7 +44,7 @@ def main() -> None:
                 indist_fast.evaluate(y, rng.normal(size=n) + 1.5 * y,
                                      sample_weight=rng.random(n))
     finally:
-        fast._two_pieces = two_pieces
+        threads._two_pieces = two_pieces
     fell_back = sum(o is None for o in outcomes)
     print(f"two-piece sweeps swept again in one piece: {fell_back} of {len(outcomes)}")
 

@@ -8,8 +8,10 @@ from setuptools import Extension, setup
 extension = Extension(
     "indist_embed_example._auc",
     ["indist_embed_example/_auc.pyx"],
-    # indist_fast's .pxd files need no NumPy headers; a module that cimports numpy does.
-    include_dirs=[np.get_include()],
+    # The C compiler finds "indist_fast/_core/include/sweep_c.h" (the C half of sweep.pxd)
+    # under indist_fast.get_include(). indist_fast's .pxd files need no NumPy headers; a
+    # module that cimports numpy does.
+    include_dirs=[indist_fast.get_include(), np.get_include()],
     language="c++",
 )
 

@@ -2,7 +2,7 @@
 import numpy as np
 from numpy.typing import NDArray
 
-from .results import ReplicateCounts
+from .records import ReplicateCounts
 
 # def replicate_counts(object bit_generator, const int64_t[::1] pos_group,
 #                      const double[::1] pos_weight, const int64_t[::1] neg_group,

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .results import clamp_b, weight_scale
+from .rates import clamp_b, weight_scale
 
 
 class CurveColumns(NamedTuple):
@@ -38,9 +38,9 @@ def _columns(tp: np.ndarray, fp: np.ndarray, exclude_self: bool, weight_pos: flo
              weight_neg: float, tp_above: float = 0.0, fp_above: float = 0.0,
              gap_above: float = 0.0) -> tuple[CurveColumns, float, np.ndarray, np.ndarray]:
     """The sweep of ``sweep.pxd`` over groups, vectorised with the same operations in
-    the same order (``_kernels.sweep_table`` and ``sweep_range`` agree with it to the
+    the same order (``_tables.sweep_table`` and ``sweep_range`` agree with it to the
     bit): ``(columns, scale, tp_g, fp_g)`` with the group weights scaled (see
-    ``indist_fast._core.results.weight_scale``).
+    ``indist_fast._core.rates.weight_scale``).
 
     TP is ``tp_above`` plus the groups' weights summed in order, and B is
     ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den = sum_g (tp_g + fp_g) (above_g -

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, cast
 
 if TYPE_CHECKING:
     import numpy as np
-    from .results import (Array, Costs, DeLongComponents, DeLongSums, PairedMoments,
+    from .records import (Array, Costs, DeLongComponents, DeLongSums, PairedMoments,
                           Part, RangeSweep, Release, ReplicateCounts, SegmentSweeps, SortedClasses,
                           SweepResult, Table)
 

@@ -13,21 +13,23 @@ from __future__ import annotations
 import itertools
 import math
 import mmap
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Callable, NamedTuple, Sequence, TypeVar
+from typing import Any, Callable, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import _kernels, _resample
-from .results import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
-                      Part, PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
-                      SegmentSweeps, SortedClasses, SweepResult, Table, b_from_gap,
-                      clamp_probability, first_crossings)
-from .pages import OwnedRows, small_pages
-from .scratch import Loan, aligned_empty
+from . import (_keys, _radix, _radix_weighted, _resample, _runs, _segments, _sorted, _tables,
+               fast_radix, threads)
+from .fast_radix import summarize_parts
+from .records import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
+                      PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
+                      SegmentSweeps, SortedClasses, SweepResult, Table)
+from .page_release import OwnedRows
+from .scratch import Loan
 from .validation import raise_row_errors
+
+# The compiled modules by topic; each has a flag of its own for the AVX-512 blocks
+# (``simd_blocks``), which the tests turn off and on in all of them at once.
+KERNELS = (_sorted, _radix, _radix_weighted, _keys, _tables, _runs, _segments, _resample)
 
 __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "auc_plain",
            "sweep_table", "merge_tables",
@@ -36,9 +38,6 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments"]
 
-# Below this many rows a second thread costs more than it saves. These size constants
-# are read at call time, so tests can lower them to reach the threaded paths.
-PARALLEL_MIN_ROWS = 50_000
 # Up to this many unweighted rows, ``summarize`` runs as one kernel call on one thread:
 # the general path's fixed costs (pivot, blocks, cursors, thread hand-offs) outweigh its
 # second core below about 2e5 rows (measured: 2.5x np.sort at 1e5 rows in one call, 3.1x
@@ -54,73 +53,18 @@ RADIX_MIN_ROWS = 150_000
 # rows: 4.66x np.sort by buckets against 4.26x; 2.5e5: 4.11x against 3.87x).
 WEIGHTED_RADIX_MIN_ROWS = 300_000
 _PIVOT_SAMPLE = 1023
-# Whether a job the helper thread has not started is taken back by the calling thread
-# once its own is done (``_on_two_threads``); tests that check the helper ran turn it
-# off (with few rows the calling thread is often done first).
-TAKE_BACK_JOBS = True
 # Batches of replicates the two threads of ``replicate_sweeps`` take in turn.
 _REPLICATE_BATCHES = 16
 
 _T = TypeVar("_T")
 Pieces = tuple[Array, Array, Array, Array]
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _forget_pool() -> None:
-    # A forked child inherits the pool object but not its thread: jobs would wait
-    # forever. Start a fresh pool on first use instead.
-    global _pool
-    _pool = None
-
-
-os.register_at_fork(after_in_child=_forget_pool)
-
-
-# Set on a thread that runs one of several independent evaluations (one per thread, see
-# ``summarize_models``): its jobs then run in turn, with the same split and so the same
-# results, instead of waiting on the other thread.
-_serial = threading.local()
-
-
-def _on_two_threads(jobs: Sequence[Callable[[], _T]]) -> list[_T]:
-    """Run the jobs, all but the first offered to the helper thread; results in order.
-
-    A job the helper has not started by the time the first is done runs here instead:
-    on a loaded machine the helper may wait for a core long after this thread is free
-    (3e5 rows took 3-5x ``np.sort`` by radix buckets, waiting, while other work kept
-    both cores busy). Every job is independent of the others' timing."""
-    global _pool
-    if len(jobs) == 1 or getattr(_serial, "on", False):
-        return [job() for job in jobs]
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="indist_fast")
-    futures = [_pool.submit(job) for job in jobs[1:]]
-    try:
-        out = [jobs[0]()]
-        for job, f in zip(jobs[1:], futures):
-            out.append(job() if TAKE_BACK_JOBS and f.cancel() else f.result())
-    except BaseException:
-        for f in futures:
-            f.cancel()
-        wait(futures)   # (the helper may write into buffers lent for this call only)
-        raise
-    return out
-
-
-def _blocks(n: int, offset: int = 0) -> list[tuple[int, int]]:
-    """Rows ``offset .. offset + n`` as one block, or two halves for two threads."""
-    if n < PARALLEL_MIN_ROWS:
-        return [(offset, offset + n)]
-    return [(offset, offset + n // 2), (offset + n // 2, offset + n)]
 
 
 def _pivot(s: np.ndarray) -> float:
     """A sample median: splits rows into two halves of similar size for two threads."""
-    if len(s) < PARALLEL_MIN_ROWS:
+    if len(s) < threads.PARALLEL_MIN_ROWS:
         return -np.inf          # everything goes to the "hi" piece, one thread
-    # (max: tests lower PARALLEL_MIN_ROWS below the sample size to reach this path)
+    # (max: tests lower threads.PARALLEL_MIN_ROWS below the sample size to reach this path)
     sample = s[:: max(1, len(s) // _PIVOT_SAMPLE)].astype(np.float64)
     sample = sample[~np.isnan(sample)]
     if len(sample) == 0:
@@ -140,7 +84,7 @@ def _sort_in_place(lo: list[np.ndarray], hi: list[np.ndarray]) -> None:
     if sum(len(p) for p in lo) == 0:
         sort_all(hi)
     else:
-        _on_two_threads([lambda: sort_all(hi), lambda: sort_all(lo)])
+        threads._on_two_threads([lambda: sort_all(hi), lambda: sort_all(lo)])
 
 
 def _count(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: float,
@@ -149,8 +93,8 @@ def _count(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: flo
     """Per-block counts; raises on the first bad row of the blocks (unless ``check`` is
     False: the caller raises once all blocks are counted)."""
     def job(b: tuple[int, int]) -> Callable[[], RowCounts]:
-        return lambda: _kernels.count_rows(y, s, w, pos_value, neg_value, pivot, *b)
-    counts = _on_two_threads([job(b) for b in blocks])
+        return lambda: _sorted.count_rows(y, s, w, pos_value, neg_value, pivot, *b)
+    counts = threads._on_two_threads([job(b) for b in blocks])
     if check:
         _raise_first_bad_row(counts, y, s, w, pos_value)
     return counts
@@ -181,28 +125,6 @@ def _cursors(sizes: list[list[int]]) -> tuple[list[list[int]], list[int]]:
     return starts, totals
 
 
-# Rows per block when the caller releases input pages behind each pass.
-RELEASE_BLOCK_ROWS = 1 << 23
-OWNED_BLOCK_ROWS = 1 << 21
-
-
-def _passes(n: int, release: Release) -> list[list[tuple[int, int]]]:
-    """Row blocks for the passes over the rows (the radix path's check and fill, the
-    class pieces' count and scatter), in groups run on two threads.
-
-    Without ``release`` one group covers every row. With it, groups of at most
-    ``RELEASE_BLOCK_ROWS`` rows, so the caller can drop each group's input pages
-    (memory-mapped files) as soon as a pass is done with them; ``OWNED_BLOCK_ROWS``
-    for rows handed over (``OwnedRows``), whose group's words are all written before
-    its rows go back: a smaller step is a smaller overshoot of the peak.
-    """
-    if release is None:
-        return [_blocks(n)]
-    step = OWNED_BLOCK_ROWS if isinstance(release, OwnedRows) else RELEASE_BLOCK_ROWS
-    return [_blocks(b - a, offset=a) for a, b in
-            ((a, min(n, a + step)) for a in range(0, n, step))]
-
-
 def _sorted_pieces(y: Array, s: Array, pos_value: float, neg_value: float,
                    release: Release = None) -> Pieces:
     """Per class, the scores below and above the pivot, each sorted (hi, then lo)."""
@@ -224,7 +146,7 @@ def _split_classes(y: Array, s: Array, pos_value: float, neg_value: float,
     The two parts of a class are sorted on different threads, but everything below the
     pivot lies below everything above it, so each class buffer is sorted as a whole.
     """
-    pivot, groups = _pivot(s), _passes(len(s), release)
+    pivot, groups = _pivot(s), threads._passes(len(s), release)
     counts = []
     for group in groups:
         counts += _count(y, s, None, pos_value, neg_value, pivot, group, check=False)
@@ -236,11 +158,11 @@ def _split_classes(y: Array, s: Array, pos_value: float, neg_value: float,
     pos = np.empty(n_pos_lo + n_pos_hi, dtype=s.dtype)
     neg = np.empty(n_neg_lo + n_neg_hi, dtype=s.dtype)
     def scatter(b: tuple[int, int], ps: list[int], ns: list[int]) -> Callable[[], None]:
-        return lambda: _kernels.scatter_scores(y, s, pos_value, pivot, b[0], b[1], pos, neg,
+        return lambda: _sorted.scatter_scores(y, s, pos_value, pivot, b[0], b[1], pos, neg,
                                                ps[0], ps[1], ns[0], ns[1])
     i = 0
     for group in groups:
-        _on_two_threads([scatter(b, pos_starts[i + j], neg_starts[i + j])
+        threads._on_two_threads([scatter(b, pos_starts[i + j], neg_starts[i + j])
                          for j, b in enumerate(group)])
         i += len(group)
         if release is not None:
@@ -271,16 +193,16 @@ def _sorted_keys(y: Array, s: Array, w: Array | None, pos_value: float, neg_valu
     """Sorted key pieces and rows of the input (weight 1 per row without ``w``), with
     ``W_P``, ``W_N``, the positive weight above the pivot as a compensated pair, and
     ``W_N`` below it."""
-    pivot, blocks = _pivot(s), _blocks(len(s))
+    pivot, blocks = _pivot(s), threads._blocks(len(s))
     counts = _count(y, s, w, pos_value, neg_value, pivot, blocks)
     starts, (n_lo, n_hi) = _cursors([[c.pos_lo + c.neg_lo, c.pos_hi + c.neg_hi] for c in counts])
-    index_bits = _kernels.index_bits_for(len(s))
+    index_bits = _keys.index_bits_for(len(s))
     keys = np.empty(n_lo + n_hi, dtype=np.uint64)
     rows = np.empty((len(s), 2), dtype=np.float64)
     def scatter(b: tuple[int, int], st: list[int]) -> Callable[[], None]:
-        return lambda: _kernels.scatter_keys(y, s, w, pos_value, pivot, b[0], b[1],
+        return lambda: _keys.scatter_keys(y, s, w, pos_value, pivot, b[0], b[1],
                                              index_bits, keys, rows, st[0], st[1])
-    _on_two_threads([scatter(b, st) for b, st in zip(blocks, starts)])
+    threads._on_two_threads([scatter(b, st) for b, st in zip(blocks, starts)])
     keys_lo, keys_hi = keys[:n_lo], keys[n_lo:]
     _sort_in_place([keys_lo], [keys_hi])
     if w is None:                           # the counts are the weights
@@ -309,12 +231,12 @@ def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
     if w is not None:
         if len(s) >= WEIGHTED_RADIX_MIN_ROWS:
             with Loan() as loan:
-                k = _weighted_buckets(y, s, w, pos_value, neg_value, loan)
+                k = fast_radix._weighted_buckets(y, s, w, pos_value, neg_value, loan)
                 if k is not None:
-                    return _kernels.radix_table_weighted(k.rows, k.links, k.state, k.block)
+                    return _radix_weighted.radix_table_weighted(k.rows, k.links, k.state, k.block)
         keys_hi, keys_lo, rows, index_bits, *_ = _sorted_keys(y, s, w, pos_value, neg_value)
-        return _kernels.table_from_keys(keys_hi, keys_lo, rows, index_bits)
-    return _kernels.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
+        return _keys.table_from_keys(keys_hi, keys_lo, rows, index_bits)
+    return _sorted.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
 
 def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: float,
@@ -329,13 +251,14 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
     over the rows.
     """
     if w is None and costs is None and len(s) <= SMALL_ROWS:
-        small = _kernels.summarize_small(y, s, pos_value, neg_value, levels, exclude_self)
+        small = _sorted.summarize_small(y, s, pos_value, neg_value, levels, exclude_self)
         if small is not None:           # (else a bad row or one class: the general path)
             if release is not None:
                 release(0, len(s))
             return small
     if w is not None and len(s) >= WEIGHTED_RADIX_MIN_ROWS:
-        radix = _radix_weighted_summary(y, s, w, pos_value, neg_value, levels, exclude_self,
+        radix = fast_radix._radix_weighted_summary(y, s, w, pos_value, neg_value, levels,
+                                                   exclude_self,
                                         costs)
         if radix is not None:
             if release is not None:
@@ -354,398 +277,17 @@ def summarize(y: Array, s: Array, w: Array | None, pos_value: float, neg_value: 
         return _summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels, exclude_self,
                                costs)
     if costs is None and len(s) >= RADIX_MIN_ROWS:
-        radix = _radix_summary(y, s, pos_value, neg_value, levels, exclude_self, release)
+        radix = fast_radix._radix_summary(y, s, pos_value, neg_value, levels, exclude_self, release)
         if radix is not None:
             return radix
     if isinstance(release, OwnedRows):  # the pieces' release after each pass would zero
         release = None                  # rows they read again
     pieces = _sorted_pieces(y, s, pos_value, neg_value, release)
     both = len(pieces[0]) + len(pieces[2]) > 0 and len(pieces[1]) + len(pieces[3]) > 0
-    if (costs is None and both and len(s) >= PARALLEL_MIN_ROWS
-            and not getattr(_serial, "on", False)):
+    if (costs is None and both and len(s) >= threads.PARALLEL_MIN_ROWS
+            and not getattr(threads._serial, "on", False)):
         return _two_piece_sorted(pieces, levels, exclude_self)
-    return _kernels.summarize_sorted(*pieces, levels, exclude_self, costs)
-
-
-# Rows a radix bucket is sized for: its words stay in the core's L1/L2 cache while it
-# is sorted and swept.
-RADIX_BUCKET_ROWS = 4096
-RADIX_FANOUT_BITS = 11
-# A radix bucket's words go to blocks of this many bytes (a page: a block's reads
-# and writes stay on one page; each writer leaves at most one part-filled block a
-# bucket, 8 MB of 2048 buckets).
-RADIX_BLOCK_BYTES = 4096
-
-
-def _radix_plan(sample: Array, n: int) -> tuple[Array, int, Array] | None:
-    """``radix_plan`` of ``n`` rows from ``sample`` (their scores, or some of them), or
-    None past 2**16 buckets (ids are 16-bit).
-
-    Past 2**RADIX_FANOUT_BITS buckets of rows, buckets grow instead: the fill's line
-    per bucket and the counts must stay in cache (1e8 rows: 0.68x np.sort with 2048 or
-    4096 buckets, 0.73x with 8192, 1.01x with 36k of 4096 rows; handed-over rows, whose
-    words have small pages, 1.15 s with 4096, 1.08 s with 2048).
-    """
-    target = max(RADIX_BUCKET_ROWS, n >> RADIX_FANOUT_BITS)
-    table, base, tops = _kernels.radix_plan(np.ascontiguousarray(sample), target, n)
-    return None if len(tops) > 1 << 16 else (table, base, tops)
-
-
-def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, levels: Array,
-                   exclude_self: bool, release: Release = None) -> SweepResult | None:
-    """``summarize`` of unweighted rows by radix buckets, or None when a row is bad or
-    a class is missing: the caller takes the general path.
-
-    One sample sizes the buckets (``radix_plan``); one pass on two threads checks each
-    half's rows, counts them per bucket and writes each row's word into its bucket's
-    blocks (``radix_fill``); each bucket is then gathered in cache, sorted and swept.
-    Bucket ranges go to the two threads; the lower range starts from the upper one's
-    counted totals (``_two_pieces``). With ``release`` the rows go by groups, each
-    group released behind the pass (memory-mapped rows come back from the file; rows
-    handed over, ``OwnedRows``, shrink as the words grow), after a first pass that only
-    checks them (``radix_check``): past the fill, rows may be gone.
-    """
-    plan = _radix_plan(s, len(s))
-    if plan is None:
-        return None
-    table, base, tops = plan
-    nb, groups = len(tops), _passes(len(s), release)
-    if release is not None and not _clean_rows(y, s, pos_value, neg_value, groups, release):
-        return None
-    rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
-    with Loan() as loan:
-        words, links, state, free, block = _radix_blocks(
-            s.dtype, nb, rows, isinstance(release, OwnedRows), loan)
-        lines = [np.empty(64 * nb + 64, dtype=np.uint8) for _ in groups[0]]
-
-        def fill(j: int, b: tuple[int, int], finish: bool) -> Callable[[], None]:
-            return lambda: _kernels.radix_fill(y, s, pos_value, neg_value, table, base, *b,
-                                               words, links, state[j], free[j], lines[j],
-                                               block, finish)
-        for i, group in enumerate(groups):
-            _on_two_threads([fill(j, b, i == len(groups) - 1) for j, b in enumerate(group)])
-            if release is not None:
-                release(group[0][0], group[-1][1])
-        if any(f[2] for f in free):
-            return None
-        return _sweep_buckets(_Buckets(words, links, state, block, tops), len(s), levels,
-                              exclude_self)
-
-
-def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
-                    levels: Array, exclude_self: bool) -> SweepResult | None:
-    """``summarize`` of unweighted rows labelled 1 and 0 that come in blocks: writer
-    ``j`` (one a thread) writes the ``rows[j]`` rows of ``parts[j]()`` into the radix
-    buckets block by block as they come, so the rows are never held whole (a file's
-    row groups, each decoded on the thread that writes it). ``sample``: scores to size
-    the buckets by (``radix_plan``), of the rows' dtype.
-
-    None when a block is None, the rows are not ``rows`` or not of ``sample``'s dtype,
-    a row is bad (a NaN score, a label other than 1 and 0) or a class is missing: the
-    caller then takes the long way, which finds and names the problem.
-    """
-    n = sum(rows)
-    if len(parts) != len(rows) or not 1 <= len(parts) <= 2 or n < 1 or min(rows) < 0:
-        raise ValueError("parts and rows must be one or two writers' blocks and rows")
-    plan = _radix_plan(sample, n)
-    if plan is None:
-        return None
-    table, base, tops = plan
-    nb = len(tops)
-    with Loan() as loan:
-        words, links, state, free, block = _radix_blocks(sample.dtype, nb, list(rows), False,
-                                                         loan)
-
-        declined = threading.Event()        # a writer gave up: the other stops too
-
-        def fill(j: int, ys: tuple[Array, Array], lines: Array, finish: bool) -> None:
-            _kernels.radix_fill(ys[0], ys[1], 1.0, 0.0, table, base, 0, len(ys[1]), words,
-                                links, state[j], free[j], lines, block, finish)
-
-        def write(j: int) -> Callable[[], bool]:
-            def run() -> bool:
-                try:
-                    return written(j)
-                except BaseException:       # (a read error: the other writer stops too)
-                    declined.set()
-                    raise
-            return run
-
-        def written(j: int) -> bool:
-            """Whether writer ``j`` wrote all its rows, every one clean."""
-            lines = np.empty(64 * nb + 64, dtype=np.uint8)
-            held: tuple[Array, Array] | None = None
-            count = 0
-            for item in parts[j]():
-                if (declined.is_set() or item is None or item[1].dtype != sample.dtype
-                        or count + len(item[1]) > rows[j]):
-                    declined.set()
-                    return False
-                count += len(item[1])
-                if held is not None:
-                    fill(j, held, lines, False)
-                    if free[j][2]:          # a bad row: the long way reads them all again
-                        declined.set()
-                        return False
-                held = item
-            if held is not None:    # the last block also writes out the part-filled lines
-                fill(j, held, lines, True)
-            return count == rows[j] and not free[j][2]
-        if not all(_on_two_threads([write(j) for j in range(len(parts))])):
-            return None
-        return _sweep_buckets(_Buckets(words, links, state, block, tops), n, levels,
-                              exclude_self)
-
-
-class _Buckets(NamedTuple):
-    """What ``radix_fill`` wrote: the blocks, their chains and the writers' state."""
-    words: Array
-    links: Array
-    state: Array
-    block: int
-    tops: Array
-
-
-def _sweep_buckets(k: _Buckets, n: int, levels: Array, exclude_self: bool
-                   ) -> SweepResult | None:
-    """The sweep of ``n`` rows filled into buckets, on two threads (``_two_pieces``), or
-    None when a class is missing."""
-    nb = len(k.tops)
-    pos = k.state[:, 3].sum(axis=0)
-    sizes = (k.state[:, 2] * k.block + k.state[:, 1]).sum(axis=0)
-    wp, wn = float(pos.sum()), float(sizes.sum() - pos.sum())
-    if wp == 0 or wn == 0:
-        return None
-
-    def sweep(top: int, bottom: int, split: int, lv: Array, tp: float, fp: float, gap: float,
-              checkpoint: bool = False) -> Callable[[], PieceSweep]:
-        return lambda: _kernels.radix_sweep_from(k.words, k.links, k.state, k.block, k.tops,
-                                                 top, bottom, split, wp, wn, lv, exclude_self,
-                                                 tp, fp, gap, checkpoint)
-    if n < PARALLEL_MIN_ROWS or getattr(_serial, "on", False):
-        return sweep(nb, 0, 0, levels, 0.0, 0.0, 0.0)().result
-    mid, quarter = _middle_buckets(sizes, n)
-    tp_hi = float(pos[mid:].sum())
-    fp_hi = float(sizes[mid:].sum()) - tp_hi
-
-    def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
-        assert cp is not None
-        return [sweep(mid, quarter, quarter, levels, tp_hi, fp_hi, gap_hi),
-                sweep(quarter, 0, 0, levels, cp.tp, cp.fp, gap_hi + cp.gap)]
-
-    two = _two_pieces(sweep(nb, mid, mid, levels, 0.0, 0.0, 0.0),
-                      sweep(mid, 0, quarter, np.empty(0), tp_hi, fp_hi, 0.0, True),
-                      again, tp_hi, wp, wn, len(levels))
-    # (Counts are exact, so the pieces meet; were they not to: one sweep of them all.
-    # The rows may be released already: no None past here.)
-    return two if two is not None else sweep(nb, 0, 0, levels, 0.0, 0.0, 0.0)().result
-
-
-def _clean_rows(y: Array, s: Array, pos_value: float, neg_value: float,
-                groups: list[list[tuple[int, int]]], release: Release) -> bool:
-    """Whether every row is clean and both classes are there (``radix_check``), by
-    groups on two threads; memory-mapped rows are released behind (rows handed over
-    are kept whole)."""
-    pos = bad = 0
-
-    def check(b: tuple[int, int]) -> Callable[[], tuple[int, int]]:
-        return lambda: _kernels.radix_check(y, s, pos_value, neg_value, *b)
-    for group in groups:
-        for n_pos, n_bad in _on_two_threads([check(b) for b in group]):
-            pos, bad = pos + n_pos, bad + n_bad
-        if not isinstance(release, OwnedRows):
-            assert release is not None
-            release(group[0][0], group[-1][1])
-    return bad == 0 and 0 < pos < len(s)
-
-
-def _radix_blocks(dtype: np.dtype, nb: int, rows: list[int], small: bool,
-                  loan: Loan | None = None) -> tuple[Array, Array, Array, list[Array], int]:
-    """The blocks ``radix_fill`` writes for ``nb`` buckets, writer ``j`` writing
-    ``rows[j]`` rows: ``(words, links, state, free, block)`` (see ``_owned_blocks``).
-    ``small``: the words are fresh and get small pages (they must grow only as fast as
-    rows handed over shrink); else ``loan``, when given, lends them."""
-    item = 4 if dtype == np.float32 else 8
-    block = RADIX_BLOCK_BYTES // item
-    first, links, free = _owned_blocks(nb, rows, block)
-    kind = np.uint32 if item == 4 else np.uint64
-    if loan is None or small:
-        words = aligned_empty(len(links) * block, kind)
-        if small:
-            small_pages(words)
-    else:
-        words = loan.aligned(len(links) * block, kind)
-    state = np.zeros((len(rows), 4, nb), dtype=np.int64)
-    for j in range(len(rows)):
-        state[j, 0] = np.arange(first[j], first[j] + nb)
-    return words, links, state, free, block
-
-
-def _owned_blocks(nb: int, rows: list[int], block: int) -> tuple[Array, Array, list[Array]]:
-    """Which blocks of ``block`` items each writer owns, writer ``j`` writing ``rows[j]``
-    rows into ``nb`` buckets: ``(first, links, free)``. Writer ``j`` owns blocks
-    ``first[j]:first[j + 1]``, a block per bucket (its first ones, ``links`` -1: each
-    bucket's chain starts there) and one per ``block`` of its rows: enough, since only
-    a bucket's open block is part-filled. ``free[j]``: the next block it takes, its
-    end, and 0 bad rows."""
-    owned = [nb + r // block + 1 for r in rows]
-    first = np.concatenate(([0], np.cumsum(owned))).astype(np.int64)
-    links = np.empty(int(first[-1]), dtype=np.int64)
-    free = []
-    for j in range(len(rows)):
-        links[first[j]:first[j] + nb] = -1
-        free.append(np.array([first[j] + nb, first[j + 1], 0], dtype=np.int64))
-    return first, links, free
-
-
-# A writer's row per bucket in ``radix_fill_weighted`` (its ``W_*``): the open block,
-# the rows in it, the full blocks behind it, then the bits of the positive weight (a
-# compensated pair) and of the negative weight.
-_W_STATE, _W_HEAD, _W_FILL, _W_FULL, _W_SUMS = 8, 0, 1, 2, slice(3, 6)
-
-
-class _WeightedBuckets(NamedTuple):
-    """What ``radix_fill_weighted`` wrote: the rows' blocks, their chains, the writers'
-    state, the block size in rows, the buckets' class sums (writer, bucket, positive /
-    its error / negative) and the rows of each bucket."""
-    rows: Array
-    links: Array
-    state: Array
-    block: int
-    sums: Array
-    sizes: Array
-
-
-def _weighted_buckets(y: Array, s: Array, w: Array, pos_value: float, neg_value: float,
-                      loan: Loan) -> _WeightedBuckets | None:
-    """Weighted rows written into radix buckets on two threads, each half's rows checked
-    and those of positive weight written as (score, signed weight), with each bucket's
-    class sums (``radix_fill_weighted``); None when a row is bad (NaN score, third
-    label, bad weight) or there are too many buckets. The blocks are ``loan``'s."""
-    plan = _radix_plan(s, len(s))
-    if plan is None:
-        return None
-    table, base, tops = plan
-    nb, blocks = len(tops), _blocks(len(s))
-    block = RADIX_BLOCK_BYTES // 16
-    first, links, free = _owned_blocks(nb, [b - a for a, b in blocks], block)
-    rows = loan.aligned(2 * len(links) * block, np.float64)
-    state = np.zeros((len(blocks), nb, _W_STATE), dtype=np.int64)
-    for j in range(len(blocks)):
-        state[j, :, _W_HEAD] = np.arange(first[j], first[j] + nb)
-
-    def fill(j: int, b: tuple[int, int]) -> Callable[[], None]:
-        lines = np.empty(64 * nb + 64, dtype=np.uint8)
-        return lambda: _kernels.radix_fill_weighted(
-            y, s, w, pos_value, neg_value, table, base, *b, rows, links, state[j], free[j],
-            lines, block, True)
-    _on_two_threads([fill(j, b) for j, b in enumerate(blocks)])
-    if any(f[2] for f in free):
-        return None
-    sizes = (state[:, :, _W_FULL] * block + state[:, :, _W_FILL]).sum(axis=0)
-    return _WeightedBuckets(rows, links, state, block,
-                            state[:, :, _W_SUMS].view(np.float64), sizes)
-
-
-def _radix_weighted_summary(y: Array, s: Array, w: Array, pos_value: float,
-                            neg_value: float, levels: Array, exclude_self: bool,
-                            costs: Costs = None) -> SweepResult | None:
-    """``summarize`` of weighted rows by radix buckets, or None when a row is bad, a
-    class has no weight or the weights add up to infinity: the caller takes the key
-    path, which names the problem or sweeps those.
-
-    One pass on two threads checks each half's rows and writes those of positive
-    weight into their buckets' blocks as (score, signed weight), adding up each
-    bucket's weight by class (``radix_fill_weighted``); each bucket is then gathered in
-    cache, ordered and swept (``radix_sweep_weighted_from``), the upper and lower
-    buckets on two threads from the counted totals (``_two_pieces``). W_P is the
-    correctly rounded total of the buckets' compensated sums, and the sweep's TP a
-    compensated sum: when they do not end equal (rare), the buckets are swept again in
-    one piece with the sweep's own total (see ``_summarize_keys``).
-    """
-    with Loan() as loan:
-        k = _weighted_buckets(y, s, w, pos_value, neg_value, loan)
-        if k is None:
-            return None
-        rows, links, state, block, sums, sizes = k
-        nb, n = len(sizes), int(sizes.sum())
-
-        def positive(buckets: slice) -> tuple[float, float]:
-            """The positive weight of ``buckets``: its rounded total and remainder."""
-            return _exact_pair(sums[:, buckets, :2])
-        wp = _exact_total(sums[:, :, :2])
-        with np.errstate(over="ignore"):           # (an infinite total is declined next)
-            wn = float(sums[:, :, 2].sum())
-        if not (wp > 0 and wn > 0 and math.isfinite(wp) and math.isfinite(wn)):
-            return None
-
-        def sweep(top: int, bottom: int, split: int, lv: Array, tp: tuple[float, float],
-                  fp: float, gap: float, checkpoint: bool = False, total: float = wp,
-                  cost: Costs = None) -> Callable[[], PieceSweep]:
-            return lambda: _kernels.radix_sweep_weighted_from(
-                rows, links, state, block, top, bottom, split, total, wn, lv, exclude_self,
-                tp[0], tp[1], fp, gap, checkpoint, cost)
-
-        if costs is None and n >= PARALLEL_MIN_ROWS and not getattr(_serial, "on", False):
-            mid, quarter = _middle_buckets(sizes, n)
-            tp_hi = positive(slice(mid, nb))
-            fp_hi = float(sums[:, mid:, 2].sum())
-
-            def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
-                assert cp is not None
-                return [sweep(mid, quarter, quarter, levels, tp_hi, fp_hi, gap_hi),
-                        sweep(quarter, 0, 0, levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)]
-
-            two = _two_pieces(sweep(nb, mid, mid, levels, (0.0, 0.0), 0.0, 0.0),
-                              sweep(mid, 0, quarter, np.empty(0), tp_hi, fp_hi, 0.0, True),
-                              again, tp_hi[0] + tp_hi[1], wp, wn, len(levels))
-            if two is not None:
-                return two
-        out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, cost=costs)()
-        if out.tp_end != wp:
-            out = sweep(nb, 0, 0, levels, (0.0, 0.0), 0.0, 0.0, total=out.tp_end, cost=costs)()
-        return out.result
-
-
-def _exact_total(values: Array) -> float:
-    """The sum of ``values`` correctly rounded (``math.fsum``: a Python loop over the
-    buckets' compensated pairs cost 5-10 ms at 1e7 rows), infinite when it overflows:
-    a bucket's sum that overflowed has an infinite sum and a NaN error term (the rows
-    themselves are checked, none is NaN)."""
-    return _fsum(values.ravel().tolist())
-
-
-def _fsum(parts: list[float]) -> float:
-    try:
-        total = math.fsum(parts)
-    except OverflowError:
-        return math.inf
-    return math.inf if math.isnan(total) else total
-
-
-def _exact_pair(values: Array) -> tuple[float, float]:
-    """``_exact_total`` of ``values`` and what it leaves out (correctly rounded too):
-    a piece's sweep starts its compensated TP from both. From the total alone, the
-    half ulp it rounded off made the lower piece end an ulp off W_P in about a quarter
-    of weighted calls (8 of 30 from 4e5 to 5e6 rows), each then swept again in one
-    piece."""
-    parts = values.ravel().tolist()
-    total = _fsum(parts)
-    if not math.isfinite(total):
-        return math.inf, 0.0
-    parts.append(-total)
-    return total, math.fsum(parts)
-
-
-def _middle_buckets(sizes: Array, n: int) -> tuple[int, int]:
-    """Bucket ``mid`` (from which up the buckets hold about half the ``n`` rows) and
-    ``quarter`` (from which up to ``mid`` about a quarter), for the two pieces of a
-    sweep and the halves of its second sweep."""
-    nb = len(sizes)
-    starts = np.concatenate(([0], np.cumsum(sizes)))
-    mid = min(max(int(np.searchsorted(starts, n // 2)), 1), nb - 1)
-    quarter = min(max(int(np.searchsorted(starts, starts[mid] // 2)), 0), mid)
-    return mid, quarter
+    return _sorted.summarize_sorted(*pieces, levels, exclude_self, costs)
 
 
 def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,
@@ -754,7 +296,7 @@ def summarize_plain(y: Any, s: Any, levels: Array, exclude_self: bool,
     having done nothing else: the caller then validates the rows the long way. The
     kernel checks the arrays' layout and every row in C, so a service call of a
     thousand rows pays no Python-level scan. One thread: for few rows."""
-    result: SweepResult | None = _kernels.summarize_plain(y, s, levels, exclude_self,
+    result: SweepResult | None = _sorted.summarize_plain(y, s, levels, exclude_self,
                                                           max_rows)
     return result
 
@@ -765,7 +307,7 @@ def auc_plain(y: Any, s: Any, max_rows: int) -> float | None:
     labels of a kernel dtype, float64 or float32 scores; None also for a NaN score,
     another label or one class. The kernel checks all that in C and counts the sorted
     classes instead of sweeping them (``_auc_of_sorted``)."""
-    return _kernels.auc_small(y, s, max_rows)
+    return _sorted.auc_small(y, s, max_rows)
 
 
 def summarize_runs(runs: list[tuple[Array, bool]], levels: Array, exclude_self: bool,
@@ -779,7 +321,7 @@ def summarize_runs(runs: list[tuple[Array, bool]], levels: Array, exclude_self: 
     """
     runs = [(scores if _read_only_mapping(scores) else np.array(scores), positive)
             for scores, positive in runs]
-    return _kernels.summarize_runs(runs, levels, exclude_self, costs, held_bytes)
+    return _runs.summarize_runs(runs, levels, exclude_self, costs, held_bytes)
 
 
 def _read_only_mapping(arr: object) -> bool:
@@ -817,10 +359,10 @@ def _summarize_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
     the sweep's TP ends at (see ``sweep.pxd``). Both are compensated sums, so they
     almost always agree; when they do not, the sweep runs again with its own total.
     """
-    out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels,
+    out = _keys.summarize_keys(keys_hi, keys_lo, rows, bits, wp, wn, levels,
                                   exclude_self, costs)
     if out.tp_end != wp and math.isfinite(wp):     # (an infinite total is refused later)
-        out = _kernels.summarize_keys(keys_hi, keys_lo, rows, bits, out.tp_end, wn, levels,
+        out = _keys.summarize_keys(keys_hi, keys_lo, rows, bits, out.tp_end, wn, levels,
                                       exclude_self, costs)
     return out.result
 
@@ -835,7 +377,7 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
 
     def sweep(keys: Array, lv: Array, tp: tuple[float, float], fp: float, gap: float,
               at: int = -1) -> Callable[[], PieceSweep]:
-        return lambda: _kernels.summarize_keys_from(keys, rows, bits, wp, wn, lv,
+        return lambda: _keys.summarize_keys_from(keys, rows, bits, wp, wn, lv,
                                                     exclude_self, tp[0], tp[1], fp, gap, at)
 
     def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
@@ -844,7 +386,7 @@ def _two_piece_keys(keys_hi: Array, keys_lo: Array, rows: Array, bits: int, wp: 
         return [sweep(keys_lo[split:], levels, tp_hi, fp_hi, gap_hi),
                 sweep(keys_lo[:split], levels, (cp.tp, cp.tp_err), cp.fp, gap_hi + cp.gap)]
 
-    return _two_pieces(sweep(keys_hi, levels, (0.0, 0.0), 0.0, 0.0),
+    return threads._two_pieces(sweep(keys_hi, levels, (0.0, 0.0), 0.0, 0.0),
                        sweep(keys_lo, np.empty(0), tp_hi, fp_hi, 0.0, split), again,
                        tp_hi[0] + tp_hi[1], wp, wn, len(levels))
 
@@ -865,7 +407,7 @@ def _two_piece_sorted(pieces: Pieces, levels: Array, exclude_self: bool) -> Swee
 
     def sweep(hi: tuple[Array, Array], lo: tuple[Array, Array], lv: Array, tp: float,
               fp: float, gap: float, checkpoint: bool = False) -> Callable[[], PieceSweep]:
-        return lambda: _kernels.summarize_sorted_from(*hi, *lo, wp, wn, lv, exclude_self, tp,
+        return lambda: _sorted.summarize_sorted_from(*hi, *lo, wp, wn, lv, exclude_self, tp,
                                                       fp, gap, checkpoint)
 
     def again(gap_hi: float, cp: Checkpoint | None) -> list[Callable[[], PieceSweep]]:
@@ -873,66 +415,36 @@ def _two_piece_sorted(pieces: Pieces, levels: Array, exclude_self: bool) -> Swee
         return [sweep(upper, (empty, empty), levels, tp_hi, fp_hi, gap_hi),
                 sweep(lower, (empty, empty), levels, cp.tp, cp.fp, gap_hi + cp.gap)]
 
-    out = _two_pieces(sweep((pos_hi, neg_hi), (empty, empty), levels, 0.0, 0.0, 0.0),
+    out = threads._two_pieces(sweep((pos_hi, neg_hi), (empty, empty), levels, 0.0, 0.0, 0.0),
                       sweep(upper, lower, np.empty(0), tp_hi, fp_hi, 0.0, True), again,
                       tp_hi, wp, wn, len(levels))
     assert out is not None
     return out
 
 
-def _two_pieces(sweep_hi: Callable[[], PieceSweep], sweep_lo: Callable[[], PieceSweep],
-                again: Callable[[float, Checkpoint | None], list[Callable[[], PieceSweep]]],
-                tp_hi: float, wp: float, wn: float, n_levels: int) -> SweepResult | None:
-    """One sweep in two pieces on two threads: the upper piece with the levels, the
-    lower one without, from the upper piece's totals as counted (its offset of B's G =
-    2 Num - Den, see ``sweep.pxd``, is only known afterwards). When a level is not
-    reached above, the lower piece is swept again for crossings (``again``, given G
-    above and the checkpoint the lower piece's first sweep recorded: two halves on two
-    threads when there is one). None when the counted totals are not exactly the TP the
-    sweeps end at (rare: see ``_summarize_keys``); the caller then sweeps in one piece.
-    """
-    hi_out, lo_out = _on_two_threads([sweep_hi, sweep_lo])
-    # Each piece's TP must end where the next one starts, and the last at W_P.
-    if hi_out.tp_end != tp_hi or lo_out.tp_end != wp:
-        return None
-    hi, gap_hi = hi_out.result, hi_out.gap
-    lo, gap_lo, den_last = lo_out.result, lo_out.gap, lo_out.den
-    pieces = [(hi.crossings, 0)]
-    if np.isnan(hi.crossings[:, 0]).any():
-        cp = lo_out.checkpoint
-        outs = _on_two_threads(again(gap_hi, cp))
-        above = [hi.n_groups] if cp is None else [hi.n_groups, hi.n_groups + cp.n_groups]
-        pieces += [(out.result.crossings, a) for out, a in zip(outs, above)]
-    crossings = first_crossings(pieces, n_levels)
-    return SweepResult(hi.n_groups + lo.n_groups, hi.n_undefined + lo.n_undefined, wp, wn,
-                       clamp_probability(hi.auc + lo.auc),
-                       clamp_probability(hi.average_precision + lo.average_precision),
-                       b_from_gap(gap_hi + gap_lo, den_last), crossings)
-
-
 def sweep_table(scores: Array, tp: Array, fp: Array, levels: Array, exclude_self: bool,
                 costs: Costs = None) -> SweepResult:
     """AUC, AP and the level crossings of a score table."""
-    return _kernels.sweep_table(scores, tp, fp, levels, exclude_self, costs)
+    return _tables.sweep_table(scores, tp, fp, levels, exclude_self, costs)
 
 
 def merge_tables(s1: Array, tp1: Array, fp1: Array, s2: Array, tp2: Array,
                  fp2: Array) -> Table:
     """Merge two descending score tables, adding the weights of equal scores."""
-    return _kernels.merge_tables(s1, tp1, fp1, s2, tp2, fp2)
+    return _tables.merge_tables(s1, tp1, fp1, s2, tp2, fp2)
 
 
 def sweep_range(scores: Array, tp: Array, fp: Array, levels: Array, exclude_self: bool,
                 weight_pos: float, weight_neg: float, tp_above: float, fp_above: float,
                 b_above: float) -> RangeSweep:
     """One score range swept from the state of the ranges above it."""
-    return _kernels.sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg,
+    return _runs.sweep_range(scores, tp, fp, levels, exclude_self, weight_pos, weight_neg,
                                 tp_above, fp_above, b_above)
 
 
 def delong_sums(tp: Array, fp: Array) -> DeLongSums:
     """DeLong's AUC and summed squared structural components of a score table."""
-    return _kernels.delong_sums(tp, fp)
+    return _tables.delong_sums(tp, fp)
 
 
 def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: Array,
@@ -956,7 +468,7 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
     n_rep = len(bit_generators)
     out = np.empty((n_rep, 4 + 4 * len(levels)))
     work = n_rep * (len(pos_group) + len(neg_group) + len(scores))
-    two = work >= PARALLEL_MIN_ROWS and n_rep > 1
+    two = work >= threads.PARALLEL_MIN_ROWS and n_rep > 1
     batch = max(1, -(-n_rep // _REPLICATE_BATCHES) if two else n_rep)
     starts = list(range(0, n_rep, batch))
     rest = iter(starts[2:])                    # (next() on it is atomic under the GIL)
@@ -970,7 +482,7 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
                                            neg_group, neg_weight, scores, stratified,
                                            levels, exclude_self, out[a:b])
         return run
-    _on_two_threads([job(starts[:1]), job(starts[1:2])] if two else [job(starts)])
+    threads._on_two_threads([job(starts[:1]), job(starts[1:2])] if two else [job(starts)])
     return out
 
 
@@ -1004,11 +516,11 @@ def _place_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segment
     both in two blocks on two threads, then sort the pieces: pieces of one padded length
     lie side by side, padded with +inf, and are sorted together as rows of a 2-D array
     (weighted: argsorted, scores and weights taken in that order)."""
-    blocks = _blocks(len(s))
+    blocks = threads._blocks(len(s))
     counts = [np.zeros(3 * n_segments + 1, dtype=np.int64) for _ in blocks]
     def count(b: tuple[int, int], c: Array) -> Callable[[], tuple[int, int]]:
-        return lambda: _kernels.count_segments(y, s, w, codes, pos_value, neg_value, c, *b)
-    found = _on_two_threads([count(b, c) for b, c in zip(blocks, counts)])
+        return lambda: _segments.count_segments(y, s, w, codes, pos_value, neg_value, c, *b)
+    found = threads._on_two_threads([count(b, c) for b, c in zip(blocks, counts)])
     if sum(bad for bad, _ in found):
         _count(y, s, w, pos_value, neg_value, -np.inf, blocks)     # raises on bad rows
         raise ValueError(f"segment codes must lie in [0, {n_segments})")
@@ -1024,9 +536,9 @@ def _place_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segment
     # each block writes its rows of a piece after the earlier blocks' rows of it
     cursors = [begin + sum(c[:2 * n_segments] for c in counts[:b]) for b in range(len(blocks))]
     def place(b: tuple[int, int], c: Array) -> Callable[[], None]:
-        return lambda: _kernels.place_segments(y, s, w, codes, pos_value, c, scores, weights, *b)
-    _on_two_threads([place(b, c) for b, c in zip(blocks, cursors)])
-    _kernels.pad_pieces(scores, begin, size, length)
+        return lambda: _segments.place_segments(y, s, w, codes, pos_value, c, scores, weights, *b)
+    threads._on_two_threads([place(b, c) for b, c in zip(blocks, cursors)])
+    _segments.pad_pieces(scores, begin, size, length)
     # A real +inf ties with the padding: a stable argsort keeps it (and its weight) ahead.
     _sort_rows(scores, weights, length[order], ends, stable=sum(inf for _, inf in found) > 0)
     return _Placed(scores, weights, begin, size, n_rows)
@@ -1070,9 +582,9 @@ def _sort_rows(scores: Array, weights: Array | None, lengths: Array, ends: Array
                 w_rows[...] = np.take_along_axis(w_rows, order, axis=1)
         return run
     jobs = [sort_all(halves[0]), sort_all(halves[1])]
-    if sum(load) < PARALLEL_MIN_ROWS:
+    if sum(load) < threads.PARALLEL_MIN_ROWS:
         jobs = [sort_all(halves[0] + halves[1])]
-    _on_two_threads(jobs)
+    threads._on_two_threads(jobs)
 
 
 def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segments: int,
@@ -1089,13 +601,13 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
     p = _place_segments(y, s, w, codes, n_segments, pos_value, neg_value)
     # two segment ranges of about equal rows, one per thread
     rows = np.cumsum(p.size[0::2] + p.size[1::2])
-    half = int(np.searchsorted(rows, rows[-1] // 2)) if len(s) >= PARALLEL_MIN_ROWS \
+    half = int(np.searchsorted(rows, rows[-1] // 2)) if len(s) >= threads.PARALLEL_MIN_ROWS \
         else n_segments
     def sweep(a: int, b: int) -> Callable[[], None]:
-        return lambda: _kernels.sweep_placed_segments(p.scores, p.weights, p.begin, p.size,
+        return lambda: _segments.sweep_placed_segments(p.scores, p.weights, p.begin, p.size,
                                                       p.n_rows, levels, exclude_self, out,
                                                       crossings, a, b)
-    _on_two_threads([sweep(a, b) for a, b in ((0, half), (half, n_segments)) if b > a])
+    threads._on_two_threads([sweep(a, b) for a, b in ((0, half), (half, n_segments)) if b > a])
     return SegmentSweeps.from_columns(out, crossings)
 
 
@@ -1117,19 +629,19 @@ def _per_model(one: Callable[[Array], _T], scores: list[Array], n_rows: int) -> 
     """``one`` of each model's scores, two models at a time, one per thread, each on its
     thread alone (with the split it would use on two, so results do not depend on the
     pairing); results in order."""
-    if len(scores) < 2 or n_rows < PARALLEL_MIN_ROWS:
+    if len(scores) < 2 or n_rows < threads.PARALLEL_MIN_ROWS:
         return [one(s) for s in scores]
     def alone(s: Array) -> Callable[[], _T]:
         def run() -> _T:
-            _serial.on = True
+            threads._serial.on = True
             try:
                 return one(s)
             finally:
-                _serial.on = False
+                threads._serial.on = False
         return run
     out: list[_T] = []
     for k in range(0, len(scores) - 1, 2):
-        out += _on_two_threads([alone(scores[k]), alone(scores[k + 1])])
+        out += threads._on_two_threads([alone(scores[k]), alone(scores[k + 1])])
     if len(scores) % 2:
         out.append(one(scores[-1]))
     return out
@@ -1152,12 +664,12 @@ def delong_components(y: Array, scores: list[Array], w: Array | None, pos_value:
         if w is not None:
             component[w == 0] = np.nan
         def piece(keys: Array, pos_above: float, neg_above: float) -> Callable[[], float]:
-            return lambda: _kernels.delong_components(keys, rows, bits, pos_above, neg_above,
+            return lambda: _keys.delong_components(keys, rows, bits, pos_above, neg_above,
                                                       wp, wn, component)
         jobs = [piece(keys_hi, 0.0, 0.0)]
         if len(keys_lo):
             jobs.append(piece(keys_lo, hi_s + hi_err, wn - wn_lo))
-        auc = sum(_on_two_threads(jobs))
+        auc = sum(threads._on_two_threads(jobs))
         return DeLongComponents(component, auc, wp, wn)
     return _per_model(one, scores, len(y))
 
@@ -1165,7 +677,7 @@ def delong_components(y: Array, scores: list[Array], w: Array | None, pos_value:
 def paired_moments(y: Array, pos_value: float, w: Array | None, weight_total: float,
                    a: Array, b: Array) -> PairedMoments:
     """Per class, weighted mean and squared deviations of ``a - b`` (see the kernel)."""
-    return PairedMoments(*_kernels.paired_moments(y, pos_value, w, weight_total, a, b))
+    return PairedMoments(*_tables.paired_moments(y, pos_value, w, weight_total, a, b))
 
 
 def _seed_words(entropy: int, spawn_key: tuple[int, ...]) -> np.ndarray:
@@ -1199,13 +711,13 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
     slots = (pos_start[1:] - pos_start[:-1] + neg_start[1:] - neg_start[:-1])[segments]
     work = np.cumsum(slots)
     half = (int(np.searchsorted(work, work[-1] // 2)) if len(work) > 1 and
-            int(work[-1]) * n_boot >= PARALLEL_MIN_ROWS else len(segments))
+            int(work[-1]) * n_boot >= threads.PARALLEL_MIN_ROWS else len(segments))
     def job(a: int, b: int) -> Callable[[], None]:
         return lambda: _resample.segment_replicate_sweeps(
             prefix, segments[a:b], keys[a:b], n_boot, pos_start, pos_group, pos_weight,
             neg_start, neg_group, neg_weight, group_start, scores, stratified, levels,
             exclude_self, out[a * n_boot:b * n_boot])
-    _on_two_threads([job(a, b) for a, b in ((0, half), (half, len(segments))) if b > a])
+    threads._on_two_threads([job(a, b) for a, b in ((0, half), (half, len(segments))) if b > a])
     return out
 
 

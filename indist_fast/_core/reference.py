@@ -1,7 +1,7 @@
 """NumPy reference twin of the compiled kernels.
 
 Same functions, arguments and return values as ``indist_fast._core.fast`` (which drives
-``indist_fast._core._kernels``). It is the fallback when the kernels cannot be imported and
+the compiled modules, ``indist_fast._core._sorted``, ``_radix``, ...). It is the fallback when the kernels cannot be imported and
 the oracle the tests hold the kernels to. Clarity beats speed here; the arithmetic
 follows the kernels' operation order (sequential cumulative sums) so that both
 backends pick the same operating point: table sweeps agree to the bit. On weighted
@@ -10,7 +10,7 @@ rows the compiled engine sums TP with compensation in sort order (``sweep.pxd``,
 in the last bits, yet each ends its TP exactly at its W_P, which is what makes B
 exactly 1/2 where it is so by structure on both.
 
-Sweeps return an ``indist_fast._core.results.SweepResult``.
+Sweeps return an ``indist_fast._core.records.SweepResult``.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from .curves import CurveColumns, _columns
-from .results import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments, RangeSweep, ReplicateCounts,
-                      SegmentSweeps, SortedClasses,
-                      Part, Release, SweepResult, Table, clamp_probability, weight_scale)
+from .records import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments,
+                      RangeSweep, ReplicateCounts, SegmentSweeps, SortedClasses, Part,
+                      Release, SweepResult, Table)
+from .rates import clamp_probability, weight_scale
 from .validation import checked_classes, plain_rows
 
 __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "auc_plain", "sweep_table",

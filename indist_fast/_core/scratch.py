@@ -24,7 +24,7 @@ from types import TracebackType
 
 import numpy as np
 
-from .results import Array
+from .records import Array
 
 __all__ = ["Loan", "aligned_empty", "limit", "set_limit", "release", "held"]
 

@@ -16,7 +16,8 @@ from typing import Any, Iterable, Iterator, cast
 
 import numpy as np
 
-from .results import frozen_instance, scale_exponent
+from .records import frozen_instance
+from .rates import scale_exponent
 
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
            "check_level", "check_real", "check_count", "check_flag", "check_seed",
@@ -337,7 +338,7 @@ _PLAIN_SCORES = {np.dtype(np.float64), np.dtype(np.float32)}
 def plain_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
                pos_label: Any = None, max_rows: int = PLAIN_ROWS) -> Rows | None:
     """Rows of the common service call, taken as they are, or None: the NumPy twin's
-    reading of what the compiled ``summarize_plain`` checks in C (``_kernels._plain``).
+    reading of what the compiled ``summarize_plain`` checks in C (``_sorted._plain``).
 
     NumPy arrays, 1-d, C-contiguous, aligned, native: bool or integer/float labels of a
     kernel dtype, float64 or float32 scores, at most ``max_rows`` of them, no weights
@@ -726,7 +727,7 @@ def check_two_classes(weight_pos: float, weight_neg: float) -> None:
     """AUC and B need both classes with positive weight, and a total weight that
     float64 can hold (the sweeps rescale weights by a power of two internally, so any
     finite total works; an infinite one cannot be reported), the class totals no more
-    than about 2**1500 apart (``results.scale_exponent``)."""
+    than about 2**1500 apart (``rates.scale_exponent``)."""
     check_weight_total(weight_pos, weight_neg)
     if weight_pos + weight_neg <= 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
@@ -744,7 +745,7 @@ _SPAN_SAFE = (2.0 ** -500, 2.0 ** 500)
 
 def check_weight_span(weight_pos: float, weight_neg: float, where: str = "") -> None:
     """Class totals (both positive, or a class without weight) that a sweep can scale
-    into range (``results.scale_exponent``); ``where`` names a segment."""
+    into range (``rates.scale_exponent``); ``where`` names a segment."""
     lo, hi = _SPAN_SAFE
     if lo <= weight_pos <= hi and lo <= weight_neg <= hi:
         return

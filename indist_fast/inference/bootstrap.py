@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import SweepResult, operating_rates
+from .._core.records import SweepResult
+from .._core.rates import operating_rates
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
 from .._core.validation import check_two_classes
 from ..results.report import ReadOnlyMapping, record_dict

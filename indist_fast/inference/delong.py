@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import DeLongComponents
+from .._core.records import DeLongComponents
 from ..errors import warn_fractional_weights
 from .._core.validation import (Rows, check_level, check_real, check_two_classes,
                                 checked_classes, first_true, prepare_rows, raise_nan_score)

@@ -17,7 +17,7 @@ from typing import Any, Mapping, NamedTuple
 import numpy as np
 
 from .._core.curves import b_at
-from .._core.results import operating_rates
+from .._core.rates import operating_rates
 from .._core.validation import Rows, check_flag, check_real, check_two_classes, prepare_rows
 from ..errors import warn_undefined_b
 from ..results.report import record_dict

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import CostSums, SweepResult
+from .._core.records import CostSums, SweepResult
 from .._core.validation import Rows, check_real, check_two_classes, prepare_rows
 from ..table.score_table import ScoreTable
 

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import SweepResult
+from .._core.records import SweepResult
 from .._core.validation import (PLAIN_ROWS, check_flag, check_level, check_levels, check_real,
                                check_seed, check_two_classes)
 from ..io.frames import prepare_frame_or_rows

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._core.results import operating_rates
+from .._core.rates import operating_rates
 from .._core.validation import check_count, check_flag, check_level, check_real, check_seed
 from ..errors import warn_fractional_weights
 from ..inference.bootstrap import BootstrapResult, bootstrap_table

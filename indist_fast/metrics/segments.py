@@ -18,7 +18,7 @@ from typing import Any, Callable, ContextManager, Iterable, Iterator, NoReturn
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import SegmentSweeps
+from .._core.records import SegmentSweeps
 from .._core.validation import (Rows, first_missing, check_flag, check_levels,
                                check_weight_span, prepare_rows, with_scores)
 from ..errors import warn_one_class

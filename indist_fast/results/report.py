@@ -9,7 +9,8 @@ from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
-from .._core.results import SweepResult, frozen_from, point_rates
+from .._core.records import SweepResult, frozen_from
+from .._core.rates import point_rates
 from .._core.validation import check_two_classes
 from ..errors import LevelNotReachedWarning, warn_undefined_b
 

@@ -9,7 +9,8 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from .._core.results import SegmentSweeps, operating_rates
+from .._core.records import SegmentSweeps
+from .._core.rates import operating_rates
 from .._core.validation import check_weight_total
 from .report import Report, plain_value
 

@@ -15,7 +15,7 @@ from typing import Any, ContextManager, Iterator
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import SegmentSweeps, SweepResult
+from .._core.records import SegmentSweeps, SweepResult
 from .._core.validation import (Rows, combine_codings, labels_as_coded, prepare_rows,
                                 raise_nan_score, raise_row_errors, with_scores)
 from ..errors import warn_one_class

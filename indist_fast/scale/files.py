@@ -51,7 +51,7 @@ from typing import Any, Iterable, Literal, Sequence, TypeAlias, overload
 import numpy as np
 
 from .._core.engine import engine
-from .._core.pages import OwnedRows
+from .._core.page_release import OwnedRows
 from .._core.validation import (check_flag, check_levels, combine_codings, labels_as_coded,
                                 prepare_rows)
 from ..inference.segment_bootstrap import bootstrap_settings

@@ -18,7 +18,8 @@ from typing import Sequence
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import SweepResult, clamp_probability, first_crossings
+from .._core.records import SweepResult
+from .._core.rates import clamp_probability, first_crossings
 from ..table.score_table import ScoreTable
 
 __all__ = ["RangeTotals", "range_totals", "range_shares", "range_crossings",

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._core.engine import engine
-from .._core.results import operating_rates
+from .._core.rates import operating_rates
 from .._core.validation import check_weight_span, check_weight_total
 from ..errors import IndistFastWarning
 from ..results.report import record_dict

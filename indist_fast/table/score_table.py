@@ -10,7 +10,7 @@ import numpy as np
 
 from .._core.engine import engine
 from .._core.curves import curve_columns
-from .._core.results import operating_rates
+from .._core.rates import operating_rates
 from .._core.validation import (LabelCoding, Rows, as_1d, check_flag, check_levels,
                           combine_codings, prepare_rows)
 from .._core.validation import check_group_sums, check_two_classes

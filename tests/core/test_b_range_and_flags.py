@@ -17,7 +17,7 @@ import oracle
 import indist_fast
 from indist_fast import Accumulator, IndistFastWarning, ScoreTable, evaluate_file
 from indist_fast.metrics import evaluation as metrics
-from indist_fast._core.results import B_ROUNDING, clamp_b
+from indist_fast._core.rates import B_ROUNDING, clamp_b
 from indist_fast._core.validation import prepare_rows
 from indist_fast.cli import main
 from indist_fast.io import read_columns

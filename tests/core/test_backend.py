@@ -38,7 +38,7 @@ def test_env_rejects_unknown_backend():
     assert "INDIST_FAST_BACKEND must be one of" in out.stderr
 
 
-BLOCK_KERNELS = ("import sys; sys.modules['indist_fast._core._kernels'] = None\n"
+BLOCK_KERNELS = ("import sys; sys.modules['indist_fast._core._sorted'] = None\n"
                  "import warnings, indist_fast\n")
 
 

@@ -1,6 +1,6 @@
 """A score's radix bucket, found in 512-bit lanes where the CPU has AVX-512 and by the
 compiler's loop otherwise, is the one NumPy finds from the plan's table (``Plan`` in
-``_kernels.pyx``): for float64 and float32 scores of every kind, blocks of any length
+``src/_common.pxd``): for float64 and float32 scores of every kind, blocks of any length
 and start (the lanes' tails), with NaN scores counted. The same pass gives the fill
 each row's word less its label (the order bits shifted up by one), compared with
 NumPy's too. ``bucket_ids`` runs the fills' own loops on any rows."""
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from indist_fast._core import _kernels
+from indist_fast._core import _radix
 
 
 def order_bits(s: np.ndarray) -> np.ndarray:
@@ -44,12 +44,12 @@ def scores(rng, n: int, dtype) -> np.ndarray:
 
 @pytest.fixture(params=[True, False], ids=["avx512", "loop"])
 def simd(request):
-    before = _kernels.simd_blocks()
-    on = _kernels.simd_blocks(request.param)
+    before = _radix.simd_blocks()
+    on = _radix.simd_blocks(request.param)
     if request.param and not on:
         pytest.skip("the CPU has no AVX-512")
     yield on
-    _kernels.simd_blocks(before)
+    _radix.simd_blocks(before)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -60,15 +60,15 @@ def test_bucket_ids_are_numpys(simd, dtype):
     want_words = (order_bits(s) << np.uint64(1)).astype(word)     # (the top bit drops)
     # plans from a few samples: fine buckets where the sample is, catch-alls elsewhere
     for sample in (s, s[:40], np.array([0.5, 0.25], dtype)):
-        table, base, tops = _kernels.radix_plan(sample, 8, len(s))
+        table, base, tops = _radix.radix_plan(sample, 8, len(s))
         want = numpy_ids(s, table, base)
         for start, stop in ((0, len(s)), (3, 3 + 8 * 37 + 5), (1, 16), (5, 6), (7, 7)):
             ids = np.full(len(s), 0xFFFF, np.uint16)
             words = np.full(len(s), 7, word)
-            assert _kernels.bucket_ids(s, table, base, start, stop, ids) == np.isnan(
+            assert _radix.bucket_ids(s, table, base, start, stop, ids) == np.isnan(
                 s[start:stop]).sum()                            # NaN rows counted
             ids_again = np.full(len(s), 0xFFFF, np.uint16)
-            got = _kernels.bucket_ids(s, table, base, start, stop, ids_again, words)
+            got = _radix.bucket_ids(s, table, base, start, stop, ids_again, words)
             assert got == np.isnan(s[start:stop]).sum()
             np.testing.assert_array_equal(ids, ids_again)
             part = slice(start, stop)

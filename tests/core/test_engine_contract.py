@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from cases import DTYPES, LAYOUTS, labelled, prepared, rows, spoiled
 from indist_fast._core import fast as _fast
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
 from indist_fast._core.engine import Engine, engine
 from indist_fast._core.validation import Rows, prepare_rows
@@ -597,7 +598,7 @@ def test_first_nan_outranks_an_earlier_third_label_across_release_groups(threade
     (and the whole-input check) reports first."""
     y = np.array([1, 0, 0, 0, 0, 0, 0, 0, 2, 0], np.uint8)      # coded 0/2, 1 is third
     s = np.r_[np.zeros(9), np.nan]
-    assert len(s) > 2 * _fast.PARALLEL_MIN_ROWS == _fast.RELEASE_BLOCK_ROWS
+    assert len(s) > 2 * _threads.PARALLEL_MIN_ROWS == _threads.RELEASE_BLOCK_ROWS
     with pytest.raises(ValueError, match=r"y_score contains NaN \(first at row 9\)"):
         engine().summarize(y, s, None, 2.0, 0.0, np.array([0.5]), True, None,
                            lambda a, b: None)

@@ -19,6 +19,7 @@ import oracle
 import indist_fast
 from indist_fast import Accumulator, IndistFastWarning, ScoreTable
 from indist_fast._core import fast as _fast
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
 from indist_fast.scale import ranges as ranges
 from indist_fast._core.validation import prepare_rows
@@ -39,7 +40,7 @@ def _tile(y, s, w, reps):
 
 
 rng = np.random.default_rng(10)
-N_BIG = _fast.PARALLEL_MIN_ROWS + 10_000     # the two-thread paths run above this
+N_BIG = _threads.PARALLEL_MIN_ROWS + 10_000     # the two-thread paths run above this
 _top_y = rng.random(N_BIG) < 0.4
 
 # B is exactly 1/2 at some operating point by structure: all scores tied; all positive
@@ -420,10 +421,10 @@ def test_b_one_half_through_chunked_weighted_files(backend, name, tmp_path):
 
 
 def test_the_sweep_scale_is_its_twins():
-    """``sweep.weight_scale`` and ``results.weight_scale`` agree on every pair of class
+    """``sweep.weight_scale`` and ``rates.weight_scale`` agree on every pair of class
     totals' exponents, odd negative sums included (floor, not C's truncation)."""
-    from indist_fast._core import _kernels
-    from indist_fast._core.results import weight_scale
+    from indist_fast._core import _sorted
+    from indist_fast._core.rates import weight_scale
     exponents = list(range(-1074, 1024, 7)) + [-1074, -1073, -1001, -1000, -999, -501, -500,
                                                -499, -2, -1, 0, 1, 499, 500, 501, 1023]
     rng = np.random.default_rng(3)
@@ -432,9 +433,9 @@ def test_the_sweep_scale_is_its_twins():
             for wp, wn in ((2.0 ** a * 1.5, 2.0 ** int(b)), (2.0 ** a, 0.0), (0.0, 2.0 ** a)):
                 if not np.isfinite(wp + wn):
                     continue
-                assert _kernels.sweep_scale(wp, wn) == weight_scale(wp, wn), (wp, wn)
+                assert _sorted.sweep_scale(wp, wn) == weight_scale(wp, wn), (wp, wn)
     for bad in ((np.nan, 1.0), (1.0, np.inf), (-1.0, 2.0), (0.0, 0.0)):
-        assert _kernels.sweep_scale(*bad) == weight_scale(*bad) == 1.0
+        assert _sorted.sweep_scale(*bad) == weight_scale(*bad) == 1.0
 
 
 def test_a_last_b_just_below_the_level_is_shown_in_full():

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from cases import rows
 from indist_fast._core import fast as _fast
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
 from indist_fast._core.validation import prepare_rows
 
@@ -76,7 +77,7 @@ def test_merge_tables_matches_reference(a, b):
 def test_two_thread_path_matches_reference(weighted, dtype, ties):
     """Large enough to split rows into two blocks and pieces around a pivot."""
     rng = np.random.default_rng(7)
-    n = _fast.PARALLEL_MIN_ROWS + 12_345
+    n = _threads.PARALLEL_MIN_ROWS + 12_345
     s = rng.normal(size=n)
     if ties:
         s = np.round(s, 2)                 # ties straddle the pivot and the blocks
@@ -141,7 +142,7 @@ def test_weighted_two_piece_sweep_matches_reference(informative):
     """Levels reached above the pivot, and levels only reached below it (the lower
     piece is swept again from the upper piece's B numerator)."""
     rng = np.random.default_rng(21)
-    n = _fast.PARALLEL_MIN_ROWS * 3
+    n = _threads.PARALLEL_MIN_ROWS * 3
     y = rng.random(n) < 0.3
     s = np.round(rng.normal(size=n) + (1.5 * y if informative else 0.0), 3)
     w = rng.integers(1, 5, n).astype(float)

@@ -19,10 +19,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cases import DTYPES, LAYOUTS, filled, labelled, lower_thresholds, prepared, rows
-from indist_fast._core import _kernels
+from indist_fast._core import _radix
 from indist_fast._core import fast as _fast
+from indist_fast._core import fast_radix as _fast_radix
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
-from indist_fast._core.pages import OwnedRows
+from indist_fast._core.page_release import OwnedRows
 from indist_fast._core.validation import prepare_rows
 from test_kernels import assert_sweeps_equal, assert_tables_equal
 
@@ -35,8 +37,8 @@ def radix(monkeypatch):
     log = lower_thresholds(monkeypatch)
     monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
     monkeypatch.setattr(_fast, "WEIGHTED_RADIX_MIN_ROWS", 4)
-    monkeypatch.setattr(_fast, "RADIX_BUCKET_ROWS", 2)
-    monkeypatch.setattr(_fast, "RADIX_BLOCK_BYTES", 64)     # buckets chain a few blocks
+    monkeypatch.setattr(_fast_radix, "RADIX_BUCKET_ROWS", 2)
+    monkeypatch.setattr(_fast_radix, "RADIX_BLOCK_BYTES", 64)     # buckets chain a few blocks
     return log
 
 
@@ -130,9 +132,9 @@ def test_one_class_and_bad_rows_take_the_general_path(radix):
 def test_radix_kernels_refuse_bad_arguments():
     s = np.linspace(0, 1, 10)
     y = (np.arange(10) % 2).astype(np.uint8)
-    table, base, tops = _kernels.radix_plan(s, 4)
+    table, base, tops = _radix.radix_plan(s, 4)
     with pytest.raises(ValueError, match="target"):
-        _kernels.radix_plan(s, 0)
+        _radix.radix_plan(s, 0)
     f = filled(y, s, target=4)
     args = (y, s, 1.0, 0.0, f.table, f.base, 0, 10)
     lines = np.empty(64 * len(f.tops) + 64, np.uint8)
@@ -141,7 +143,7 @@ def test_radix_kernels_refuse_bad_arguments():
     def fill(at, value):
         bad = list(fill_args)
         bad[at] = value
-        _kernels.radix_fill(*args, *bad)
+        _radix.radix_fill(*args, *bad)
     with pytest.raises(ValueError, match="words"):
         fill(0, np.empty(len(f.words), np.uint32))
     with pytest.raises(ValueError, match="aligned"):
@@ -161,12 +163,12 @@ def test_radix_kernels_refuse_bad_arguments():
     cramped = g.free[0].copy()
     cramped[1] = cramped[0]
     with pytest.raises(ValueError, match="ran out"):
-        _kernels.radix_fill(np.ones(10, np.uint8), np.zeros(10), 1.0, 0.0, g.table, g.base, 0,
+        _radix.radix_fill(np.ones(10, np.uint8), np.zeros(10), 1.0, 0.0, g.table, g.base, 0,
                             10, g.words, g.links.copy(), g.state[0].copy(), cramped, lines,
                             g.block, True)
 
     def sweep(state, links=f.links, top=len(f.tops)):
-        return _kernels.radix_sweep_from(f.words, links, state, f.block, f.tops, top, 0, 0,
+        return _radix.radix_sweep_from(f.words, links, state, f.block, f.tops, top, 0, 0,
                                          f.wp, f.wn, np.array([0.5]), False, 0.0, 0.0, 0.0,
                                          False)
     assert sweep(f.state).result.n_groups == 10
@@ -186,24 +188,24 @@ def test_too_many_buckets_hands_back(radix, monkeypatch):
     """Bucket ids are 16-bit: a plan of more buckets leaves the rows to the general
     path (the bucket rows grow with n so that plans stay below 2**16 buckets; a
     skewed sample could still round past it)."""
-    plan = _kernels.radix_plan
+    plan = _radix.radix_plan
 
     def too_many(s, target, n_rows=-1):
         table, base, tops = plan(s, target, n_rows)
         return table, base, np.zeros((1 << 16) + 1, np.uint8)
 
-    monkeypatch.setattr(_fast._kernels, "radix_plan", too_many)
+    monkeypatch.setattr(_fast_radix._radix, "radix_plan", too_many)
     rng = np.random.default_rng(6)
     y = rng.random(1000) < 0.5
     s = rng.normal(size=1000)
-    assert _fast._radix_summary(y.view(np.uint8), s, 1.0, 0.0, np.array([0.5]), False) is None
+    assert _fast_radix._radix_summary(y.view(np.uint8), s, 1.0, 0.0, np.array([0.5]), False) is None
     assert_same(y, s)
     assert not radix.calls["radix_fill"]
 
 
 def test_default_sizes_take_the_radix_path(monkeypatch):
     small = _fast.SMALL_ROWS
-    log = lower_thresholds(monkeypatch, min_rows=_fast.PARALLEL_MIN_ROWS)
+    log = lower_thresholds(monkeypatch, min_rows=_threads.PARALLEL_MIN_ROWS)
     monkeypatch.setattr(_fast, "SMALL_ROWS", small)
     rng = np.random.default_rng(7)
     # the fewest rows past the one-call path
@@ -218,9 +220,9 @@ def test_owned_rows_are_given_back_behind_the_last_pass(monkeypatch, dtype):
     """Rows handed over (``OwnedRows``) go by groups, checked first, then each group's
     pages dropped once its words are written: the same result as the reference, and
     the arrays read as zeros afterwards (their pages went back)."""
-    log = lower_thresholds(monkeypatch, min_rows=_fast.PARALLEL_MIN_ROWS)
+    log = lower_thresholds(monkeypatch, min_rows=_threads.PARALLEL_MIN_ROWS)
     monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 1000)
-    monkeypatch.setattr(_fast, "OWNED_BLOCK_ROWS", 1 << 17)
+    monkeypatch.setattr(_threads, "OWNED_BLOCK_ROWS", 1 << 17)
     rng = np.random.default_rng(8)
     n = 600_000
     y = (rng.random(n) < 0.2).astype(np.uint8)
@@ -262,7 +264,7 @@ def test_mapped_release_follows_each_pass(radix, monkeypatch):
     """A release of mapped rows (their pages come back from the file) is called behind
     both passes (the check, then the fill), group by group, covering every row once
     per pass."""
-    monkeypatch.setattr(_fast, "RELEASE_BLOCK_ROWS", 64)
+    monkeypatch.setattr(_threads, "RELEASE_BLOCK_ROWS", 64)
     rng = np.random.default_rng(10)
     n = 1000
     y = (rng.random(n) < 0.3).astype(np.uint8)
@@ -322,7 +324,7 @@ def test_check_and_fill_count_bad_rows_as_numpy_does(label_dtype, dtype):
             for a, b in ((0, n), (n // 3, n), (n // 3, 2 * n // 3)):
                 pos = y[a:b] == 1
                 bad = np.isnan(s[a:b]).sum() + (~(pos | (y[a:b] == 0))).sum()
-                assert _kernels.radix_check(y, s, 1.0, 0.0, a, b) == (pos.sum(), bad)
+                assert _radix.radix_check(y, s, 1.0, 0.0, a, b) == (pos.sum(), bad)
             f = filled(y, s, target=8, writers=2)
             assert f.bad == np.isnan(s).sum() + (~((y == 1) | (y == 0))).sum()
             assert f.wp == (y == 1).sum() and f.wp + f.wn == n

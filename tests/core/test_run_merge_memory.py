@@ -1,4 +1,4 @@
-"""The out-of-core merge (``_kernels.summarize_runs``) gives back the pages of the runs
+"""The out-of-core merge (``_runs.summarize_runs``) gives back the pages of the runs
 it has read: a run used up keeps none, so many small runs no longer stay resident."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from indist_fast.table.score_table import with_main_level
 from reports import assert_reports_equal
 from indist_fast.results.report import Report
 
-_kernels = pytest.importorskip("indist_fast._core._kernels")
+_runs = pytest.importorskip("indist_fast._core._runs")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads /proc/self/smaps")
 
@@ -52,7 +52,7 @@ def test_used_up_runs_keep_no_pages(runs):
         scores.sum()                                   # every page resident
     assert _resident_bytes(path) >= data.nbytes // 2
     levels = with_main_level((0.4, 0.5, 0.6))
-    got = _kernels.summarize_runs(mapped, levels, True)
+    got = _runs.summarize_runs(mapped, levels, True)
     # At most the two partial pages at the ends of each run stay mapped.
     assert _resident_bytes(path) <= N_RUNS * 2 * os.sysconf("SC_PAGESIZE")
     y = np.repeat([k % 3 == 0 for k in range(N_RUNS)], RUN_LEN)
@@ -64,7 +64,7 @@ def test_used_up_runs_keep_no_pages(runs):
 def test_release_step_does_not_change_the_result(runs, held_bytes):
     _, data, mapped = runs
     levels = with_main_level((0.5,))
-    base = _kernels.summarize_runs(mapped, levels, True)
-    got = _kernels.summarize_runs(mapped, levels, True, held_bytes=held_bytes)
+    base = _runs.summarize_runs(mapped, levels, True)
+    got = _runs.summarize_runs(mapped, levels, True, held_bytes=held_bytes)
     assert got._replace(crossings=None) == base._replace(crossings=None)
     np.testing.assert_array_equal(got.crossings, base.crossings)

@@ -149,7 +149,7 @@ def _brute_rates(y, s, w, t):
 
 
 def test_operating_rates_matches_row_counts_on_scalars_and_arrays():
-    from indist_fast._core.results import operating_rates
+    from indist_fast._core.rates import operating_rates
     wp, wn = W[Y == 1].sum(), W[Y == 0].sum()
     thresholds = np.sort(S)[::-1]
     tp = np.array([W[(S >= t) & (Y == 1)].sum() for t in thresholds])
@@ -164,7 +164,7 @@ def test_operating_rates_matches_row_counts_on_scalars_and_arrays():
 
 
 def test_operating_rates_clamps_and_never_raises_on_empty_classes():
-    from indist_fast._core.results import operating_rates
+    from indist_fast._core.rates import operating_rates
     r = operating_rates(np.array([0.0, 1.0 + 1e-16, 2.0]), np.array([0.0, 0.0, 0.0]), 1.0, 0.0)
     assert np.isnan(r.precision[0]) and r.precision[1] == 1.0 and r.tpr[2] == 1.0
     assert np.isnan(r.fpr).all()
@@ -174,7 +174,7 @@ def test_operating_rates_clamps_and_never_raises_on_empty_classes():
 
 def test_operating_rates_scalar_path_is_the_array_path_to_the_bit():
     import itertools
-    from indist_fast._core.results import operating_rates
+    from indist_fast._core.rates import operating_rates
     edge = [0.0, -0.0, 1.0, 2.5, 1e308, 5e-324, math.inf, math.nan]
     for args in itertools.product(edge, repeat=4):
         scalar = operating_rates(*args)

@@ -13,6 +13,8 @@ import pytest
 import indist_fast
 from cases import lower_thresholds
 from indist_fast._core import fast as _fast
+from indist_fast._core import fast_radix as _fast_radix
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
 from indist_fast._core import scratch
 from test_kernels import assert_sweeps_equal
@@ -114,9 +116,11 @@ def test_radix_results_do_not_depend_on_what_a_kept_buffer_held(pool, monkeypatc
     """Kept buffers are filled with NaN bits between calls: every call must equal the
     reference, and a result must not change when a later call reuses the buffer."""
     log = lower_thresholds(monkeypatch)
-    for name, value in (("WEIGHTED_RADIX_MIN_ROWS", 4), ("RADIX_MIN_ROWS", 4),
-                        ("RADIX_BUCKET_ROWS", 2), ("RADIX_BLOCK_BYTES", 64)):
-        monkeypatch.setattr(_fast, name, value)
+    for module, name, value in ((_fast, "WEIGHTED_RADIX_MIN_ROWS", 4),
+                                (_fast, "RADIX_MIN_ROWS", 4),
+                                (_fast_radix, "RADIX_BUCKET_ROWS", 2),
+                                (_fast_radix, "RADIX_BLOCK_BYTES", 64)):
+        monkeypatch.setattr(module, name, value)
     rng = np.random.default_rng(5)
     levels = np.array([0.5, 0.2])
     results = []
@@ -151,17 +155,17 @@ def test_the_helper_thread_ends_before_a_failed_call_returns():
         assert started.wait(5)
         raise RuntimeError("first job")
     with pytest.raises(RuntimeError, match="first job"):
-        _fast._on_two_threads([fail, slow])
+        _threads._on_two_threads([fail, slow])
     assert done.is_set()
 
 
 def test_a_job_the_helper_has_not_started_runs_on_the_calling_thread():
     """A busy helper (here: blocked) does not hold up the call."""
-    _fast._on_two_threads([lambda: None, lambda: None])      # (the pool exists)
+    _threads._on_two_threads([lambda: None, lambda: None])      # (the pool exists)
     release = threading.Event()
-    blocker = _fast._pool.submit(release.wait, 10)
+    blocker = _threads._pool.submit(release.wait, 10)
     try:
-        ran_on = _fast._on_two_threads([threading.get_ident, threading.get_ident])
+        ran_on = _threads._on_two_threads([threading.get_ident, threading.get_ident])
         assert ran_on == [threading.get_ident()] * 2
     finally:
         release.set()

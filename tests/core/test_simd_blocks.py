@@ -17,9 +17,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cases import filled, lower_thresholds
-from indist_fast._core import _kernels, _resample
+from cases import every_kernel, filled, lower_thresholds
+from indist_fast._core import _radix, _resample, _sorted
 from indist_fast._core import fast as _fast
+from indist_fast._core import fast_radix as _fast_radix
 from indist_fast._core import reference as _reference
 from test_kernels import assert_sweeps_equal
 
@@ -85,7 +86,7 @@ def radix_words(y, s):
     that buckets chain), after a sweep that checks they hold every row."""
     f = filled(y, s, block_bytes=128)
     assert f.bad == 0
-    sweep = _kernels.radix_sweep_from(f.words, f.links, f.state, f.block, f.tops, len(f.tops),
+    sweep = _radix.radix_sweep_from(f.words, f.links, f.state, f.block, f.tops, len(f.tops),
                                       0, 0, f.wp, f.wn, np.empty(0), False, 0.0, 0.0, 0.0,
                                       False)
     assert sweep.result.n_groups == len(np.unique(s))
@@ -97,23 +98,23 @@ def radix_words(y, s):
 @example(case=(np.array([1] + [0] * 40, np.int8), np.linspace(1, 0, 41)), levels=[0.5, 0.99],
          exclude_self=True)                                       # undefined B
 def test_radix_sweep_blocks_equal_the_loop(case, levels, exclude_self):
-    needs_blocks(_kernels)
+    needs_blocks(every_kernel)
     y, s = case
     f = radix_words(y, s)
     lv = np.array(levels)
     nb = len(f.tops)
 
     def sweep(top, tp=0.0, fp=0.0, gap=0.0, bottom=0):
-        return _kernels.radix_sweep_from(f.words, f.links, f.state, f.block, f.tops, top,
+        return _radix.radix_sweep_from(f.words, f.links, f.state, f.block, f.tops, top,
                                          bottom, bottom, f.wp, f.wn, lv, exclude_self, tp,
                                          fp, gap, True)
-    assert_bitwise(*both_ways(_kernels, lambda: sweep(nb)))
+    assert_bitwise(*both_ways(every_kernel, lambda: sweep(nb)))
     # the lower buckets from the upper ones' state, as on two threads
     mid = nb // 2
     upper = sweep(nb, bottom=mid)
     tp = float(f.pos[mid:].sum())
     fp = float(f.sizes[mid:].sum()) - tp
-    assert_bitwise(*both_ways(_kernels, lambda: sweep(mid, tp, fp, upper.gap)))
+    assert_bitwise(*both_ways(every_kernel, lambda: sweep(mid, tp, fp, upper.gap)))
 
 
 @SETTINGS
@@ -121,14 +122,14 @@ def test_radix_sweep_blocks_equal_the_loop(case, levels, exclude_self):
 def test_radix_fill_writes_the_same_words_with_and_without_avx512(case):
     """With AVX-512 a full line goes out in one 64-byte streaming store, its last word
     from a register; without, four 16-byte ones: the blocks hold the same words."""
-    needs_blocks(_kernels)
+    needs_blocks(every_kernel)
     y, s = case
     on = _bucket_words(filled(y, s, block_bytes=128))
-    _kernels.simd_blocks(False)
+    every_kernel.simd_blocks(False)
     try:
         off = _bucket_words(filled(y, s, block_bytes=128))
     finally:
-        _kernels.simd_blocks(True)
+        every_kernel.simd_blocks(True)
     assert len(on) == len(off)
     for a, b in zip(on, off):
         assert np.array_equal(a, b)
@@ -150,17 +151,17 @@ def _bucket_words(f):
 
 
 def test_summarize_with_blocks_matches_the_reference(monkeypatch):
-    needs_blocks(_kernels)
+    needs_blocks(every_kernel)
     lower_thresholds(monkeypatch)
     monkeypatch.setattr(_fast, "RADIX_MIN_ROWS", 4)
-    monkeypatch.setattr(_fast, "RADIX_BUCKET_ROWS", 64)
+    monkeypatch.setattr(_fast_radix, "RADIX_BUCKET_ROWS", 64)
 
     @SETTINGS
     @given(case=scores(), levels=LEVELS, exclude_self=st.booleans())
     def check(case, levels, exclude_self):
         y, s = case
         args = (y, s, None, 1.0, 0.0, np.array(levels), exclude_self)
-        on, off = both_ways(_kernels, lambda: _fast.summarize(*args))
+        on, off = both_ways(every_kernel, lambda: _fast.summarize(*args))
         assert_bitwise(on, off)
         assert_sweeps_equal(on, _reference.summarize(*args), 1e-12)
     check()
@@ -169,10 +170,10 @@ def test_summarize_with_blocks_matches_the_reference(monkeypatch):
 @SETTINGS
 @given(case=scores(), levels=LEVELS, exclude_self=st.booleans())
 def test_small_path_blocks_equal_the_loop(case, levels, exclude_self):
-    needs_blocks(_kernels)
+    needs_blocks(every_kernel)
     y, s = case
     args = (y, s, 1.0, 0.0, np.array(levels), exclude_self)
-    on, off = both_ways(_kernels, lambda: _kernels.summarize_small(*args))
+    on, off = both_ways(every_kernel, lambda: _sorted.summarize_small(*args))
     assert_bitwise(on, off)
     assert_sweeps_equal(on, _reference.summarize(y, s, None, *args[2:]), 1e-12)
 
@@ -200,7 +201,7 @@ def test_replicate_sweeps_blocks_equal_the_loop(stratified, exclude_self):
                                    equal_nan=True)
 
 
-@pytest.mark.parametrize("module", [_kernels, _resample], ids=["kernels", "resample"])
+@pytest.mark.parametrize("module", _fast.KERNELS, ids=[m.__name__ for m in _fast.KERNELS])
 def test_blocks_can_be_turned_off_and_on(module):
     needs_blocks(module)
     try:
@@ -240,12 +241,12 @@ def byte_label_rows(draw):
 def test_split_of_byte_labels_equals_the_row_loop(case, levels, exclude_self):
     """The vector split of one-byte labels (``indist_split_bytes``) writes the words the
     row loop writes: the sweeps agree to the bit, and bad rows give None both ways."""
-    needs_blocks(_kernels)
+    needs_blocks(every_kernel)
     y, s, pos, neg, one_class = case
     neg_value = np.nan if one_class else float(neg)      # no negative class asked for
     args = (y.view(np.uint8) if y.dtype == np.bool_ else y, s, float(pos), neg_value,
             np.array(levels), exclude_self)
-    on, off = both_ways(_kernels, lambda: _kernels.summarize_small(*args))
+    on, off = both_ways(every_kernel, lambda: _sorted.summarize_small(*args))
     assert (on is None) == (off is None)
     if on is None:
         return
@@ -261,7 +262,7 @@ def test_plain_summary_equals_the_checked_one(case, levels, exclude_self):
     (None) every other coding, bad row or single class, as its reference twin does."""
     y, s, _, _, _ = case
     lv = np.array(levels)
-    got = _kernels.summarize_plain(y, s, lv, exclude_self, 100)
+    got = _sorted.summarize_plain(y, s, lv, exclude_self, 100)
     want = _reference.summarize_plain(y, s, lv, exclude_self, 100)
     assert (got is None) == (want is None)
     if got is not None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cases import rows
-from indist_fast._core import _kernels, fast as _fast, reference as _reference
+from indist_fast._core import _sorted, fast as _fast, reference as _reference
 from indist_fast._core.validation import prepare_rows
 from test_kernels import assert_sweeps_equal
 
@@ -41,15 +41,15 @@ def test_small_path_equals_the_general_path_and_the_reference(case, exclude_self
 def test_small_kernel_declines_bad_rows_and_one_class(dtype):
     y = np.array([0, 1, 1, 0], np.uint8)
     s = np.array([0.1, 0.9, -0.0, 0.0], dtype)
-    assert _kernels.summarize_small(y, s, 1.0, 0.0, LEVELS, True) is not None
+    assert _sorted.summarize_small(y, s, 1.0, 0.0, LEVELS, True) is not None
     nan = s.copy()
     nan[2] = np.nan
     third = np.array([0, 1, 2, 0], np.uint8)
     one = np.ones(4, np.uint8)
     for yy, ss in ((y, nan), (third, s), (one, s), (y[:3], s)):
-        assert _kernels.summarize_small(yy, ss, 1.0, 0.0, LEVELS, True) is None
+        assert _sorted.summarize_small(yy, ss, 1.0, 0.0, LEVELS, True) is None
     # no negative label seen at all (neg_value NaN): one class
-    assert _kernels.summarize_small(one, s, 1.0, np.nan, LEVELS, True) is None
+    assert _sorted.summarize_small(one, s, 1.0, np.nan, LEVELS, True) is None
 
 
 # --- the facade's plain path: arrays reach the kernel unscanned ------------------------------

@@ -22,6 +22,7 @@ from cases import (DTYPES, LAYOUTS, describe, labelled, log_paths, lower_thresho
                    rows, spoiled)
 from indist_fast import IndistFastWarning
 from indist_fast._core import fast as _fast
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
 from indist_fast._core.validation import prepare_rows
 from indist_fast.inference.bootstrap import Resampler
@@ -262,7 +263,7 @@ def test_edge_cases_in_every_layout(threaded, name, dtype, layout):
             with labelled(info):
                 assert_sweeps_equal(_fast.sweep_table(*table, EDGE_LEVELS, exclude_self),
                                     _reference.sweep_table(*table, EDGE_LEVELS, exclude_self))
-    if len(s) >= _fast.PARALLEL_MIN_ROWS:
+    if len(s) >= _threads.PARALLEL_MIN_ROWS:
         assert threaded.helper["count_rows"], "rows not counted on two threads"
 
 
@@ -311,8 +312,8 @@ def test_evaluate_on_two_threads_equals_pair_enumeration(backend, threaded, weig
 def test_pivot_between_infinities_at_default_thresholds(weighted):
     """A pivot sample half -inf, half +inf (found by the tests above): its median would
     be NaN, with a RuntimeWarning. Default thresholds, so real inputs reach it."""
-    n = (_fast._PIVOT_SAMPLE + 1) * (_fast.PARALLEL_MIN_ROWS // _fast._PIVOT_SAMPLE + 1)
-    assert n >= _fast.PARALLEL_MIN_ROWS and (n // _fast._PIVOT_SAMPLE) % 2 == 1
+    n = (_fast._PIVOT_SAMPLE + 1) * (_threads.PARALLEL_MIN_ROWS // _fast._PIVOT_SAMPLE + 1)
+    assert n >= _threads.PARALLEL_MIN_ROWS and (n // _fast._PIVOT_SAMPLE) % 2 == 1
     s = np.where(np.arange(n) % 2 == 0, -np.inf, np.inf)
     sample = s[::n // _fast._PIVOT_SAMPLE]
     assert (sample == np.inf).sum() == (sample == -np.inf).sum()

@@ -345,7 +345,7 @@ def test_a_masked_array_without_masked_values_is_read_as_it_is(backend):
 
 def test_the_weight_span_check_refuses_exactly_what_the_sweeps_cannot_scale():
     """Its shortcut for totals near 1 agrees with ``scale_exponent`` everywhere."""
-    from indist_fast._core.results import scale_exponent
+    from indist_fast._core.rates import scale_exponent
     from indist_fast._core.validation import check_weight_span
     exponents = list(range(-1070, 1024, 37)) + [-1074, -500, 500, 1023]
     for p in exponents:

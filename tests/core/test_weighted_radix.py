@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 
 import indist_fast
 from cases import DTYPES, LAYOUTS, labelled, lower_thresholds, prepared, rows
-from indist_fast._core import _kernels
+from indist_fast._core import _radix, _radix_weighted
 from indist_fast._core import fast as _fast
+from indist_fast._core import fast_radix as _fast_radix
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
 from indist_fast._core import scratch as _scratch
 from test_kernels import assert_sweeps_equal
@@ -31,8 +33,8 @@ COSTS = (0.5, -1.0, float("nan"))
 def radix(monkeypatch):
     log = lower_thresholds(monkeypatch)
     monkeypatch.setattr(_fast, "WEIGHTED_RADIX_MIN_ROWS", 4)
-    monkeypatch.setattr(_fast, "RADIX_BUCKET_ROWS", 2)
-    monkeypatch.setattr(_fast, "RADIX_BLOCK_BYTES", 64)     # buckets chain a few blocks
+    monkeypatch.setattr(_fast_radix, "RADIX_BUCKET_ROWS", 2)
+    monkeypatch.setattr(_fast_radix, "RADIX_BLOCK_BYTES", 64)     # buckets chain a few blocks
     return log
 
 
@@ -114,7 +116,7 @@ def test_one_pass_declines_bad_rows_and_missing_weight(monkeypatch):
     s = rng.normal(size=n)
     w = rng.random(n)
     lv = np.array([0.5])
-    summary = _fast._radix_weighted_summary
+    summary = _fast_radix._radix_weighted_summary
     assert summary(y, s, w, 1.0, 0.0, lv, True) is not None
     for bad in ("nan score", "negative weight", "inf weight", "nan weight", "third label"):
         yy, ss, ww = y.copy(), s.copy(), w.copy()
@@ -126,7 +128,7 @@ def test_one_pass_declines_bad_rows_and_missing_weight(monkeypatch):
             ww[4321] = {"negative weight": -1.0, "inf weight": np.inf, "nan weight": np.nan}[bad]
         assert summary(yy, ss, ww, 1.0, 0.0, lv, True) is None, bad
         with _scratch.Loan() as loan:                       # (and so do tables)
-            assert _fast._weighted_buckets(yy, ss, ww, 1.0, 0.0, loan) is None, bad
+            assert _fast_radix._weighted_buckets(yy, ss, ww, 1.0, 0.0, loan) is None, bad
         args = (yy, ss, ww, 1.0, 0.0, lv, True)
         with pytest.raises(ValueError) as fast_error:
             _fast.summarize(*args)
@@ -148,11 +150,11 @@ def test_totals_that_do_not_meet_are_swept_again(radix, monkeypatch):
     compensated sum; were they to round apart, the two pieces decline and the one-piece
     sweep runs again with its own total. Here every counted total is nudged by a few
     ulps."""
-    exact = _fast._exact_total
+    exact = _fast_radix._exact_total
 
     def nudged(values):
         return exact(values) * (1 + 2.0 ** -50)
-    monkeypatch.setattr(_fast, "_exact_total", nudged)
+    monkeypatch.setattr(_fast_radix, "_exact_total", nudged)
     rng = np.random.default_rng(8)
     n = 3000
     y = rng.random(n) < 0.3
@@ -168,9 +170,9 @@ def test_weighted_radix_kernels_refuse_bad_arguments():
     s = rng.normal(size=n)
     y = (np.arange(n) % 2).astype(np.uint8)
     w = rng.random(n)
-    table, base, tops = _kernels.radix_plan(s, 4)
+    table, base, tops = _radix.radix_plan(s, 4)
     nb, block = len(tops), 4
-    first, links, free = _fast._owned_blocks(nb, [n], block)
+    first, links, free = _fast_radix._owned_blocks(nb, [n], block)
     rows = _scratch.aligned_empty(2 * len(links) * block, np.float64)
     state = np.zeros((1, nb, 8), np.int64)
     state[0, :, 0] = np.arange(nb)
@@ -181,7 +183,7 @@ def test_weighted_radix_kernels_refuse_bad_arguments():
     def fill(at, value):
         bad = list(fill_args)
         bad[at] = value
-        _kernels.radix_fill_weighted(*args, *bad)
+        _radix_weighted.radix_fill_weighted(*args, *bad)
     with pytest.raises(ValueError, match="rows must hold"):
         fill(0, rows[:-2])
     with pytest.raises(ValueError, match="aligned"):
@@ -198,18 +200,18 @@ def test_weighted_radix_kernels_refuse_bad_arguments():
         fill(5, 6)
     # A writer given too few blocks stops there with an error, never past them.
     with pytest.raises(ValueError, match="ran out"):
-        _kernels.radix_fill_weighted(y, np.zeros(n), w, 1.0, 0.0, table, base, 0, n,
+        _radix_weighted.radix_fill_weighted(y, np.zeros(n), w, 1.0, 0.0, table, base, 0, n,
                                      rows, links.copy(), state[0].copy(),
                                      np.array([free[0][0], free[0][0], 0], np.int64), lines,
                                      block, True)
-    _kernels.radix_fill_weighted(*args, *fill_args)
+    _radix_weighted.radix_fill_weighted(*args, *fill_args)
     sums = state[:, :, 3:6].view(np.float64)
     wp, wn = float(sums[..., :2].sum()), float(sums[..., 2].sum())
     lv = np.array([0.5])
 
     def sweep(state=state, links=links, top=nb, bottom=0, split=0, costs=None,
               tp_above=0.0):
-        return _kernels.radix_sweep_weighted_from(rows, links, state, block, top, bottom,
+        return _radix_weighted.radix_sweep_weighted_from(rows, links, state, block, top, bottom,
                                                   split, wp, wn, lv, False, tp_above, 0.0,
                                                   0.0, 0.0, False, costs)
     assert sweep().result.n_groups == n
@@ -267,8 +269,8 @@ def test_two_pieces_rarely_fall_back_to_one(radix, monkeypatch):
     stand. From the rounded total alone it ended an ulp off in about a quarter of
     calls, each swept again in one piece."""
     results = []
-    two_pieces = _fast._two_pieces
-    monkeypatch.setattr(_fast, "_two_pieces",
+    two_pieces = _threads._two_pieces
+    monkeypatch.setattr(_threads, "_two_pieces",
                         lambda *a, **k: results.append(two_pieces(*a, **k)) or results[-1])
     for seed in range(40):
         rng = np.random.default_rng(seed)

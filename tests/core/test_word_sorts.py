@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cases import labelled, log_paths
-from indist_fast._core import _kernels
+from indist_fast._core import _radix
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
 from indist_fast._core.validation import prepare_rows
@@ -51,7 +51,7 @@ def test_sort_buckets_orders_every_way_as_uint64(name):
     keys = np.concatenate(parts)
     starts = np.cumsum([0] + [len(p) for p in parts]).astype(np.int64)
     want = np.concatenate([np.sort(p) for p in parts])
-    _kernels.sort_buckets(keys, starts, 0, len(parts))
+    _radix.sort_buckets(keys, starts, 0, len(parts))
     np.testing.assert_array_equal(keys, want)
 
 

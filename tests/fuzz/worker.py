@@ -27,7 +27,7 @@ def _setup() -> None:
     if TESTS not in sys.path:
         sys.path.insert(0, TESTS)          # tests/oracle.py
     # As tests/conftest.py: without kernels built in place, test the installed package.
-    if not glob.glob(os.path.join(ROOT, "indist_fast", "_core", "_kernels*.so")):
+    if not glob.glob(os.path.join(ROOT, "indist_fast", "_core", "_sorted*.so")):
         import importlib.machinery
         others = [p for p in sys.path if os.path.abspath(p or os.curdir) != ROOT]
         if importlib.machinery.PathFinder.find_spec("indist_fast", others) is not None:

@@ -95,9 +95,10 @@ def test_threaded_kernel_is_the_reference(monkeypatch, case, split, n_groups, n_
     """Segments split over two threads (threshold lowered) give the reference's sweeps,
     one-class segments included."""
     from indist_fast._core import fast, reference
+    from indist_fast._core import threads
     from indist_fast._core.validation import prepare_rows
     from indist_fast.inference.segment_bootstrap import segment_slots
-    monkeypatch.setattr(fast, "PARALLEL_MIN_ROWS", 2)
+    monkeypatch.setattr(threads, "PARALLEL_MIN_ROWS", 2)
     y, s, w = case
     codes = np.random.default_rng(split).integers(0, n_groups, len(y)).astype(np.int64)
     slots = segment_slots(prepare_rows(y, s, w), codes, n_groups)

@@ -15,6 +15,7 @@ from cases import rows
 import indist_fast
 from indist_fast import IndistFastWarning
 from indist_fast._core import fast as _fast
+from indist_fast._core import threads as _threads
 from indist_fast._core import reference as _reference
 from indist_fast.inference.delong import structural_components
 from indist_fast.inference.bootstrap import Resampler
@@ -77,7 +78,7 @@ def test_results_do_not_depend_on_thread_count(monkeypatch):
     args = (res.pos_group, None, res.neg_group, None, res.table.scores, True,
             np.array([0.5]), True)
     two = _fast.replicate_sweeps([res.bit_generator(k) for k in range(40)], *args)
-    monkeypatch.setattr(_fast, "PARALLEL_MIN_ROWS", 10**15)
+    monkeypatch.setattr(_threads, "PARALLEL_MIN_ROWS", 10**15)
     one = _fast.replicate_sweeps([res.bit_generator(k) for k in range(40)], *args)
     np.testing.assert_array_equal(one, two)
 

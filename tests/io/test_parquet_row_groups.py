@@ -79,7 +79,7 @@ def test_two_threads_and_small_buckets(tmp_path, monkeypatch, threaded):
     y, s = rows(5000, seed=3)
     path = write(tmp_path, {"y": y, "s": s}, row_group_size=700)
     spy = Spy(monkeypatch)
-    monkeypatch.setattr(indist_fast._core.fast, "RADIX_BUCKET_ROWS", 16)
+    monkeypatch.setattr(indist_fast._core.fast_radix, "RADIX_BUCKET_ROWS", 16)
     got = indist_fast.evaluate_file(path, label="y", score="s", levels=(0.25, 0.5))
     assert spy.whole == 0 and threaded.helper["radix_fill"] > 0
     # (buckets sized by another sample, swept in other pieces: sums may differ in the
@@ -172,7 +172,7 @@ def test_plain_columns_become_numpy_at_any_offset(arrow_type):
 
 
 def test_a_read_error_stops_both_writers():
-    from indist_fast._core import fast
+    from indist_fast._core import fast, threads
     y, s = rows(20_000)
     taken = []
 
@@ -186,5 +186,5 @@ def test_a_read_error_stops_both_writers():
             yield y[a:a + 10], s[a:a + 10]
     with pytest.raises(ValueError, match="could not be read"):
         fast.summarize_parts([failing, long], [10, 19_990], s, np.array([0.5]), False)
-    fast._pool.submit(lambda: None).result()     # the helper thread is done with its part
+    threads._pool.submit(lambda: None).result()     # the helper thread is done with its part
     assert len(taken) < 1999, "the other writer read its whole part"

@@ -54,7 +54,10 @@ def _modules() -> dict[str, pathlib.Path]:
 
 MODULES = _modules()
 COMPILED = {f"{ENGINE}.{p.stem}" for p in (PACKAGE / "_core").glob("*.pyi")}
-TWINS = {f"{ENGINE}.reference"} | {m for m in MODULES if m.startswith(f"{ENGINE}.fast")}
+# The compiled twin is ``fast`` with its radix paths (``fast_radix``) and the threads
+# both use (``threads``); the NumPy twin is ``reference``.
+TWINS = ({f"{ENGINE}.reference", f"{ENGINE}.threads"}
+         | {m for m in MODULES if m.startswith(f"{ENGINE}.fast")})
 
 
 def _is_package(name: str) -> bool:

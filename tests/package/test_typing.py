@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import indist_fast
+from indist_fast._core.fast import KERNELS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 pytest.importorskip("mypy")
@@ -26,7 +27,8 @@ def test_stubs_match_the_compiled_modules(tmp_path):
     # run where the compiled package imports (installed, or built in place)
     parent = os.path.dirname(os.path.dirname(indist_fast.__file__))
     env = {**os.environ, "PYTHONPATH": parent}
-    out = subprocess.run([sys.executable, "-m", "mypy.stubtest", "indist_fast._core._kernels",
-                          "indist_fast._core._resample"], capture_output=True, text=True,
+    kernels = [module.__name__ for module in KERNELS]
+    out = subprocess.run([sys.executable, "-m", "mypy.stubtest", *kernels], capture_output=True,
+                         text=True,
                          cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stdout + out.stderr

@@ -83,7 +83,7 @@ def test_runs_are_removed_after_success_and_failure(files, tmp_path, monkeypatch
     quiet(evaluate_file, files["npy"], label="y", score="s", memory_limit="600kB",
           tmp_dir=str(tmp_path), progress=False)
     assert os.listdir(tmp_path) == [] and held_files_in(tmp_path) == []
-    from indist_fast._core import _kernels as _kernels
+    from indist_fast._core import _runs
 
     def broken(runs, *args, **kwargs):
         assert len(runs) > 2                            # many runs, all on disk in tmp_dir,
@@ -91,7 +91,7 @@ def test_runs_are_removed_after_success_and_failure(files, tmp_path, monkeypatch
         assert os.listdir(tmp_path) == []               # yet never named there
         raise RuntimeError("injected failure")
 
-    monkeypatch.setattr(_kernels, "summarize_runs", broken)
+    monkeypatch.setattr(_runs, "summarize_runs", broken)
     with pytest.raises(RuntimeError, match="injected failure"):
         evaluate_file(files["npy"], label="y", score="s", memory_limit="600kB",
                       tmp_dir=str(tmp_path), progress=False)

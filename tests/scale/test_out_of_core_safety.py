@@ -62,7 +62,7 @@ CHILD_CWD = PACKAGE_ROOT
 HANG = textwrap.dedent("""
     import sys, tempfile, time
     from indist_fast import evaluate_file
-    from indist_fast._core import _kernels as _kernels
+    from indist_fast._core import _runs
     data, runs, ready, o_tmpfile = sys.argv[1:5]
     if o_tmpfile == "0":      # as on file systems without O_TMPFILE: mkstemp, then unlink
         tempfile._O_TMPFILE_WORKS = False
@@ -71,7 +71,7 @@ HANG = textwrap.dedent("""
         open(ready, "w").close()
         time.sleep(300)
 
-    _kernels.summarize_runs = hang
+    _runs.summarize_runs = hang
     evaluate_file(data, label="y", score="s", memory_limit="%s", tmp_dir=runs,
                   progress=False)
 """ % LIMIT)
@@ -173,7 +173,7 @@ PEAK = textwrap.dedent("""
     import sys, warnings
     import numpy, pyarrow, pyarrow.csv, pyarrow.compute, pyarrow.parquet
     from indist_fast import evaluate_file
-    from indist_fast._core import _kernels as _kernels
+    from indist_fast._core import _runs
     from procfs import peak_rss_bytes
     warnings.simplefilter("ignore")
     small, big, limit = sys.argv[1:4]
@@ -186,13 +186,13 @@ PEAK = textwrap.dedent("""
     with open("/proc/self/clear_refs", "w") as fh:
         fh.write("5")
     base = peak_rss_bytes()
-    merge, reading = _kernels.summarize_runs, []
+    merge, reading = _runs.summarize_runs, []
 
     def measured(*args, **kwargs):          # every chunk has been read and sorted
         reading.append(peak_rss_bytes() - base)
         return merge(*args, **kwargs)
 
-    _kernels.summarize_runs = measured
+    _runs.summarize_runs = measured
     evaluate_file(big, label="y", score="s", memory_limit=limit, progress=False)
     print(reading[0], peak_rss_bytes() - base)
 """)

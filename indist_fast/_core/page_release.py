@@ -1,6 +1,6 @@
 """Memory pages of rows nobody will read again, given back to the system.
 
-``OwnedRows`` is the ``release`` (see ``results.Release``) of arrays a caller hands
+``OwnedRows`` is the ``release`` (see ``records.Release``) of arrays a caller hands
 over to one ``summarize``: fresh, C-contiguous, read by nobody else (``evaluate_file``
 decodes a Parquet file into such arrays). The compiled engine calls it only behind its
 last pass over the rows, never after a pass that another will follow, as it may for a
