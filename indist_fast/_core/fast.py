@@ -22,7 +22,8 @@ from . import (_keys, _radix, _radix_weighted, _resample, _runs, _segments, _sor
 from .fast_radix import summarize_parts
 from .records import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
                       PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
-                      SegmentSweeps, SortedClasses, SweepResult, Table)
+                      SegmentSweeps, SortedClasses, SweepResult, Table, CROSSING_WIDTH,
+                      REPLICATE_HEAD, REPLICATE_POINT)
 from .page_release import OwnedRows
 from .scratch import Loan
 from .validation import raise_row_errors
@@ -466,7 +467,7 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
     thread slowed by the machine's other work does not leave the other one waiting
     (halves fixed in advance: one finished 10% before the other, in one run)."""
     n_rep = len(bit_generators)
-    out = np.empty((n_rep, 4 + 4 * len(levels)))
+    out = np.empty((n_rep, REPLICATE_HEAD + REPLICATE_POINT * len(levels)))
     work = n_rep * (len(pos_group) + len(neg_group) + len(scores))
     two = work >= threads.PARALLEL_MIN_ROWS and n_rep > 1
     batch = max(1, -(-n_rep // _REPLICATE_BATCHES) if two else n_rep)
@@ -597,7 +598,7 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
         whole = summarize(y, s, w, pos_value, neg_value, levels, exclude_self)
         return SegmentSweeps.from_sweep(whole, len(s))
     out = np.empty((n_segments, 8))
-    crossings = np.empty((n_segments, len(levels), 5))
+    crossings = np.empty((n_segments, len(levels), CROSSING_WIDTH))
     p = _place_segments(y, s, w, codes, n_segments, pos_value, neg_value)
     # two segment ranges of about equal rows, one per thread
     rows = np.cumsum(p.size[0::2] + p.size[1::2])
@@ -704,7 +705,7 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
     threads; replicate ``k`` of ``segments[i]`` draws from ``PCG64(SeedSequence(entropy,
     spawn_key=spawn_key + (keys[i], k)))``, seeded in the kernel."""
     prefix = _seed_words(entropy, spawn_key)
-    out = np.empty((len(segments) * n_boot, 4 + 4 * len(levels)))
+    out = np.empty((len(segments) * n_boot, REPLICATE_HEAD + REPLICATE_POINT * len(levels)))
     if len(out) == 0:
         return out
     # two halves of about equal slots, one per thread

@@ -43,14 +43,64 @@ Release = Callable[[int, int], None] | None      # release(start, stop): rows re
 Part = Callable[[], Iterable["tuple[Array, Array] | None"]]
 
 
+class Crossing(NamedTuple):
+    """The columns of ``crossings`` rows, by name: the first operating point whose B
+    reaches a level. ``index`` is its place among the distinct scores, highest first
+    (NaN when no point reaches the level), then its ``threshold``, ``tp``, ``fp`` and
+    ``b``. Each field is a float for one row and an array for many."""
+
+    index: Any
+    threshold: Any
+    tp: Any
+    fp: Any
+    b: Any
+
+
+#: Columns of a crossing row (the last axis of every ``crossings`` array).
+CROSSING_WIDTH = len(Crossing._fields)
+
+
+def crossing_fields(crossings: np.ndarray) -> Crossing:
+    """The columns of crossing rows (their last axis) by name, as views of ``crossings``."""
+    return Crossing(*np.moveaxis(np.asarray(crossings), -1, 0))
+
+
+class ReplicateRow(NamedTuple):
+    """The columns of a bootstrap replicate's sweep row, by name: the class totals, AUC
+    and AP, then the crossing of one level without its index (a replicate row holds
+    ``threshold, tp, fp, b`` for each level in turn)."""
+
+    weight_pos: np.ndarray
+    weight_neg: np.ndarray
+    auc: np.ndarray
+    average_precision: np.ndarray
+    threshold: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    b: np.ndarray
+
+
+#: Columns before the first level's crossing in a replicate row, and per level after.
+REPLICATE_HEAD = 4
+REPLICATE_POINT = CROSSING_WIDTH - 1
+
+
+def replicate_fields(rows: np.ndarray, level: int = 0) -> ReplicateRow:
+    """The columns of replicate rows (``(n, REPLICATE_HEAD + REPLICATE_POINT * k)``) by
+    name, with the crossing of level number ``level``; views of ``rows``."""
+    first = REPLICATE_HEAD + REPLICATE_POINT * level
+    return ReplicateRow(*(rows[:, i] for i in range(REPLICATE_HEAD)),
+                        *(rows[:, first + i] for i in range(REPLICATE_POINT)))
+
+
 class SweepResult(NamedTuple):
     """Everything one descending sweep over a score table reads.
 
     See the definitions page of the documentation: AUC, B(r), r_b, C(r_b).
 
-    ``crossings`` has one row per requested level, ``[index, threshold, TP, FP, B]``
-    of the first operating point with ``B >= level`` (NaN when none reaches it). B
-    there is ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den`` summed in the form that is
+    ``crossings`` has one row per requested level, the fields of ``Crossing`` (read
+    them by name with ``crossing_fields``) at the first operating point with
+    ``B >= level`` (NaN when none reaches it). B there is ``1/2 + G / (2 Den)`` with ``G = 2 Num - Den`` summed in the form that is
     exactly 0 where B is 1/2 by structure, and "reaches" means this very value is
     ``>= level`` (see ``indist_fast/_core/sweep.pxd``), so it agrees with ``Curves.b``.
     ``b_last`` is B at the lowest threshold (every row labelled). ``costs`` holds

@@ -22,7 +22,8 @@ import numpy as np
 from .curves import CurveColumns, _columns
 from .records import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments,
                       RangeSweep, ReplicateCounts, SegmentSweeps, SortedClasses, Part,
-                      Release, SweepResult, Table)
+                      Release, SweepResult, Table, CROSSING_WIDTH, REPLICATE_HEAD,
+                      REPLICATE_POINT, Crossing)
 from .rates import clamp_probability, weight_scale
 from .validation import checked_classes, plain_rows
 
@@ -37,12 +38,13 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
     """Per level, ``[index, threshold, TP, FP, B]`` where B first reaches it (NaN: never);
     "reaches" compares the very B reported."""
-    crossings = np.full((len(levels), 5), np.nan)
+    crossings = np.full((len(levels), CROSSING_WIDTH), np.nan)
     for k, level in enumerate(levels):
         hits = np.flatnonzero(cols.defined & (cols.b >= level))
         if len(hits):
             j = hits[0]
-            crossings[k] = [j, scores[j], cols.tp[j], cols.fp[j], cols.b[j]]
+            crossings[k] = Crossing(index=j, threshold=scores[j], tp=cols.tp[j], fp=cols.fp[j],
+                                    b=cols.b[j])
     return crossings
 
 
@@ -318,14 +320,14 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
                      levels: Array, exclude_self: bool) -> Array:
     """One sweep per replicate; row ``k`` is ``[weight_pos, weight_neg, auc, ap]`` then,
     per level, ``[threshold, tp, fp, b]`` (NaN when the level is not reached)."""
-    out = np.full((len(bit_generators), 4 + 4 * len(levels)), np.nan)
+    out = np.full((len(bit_generators), REPLICATE_HEAD + REPLICATE_POINT * len(levels)), np.nan)
     for k, bit_generator in enumerate(bit_generators):
         tp, fp, _, _ = replicate_counts(bit_generator, pos_group, pos_weight, neg_group,
                                         neg_weight, len(scores), stratified)
         present = tp + fp > 0
         r = sweep_table(scores[present], tp[present], fp[present], levels, exclude_self)
-        out[k, :4] = [r.weight_pos, r.weight_neg, r.auc, r.average_precision]
-        out[k, 4:] = r.crossings[:, 1:].ravel()
+        out[k, :REPLICATE_HEAD] = [r.weight_pos, r.weight_neg, r.auc, r.average_precision]
+        out[k, REPLICATE_HEAD:] = r.crossings[:, 1:].ravel()     # each level's, less its index
     return out
 
 
@@ -402,7 +404,7 @@ def summarize_segments(y: Array, s: Array, w: Array | None, codes: Array, n_segm
     if len(codes) and (codes.min() < 0 or codes.max() >= n_segments):
         raise ValueError(f"segment codes must lie in [0, {n_segments})")
     out = np.empty((n_segments, 8))
-    crossings = np.empty((n_segments, len(levels), 5))
+    crossings = np.empty((n_segments, len(levels), CROSSING_WIDTH))
     order = np.argsort(codes, kind="stable")
     bounds = np.searchsorted(codes[order], np.arange(n_segments + 1))
     for g in range(n_segments):
@@ -431,7 +433,7 @@ def segment_replicate_sweeps(entropy: int, spawn_key: tuple[int, ...], segments:
     """``replicate_sweeps`` of each listed segment's slots and groups alone, replicate
     ``k`` of ``segments[i]`` drawn by ``PCG64(SeedSequence(entropy, spawn_key=spawn_key
     + (keys[i], k)))``; rows segment-major (the kernel seeds the same streams itself)."""
-    out = np.empty((len(segments) * n_boot, 4 + 4 * len(levels)))
+    out = np.empty((len(segments) * n_boot, REPLICATE_HEAD + REPLICATE_POINT * len(levels)))
     for i, (s, key) in enumerate(zip(segments.tolist(), keys.tolist())):
         generators: list[np.random.BitGenerator] = [np.random.PCG64(np.random.SeedSequence(
             entropy, spawn_key=tuple(spawn_key) + (key, k))) for k in range(n_boot)]

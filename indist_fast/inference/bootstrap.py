@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 import numpy as np
 
 from .._core.engine import engine
-from .._core.records import SweepResult
+from .._core.records import SweepResult, crossing_fields, replicate_fields
 from .._core.rates import operating_rates
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
 from .._core.validation import check_two_classes
@@ -317,18 +317,18 @@ def _entropy(seed: np.random.SeedSequence) -> int:
 
 def derived_metrics(sweeps: np.ndarray, column: int = 0) -> dict[str, np.ndarray]:
     """Every built-in metric from rows of sweep output (see ``replicate_sweeps``)."""
-    wp, wn, auc, ap = sweeps[:, 0], sweeps[:, 1], sweeps[:, 2], sweeps[:, 3]
-    first = 4 + 4 * column
-    threshold, tp, fp, b = (sweeps[:, first + i] for i in range(4))
-    return {"auc": auc, "average_precision": ap, "threshold": threshold, "b": b,
-            **operating_rates(tp, fp, wp, wn)._asdict()}
+    row = replicate_fields(sweeps, column)
+    return {"auc": row.auc, "average_precision": row.average_precision,
+            "threshold": row.threshold, "b": row.b,
+            **operating_rates(row.tp, row.fp, row.weight_pos, row.weight_neg)._asdict()}
 
 
 def sweep_metrics(result: SweepResult) -> dict[str, np.ndarray]:
     """``derived_metrics`` of one sweep (its first level), read like a replicate's row."""
-    row = np.concatenate(([result.weight_pos, result.weight_neg, result.auc,
-                           result.average_precision], result.crossings[:1, 1:].ravel()))
-    return derived_metrics(row[None, :])
+    point = crossing_fields(result.crossings[0])
+    row = [result.weight_pos, result.weight_neg, result.auc, result.average_precision,
+           point.threshold, point.tp, point.fp, point.b]
+    return derived_metrics(np.array([row], dtype=np.float64))
 
 
 class Resampler:

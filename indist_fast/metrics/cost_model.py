@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._core.engine import engine
-from .._core.records import CostSums, SweepResult
+from .._core.records import CostSums, SweepResult, crossing_fields
 from .._core.validation import Rows, check_real, check_two_classes, prepare_rows
 from ..table.score_table import ScoreTable
 
@@ -274,8 +274,8 @@ class SweepContext:
 
     def crossing(self) -> tuple[float, float, float]:
         """Threshold r_b (NaN when B never reaches 1/2) and TP, FP there."""
-        _, threshold, tp, fp, _ = self.sweep.crossings[0]
-        return float(threshold), tp, fp
+        point = crossing_fields(self.sweep.crossings[0])
+        return float(point.threshold), point.tp, point.fp
 
     def scores_are_probabilities(self) -> bool:
         return 0.0 <= self.sums.min_score and self.sums.max_score <= 1.0

@@ -9,7 +9,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from .._core.records import SegmentSweeps
+from .._core.records import SegmentSweeps, crossing_fields
 from .._core.rates import operating_rates
 from .._core.validation import check_weight_total
 from .report import Report, plain_value
@@ -38,11 +38,11 @@ _POINT = ("threshold", "b", "precision", "lift", "tpr", "fpr", "f1", "reached")
 
 def _point_columns(sweeps: SegmentSweeps, k: int) -> dict[str, np.ndarray]:
     """The operating point of crossing ``k`` in every segment, as ``OperatingPoint``."""
-    point = sweeps.crossings[:, k, :]
-    rates = operating_rates(point[:, 2], point[:, 3], sweeps.weight_pos, sweeps.weight_neg)
-    return {"threshold": point[:, 1], "b": point[:, 4], "precision": rates.precision,
+    point = crossing_fields(sweeps.crossings[:, k, :])
+    rates = operating_rates(point.tp, point.fp, sweeps.weight_pos, sweeps.weight_neg)
+    return {"threshold": point.threshold, "b": point.b, "precision": rates.precision,
             "lift": rates.lift, "tpr": rates.tpr, "fpr": rates.fpr, "f1": rates.f1,
-            "reached": ~np.isnan(point[:, 0])}
+            "reached": ~np.isnan(point.index)}
 
 
 def _report_columns(sweeps: SegmentSweeps, levels: tuple[float, ...]

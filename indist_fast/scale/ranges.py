@@ -174,8 +174,10 @@ def range_crossings(table: ScoreTable, weight_pos: float, weight_neg: float,
     >>> crossings = [
     ...     ranges.range_crossings(parts[0], 3.0, 3.0, 0.0, 0.0, b_above[0], levels, True),
     ...     ranges.range_crossings(parts[1], 3.0, 3.0, 2.0, 1.0, b_above[1], levels, True)]
-    >>> crossings[1].crossings[0, :2].tolist()     # local index, threshold
-    [0.0, 0.35]
+    >>> from indist_fast._core.records import crossing_fields
+    >>> point = crossing_fields(crossings[1].crossings[0])
+    >>> float(point.index), float(point.threshold)     # index within the range
+    (0.0, 0.35)
     """
     result, _ = engine().sweep_range(table.scores, table.pos, table.neg, levels,
                                               exclude_self, weight_pos, weight_neg,
@@ -219,8 +221,10 @@ def combine_ranges(totals: Sequence[RangeTotals], shares: Sequence[tuple[SweepRe
     ...     ranges.range_crossings(parts[0], 3.0, 3.0, 0.0, 0.0, b_above[0], levels, True),
     ...     ranges.range_crossings(parts[1], 3.0, 3.0, 2.0, 1.0, b_above[1], levels, True)]
     >>> result = ranges.combine_ranges(totals, shares, crossings, 1)
-    >>> round(result.auc, 4), result.crossings[0, :2].tolist()
-    (0.8889, [3.0, 0.35])
+    >>> from indist_fast._core.records import crossing_fields
+    >>> point = crossing_fields(result.crossings[0])
+    >>> round(result.auc, 4), float(point.index), float(point.threshold)
+    (0.8889, 3.0, 0.35)
     """
     _, _, wp, wn = _offsets(totals)
     above = np.concatenate(([0], np.cumsum([t.n_groups for t in totals])[:-1]))
@@ -305,7 +309,8 @@ def sweep_ranges(tables: Sequence[ScoreTable], levels: np.ndarray,
     >>> result = ranges.sweep_ranges(parts, np.array([0.5]), True)
     >>> import indist_fast
     >>> r = indist_fast.evaluate([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
-    >>> result.auc == r.auc, float(result.crossings[0, 1]) == r.threshold
+    >>> from indist_fast._core.records import crossing_fields
+    >>> result.auc == r.auc, float(crossing_fields(result.crossings[0]).threshold) == r.threshold
     (True, True)
     """
     totals = [range_totals(t) for t in tables]
