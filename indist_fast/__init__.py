@@ -23,9 +23,11 @@ from . import dask
 from .table.score_table import ScoreTable
 from .metrics.segments import evaluate_many
 from .results.report_table import ReportTable
-from .metrics.operating_points import (BestThreshold, Confusion, Dominance, OperatingPointIntervals,
-                               RateInterval, best_threshold, confusion, dominates,
-                               operating_point_intervals)
+from .metrics.confusion_counts import Confusion, confusion
+from .metrics.operating_points import (OperatingPointIntervals, RateInterval,
+                                       operating_point_intervals)
+from .metrics.roc_dominance import Dominance, dominates
+from .metrics.threshold_criteria import BestThreshold, best_threshold
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
 from . import datasets, population
 

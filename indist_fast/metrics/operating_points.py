@@ -30,15 +30,17 @@ from ..errors import warn_fractional_weights
 from ..inference.bootstrap import BootstrapResult, bootstrap_table
 from ..results.report import record_dict
 from ..table.score_table import ScoreTable
-from .confusion_counts import (Confusion, all_points, confusion, count_text, four_digits,
+from .confusion_counts import (all_points, confusion, count_text, four_digits,
                                point_index, rows_and_table)
 # evaluation reads the ROC polyline from here
-from .roc_dominance import Dominance, dominates
-from .threshold_criteria import CRITERIA, BestThreshold, best_threshold
+from .roc_dominance import dominates
+from .threshold_criteria import CRITERIA, best_threshold
 
-__all__ = ["confusion", "Confusion", "best_threshold", "BestThreshold", "CRITERIA",
-           "dominates", "Dominance", "operating_point_intervals", "OperatingPointIntervals",
-           "RateInterval", "wilson_interval"]
+# The records the functions return (Confusion, BestThreshold, Dominance) are documented
+# where users import them: indist_fast itself.
+__all__ = ["confusion", "best_threshold", "CRITERIA", "dominates",
+           "operating_point_intervals", "OperatingPointIntervals", "RateInterval",
+           "wilson_interval"]
 
 
 # ------------------------------------------------------- intervals at a threshold

@@ -200,10 +200,11 @@ def test_areas_import_only_the_floors_below():
 
 
 def test_the_floor_rule_sees_a_planted_violation():
-    planted = dict(GRAPH)
-    planted[f"{ROOT}.io.probe"] = {f"{ROOT}.metrics.evaluation"}        # io looks up
-    planted[f"{ROOT}.metrics.probe"] = {f"{ROOT}.plot"}                 # and so do metrics
-    planted[f"{ROOT}.results.probe"] = {f"{ROOT}.io.frames"}            # and sideways
+    # only planted modules: a real violation fails the rule's own test, not this one
+    planted = {f"{ROOT}.io.probe": {f"{ROOT}.metrics.evaluation"},         # io looks up
+               f"{ROOT}.metrics.probe": {f"{ROOT}.plot"},                  # so do metrics
+               f"{ROOT}.results.probe": {f"{ROOT}.io.frames"},             # and sideways
+               f"{ROOT}.metrics.fine": {f"{ROOT}.table.score_table"}}      # down is fine
     assert floor_violations(planted) == [
         (f"{ROOT}.io.probe", f"{ROOT}.metrics.evaluation"),
         (f"{ROOT}.metrics.probe", f"{ROOT}.plot"),
