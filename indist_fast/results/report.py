@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
-from .._core.records import Crossing, SweepResult, frozen_from
+from .._core.records import SweepResult, frozen_from
 from .._core.rates import point_rates
 from .._core.validation import check_two_classes
 from ..errors import LevelNotReachedWarning, warn_undefined_b
@@ -146,15 +146,16 @@ class OperatingPoint:
                      weight_neg: float) -> "OperatingPoint":
         """``from_crossing`` of a row already made Python floats (a report converts
         all its rows in one call)."""
-        point = Crossing(*row)
-        if point.index != point.index:  # NaN: no operating point reaches the level
+        # Crossing's fields, unpacked in their order: a report on a service call builds
+        # several points, and a NamedTuple each would cost a microsecond apiece
+        index, threshold, tp, fp, b = row
+        if index != index:              # NaN: no operating point reaches the level
             nan = math.nan
             return cls(level, False, nan, nan, nan, nan, nan, nan, nan, nan, nan)
-        precision, lift, tpr, fpr, f1 = point_rates(point.tp, point.fp, weight_pos, weight_neg)
-        return frozen_from(cls, {"level": level, "reached": True,
-                                 "threshold": point.threshold, "b": point.b,
-                                 "precision": precision, "lift": lift, "tpr": tpr,
-                                 "fpr": fpr, "f1": f1, "tp": point.tp, "fp": point.fp})
+        precision, lift, tpr, fpr, f1 = point_rates(tp, fp, weight_pos, weight_neg)
+        return frozen_from(cls, {"level": level, "reached": True, "threshold": threshold,
+                                 "b": b, "precision": precision, "lift": lift, "tpr": tpr,
+                                 "fpr": fpr, "f1": f1, "tp": tp, "fp": fp})
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (NaN becomes None).

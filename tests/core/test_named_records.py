@@ -28,6 +28,11 @@ def test_a_crossing_names_the_operating_point(backend):
         assert point.b == curves.b[j]
 
 
+def test_the_crossing_order_is_the_one_reports_unpack():
+    # OperatingPoint unpacks a row positionally on the service-call path (no NamedTuple)
+    assert Crossing._fields == ("index", "threshold", "tp", "fp", "b")
+
+
 def test_crossing_fields_are_views_along_the_last_axis():
     rows = np.arange(2 * 3 * CROSSING_WIDTH, dtype=np.float64).reshape(2, 3, CROSSING_WIDTH)
     point = crossing_fields(rows)
