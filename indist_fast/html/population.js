@@ -1,5 +1,5 @@
-/* Binormal population formulas, as indist_fast.resolving_power.Binormal defines them
-   (Hand and Anagnostopoulos' indistinguishability paper, corrected forms):
+/* Binormal population formulas, as indist_fast.metrics.resolving_power.Binormal defines them
+   (Sumpter's indistinguishability paper, corrected forms):
      v(r) = P(positive score >= r), u(r) = P(negative score >= r)
      C(r) = pi1 v / (pi1 v + pi0 u)
      B(r) = [pi1 v^2 / 2 + pi0 * int_r^inf f_N(t) v(t) dt] / (pi1 v + pi0 u)

@@ -107,8 +107,8 @@ _BODY = """<h1>{title}</h1>
 <h2>Summary</h2>
 {summary}
 <p class="small">r_b is the indistinguishability threshold (the highest threshold where B, the
-chance that a positive outscores a row of the labelled set, is at least 1/2; Hand and
-Anagnostopoulos), C(r_b) the precision there, lift = C(r_b) / base rate.{boot_note}</p>
+chance that a positive outscores a row of the labelled set, is at least 1/2; Sumpter),
+C(r_b) the precision there, lift = C(r_b) / base rate.{boot_note}</p>
 <h2>At a threshold</h2>
 <div class="controls">
 <label>model <select id="model">{options}</select></label>

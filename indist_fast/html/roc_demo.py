@@ -19,7 +19,7 @@ _BODY = """<h1>ROC demo: two normal score distributions</h1>
 the density panel): every row scoring at or above it is labelled positive. Beside the ROC
 curve the page draws B(r), the chance that a positive outscores a row drawn from the
 labelled set (ties 1/2), and the precision C(r); r_b, where B falls to 1/2, is the
-indistinguishability threshold of Hand and Anagnostopoulos. All values are population
+indistinguishability threshold of Sumpter. All values are population
 values (no sampling), as <code>indist_fast.metrics.resolving_power.Binormal</code> computes them.
 After Rogozhnikov's interactive ROC demo ("ROC curve demonstration").</p>
 <div class="controls">
@@ -81,7 +81,8 @@ def roc_demo(path: Any = None, *, mu_pos: float = 1.5, sd_pos: float = 1.0,
     threshold. The page computes the population values of
     ``indist_fast.metrics.resolving_power.Binormal`` (to about 1e-12) in the browser; it needs
     no network and no server and opens from ``file://``. After Rogozhnikov's ROC demo
-    and Hand and Anagnostopoulos' indistinguishability paper.
+    and Sumpter's indistinguishability paper ("Precision at the indistinguishability
+    threshold").
 
     Parameters
     ----------

@@ -315,3 +315,12 @@ def test_page_histograms_and_b_equal_their_definitions(backend, weights):
     curves = table.curves()
     at = np.searchsorted(-curves.thresholds, -np.array(m["points"]["threshold"]))
     np.testing.assert_array_equal(np.array(m["points"]["b"], dtype=float), curves.b[at])
+
+
+def test_pages_credit_the_threshold_to_its_source():
+    # the indistinguishability threshold is Sumpter's (the papers' bibliography has no other)
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 0])
+    s = np.array([0.1, 0.9, 0.3, 0.8, 0.35, 0.4, 0.7, 0.2])
+    for page in (indist_fast.html.roc_demo(), indist_fast.html.report_html(y, s)):
+        assert "Sumpter" in page
+        assert "Anagnostopoulos" not in page
