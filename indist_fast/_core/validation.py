@@ -129,8 +129,18 @@ def as_1d(x: Any, name: str) -> np.ndarray:
                          "(rows of different lengths).") from None
     if arr.ndim != 1:
         raise ValueError(f"{name} should be a 1d array, got an array of shape "
-                         f"{arr.shape} instead.")
+                         f"{arr.shape} instead.{_one_column_hint(arr)}")
     return arr
+
+
+def _one_column_hint(arr: np.ndarray) -> str:
+    """What a 2-D array that holds one usable column most likely is, and how to pass it."""
+    if arr.ndim == 2 and arr.shape[1] == 2:
+        return (" Two columns are what predict_proba returns: pass the positive class's "
+                "probabilities, proba[:, 1].")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        return " One column: pass it flattened, x.ravel()."
+    return ""
 
 
 def _native_contiguous(arr: np.ndarray, dtype: np.dtype | type | None = None) -> np.ndarray:

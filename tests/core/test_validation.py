@@ -51,6 +51,17 @@ def test_not_1d(fn, arg):
         fn(kwargs["y_true"], kwargs["y_score"], sample_weight=kwargs["sample_weight"])
 
 
+def test_two_columns_of_scores_point_at_the_positive_class(fn):
+    proba = np.stack([1.0 - S, S], axis=1)          # what predict_proba returns
+    with pytest.raises(ValueError, match=r"y_score should be a 1d array.*proba\[:, 1\]"):
+        fn(Y, proba)
+    with pytest.raises(ValueError, match=r"y_score should be a 1d array.*x\.ravel\(\)"):
+        fn(Y, S[:, None])
+    with pytest.raises(ValueError) as caught:        # no hint where none applies
+        fn(Y, np.ones((8, 3)))
+    assert "predict_proba" not in str(caught.value) and "ravel" not in str(caught.value)
+
+
 @pytest.mark.parametrize("arg", ["y_true", "y_score", "sample_weight"])
 @pytest.mark.parametrize("ragged", [[[0, 1], [1]], [0, [1, 1], 0, 1, 0, 1, 0, 1]])
 def test_ragged_lists(fn, arg, ragged):
