@@ -20,7 +20,7 @@ from .._core.curves import b_at
 from .._core.rates import operating_rates
 from .._core.validation import Rows, check_flag, check_real, check_two_classes, prepare_rows
 from ..errors import warn_undefined_b
-from ..results.report import record_dict
+from ..results.report import count_text, record_dict
 from ..table.score_table import ScoreTable
 
 
@@ -231,20 +231,19 @@ class Confusion:
         return _confusion_rows(self)
 
 
+def _count4(x: Any) -> str:
+    """A count in a table of four-digit rates: fractional weights to four digits."""
+    return count_text(x, 4)
+
+
 def four_digits(x: Any) -> str:
     return f"{float(x):.4g}"
-
-
-def count_text(x: Any) -> str:
-    """A count (or a weight total): whole numbers in full, others to 4 digits."""
-    x = float(x)
-    return f"{int(x):,}" if x.is_integer() and abs(x) < 1e15 else f"{x:.4g}"
 
 
 def confusion_text(c: Confusion) -> str:
     """One threshold: the 2x2 table with the rates beside it."""
     g = four_digits
-    cells = [count_text(v) for v in (c.tp, c.fn, c.fp, c.tn)]
+    cells = [count_text(v, 4) for v in (c.tp, c.fn, c.fp, c.tn)]
     w = max(11, *(len(s) for s in cells))
     return "\n".join([
         f"at threshold {g(c.threshold)} (positive where score >= threshold)",
@@ -268,7 +267,7 @@ def _confusion_rows(c: Confusion, limit: int = 20) -> str:
     for k, i in enumerate(shown):
         if n > limit and k == limit // 2:
             lines.append(f"{'...':>11}  ({n - limit} more)")
-        lines.append("".join(f"{(count_text if f in _COUNTS else four_digits)(columns[f][i]):>11}"
+        lines.append("".join(f"{(_count4 if f in _COUNTS else four_digits)(columns[f][i]):>11}"
                              for f in _ROW_FIELDS))
     return "\n".join(lines)
 

@@ -28,11 +28,10 @@ from .._core.rates import operating_rates
 from .._core.validation import check_count, check_flag, check_level, check_real, check_seed
 from ..errors import warn_fractional_weights
 from ..inference.bootstrap import BootstrapResult, bootstrap_table
-from ..results.report import record_dict
+from ..results.report import count_text, record_dict
 from ..table.score_table import ScoreTable
-from .confusion_counts import (all_points, confusion, count_text, four_digits,
+from .confusion_counts import (all_points, confusion, four_digits,
                                point_index, rows_and_table)
-# evaluation reads the ROC polyline from here
 from .roc_dominance import dominates
 from .threshold_criteria import CRITERIA, best_threshold
 

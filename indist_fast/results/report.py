@@ -50,12 +50,19 @@ def record_dict(record: Any, *, skip: tuple[str, ...] = (), **extra: Any) -> dic
 _Row = TypeVar("_Row")
 
 
-def _count_text(weight: float) -> str:
-    """A class weight for people: whole numbers (counts) in full with separators, as
-    ``4,749,950`` rather than ``4.74995e+06``; fractional weights to six digits."""
-    if float(weight).is_integer() and abs(weight) < 2**53:
-        return f"{int(weight):,}"
-    return f"{weight:,.6g}"
+def count_text(weight: Any, digits: int = 6) -> str:
+    """A count or class weight for people, never in e-notation from 0.001 up: whole
+    numbers in full with separators (``4,749,950``, not ``4.74995e+06``), fractional
+    weights to ``digits`` significant digits (``1,940,290.4`` -> ``1,940,290`` at six).
+    Weights below 0.001 keep e-notation, where fixed digits would be mostly zeros."""
+    x = float(weight)
+    if x.is_integer() and abs(x) < 2**53:
+        return f"{int(x):,}"
+    if not math.isfinite(x) or abs(x) < 1e-3:
+        return f"{x:.{digits}g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    text = f"{x:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text      # as %g trims
 
 
 def row_where(rows: Iterable[_Row], field: str, key: Any) -> _Row:
@@ -394,8 +401,8 @@ class Report:
 
     def __str__(self) -> str:
         lines = [
-            f"rows {self.n_rows:,}   positives {_count_text(self.weight_pos)}   "
-            f"negatives {_count_text(self.weight_neg)}   base rate {self.base_rate:.4f}",
+            f"rows {self.n_rows:,}   positives {count_text(self.weight_pos)}   "
+            f"negatives {count_text(self.weight_neg)}   base rate {self.base_rate:.4f}",
             f"AUC {self.auc:.4f}   average precision {self.average_precision:.4f}   "
             f"operating points {self.n_thresholds:,}",
             "",
