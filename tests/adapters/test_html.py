@@ -324,3 +324,11 @@ def test_pages_credit_the_threshold_to_its_source():
     for page in (indist_fast.html.roc_demo(), indist_fast.html.report_html(y, s)):
         assert "Sumpter" in page
         assert "Anagnostopoulos" not in page
+
+
+def test_a_level_not_reached_warns_at_the_callers_line(backend):
+    y = np.array([1, 0, 0, 0, 1, 0])                 # the positives score lowest
+    s = np.array([0.1, 0.9, 0.8, 0.7, 0.2, 0.6])
+    with pytest.warns(indist_fast.LevelNotReachedWarning) as caught:
+        indist_fast.html.report_html(y, s)
+    assert [w.filename for w in caught] == [__file__]
