@@ -81,6 +81,11 @@ class Difference:
         Bootstrap differences, replicate by replicate (empty for DeLong).
     n_undefined : int
         Replicates where the difference is undefined (NaN), e.g. a level not reached.
+    p_is_bound : bool
+        True when ``p_value`` is an upper bound, not an estimate: no bootstrap replicate
+        fell on the far side of 0 (the p-value is at its floor, ``1 / (B + 1)``, or a
+        multiple of it after Holm), or DeLong's p is below the smallest double. Printed
+        as ``p < ...``.
 
     Examples
     --------
@@ -107,6 +112,7 @@ class Difference:
     p_value_unadjusted: float
     replicates: np.ndarray = field(repr=False, compare=False)   # (arrays have no ==)
     n_undefined: int
+    p_is_bound: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types, without the replicates.
@@ -150,13 +156,13 @@ class Difference:
         'auc: new 1.0000, old 0.8889, n'
         """
         note = f", {self.n_undefined} undefined replicates" if self.n_undefined else ""
-        adjusted = (f" (unadjusted {_p_text(self.p_value_unadjusted)})"
+        adjusted = (f" (unadjusted {_p_text(self.p_value_unadjusted, self.p_is_bound)})"
                     if self.p_value != self.p_value_unadjusted else "")
         metric = _SHOWN.get(self.metric, self.metric)
         return (f"{metric}: {name_a} {self.estimate_a:.4f}, {name_b} {self.estimate_b:.4f}, "
                 f"{name_a} - {name_b} "
                 f"{self.estimate:+.4f}, {self.confidence:.0%} CI [{self.low:+.4f}, "
-                f"{self.high:+.4f}], SE {self.std_error:.4f}, p = {_p_text(self.p_value)}"
+                f"{self.high:+.4f}], SE {self.std_error:.4f}, {_p_text(self.p_value, self.p_is_bound)}"
                 f"{adjusted} ({self.method}, {self.alternative}{note})")
 
 
@@ -164,8 +170,15 @@ class Difference:
 _SHOWN = {"precision": "C(r_b)", "threshold": "r_b", "b": "B(r_b)"}
 
 
-def _p_text(p: float) -> str:
-    return "nan" if math.isnan(p) else (f"{p:.3g}" if p >= 1e-4 else f"{p:.2e}")
+def _p_text(p: float, bound: bool = False) -> str:
+    """``p = 0.0123``; an upper bound as ``p < 0.0005``, DeLong's underflow as
+    ``p < 1e-300`` (never ``p = 0``)."""
+    if math.isnan(p):
+        return "p = nan"
+    if bound and p == 0.0:
+        return "p < 1e-300"
+    shown = f"{p:.3g}" if p >= 1e-4 else f"{p:.2e}"
+    return f"p < {shown}" if bound else f"p = {shown}"
 
 
 @dataclass(frozen=True)
@@ -245,7 +258,7 @@ class Comparison:
 
     def __repr__(self) -> str:
         # short: each difference's estimate and p-value, never the replicates
-        shown = ", ".join(f"{m}={d.estimate:.4g} (p={d.p_value:.3g})"
+        shown = ", ".join(f"{m}={d.estimate:.4g} ({_p_text(d.p_value, d.p_is_bound)})"
                           for m, d in self.differences.items())
         return f"Comparison({self.model_a!r} - {self.model_b!r}: {shown})"
 
@@ -496,8 +509,9 @@ def _delong_difference(metric: str, est_a: float, est_b: float, variance: float,
         low, high = ((diff - q * se, hi_bound) if alternative == "greater"
                      else (lo_bound, diff + q * se))
     p = _normal_p(z, alternative)
+    # a p-value that underflowed to 0 is below the smallest double, not 0
     return Difference(metric, diff, se, max(lo_bound, low), min(hi_bound, high), p, est_a,
-                      est_b, "delong", alternative, confidence, p, np.empty(0), 0)
+                      est_b, "delong", alternative, confidence, p, np.empty(0), 0, p == 0.0)
 
 
 def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndarray,
@@ -508,35 +522,46 @@ def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndar
     reps.setflags(write=False)
     ok = reps[~np.isnan(reps)]
     lo_bound, hi_bound = _bounds(metric)
+    far = 1                                  # (no replicate: p is NaN, not a bound)
     if len(ok) == 0:
         low = high = p = se = math.nan
     else:
         se = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
-        p_greater = (1.0 + np.count_nonzero(ok <= 0)) / (1.0 + len(ok))
-        p_less = (1.0 + np.count_nonzero(ok >= 0)) / (1.0 + len(ok))
+        at_or_below, at_or_above = np.count_nonzero(ok <= 0), np.count_nonzero(ok >= 0)
+        p_greater = (1.0 + at_or_below) / (1.0 + len(ok))
+        p_less = (1.0 + at_or_above) / (1.0 + len(ok))
         if alternative == "two-sided":
             tail = (1.0 - confidence) / 2.0
             low, high = (float(v) for v in np.quantile(ok, [tail, 1.0 - tail]))
             p = min(1.0, 2.0 * min(p_greater, p_less))
+            far = min(at_or_below, at_or_above)
         elif alternative == "greater":
             low, high, p = float(np.quantile(ok, 1.0 - confidence)), hi_bound, p_greater
+            far = at_or_below
         else:
             low, high, p = lo_bound, float(np.quantile(ok, confidence)), p_less
+            far = at_or_above
+    # no replicate on the far side of 0: the p-value is the floor B replicates can show
     return Difference(metric, est_a - est_b, se, low, high, p, est_a, est_b, "bootstrap",
-                      alternative, confidence, p, reps, int(len(reps) - len(ok)))
+                      alternative, confidence, p, reps, int(len(reps) - len(ok)), far == 0)
 
 
-def _holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (NaN left out of the count and kept NaN)."""
+def _holm(p: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down adjusted p-values (NaN left out of the count and kept NaN), and
+    which of them are upper bounds: those whose running maximum came from a bound."""
     out = np.full(len(p), math.nan)
+    out_bound = np.zeros(len(p), dtype=bool)
     ok = np.flatnonzero(~np.isnan(p))
     m = len(ok)
     order = ok[np.argsort(p[ok], kind="stable")]
-    running = 0.0
+    running, running_bound = 0.0, False
     for i, j in enumerate(order):
-        running = max(running, min(1.0, (m - i) * p[j]))
-        out[j] = running
-    return out
+        step = min(1.0, (m - i) * p[j])
+        if step >= running:
+            # a step capped at 1 is 1 whatever the bound: an exact value
+            running, running_bound = step, bool(bound[j]) and step < 1.0
+        out[j], out_bound[j] = running, running_bound
+    return out, out_bound
 
 
 # --- the comparison ----------------------------------------------------------------------
@@ -732,11 +757,13 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     if correction == "holm":
         for m in metric_names:
             keys = list(pairs)
-            adjusted = _holm(np.array([pairs[k][m].p_value_unadjusted for k in keys]))
-            for k, p in zip(keys, adjusted):
+            adjusted, bound = _holm(np.array([pairs[k][m].p_value_unadjusted for k in keys]),
+                                    np.array([pairs[k][m].p_is_bound for k in keys]))
+            for k, p, b in zip(keys, adjusted, bound):
                 old = pairs[k][m]
                 pairs[k][m] = Difference(**{**{f: getattr(old, f) for f in
-                                               old.__dataclass_fields__}, "p_value": p})
+                                               old.__dataclass_fields__},
+                                            "p_value": p, "p_is_bound": bool(b)})
     used_boot = n_boot if boot else 0
     comparisons = {key: Comparison(key[0], key[1], ReadOnlyMapping(diffs), paired,
                                    used_boot, entropy if boot else None, level)

@@ -128,12 +128,22 @@ def intervals_table(intervals: Any, caption: str | None = None) -> str:
                       caption=caption)
 
 
+def _p_cell(p: float, bound: bool) -> str:
+    """A p-value cell; an upper bound shows as ``< p`` (``< 1e-300`` for an underflow)
+    and says so in ``data-bound``."""
+    if not bound:
+        return cell("p_value", p)
+    shown = "1e-300" if p == 0.0 else number_text(p)
+    return (f'<td data-metric="p_value" data-value="{esc(_value_attr(p))}" '
+            f'data-bound="true">&lt; {esc(shown)}</td>')
+
+
 def differences_table(differences: Any, caption: str | None = None) -> str:
     """One row per metric of a comparison: both estimates, the difference, its
     interval and p-value."""
     rows = [[f"<th>{esc(d.metric)}</th>", cell("estimate_a", d.estimate_a),
              cell("estimate_b", d.estimate_b), cell("estimate", d.estimate),
-             cell("low", d.low), cell("high", d.high), cell("p_value", d.p_value),
+             cell("low", d.low), cell("high", d.high), _p_cell(d.p_value, d.p_is_bound),
              f"<td>{esc(d.method)}</td>"] for d in differences.values()]
     return table_html(["metric", "a", "b", "a - b", "low", "high", "p-value", "method"],
                       rows, caption=caption)

@@ -350,9 +350,37 @@ def test_paired_bootstrap_difference_interval_covers_95_percent():
 def test_holm_by_hand():
     p = np.array([0.01, 0.04, 0.03, np.nan])
     # sorted 0.01, 0.03, 0.04 (m = 3): 3 * 0.01, max(0.03, 2 * 0.03), max(0.06, 0.04)
-    np.testing.assert_allclose(_holm(p)[:3], [0.03, 0.06, 0.06])
-    assert math.isnan(_holm(p)[3])
-    np.testing.assert_allclose(_holm(np.array([0.5, 0.4])), [0.8, 0.8])    # capped at 1
+    exact = np.zeros(4, dtype=bool)
+    np.testing.assert_allclose(_holm(p, exact)[0][:3], [0.03, 0.06, 0.06])
+    assert math.isnan(_holm(p, exact)[0][3])
+    np.testing.assert_allclose(_holm(np.array([0.5, 0.4]), exact[:2])[0], [0.8, 0.8])  # capped
+    # a bound stays a bound where it sets the running maximum, and only there
+    adjusted, bound = _holm(p, np.array([True, False, False, False]))
+    assert bound.tolist() == [True, False, False, False]
+    adjusted, bound = _holm(np.array([0.01, 0.02]), np.array([False, True]))
+    assert bound.tolist() == [False, True]            # 2 * 0.01 = 0.02 <= 0.02 (the bound)
+
+
+def delong_page(y, a, b):
+    return indist_fast.compare(y, a, b, metrics="auc")._repr_html_()
+
+
+def test_p_values_at_their_floor_print_as_bounds(backend):
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 400)
+    a = y + rng.normal(0, 0.3, 400)                    # far better than b
+    b = rng.normal(0, 1, 400)
+    d = indist_fast.compare(y, a, b, metrics="auc", method="bootstrap", n_boot=199,
+                            seed=0)["auc"]
+    assert d.p_is_bound and d.p_value == pytest.approx(2 / 200)
+    assert "p < 0.01" in str(d) and "p = " not in str(d)
+    y, a, b = (np.tile(v, 20) for v in (y, a, b))      # z beyond 38: p underflows
+    delong = indist_fast.compare(y, a, b, metrics="auc")["auc"]
+    assert delong.p_value == 0.0 and delong.p_is_bound
+    assert "p < 1e-300" in str(delong)
+    assert 'data-bound="true">&lt; 1e-300' in delong_page(y, a, b)
+    close = indist_fast.compare(y, a, a + rng.normal(0, 0.3, len(a)), metrics="auc")["auc"]
+    assert not close.p_is_bound and "p = " in str(close)
 
 
 def test_several_models_give_every_pair_with_holm(backend):
