@@ -527,7 +527,7 @@ def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndar
         low = high = p = se = math.nan
     else:
         se = float(np.std(ok, ddof=1)) if len(ok) > 1 else math.nan
-        at_or_below, at_or_above = np.count_nonzero(ok <= 0), np.count_nonzero(ok >= 0)
+        at_or_below, at_or_above = int(np.count_nonzero(ok <= 0)), int(np.count_nonzero(ok >= 0))
         p_greater = (1.0 + at_or_below) / (1.0 + len(ok))
         p_less = (1.0 + at_or_above) / (1.0 + len(ok))
         if alternative == "two-sided":
