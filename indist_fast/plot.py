@@ -528,6 +528,7 @@ def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
     _legend(ax, fontsize=8)
     return ax
 
+
 def c_tpr_fpr_vs_b(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
                    max_points: int = 2000) -> Any:
     """Precision C, tpr and fpr against B (read C(r_b) at B = 1/2).

@@ -24,7 +24,6 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator],
                      levels: NDArray[np.float64], exclude_self: bool,
                      out: NDArray[np.float64]) -> None: ...
 
-
 # def child_raw(const uint32_t[::1] prefix, uint32_t g, uint32_t k, Py_ssize_t n)
 def child_raw(prefix: NDArray[np.uint32], g: int, k: int, n: int) -> NDArray[np.uint64]: ...
 

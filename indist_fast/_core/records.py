@@ -34,6 +34,7 @@ def frozen_from(cls: type[_R], values: dict[str, Any]) -> _R:
     _set(obj, "__dict__", values)
     return obj
 
+
 # The annotations both engine twins use, so that their signatures read the same.
 Array = NDArray[Any]
 Costs = tuple[float, float, float] | None        # (t_fixed, q_fixed, rate_pi_pos)

@@ -24,6 +24,7 @@ from ..table.score_table import ScoreTable
 
 # --- the distribution of the cost proportion ------------------------------------------------
 
+
 @dataclass(frozen=True)
 class CostDistribution:
     """The distribution of the cost proportion ``c``: ``Beta(a, b)``, uniform by default.

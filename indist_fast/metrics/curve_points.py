@@ -25,6 +25,7 @@ MAX_COORD = 1e300
 # Each bin is a patch per class; beyond this a histogram only costs drawing time.
 MAX_BINS = 10_000
 
+
 def thin(n: int, max_points: int, keep: np.ndarray | None = None) -> np.ndarray:
     """At most ``max_points`` indices of ``0 .. n-1``, both ends included, evenly spread
     over the points, with the ``keep`` indices first (evenly thinned themselves when
@@ -37,6 +38,7 @@ def thin(n: int, max_points: int, keep: np.ndarray | None = None) -> np.ndarray:
                        # the spread's two ends are already kept: the union fits the budget
                        else np.union1d(kept, thin(n, max_points - len(kept) + 2)))
     return out
+
 
 def bin_edges(x: np.ndarray, bins: int) -> np.ndarray:
     """``bins`` equal bins over the range of ``x`` (finite, within ``MAX_COORD``).
@@ -53,6 +55,7 @@ def bin_edges(x: np.ndarray, bins: int) -> np.ndarray:
     edges: np.ndarray = np.unique(lo * (1.0 - t) + hi * t)
     return edges
 
+
 def model_names(models: Mapping[Any, Any], arg: str) -> list[str]:
     if not models:
         raise ValueError(f"{arg} must hold at least one model, got an empty mapping.")
@@ -61,6 +64,7 @@ def model_names(models: Mapping[Any, Any], arg: str) -> list[str]:
             raise TypeError(f"{arg} keys must be model names (str), got {key!r} "
                             f"({type(key).__name__}).")
     return list(models)
+
 
 def hull_corners(table: ScoreTable, thresholds: np.ndarray) -> np.ndarray:
     """Indices into the curve (``thresholds`` descending) of the ROC convex hull's

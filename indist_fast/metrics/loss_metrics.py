@@ -21,6 +21,7 @@ from .cost_model import (SweepContext, check_scores_in_unit_interval, refuse_sco
 from .method_registry import brier_loss, check_threshold, rate_uniform_rates
 from .roc_hull import refinement
 
+
 def brier_score(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                 pos_label: Any = None) -> float:
     """Mean squared difference between the label (1/0) and a score in [0, 1].

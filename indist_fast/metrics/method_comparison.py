@@ -15,6 +15,7 @@ from ..results.report import plain_value, record_dict, row_where
 from .cost_model import Q_IS_PI, CostDistribution, sweep_context
 from .method_registry import REGISTRY, check_q, check_t
 
+
 @dataclass(frozen=True)
 class MethodLoss:
     """One row of ``MethodComparison``.

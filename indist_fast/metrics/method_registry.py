@@ -24,6 +24,7 @@ from .roc_hull import hull_steps
 
 # --- each method's loss curve, and its loss from the sums alone ---------------------------
 
+
 def _score_fixed_curve(ctx: SweepContext) -> LossCurve:
     return ctx.line(ctx.sums.t_tp, ctx.sums.t_fp)
 

@@ -22,6 +22,7 @@ from .score_models import (METRICS, Empirical, MetricSpec, Model, call_metric, c
                            warnings_once_each)
 from .signal_curves import SignalCurve
 
+
 @dataclass(frozen=True, eq=False)
 class Noise:
     """Metric values over replicate samples of one model (Beam's step 2).

@@ -15,6 +15,7 @@ import numpy as np
 from .._core.validation import prepare_rows
 from .cost_model import SweepContext, class_rates, real_array, sweep_context, uniform_context
 
+
 @dataclass(frozen=True, eq=False)
 class RocHull:
     """Vertices of the ROC convex hull, from (0, 0) to (1, 1).
@@ -50,7 +51,6 @@ def hull_of(ctx: SweepContext) -> RocHull:
     fp, tp, thresholds = ctx.sums.hull
     tpr, fpr = class_rates(tp, fp)
     return RocHull(fpr, tpr, fp, tp, thresholds)
-
 
 
 def hull_steps(ctx: SweepContext) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -20,6 +20,7 @@ from .score_models import (METRICS, Empirical, MetricSpec, Model, Population, ch
                            grid_offset, measure_sample, measured_specs, model_auc,
                            warnings_once_each)
 
+
 @dataclass(frozen=True, eq=False)
 class SignalCurve:
     """Metric values over a grid of models of increasing quality.
@@ -236,6 +237,7 @@ class SignalCurve:
             slope = float(np.interp(at_auc, self.auc,
                                     np.gradient(self._metric(metric), self.auc)))
         return slope if math.isfinite(slope) else math.nan
+
 
 # AUROC range a signal curve may span: every model strictly between chance extremes,
 # far enough from 0 and 1 that binormal means and empirical increments stay moderate.

@@ -121,7 +121,6 @@ def expected_loss(y_true: Any, y_score: Any, method: str, *, t: float | None = N
 expected_loss.__doc__ = describe_methods(expected_loss.__doc__)
 
 
-
 # --- the curves of the methods ---------------------------------------------------------------
 
 @dataclass(frozen=True, eq=False)

@@ -378,7 +378,6 @@ class ScoreTable:
             fpr=rates.fpr, precision=rates.precision, f1=rates.f1,
             b=cols.b, b_plus=cols.b_plus, b_minus=cols.b_minus)
 
-
     def precision_recall_curve(self) -> PrecisionRecallCurve:
         """The precision-recall curve of the table and its areas (see
         ``indist_fast.precision_recall_curve``): average precision, trapezoid,
@@ -397,6 +396,7 @@ class ScoreTable:
         0.7917
         """
         return precision_recall_of(self.scores, self.pos, self.neg, stacklevel=3)
+
 
 def _check_rows_cover(n_rows: int, pos: np.ndarray, neg: np.ndarray) -> None:
     """Refuse an ``n_rows`` too small for the table: every score holds at least one row,
