@@ -11,6 +11,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from .._core.progress import progress_bar
 from ..io import Source, describe_path
 
 __all__ = ["Progress", "CountedChunks", "name_rows", "rows_in_files", "no_rows", "drain",
@@ -18,37 +19,26 @@ __all__ = ["Progress", "CountedChunks", "name_rows", "rows_in_files", "no_rows",
 
 
 class Progress:
-    """A tqdm bar on stderr over rows where the source knows them up front (one file
-    of known length), else over the bytes of its files read so far (compressed CSV,
-    datasets of files)."""
+    """A bar over rows where the source knows them up front (one file of known
+    length), else over the bytes of its files read so far (compressed CSV, datasets of
+    files); shown as ``_core.progress`` decides."""
 
     def __init__(self, enabled: bool | None, src: Source) -> None:
-        if enabled is None:
-            enabled = sys.stderr.isatty()
-        self.bar = None
         self.src = src
         self.by_rows = src.n_rows is not None and src.locate is None
-        if enabled:
-            try:
-                from tqdm import tqdm
-                self.bar = tqdm(total=src.n_rows if self.by_rows else src.n_bytes,
-                                unit="rows" if self.by_rows else "B", unit_scale=True,
-                                file=sys.stderr, desc="indist-fast")
-            except ImportError:
-                self.bar = None
+        self.bar = progress_bar(enabled, src.n_rows if self.by_rows else src.n_bytes,
+                                "reading", unit="rows" if self.by_rows else "B",
+                                unit_scale=True)
 
     def update(self, n: int) -> None:
         """``n`` more rows are done."""
-        if self.bar is None:
-            return
         if self.by_rows:
             self.bar.update(n)
-        elif self.src.done_bytes is not None:
+        elif self.bar.shown and self.src.done_bytes is not None:
             self.bar.update(max(0, self.src.done_bytes() - self.bar.n))
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        self.bar.close()
 
 
 class CountedChunks:

@@ -452,7 +452,7 @@ def test_null_partition_key(tmp_path):
 # --- progress over bytes ------------------------------------------------------------------------
 
 class FakeBar:
-    """tqdm's interface, recording what a bar is told (tqdm may not be installed)."""
+    """tqdm's interface, recording what a bar is told."""
     made = []
 
     def __init__(self, total=None, unit="it", **kwargs):
@@ -469,9 +469,9 @@ class FakeBar:
 @pytest.fixture
 def fake_tqdm(monkeypatch):
     import types
-    module = types.ModuleType("tqdm")
+    module = types.ModuleType("tqdm.auto")
     module.tqdm = FakeBar
-    monkeypatch.setitem(sys.modules, "tqdm", module)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", module)
     FakeBar.made = []
     return FakeBar.made
 
