@@ -273,7 +273,7 @@ def evaluate(collection: Any, *, label: str | None = None,
     # model's whole table on one worker).
     table, totals = _segment_table(dask, parts, label, models, weight, by_names, pos_label,
                                    lv, exclude_self, n_ranges, total)
-    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), 2)
+    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
     return table if totals is None else append_totals(table, totals)
 
 

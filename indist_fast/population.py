@@ -17,7 +17,6 @@ integrals need scipy (the ``stats`` extra).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -449,11 +448,11 @@ class _NormalMixtures:
     def _warn_unreached(self, value: float, prevalence: float, level: float) -> float:
         """``value``, with the warning ``evaluate`` gives when B never reaches the level."""
         if math.isnan(value):
-            from .errors import LevelNotReachedWarning
-            warnings.warn(f"B never reaches {level:g} in this population (B(-inf) = pi1/2 + "
-                          f"pi0 AUROC = {prevalence / 2 + (1 - prevalence) * self.auc:.4g}): "
-                          "the threshold and the precision there are NaN.",
-                          LevelNotReachedWarning, stacklevel=3)
+            from .errors import LevelNotReachedWarning, warn
+            warn(f"B never reaches {level:g} in this population (B(-inf) = pi1/2 + "
+                 f"pi0 AUROC = {prevalence / 2 + (1 - prevalence) * self.auc:.4g}): "
+                 "the threshold and the precision there are NaN.",
+                 LevelNotReachedWarning)
         return value
 
     def _threshold(self, prevalence: float, level: float) -> float:

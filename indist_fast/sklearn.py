@@ -22,7 +22,7 @@ from sklearn.model_selection import cross_val_predict
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .errors import IndistFastWarning
+from .errors import IndistFastWarning, warn
 from .metrics.evaluation import evaluate, indistinguishability_threshold
 
 __all__ = ["SCORERS", "precision_at_indistinguishability_scorer", "roc_auc_scorer",
@@ -160,8 +160,8 @@ class IndistinguishabilityThresholdClassifier(ClassifierMixin, MetaEstimatorMixi
                                                        sample_weight=sample_weight,
                                                        level=self.level)
         if np.isnan(threshold):
-            warnings.warn(f"B never reaches {self.level} on the out-of-fold scores: every "
-                          "row is predicted negative.", IndistFastWarning, stacklevel=2)
+            warn(f"B never reaches {self.level} on the out-of-fold scores: every row is "
+                 "predicted negative.", IndistFastWarning)
             threshold = np.inf
         self.threshold_ = float(threshold)
         self.estimator_ = clone(self.estimator).fit(X, y, **fit_params)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, cast
+
+from ..errors import warn
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,8 +36,8 @@ def _load(name: str | None) -> tuple[str, ModuleType]:
         if name == "cython":
             raise ImportError(f"{_ENV}=cython, but the compiled kernels do not import "
                               f"({exc}); reinstall with `pip install .`.") from exc
-        warnings.warn(f"indist_fast: compiled kernels unavailable ({exc}); using the "
-                      "slower NumPy reference.", RuntimeWarning, stacklevel=3)
+        warn(f"indist_fast: compiled kernels unavailable ({exc}); using the slower NumPy "
+             "reference.", RuntimeWarning)
         from . import reference
         return "numpy", reference
     return "cython", fast

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._core.validation import check_count, check_flag
-from ..errors import IndistFastWarning
+from ..errors import IndistFastWarning, warn
 from ..metrics.curve_points import MAX_BINS, bin_edges, hull_corners, model_names, thin
 from ..metrics.evaluation import evaluate
 from ..metrics.confusion_counts import point_fields, Points, all_points, rows_and_table
@@ -163,8 +163,7 @@ class _WarningsAtCaller:
         self._catcher.__exit__(*exc)
         if exc[0] is None:
             for w in self._caught:
-                # __exit__ (1), the public function (2), its caller (3)
-                warnings.warn(w.message, w.category, stacklevel=3)
+                warn(w.message, w.category)
 
 
 def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,

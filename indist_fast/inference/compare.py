@@ -728,7 +728,7 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         for r in ranked:
             _check_copies(r.table)
     if delong_auc:                          # (one warning for all the models)
-        any(warn_fractional_weights(rows.w, "DeLong's variance", 3)
+        any(warn_fractional_weights(rows.w, "DeLong's variance")
             for _, rows, _ in (models[:1] if paired else models))
     reps: list[dict[str, np.ndarray]] = []
     if boot:

@@ -229,7 +229,7 @@ def delong(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: A
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
     result = delong_table(ScoreTable.from_rows(rows), confidence)
-    warn_fractional_weights(rows.w, "DeLong's variance", 2)
+    warn_fractional_weights(rows.w, "DeLong's variance")
     return result
 
 
@@ -542,7 +542,7 @@ def delong_test(y_true: Any, score_a: Any, score_b: Any, *, sample_weight: Any =
     rows_a = _scored_rows(y_true, score_a, "score_a", sample_weight, pos_label)
     rows_b = _scored_rows(y_true, score_b, "score_b", sample_weight, pos_label)
     comp_a, comp_b = model_components([rows_a, rows_b])
-    warn_fractional_weights(rows_a.w, "DeLong's variance", 2)
+    warn_fractional_weights(rows_a.w, "DeLong's variance")
     _, variance = paired_difference(rows_a, comp_a, comp_b)
     diff = comp_a.auc - comp_b.auc
     se = math.sqrt(variance)

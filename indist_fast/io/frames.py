@@ -2,11 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from typing import Any, Callable, ParamSpec, TypeVar
 
 import numpy as np
 
 from .._core.validation import Rows, check_columns, prepare_rows
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def columns_by_keyword(func: Callable[P, R]) -> Callable[P, R]:
+    """``func(y_true, y_score, *, ..., label=, score=)`` with a TypeError that says what
+    to do when the columns of a table come positionally: ``f(df, "y", "p")`` (Python's
+    own error only counts the arguments), ``f(df, "p")`` (a string of scores) or
+    ``f(y, s, w)`` (weights are keyword-only).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import indist_fast
+    >>> df = pd.DataFrame({"y": [0, 1, 1, 0], "p": [0.1, 0.8, 0.6, 0.3]})
+    >>> indist_fast.roc_auc(df, "y", "p")
+    Traceback (most recent call last):
+    ...
+    TypeError: roc_auc() takes arrays positionally, got the column names 'y', 'p': pass them by keyword, roc_auc(df, label='y', score='p') (weight= names a weight column), or pass the columns, roc_auc(df['y'], df['p']).
+    >>> indist_fast.roc_auc(df, label="y", score="p")
+    1.0
+    """
+    name = func.__name__
+    keywords = [k for k, p in inspect.signature(func).parameters.items()
+                if p.kind is p.KEYWORD_ONLY]
+    roles = {"weight": "weight= names a weight column", "by": "by= the segment columns"}
+    more = "; ".join(text for k, text in roles.items() if k in keywords)
+
+    @functools.wraps(func)
+    def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+        if len(args) >= 2 and isinstance(args[1], str):
+            names = [a for a in args[1:] if isinstance(a, str)]
+            if len(names) >= 2:
+                label, score = names[0], names[1]
+                raise TypeError(
+                    f"{name}() takes arrays positionally, got the column names "
+                    f"{', '.join(map(repr, names))}: pass them by keyword, "
+                    f"{name}(df, label={label!r}, score={score!r}) ({more}), or pass the "
+                    f"columns, {name}(df[{label!r}], df[{score!r}]).")
+            raise TypeError(
+                f"{name}() got the string {args[1]!r} as the scores: for a column of a "
+                f"table pass the table and the column names by keyword, {name}(df, "
+                f"label=<its label column>, score={args[1]!r}), or pass the columns, "
+                f"{name}(df[<label>], df[{args[1]!r}]).")
+        if len(args) > 2:
+            raise TypeError(
+                f"{name}() takes y_true and the scores positionally and the rest by "
+                f"keyword ({', '.join(k + '=' for k in keywords[:3])} ...): got "
+                f"{len(args)} positional arguments.")
+        return func(*args, **kwargs)
+    return checked
 
 
 def frame_columns(data: Any, label: str, score: str, weight: str | None

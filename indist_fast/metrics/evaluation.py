@@ -26,7 +26,7 @@ from .._core.engine import engine
 from .._core.records import SweepResult
 from .._core.validation import (PLAIN_ROWS, check_flag, check_level, check_levels, check_real,
                                check_seed, check_two_classes)
-from ..io.frames import prepare_frame_or_rows
+from ..io.frames import columns_by_keyword, prepare_frame_or_rows
 from .roc_dominance import roc_polyline
 from ..results.report import Curves, Report
 from ..inference.bootstrap import check_bootstrap_settings, bootstrap_table
@@ -41,6 +41,7 @@ __all__ = ["evaluate", "curves", "roc_auc", "average_precision",
            "precision_recall_curve"]
 
 
+@columns_by_keyword
 def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
              pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
              exclude_self: bool = True, n_boot: int | None = None, seed: Any = None,
@@ -130,22 +131,21 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         seed = check_seed(seed)
     if n_boot is None:
         return _report(y_true, y_score, sample_weight, pos_label, (label, score, weight), lv,
-                       exclude_self, warn_main=True, stacklevel=4)
+                       exclude_self, warn_main=True)
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
     # One sort serves both: the table gives the report and the bootstrap's slots.
     table = ScoreTable.from_rows(rows)
     boot = bootstrap_table(rows, table, metrics=BOOTSTRAP_METRICS, n_boot=n_boot,
                            seed=seed, confidence=confidence, exclude_self=exclude_self)
-    report = table._report(lv, exclude_self, stacklevel=4)
+    report = table._report(lv, exclude_self)
     return dataclasses.replace(report, intervals=boot.intervals)
 
 
 def _report(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
             columns: tuple[Any, ...], levels: tuple[float, ...], exclude_self: bool,
-            warn_main: bool, stacklevel: int) -> Report:
-    """The report of the rows; its warnings ``stacklevel`` frames up from
-    ``Report.from_sweep`` (the caller of the public function)."""
+            warn_main: bool) -> Report:
+    """The report of the rows."""
     swept = with_main_level(levels)
     plain = _plain_sweep(y_true, y_score, sample_weight, pos_label, columns, swept,
                          exclude_self)
@@ -153,10 +153,10 @@ def _report(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
         rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, *columns)
         plain = (engine().summarize(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value,
                                     swept, exclude_self), rows.n_rows)
-    return Report.from_sweep(plain[0], levels, plain[1], exclude_self, warn_main,
-                             stacklevel=stacklevel)
+    return Report.from_sweep(plain[0], levels, plain[1], exclude_self, warn_main)
 
 
+@columns_by_keyword
 def curves(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
            pos_label: Any = None, exclude_self: bool = True, label: str | None = None,
            score: str | None = None, weight: str | None = None) -> Curves:
@@ -203,7 +203,7 @@ def _summary(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
     with_level = (level,)
     exclude_self = check_flag(exclude_self, "exclude_self")
     return _report(y_true, y_score, sample_weight, pos_label, columns, with_level,
-                   exclude_self, warn_main=False, stacklevel=5)
+                   exclude_self, warn_main=False)
 
 
 def _plain_sweep(y_true: Any, y_score: Any, sample_weight: Any, pos_label: Any,
@@ -252,6 +252,7 @@ def _partial_auc(table: ScoreTable, max_fpr: float, standardized: bool) -> float
     return 0.5 * (1.0 + (area - min_area) / (max_area - min_area))
 
 
+@columns_by_keyword
 def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
             pos_label: Any = None, max_fpr: float | None = None, standardized: bool = True,
             label: str | None = None, score: str | None = None,
@@ -318,6 +319,7 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     return _partial_auc(ScoreTable.from_rows(rows), max_fpr, standardized)
 
 
+@columns_by_keyword
 def average_precision(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                       pos_label: Any = None, label: str | None = None,
                       score: str | None = None, weight: str | None = None) -> float:
@@ -351,6 +353,7 @@ def average_precision(y_true: Any, y_score: Any = None, *, sample_weight: Any = 
     return _auc_and_ap(y_true, y_score, sample_weight, pos_label, (label, score, weight))[1]
 
 
+@columns_by_keyword
 def indistinguishability_threshold(y_true: Any, y_score: Any = None, *,
                                    sample_weight: Any = None, pos_label: Any = None,
                                    level: float = 0.5, exclude_self: bool = True,
@@ -400,6 +403,7 @@ def indistinguishability_threshold(y_true: Any, y_score: Any = None, *,
     return report.at[level].threshold
 
 
+@columns_by_keyword
 def precision_at_indistinguishability(y_true: Any, y_score: Any = None, *,
                                       sample_weight: Any = None, pos_label: Any = None,
                                       level: float = 0.5, exclude_self: bool = True,
@@ -448,6 +452,7 @@ def precision_at_indistinguishability(y_true: Any, y_score: Any = None, *,
     return report.at[level].precision
 
 
+@columns_by_keyword
 def precision_recall_curve(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                            pos_label: Any = None, label: str | None = None,
                            score: str | None = None,
@@ -517,4 +522,4 @@ def precision_recall_curve(y_true: Any, y_score: Any = None, *, sample_weight: A
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
     table = ScoreTable.from_rows(rows)
-    return precision_recall_of(table.scores, table.pos, table.neg, stacklevel=3)
+    return precision_recall_of(table.scores, table.pos, table.neg)

@@ -19,7 +19,7 @@ from ..results.report import record_dict
 from ..table.score_table import ScoreTable
 from .score_models import (METRICS, Empirical, MetricSpec, Model, call_metric, check_model,
                            measure_sample, measured_specs, replicate_sampling,
-                           warnings_once_each)
+                           WarningsOnceEach)
 from .signal_curves import SignalCurve
 
 
@@ -146,7 +146,7 @@ def noise(model: Model, metrics: Any = METRICS, *, n: int | None = None,
     n, prevalence = replicate_sampling(model, n, prevalence)
     n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
     seed = check_seed(seed)
-    with warnings_once_each(stacklevel=2):
+    with WarningsOnceEach():
         return _noise(model, specs, n, prevalence, n_rep, seed)
 
 

@@ -263,7 +263,7 @@ def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
         n_boot = check_count(n_boot, "n_boot", minimum=2, maximum=10**7)
         seed = check_seed(seed)
     rows, table = rows_and_table(y_true, y_score, sample_weight, pos_label)
-    warn_fractional_weights(rows.w, "the Wilson interval", 2)
+    warn_fractional_weights(rows.w, "the Wilson interval")
     p = all_points(table, True)
     k = int(point_index(table, np.array([threshold]))[0])
     tp, fp = float(p.tp[k]), float(p.fp[k])

@@ -25,20 +25,19 @@ the noise and ``Resolution`` (``noise_resolution``).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._core.validation import check_level, check_seed
-from ..errors import IndistFastWarning
+from ..errors import IndistFastWarning, warn
 from ..population import Binormal, Mixture
 from ..results.report import record_dict, row_where
 from .noise_resolution import Noise, Resolution, noise, resolve_metric
 from .score_models import (METRICS, Empirical, MetricSpec, Model, check_auc, check_model,
                            measured_specs, model_auc, replicate_sampling,
-                           warnings_once_each)
+                           WarningsOnceEach)
 from .signal_curves import AUC_RANGE, SignalCurve, check_signal_n, default_grid, signal_curve
 
 __all__ = ["Binormal", "Empirical", "signal_curve", "noise", "resolution",
@@ -302,7 +301,7 @@ def compare_metrics(model: Model, metrics: Any = METRICS, *, n: int | None = Non
     n, prevalence = replicate_sampling(model, n, prevalence)
     at = model_auc(model)
     seed = check_seed(seed)         # one draw of fresh entropy for noise and signal alike
-    with warnings_once_each(stacklevel=2):      # the callables' warnings, at the caller's line
+    with WarningsOnceEach():      # the callables' warnings, at the caller's line
         spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
         signal = (_covering_signal(model, specs, prevalence, spread, confidence, signal_n,
                                    seed) if grid is None else
@@ -312,10 +311,10 @@ def compare_metrics(model: Model, metrics: Any = METRICS, *, n: int | None = Non
                  for name in specs)
     unresolved = [r for r in rows if math.isnan(r.delta)]
     if unresolved:
-        warnings.warn(
+        warn(
             "compare_metrics: delta is NaN (not clipped to the grid's edge) for "
             + "; ".join(f"{r.metric}: {r.note or 'no reason recorded'}" for r in unresolved),
-            IndistFastWarning, stacklevel=2)
+            IndistFastWarning)
     label = (f"binormal(mu={model.mu:.4g}, sigma={model.sigma:g})"
              if isinstance(model, Binormal) else
              f"mixture({len(model.positives)} positive and {len(model.negatives)} negative "

@@ -9,17 +9,16 @@ measuring of metrics on one sample (built-ins from one sweep, callables on a
 
 from __future__ import annotations
 
-import contextlib
 import math
 import threading
 import warnings
-from typing import Any, Callable, Iterator, Mapping, Union
+from typing import Any, Callable, Mapping, Union
 
 import numpy as np
 
 from .._core.engine import engine
 from .._core.validation import check_count, check_real, check_two_classes, prepare_rows
-from ..errors import IndistFastWarning
+from ..errors import IndistFastWarning, warn
 from ..inference.bootstrap import metric_specs, sweep_metrics
 from ..population import Binormal, Mixture, check_prevalence, n_positives
 from ..table.score_table import ScoreTable
@@ -405,11 +404,11 @@ def replicate_sampling(model: Model, n: Any, prevalence: Any) -> tuple[int, floa
     k = n_positives(n, prevalence)
     few = min(k, int(n) - k)
     if few < _FEW:
-        warnings.warn(f"each replicate sample holds {few} {'positive' if k == few else 'negative'}"
-                      f"{'' if few == 1 else 's'} (n={int(n):,}, prevalence={prevalence:g}): "
-                      "its noise intervals, and the resolutions read from them, are "
-                      "dominated by which rows are drawn; use a larger n.",
-                      IndistFastWarning, stacklevel=3)
+        warn(f"each replicate sample holds {few} {'positive' if k == few else 'negative'}"
+             f"{'' if few == 1 else 's'} (n={int(n):,}, prevalence={prevalence:g}): "
+             "its noise intervals, and the resolutions read from them, are "
+             "dominated by which rows are drawn; use a larger n.",
+             IndistFastWarning)
     return int(n), prevalence
 
 
@@ -430,30 +429,39 @@ def measured_specs(metrics: Any) -> dict[str, MetricSpec]:
 _gathering = threading.local()
 
 
-@contextlib.contextmanager
-def warnings_once_each(stacklevel: int) -> Iterator[None]:
+class WarningsOnceEach:
     """Warnings raised while many samples are measured (a callable metric calling
     ``evaluate`` on replicates where B misses a level, say), passed on once per kind:
     the first of each category with the count of the others (a thousand near-copies
-    of one warning, each with its replicate's numbers, hide everything else)."""
-    if getattr(_gathering, "on", False):     # an outer call gathers them (compare_metrics)
-        yield
-        return
-    _gathering.on = True
-    try:
-        with warnings.catch_warnings(record=True) as caught:
+    of one warning, each with its replicate's numbers, hide everything else).
+
+    A class, not a generator: its ``__exit__`` runs in the public function's frame, so
+    ``errors.warn`` finds the caller's line with no ``contextlib`` frame between."""
+
+    def __enter__(self) -> None:
+        # An outer call gathers them (compare_metrics gathers noise's and signal's).
+        self._outer = getattr(_gathering, "on", False)
+        if not self._outer:
+            _gathering.on = True
+            self._catcher = warnings.catch_warnings(record=True)
+            self._caught = self._catcher.__enter__()
             warnings.simplefilter("always")
-            yield
-    finally:
+
+    def __exit__(self, *exc: object) -> None:
+        if self._outer:
+            return
         _gathering.on = False
-    first: dict[type, tuple[str, int]] = {}
-    for w in caught:
-        message, count = first.get(w.category, (str(w.message), 0))
-        first[w.category] = (message, count + 1)
-    for category, (message, count) in first.items():
-        more = (f" [{category.__name__} {count:,} times over the samples measured; "
-                "the first is shown]" if count > 1 else "")
-        warnings.warn(message + more, category, stacklevel=stacklevel + 2)
+        self._catcher.__exit__(*exc)
+        if exc[0] is not None:               # the error, not the warnings, goes up
+            return
+        first: dict[type, tuple[str, int]] = {}
+        for w in self._caught:
+            message, count = first.get(w.category, (str(w.message), 0))
+            first[w.category] = (message, count + 1)
+        for category, (message, count) in first.items():
+            more = (f" [{category.__name__} {count:,} times over the samples measured; "
+                    "the first is shown]" if count > 1 else "")
+            warn(message + more, category)
 
 
 def measure_sample(y: np.ndarray, s: np.ndarray, specs: Mapping[str, MetricSpec]) -> list[float]:

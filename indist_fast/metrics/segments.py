@@ -24,7 +24,7 @@ from .._core.validation import (Rows, first_missing, check_flag, check_levels,
 from ..errors import warn_one_class
 from ..inference.segment_bootstrap import (bootstrap_settings, interval_columns,
                                           segment_intervals, segment_slots)
-from ..io.frames import table_columns
+from ..io.frames import columns_by_keyword, table_columns
 from ..results.report_table import REPORT_COLUMNS, BootstrapSettings, ReportTable
 from .segment_tables import append_totals
 from ..table.score_table import DEFAULT_LEVELS, with_main_level
@@ -35,6 +35,7 @@ __all__ = ["evaluate_many", "evaluate_many_checked"]
 RESERVED = frozenset(REPORT_COLUMNS) | {"model", "one_class"} | set(interval_columns())
 
 
+@columns_by_keyword
 def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
                   sample_weight: Any = None, pos_label: Any = None,
                   levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
@@ -55,7 +56,8 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         k-1``) or a mapping from model name to array.
     groups : array-like of shape (n_samples,), or a sequence of such arrays, default=None
         Segment of each row: ints, strings, categoricals; several arrays segment by
-        their combinations. None: one segment of all rows.
+        their combinations. A list of single values (NumPy scalars included) is one
+        column; a list of arrays is several. None: one segment of all rows.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative finite frequency weights.
     pos_label : scalar, default=None
@@ -123,16 +125,15 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
     return evaluate_many_checked(y, models, w, group_arrays, by_names, pos_label, lv,
-                                 exclude_self, total, boot, label=label, weight=weight,
-                                 stacklevel=3)
+                                 exclude_self, total, boot, label=label, weight=weight)
 
 
 def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: list[Any],
                           by_names: list[str], pos_label: Any, lv: tuple[float, ...],
                           exclude_self: bool, total: bool, boot: BootstrapSettings | None,
                           *, label: str | None = None, weight: str | None = None,
-                          naming: Callable[[Any], ContextManager[None]] | None = None,
-                          stacklevel: int = 2) -> ReportTable:
+                          naming: Callable[[Any], ContextManager[None]] | None = None
+                          ) -> ReportTable:
     """``evaluate_many`` once its settings are checked: for callers that checked them
     already (``evaluate_file``), so that nested calls do not check them again (as
     scikit-learn's ``prefer_skip_nested_validation``). The rows are checked here.
@@ -163,8 +164,6 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
         ``naming(model)``: a context in which errors about a model's rows are named
         (its scores are the argument ``y_score``); by default as ``evaluate_many``
         names them.
-    stacklevel : int, default=2
-        Where the one-class warning points: 2 at the caller.
 
     Returns
     -------
@@ -211,7 +210,7 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
         for r in rows]
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
                                     exclude_self, intervals, boot)
-    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), stacklevel)
+    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
     if total:
         table = _with_totals(table, rows, all_levels, exclude_self, list(models), boot,
                              n_table)
@@ -371,8 +370,23 @@ def _models(scores: Any) -> dict[Any, Any]:
     if arr is not None and arr.ndim == 2:
         if arr.shape[1] == 0:
             raise ValueError("scores has no columns: need at least one model.")
+        if _class_probabilities(arr):
+            raise ValueError("scores has two columns that sum to 1 on every row: that is "
+                             "what predict_proba returns (one model, both classes). Pass "
+                             "the positive class's probabilities, proba[:, 1]; for two "
+                             "models whose scores sum to 1, pass a mapping {name: scores}.")
         return {k: arr[:, k] for k in range(arr.shape[1])}
     return {"score": scores}
+
+
+def _class_probabilities(arr: np.ndarray) -> bool:
+    """Whether a 2-D scores array looks like ``predict_proba``'s output: two columns of
+    probabilities summing to 1 on every row (within rounding)."""
+    if arr.shape[1] != 2 or arr.dtype.kind != "f" or not len(arr):
+        return False
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.abs(arr[:, 0] + arr[:, 1] - 1.0) <= 1e-9)
+                    and np.all(arr >= 0))
 
 
 def _group_arrays(groups: Any) -> tuple[list[Any], list[str]]:
@@ -384,14 +398,32 @@ def _group_arrays(groups: Any) -> tuple[list[Any], list[str]]:
         if not groups:
             raise ValueError("groups is an empty mapping: name at least one segment column.")
         return list(groups.values()), [str(k) for k in groups]
-    if isinstance(groups, (list, tuple)) and groups and all(
-            isinstance(g, (list, tuple, np.ndarray)) or hasattr(g, "__array__")
-            for g in groups):
+    columns = [_is_column(g) for g in groups] if isinstance(groups, (list, tuple)) else []
+    if any(columns) and not all(columns):
+        k = columns.index(False)
+        raise TypeError(f"groups mixes arrays and single values (item {k} is "
+                        f"{groups[k]!r}): pass one group column (a value per row) or a "
+                        "list of group columns (an array of n values each).")
+    if columns and all(columns):
         names = [_series_name(g, f"group{k}") for k, g in enumerate(groups)]
         if len(set(names)) < len(names):
             names = [f"group{k}" for k in range(len(groups))]
         return list(groups), names
     return [groups], [_series_name(groups, "group")]
+
+
+def _is_column(item: Any) -> bool:
+    """Whether an item of a ``groups`` list is a whole column rather than one row's value
+    (NumPy scalars have ``__array__`` too, but no dimension)."""
+    if isinstance(item, (str, bytes)):
+        return False
+    if isinstance(item, (list, tuple)):
+        return True
+    ndim = getattr(item, "ndim", None)
+    if ndim is not None:
+        return bool(ndim >= 1)
+    return hasattr(item, "__len__") and (hasattr(item, "__array__")
+                                         or hasattr(item, "to_numpy"))   # polars, arrow
 
 
 def _series_name(array: Any, default: str) -> str:
@@ -405,6 +437,11 @@ def segment_codes(arrays: list[Any], names: list[str], n: int
     number, and each column's value per segment."""
     if not arrays:
         return np.zeros(n, dtype=np.int64), 1, {}
+    if len(arrays) == n and n > 1 and all(_length(a) != n for a in arrays):
+        raise ValueError(f"groups is a list of {n} sequences and there are {n} rows: read "
+                         f"as {n} group columns, none has {n} values. For one (composite) "
+                         "value per row pass the columns instead, list(zip(*groups)), or "
+                         "one array of values (strings, say).")
     if len(arrays) == 1:
         direct = _direct_codes(arrays[0], n)
         if direct is not None:
@@ -424,6 +461,13 @@ def segment_codes(arrays: list[Any], names: list[str], n: int
         values[name] = u[rest % len(u)]
         rest = rest // len(u)
     return seg_codes, len(combined), {name: values[name] for name in names}
+
+
+def _length(array: Any) -> int | None:
+    try:
+        return len(array)
+    except TypeError:
+        return None
 
 
 def _direct_codes(array: Any, n: int) -> tuple[np.ndarray, np.ndarray] | None:

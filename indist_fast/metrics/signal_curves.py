@@ -18,7 +18,7 @@ from .._core.validation import check_count, check_seed
 from ..population import MAX_SAMPLE_SIZE, Mixture, check_prevalence, n_positives
 from .score_models import (METRICS, Empirical, MetricSpec, Model, Population, check_model,
                            grid_offset, measure_sample, measured_specs, model_auc,
-                           warnings_once_each)
+                           WarningsOnceEach)
 
 
 @dataclass(frozen=True, eq=False)
@@ -325,7 +325,7 @@ def signal_curve(model: Model, metrics: Any = METRICS, grid: Any = None, *,
     check_signal_n(signal_n)       # before any model is measured
     targets, models = _grid_for(model, default_grid(model) if grid is None else grid)
     if isinstance(model, Empirical):
-        with warnings_once_each(stacklevel=2):
+        with WarningsOnceEach():
             measured = np.array([measure_sample(*model.scores(d), specs) for d in models])
         vals = {name: measured[:, i] for i, name in enumerate(specs)}
         return SignalCurve(vals["auc"], vals, np.array(models))
@@ -335,7 +335,7 @@ def signal_curve(model: Model, metrics: Any = METRICS, grid: Any = None, *,
         raise ValueError("a binormal signal curve needs the prevalence.")
     prevalence = check_prevalence(prevalence)
     callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
-    with warnings_once_each(stacklevel=2):
+    with WarningsOnceEach():
         simulated = (_simulated_signal(model, models, callables, prevalence, signal_n, seed)
                      if callables else {})
     vals = {name: simulated[name] if name in simulated else

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, fields
 from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
@@ -12,7 +11,7 @@ import numpy as np
 from .._core.records import SweepResult, frozen_from
 from .._core.rates import point_rates
 from .._core.validation import check_two_classes
-from ..errors import LevelNotReachedWarning, warn_undefined_b
+from ..errors import LevelNotReachedWarning, warn, warn_undefined_b
 
 __all__ = ["OperatingPoint", "Report", "Curves"]
 
@@ -302,8 +301,7 @@ class Report:
 
     @classmethod
     def from_sweep(cls, result: SweepResult, levels: tuple[float, ...], n_rows: int,
-                   exclude_self: bool, warn_main: bool = True,
-                   stacklevel: int = 3) -> "Report":
+                   exclude_self: bool, warn_main: bool = True) -> "Report":
         """Build from a backend sweep result computed for ``levels + (0.5,)``.
 
         Warns for every level in ``levels`` no operating point reaches, and for 0.5
@@ -321,9 +319,6 @@ class Report:
             Whether the sweep dropped the self-pairs from ``B``.
         warn_main : bool, default=True
             Warn when level 0.5 is not reached, even if it is not in ``levels``.
-        stacklevel : int, default=3
-            The warnings' ``stacklevel`` counted from here (3: the caller of the
-            method that called this one, as ``ScoreTable.evaluate``'s caller).
 
         Returns
         -------
@@ -349,7 +344,7 @@ class Report:
         points = {level: point(level, row, wp, wn) for level, row in zip(levels, rows)}
         main = points[0.5] if 0.5 in points else point(0.5, rows[len(levels)], wp, wn)
         if result.n_undefined:
-            warn_undefined_b(result.n_undefined, wp, exclude_self, stacklevel + 1)
+            warn_undefined_b(result.n_undefined, wp, exclude_self)
         missed = [lv for lv, p in points.items() if not p.reached]
         if warn_main and not main.reached and 0.5 not in points:
             missed.append(0.5)
@@ -357,12 +352,12 @@ class Report:
             b_last = f"{result.b_last:.4g}"
             if any(float(b_last) >= m for m in missed):   # (just below a level: in full)
                 b_last = repr(float(result.b_last))
-            warnings.warn(
+            warn(
                 f"No operating point reaches B >= {', '.join(f'{m:g}' for m in missed)} "
                 f"(B is {b_last} at the lowest threshold, with every row labelled): the threshold there "
                 "is NaN and reached is False. The scores rank positives too weakly "
                 "against the labelled set for that level.",
-                LevelNotReachedWarning, stacklevel=stacklevel)
+                LevelNotReachedWarning)
         m = main.__dict__
         return frozen_from(cls, {
             "n_rows": int(n_rows), "weight_pos": wp, "weight_neg": wn,

@@ -442,7 +442,7 @@ class TablePlan:
         segments = {name: v[order] for name, v in zip(self.by, values)}
         table = ReportTable._from_sweeps(self.by, segments, self.models, sweeps, self.levels,
                                         self.exclude_self)
-        warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table), 4)
+        warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
         return table
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,7 @@ import numpy as np
 from .._core.engine import engine
 from .._core.rates import operating_rates
 from .._core.validation import check_weight_span, check_weight_total
-from ..errors import IndistFastWarning
+from ..errors import IndistFastWarning, warn
 from ..results.report import record_dict
 
 __all__ = ["PrecisionRecallCurve", "precision_recall_of"]
@@ -171,8 +170,8 @@ def _auprg(tp: np.ndarray, fp: np.ndarray) -> float:
     return float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2.0)
 
 
-def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
-                        stacklevel: int) -> PrecisionRecallCurve:
+def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray
+                        ) -> PrecisionRecallCurve:
     """The curve of a score table (distinct scores descending, class weights at each):
     what ``precision_recall_curve`` and ``ScoreTable.precision_recall_curve`` return.
 
@@ -187,8 +186,6 @@ def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
         Distinct scores, descending.
     pos, neg : ndarray of shape (m,)
         Positive and negative weight (or counts) at each score.
-    stacklevel : int
-        The warning's ``stacklevel``, counted from here.
 
     Returns
     -------
@@ -199,7 +196,7 @@ def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
     >>> import numpy as np
     >>> from indist_fast.table.precision_recall import precision_recall_of
     >>> pr = precision_recall_of(np.array([0.9, 0.5, 0.1]), np.array([1, 1, 0]),
-    ...                          np.array([0, 1, 1]), stacklevel=2)
+    ...                          np.array([0, 1, 1]))
     >>> pr.precision.tolist(), pr.average_precision
     ([1.0, 0.6666666666666666, 0.5], 0.8333333333333333)
     """
@@ -226,16 +223,15 @@ def precision_recall_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
             auprg = _auprg(tp, fp) if 0.0 < prevalence < 1.0 else float("nan")
         if not math.isfinite(auprg):
             auprg = float("nan")
-            warnings.warn(f"The positives' share of the weight is {prevalence:g} (classes "
-                          "far apart in weight): AUPRG's gains divide by the prevalence and "
-                          "by 1 - prevalence, which float64 cannot resolve here, so it is "
-                          "NaN.", IndistFastWarning, stacklevel=stacklevel)
+            warn(f"The positives' share of the weight is {prevalence:g} (classes "
+                 "far apart in weight): AUPRG's gains divide by the prevalence and "
+                 "by 1 - prevalence, which float64 cannot resolve here, so it is "
+                 "NaN.", IndistFastWarning)
     else:
         auprg = float("nan")
-        warnings.warn("y_true holds only positives: precision is 1 at every threshold "
-                      "and every area is 1, but AUPRG is undefined (the gains divide by "
-                      "1 - prevalence = 0): it is NaN.", IndistFastWarning,
-                      stacklevel=stacklevel)
+        warn("y_true holds only positives: precision is 1 at every threshold "
+             "and every area is 1, but AUPRG is undefined (the gains divide by "
+             "1 - prevalence = 0): it is NaN.", IndistFastWarning)
     return PrecisionRecallCurve(scores.copy(), rates.precision, rates.tpr,
                                 float(tp[-1] / (tp[-1] + fp[-1])),
                                 float(swept.average_precision), trapezoid, interpolated,

@@ -327,17 +327,13 @@ class ScoreTable:
         >>> r.auc, r.n_rows, r.threshold
         (1.0, 4, 0.6)
         """
-        return self._report(check_levels(levels), check_flag(exclude_self, "exclude_self"),
-                            stacklevel=4)
+        return self._report(check_levels(levels), check_flag(exclude_self, "exclude_self"))
 
-    def _report(self, levels: tuple[float, ...], exclude_self: bool,
-                stacklevel: int) -> Report:
-        """``evaluate`` of checked arguments; its warnings ``stacklevel`` frames up from
-        ``Report.from_sweep`` (4: the caller of the public function that called this)."""
+    def _report(self, levels: tuple[float, ...], exclude_self: bool) -> Report:
+        """``evaluate`` of checked arguments."""
         result = engine().sweep_table(self.scores, self.pos, self.neg,
                                       with_main_level(levels), exclude_self)
-        return Report.from_sweep(result, levels, self.n_rows, exclude_self,
-                                 stacklevel=stacklevel)
+        return Report.from_sweep(result, levels, self.n_rows, exclude_self)
 
     def curves(self, *, exclude_self: bool = True) -> Curves:
         """Every operating point of the table (see ``indist_fast.curves``).
@@ -395,7 +391,7 @@ class ScoreTable:
         >>> round(t.precision_recall_curve().auprg, 4)
         0.7917
         """
-        return precision_recall_of(self.scores, self.pos, self.neg, stacklevel=3)
+        return precision_recall_of(self.scores, self.pos, self.neg)
 
 
 def _check_rows_cover(n_rows: int, pos: np.ndarray, neg: np.ndarray) -> None:

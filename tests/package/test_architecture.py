@@ -29,7 +29,8 @@ SOURCE = pathlib.Path(__file__).resolve().parents[2]
 #: The floors, lowest first. A module may import modules of its own area and of the
 #: areas on lower floors, never those on its own floor or above.
 FLOORS: list[set[str]] = [
-    {"_core", "errors"},                        # the engine and the warnings
+    {"errors"},                                 # the warnings (the engine raises some)
+    {"_core"},                                  # the engine
     {"io", "results", "memory", "population"},  # rows in, records out, settings, models
     {"table"},                                  # the score table every metric reads
     {"inference"},                              # uncertainty over the table
