@@ -28,7 +28,7 @@ def columns_by_keyword(func: Callable[P, R]) -> Callable[P, R]:
     >>> indist_fast.roc_auc(df, "y", "p")
     Traceback (most recent call last):
     ...
-    TypeError: roc_auc() takes arrays positionally, got the column names 'y', 'p': pass them by keyword, roc_auc(df, label='y', score='p') (weight= names a weight column), or pass the columns, roc_auc(df['y'], df['p']).
+    TypeError: roc_auc() takes arrays positionally, ... roc_auc(df, label='y', score='p') ...
     >>> indist_fast.roc_auc(df, label="y", score="p")
     1.0
     """

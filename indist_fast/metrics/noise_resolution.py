@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .._core.progress import Bar, progress_bar, wants_progress
 from .._core.validation import check_count, check_level, check_seed, prepare_rows
 from ..inference.bootstrap import MAX_REPLICATES, Interval, Resampler, derived_metrics
 from ..results.report import record_dict
@@ -105,7 +106,8 @@ class Noise:
 
 
 def noise(model: Model, metrics: Any = METRICS, *, n: int | None = None,
-          prevalence: float | None = None, n_rep: int = 1000, seed: Any = None) -> Noise:
+          prevalence: float | None = None, n_rep: int = 1000, seed: Any = 0,
+          progress: bool | None = None) -> Noise:
     """Each metric over ``n_rep`` samples of the model (Beam's step 2).
 
     Populations: fresh samples of ``n`` rows at ``prevalence``. Empirical: stratified
@@ -124,10 +126,14 @@ def noise(model: Model, metrics: Any = METRICS, *, n: int | None = None,
         ``Mixture``'s prevalence defaults to its own).
     n_rep : int, default=1000
         Replicate samples.
-    seed : None, int, sequence of ints or numpy SeedSequence
-        Seed of the replicates; the same seed gives the same noise. A ``Generator`` is
-        refused (as by ``bootstrap``): its state would be consumed, so the call could
-        not be repeated.
+    seed : int, sequence of ints, numpy SeedSequence or None, default=0
+        Seed of the replicates; the same seed gives the same noise, so two calls with
+        the default agree. None draws fresh entropy. A ``Generator`` is refused (as by
+        ``bootstrap``): its state would be consumed, so the call could not be repeated.
+    progress : bool or None, default=None
+        A progress bar over the replicates (tqdm, on stderr). None: shown when stderr
+        is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0`` turns that off); True
+        always; False never.
 
     Returns
     -------
@@ -146,28 +152,40 @@ def noise(model: Model, metrics: Any = METRICS, *, n: int | None = None,
     n, prevalence = replicate_sampling(model, n, prevalence)
     n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
     seed = check_seed(seed)
-    with WarningsOnceEach():
-        return _noise(model, specs, n, prevalence, n_rep, seed)
+    with WarningsOnceEach(), progress_bar(wants_progress(progress), n_rep, "noise",
+                                          "replicate") as bar:
+        return _noise(model, specs, n, prevalence, n_rep, seed, bar)
 
 
 def _noise(model: Model, specs: dict[str, MetricSpec], n: int, prevalence: float,
-           n_rep: int, seed: np.random.SeedSequence) -> Noise:
+           n_rep: int, seed: np.random.SeedSequence, bar: Bar) -> Noise:
+    """The noise of checked arguments; ``bar`` reaches ``n_rep``."""
     if not isinstance(model, Empirical):
         rng = np.random.default_rng(seed)
-        measured = np.array([measure_sample(*model.sample(n, prevalence, rng), specs)
-                             for _ in range(n_rep)])
-        return Noise({name: measured[:, i] for i, name in enumerate(specs)})
+        measured = []
+        for _ in range(n_rep):
+            measured.append(measure_sample(*model.sample(n, prevalence, rng), specs))
+            bar.update()
+        return Noise({name: np.array([m[i] for m in measured])
+                      for i, name in enumerate(specs)})
     y, s = model.scores(0.0)
     rows = prepare_rows(y, s)
     table = ScoreTable.from_rows(rows)
     resampler = Resampler.from_rows(rows, table, stratified=True, seed=seed)
+    # The built-ins come from one sweep call over every replicate (fast: the table is
+    # sorted once); the callables read each replicate's table, which the bar follows.
     builtin = derived_metrics(resampler.sweeps(n_rep, np.array([0.5])))
-    values = {}
-    for name, spec in specs.items():
-        values[name] = (builtin[spec] if isinstance(spec, str) else
-                        np.array([call_metric(spec, resampler.replicate_table(k))
-                                  for k in range(n_rep)]))
-    return Noise(values)
+    callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
+    called: dict[str, np.ndarray] = {name: np.empty(n_rep) for name in callables}
+    if not callables:
+        bar.update(n_rep)
+    for k in range(n_rep if callables else 0):
+        replicate = resampler.replicate_table(k)        # one table for every callable
+        for name, spec in callables.items():
+            called[name][k] = call_metric(spec, replicate)
+        bar.update()
+    return Noise({name: builtin[spec] if isinstance(spec, str) else called[name]
+                  for name, spec in specs.items()})
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ Sampling models: the populations ``Binormal`` (negatives N(0, 1), positives
 N(mu, sigma)) and ``Mixture`` (normal mixtures per class), with population values by
 numerical integration, quality moving by a shift of the positive scores; and
 ``Empirical`` (a score set taken as the population; quality moves by adding an
-increment to every positive score).
+increment to every positive score, by default on the normal scores of the ranks, so
+that the answer does not depend on the scale the scores are given on).
 Population and integration need scipy (the ``stats`` extra).
 
 This module holds ``resolution``, ``resolving_power`` and ``compare_metrics`` (every
@@ -30,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.progress import wants_progress
 from .._core.validation import check_level, check_seed
 from ..errors import IndistFastWarning, warn
 from ..population import Binormal, Mixture
@@ -215,7 +217,7 @@ def _cell(value: float, spec: str) -> str:
 
 def _covering_signal(model: Model, specs: dict[str, MetricSpec],
                      prevalence: float | None, spread: Noise, confidence: float,
-                     signal_n: int | None, seed: Any) -> SignalCurve:
+                     signal_n: int | None, seed: Any, progress: bool) -> SignalCurve:
     """The signal curve on the default grid, widened (same spacing) until it reaches
     every end of every metric's noise interval, or until the grid spans
     ``AUC_RANGE``: a resolution is never read at the grid's edge."""
@@ -223,7 +225,7 @@ def _covering_signal(model: Model, specs: dict[str, MetricSpec],
     step = targets[1] - targets[0]
     while True:
         signal = signal_curve(model, specs, targets, prevalence=prevalence,
-                              signal_n=signal_n, seed=seed)
+                              signal_n=signal_n, seed=seed, progress=progress)
         below = above = False
         for name in specs:
             try:
@@ -244,9 +246,10 @@ def _covering_signal(model: Model, specs: dict[str, MetricSpec],
 
 
 def compare_metrics(model: Model, metrics: Any = METRICS, *, n: int | None = None,
-            prevalence: float | None = None, n_rep: int = 1000, seed: Any = None,
+            prevalence: float | None = None, n_rep: int = 1000, seed: Any = 0,
             grid: Any = None, confidence: float = 0.95,
-            signal_n: int | None = None) -> ResolvingPowerTable:
+            signal_n: int | None = None, progress: bool | None = None
+            ) -> ResolvingPowerTable:
     """Resolution of each metric against AUROC for one sampling model.
 
     Parameters
@@ -262,9 +265,10 @@ def compare_metrics(model: Model, metrics: Any = METRICS, *, n: int | None = Non
         a ``Mixture``'s prevalence defaults to its own). Empirical: the data's own.
     n_rep : int, default=1000
         Replicate samples for the noise.
-    seed : None, int, sequence of ints or numpy SeedSequence
+    seed : int, sequence of ints, numpy SeedSequence or None, default=0
         Seed of the replicates (as in ``noise``) and of a simulated signal curve (an
-        independent stream of the same seed).
+        independent stream of the same seed): two calls with the default agree. None
+        draws fresh entropy.
     grid : sequence of float, optional
         AUROC grid of the signal curve. By default 41 values within 0.1 of the
         model's AUROC, widened at the same spacing until the curve reaches every
@@ -273,6 +277,10 @@ def compare_metrics(model: Model, metrics: Any = METRICS, *, n: int | None = Non
         Coverage of the noise intervals.
     signal_n : int, default=100,000
         Binormal with callable metrics: rows of the simulated sample per grid model.
+    progress : bool or None, default=None
+        Progress bars over the replicates and over the signal curve's models (tqdm,
+        on stderr). None: shown when stderr is a terminal or in Jupyter
+        (``INDIST_FAST_PROGRESS=0`` turns that off); True always; False never.
 
     Returns
     -------
@@ -301,12 +309,14 @@ def compare_metrics(model: Model, metrics: Any = METRICS, *, n: int | None = Non
     n, prevalence = replicate_sampling(model, n, prevalence)
     at = model_auc(model)
     seed = check_seed(seed)         # one draw of fresh entropy for noise and signal alike
+    progress = wants_progress(progress)
     with WarningsOnceEach():      # the callables' warnings, at the caller's line
-        spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed)
+        spread = noise(model, specs, n=n, prevalence=prevalence, n_rep=n_rep, seed=seed,
+                       progress=progress)
         signal = (_covering_signal(model, specs, prevalence, spread, confidence, signal_n,
-                                   seed) if grid is None else
+                                   seed, progress) if grid is None else
                   signal_curve(model, specs, grid, prevalence=prevalence, signal_n=signal_n,
-                               seed=seed))
+                               seed=seed, progress=progress))
     rows = tuple(resolve_metric(signal, spread, name, at, confidence, strict=False)
                  for name in specs)
     unresolved = [r for r in rows if math.isnan(r.delta)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import threading
 import warnings
+from statistics import NormalDist
 from typing import Any, Callable, Mapping, Union
 
 import numpy as np
@@ -45,6 +46,19 @@ class Empirical:
     """A score set taken as the population; better models add ``delta`` to every
     positive score.
 
+    Which model is "slightly better" depends on the scale the increment is added on:
+    adding ``delta`` resolves first the out-of-order pairs whose scores are closest,
+    and probabilities and their log-odds (one ranking) call different pairs close.
+    So by default (``scale="normal"``) the scores are first replaced by the normal
+    scores of their ranks, ``Phi^{-1}((r - 1/2) / n)`` with ``r`` the mid-rank (tied
+    scores stay tied): the model, its signal curve and its noise are then the same
+    for every strictly increasing transform of the scores, and so is the resolution of
+    every metric that reads ranks only (AUROC, average precision, C(r_b)). On that
+    scale each class's scores are about normal, and adding ``delta`` to the positives
+    is the shift of the binormal model. ``scale="scores"`` keeps the scores as given
+    (Beam's empirical model): the resolutions then depend on the scale the scores are
+    given on, which is a choice, not a property of the ranking.
+
     The exact increments are the gaps ``s_neg - s_pos > 0`` of out-of-order pairs:
     adding an increment just above the k-th smallest gap resolves exactly k pairs, so
     AUROC rises by exactly ``k / (n_pos n_neg)``. They are found by selection over the
@@ -56,30 +70,52 @@ class Empirical:
     y_true : array-like of shape (n_samples,)
         Binary labels: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
     y_score : array-like of shape (n_samples,)
-        Real scores, higher meaning more likely positive. They must be finite (an
-        increment cannot move a score from or past infinity), else ValueError. No
-        weights: every row is one member of the population.
+        Real scores, higher meaning more likely positive. With ``scale="scores"``
+        they must be finite (an increment cannot move a score from or past infinity),
+        else ValueError. No weights: every row is one member of the population.
     pos_label : scalar, default=None
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    scale : {"normal", "scores"}, default="normal"
+        The scale the increments are added on: the normal scores of the ranks
+        (``pos`` and ``neg`` hold them; infinite scores are then fine), or the scores
+        as given. Metrics that read score values rather than ranks (a Brier score
+        passed as a callable, say) see the scores of this scale.
 
     Examples
     --------
+    >>> import numpy as np
     >>> from indist_fast.metrics.resolving_power import Empirical
     >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
     >>> k = 2
     >>> d = e.increment(k)
     >>> (e.auc(d) - e.auc()) * e.n_pos * e.n_neg
     2.0
+
+    Probabilities and their log-odds are one model on the normal scale:
+
+    >>> p = np.array([0.3, 0.1, 0.5, 0.4])
+    >>> bool(np.all(Empirical([0, 1, 0, 1], np.log(p / (1 - p))).pos == e.pos))
+    True
+    >>> e.pos.round(4).tolist(), Empirical([0, 1, 0, 1], p, scale="scores").pos.tolist()
+    ([-1.1503, 0.3186], [0.1, 0.4])
     """
 
-    def __init__(self, y_true: Any, y_score: Any, *, pos_label: Any = None) -> None:
+    def __init__(self, y_true: Any, y_score: Any, *, pos_label: Any = None,
+                 scale: str = "normal") -> None:
+        if scale not in _SCALES:
+            raise ValueError(f"scale must be one of {', '.join(map(repr, _SCALES))} (the "
+                             "normal scores of the ranks, or the scores as given), got "
+                             f"{scale!r}.")
         # The score table's pass checks the rows as every other entry point does (NaN
         # scores, a third label) and its counts give each class's sorted scores.
         table = ScoreTable.from_rows(prepare_rows(y_true, y_score, None, pos_label))
         check_two_classes(table.weight_pos, table.weight_neg)
-        ascending = table.scores[::-1]
-        self.pos = np.repeat(ascending, table.pos[::-1])
-        self.neg = np.repeat(ascending, table.neg[::-1])
+        pos, neg = table.pos[::-1], table.neg[::-1]
+        ascending = (normal_scores(pos + neg) if scale == "normal"
+                     else table.scores[::-1])
+        self.scale = scale
+        self.pos = np.repeat(ascending, pos)
+        self.neg = np.repeat(ascending, neg)
         _check_shiftable(float(ascending[0]), float(ascending[-1]))
 
     @property
@@ -112,7 +148,7 @@ class Empirical:
         Examples
         --------
         >>> from indist_fast.metrics.resolving_power import Empirical
-        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4], scale="scores")
         >>> y, score = e.scores(0.5)
         >>> y.tolist(), score.tolist()
         ([True, True, False, False], [0.6, 0.9, 0.3, 0.5])
@@ -150,7 +186,7 @@ class Empirical:
         Examples
         --------
         >>> from indist_fast.metrics.resolving_power import Empirical
-        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4], scale="scores")
         >>> e.auc(), e.auc(0.5)
         (0.25, 1.0)
         """
@@ -173,7 +209,7 @@ class Empirical:
         Examples
         --------
         >>> from indist_fast.metrics.resolving_power import Empirical
-        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4], scale="scores")
         >>> e.count_wins(0.25), e.n_out_of_order
         (2, 3)
         """
@@ -198,7 +234,7 @@ class Empirical:
         Examples
         --------
         >>> from indist_fast.metrics.resolving_power import Empirical
-        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4], scale="scores")
         >>> e.count_ties(0.1), e.count_ties(0.25)    # 0.4 + 0.1 == 0.5
         (1, 0)
         """
@@ -229,7 +265,7 @@ class Empirical:
         Examples
         --------
         >>> from indist_fast.metrics.resolving_power import Empirical
-        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4])
+        >>> e = Empirical([0, 1, 0, 1], [0.3, 0.1, 0.5, 0.4], scale="scores")
         >>> round(e.gap(1), 12), round(e.gap(2), 12)
         (0.1, 0.2)
         """
@@ -347,6 +383,29 @@ class Empirical:
         lo = np.searchsorted(self.pos, self.neg, side="left")
         hi = np.searchsorted(self.pos, self.neg, side="right")
         return int(np.sum(hi - lo))
+
+
+_SCALES = ("normal", "scores")
+
+
+def normal_scores(counts: np.ndarray) -> np.ndarray:
+    """The normal score ``Phi^{-1}((r - 1/2) / n)`` of each group of tied rows, groups
+    in ascending order of score with ``counts`` rows each; ``r`` is the group's
+    mid-rank, so ``(r - 1/2) / n = (rows below + count / 2) / n`` lies in (0, 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.metrics.score_models import normal_scores
+    >>> normal_scores(np.array([1, 2, 1])).round(4).tolist()
+    [-1.1503, 0.0, 1.1503]
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    n = float(np.sum(counts))
+    below = np.cumsum(counts) - counts
+    inv_cdf = NormalDist().inv_cdf             # the standard library's, one per group
+    return np.fromiter(map(inv_cdf, ((below + counts / 2.0) / n).tolist()),
+                       dtype=np.float64, count=len(counts))
 
 
 def _check_shiftable(lowest: float, highest: float) -> None:

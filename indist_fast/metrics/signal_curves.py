@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .._core.progress import Bar, progress_bar, wants_progress
 from .._core.validation import check_count, check_seed
 from ..population import MAX_SAMPLE_SIZE, Mixture, check_prevalence, n_positives
 from .score_models import (METRICS, Empirical, MetricSpec, Model, Population, check_model,
@@ -253,8 +254,8 @@ def default_grid(model: Model) -> np.ndarray:
     return np.linspace(lo, hi, 41)
 
 
-def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
-    """AUROC targets -> models (populations: shifted positives; empirical: increments)."""
+def _grid_for(model: Any, grid: Any) -> np.ndarray:
+    """The AUROC targets of the grid, checked."""
     check_model(model)
     try:
         targets = np.asarray(grid, dtype=np.float64)
@@ -267,14 +268,12 @@ def _grid_for(model: Any, grid: Any) -> tuple[np.ndarray, list[Any]]:
                          f"to measure), got {len(targets):,}.")
     if not (np.all(np.diff(targets) > 0) and targets[0] > 0 and targets[-1] < 1):
         raise ValueError("grid must be strictly increasing AUROC values in (0, 1).")
-    if isinstance(model, Empirical):
-        return targets, [model.increment_for_auc(a) for a in targets]
-    return targets, [model.with_auc(a) for a in targets]
+    return targets
 
 
 def signal_curve(model: Model, metrics: Any = METRICS, grid: Any = None, *,
                  prevalence: float | None = None, signal_n: int | None = None,
-                 seed: Any = None) -> SignalCurve:
+                 seed: Any = 0, progress: bool | None = None) -> SignalCurve:
     """Each metric over a grid of models of increasing quality (Beam's step 1).
 
     Parameters
@@ -297,8 +296,13 @@ def signal_curve(model: Model, metrics: Any = METRICS, grid: Any = None, *,
         grid model, ``round(signal_n * prevalence)`` of them positive. Every grid
         model shifts the same draws by its own offset (common random numbers), so the
         curve moves with the model, not with fresh sampling noise at each point.
-    seed : None, int, sequence of ints or numpy SeedSequence
-        Population models with callable metrics: seed of those draws.
+    seed : int, sequence of ints, numpy SeedSequence or None, default=0
+        Population models with callable metrics: seed of those draws; the same seed
+        gives the same curve. None draws fresh entropy.
+    progress : bool or None, default=None
+        A progress bar over the grid models (tqdm, on stderr). None: shown when
+        stderr is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0`` turns that
+        off); True always; False never.
 
     Returns
     -------
@@ -323,24 +327,47 @@ def signal_curve(model: Model, metrics: Any = METRICS, grid: Any = None, *,
     check_model(model)
     specs = measured_specs(metrics)
     check_signal_n(signal_n)       # before any model is measured
-    targets, models = _grid_for(model, default_grid(model) if grid is None else grid)
+    targets = _grid_for(model, default_grid(model) if grid is None else grid)
+    if not isinstance(model, Empirical):
+        if isinstance(model, Mixture) and prevalence is None:
+            prevalence = model.prevalence
+        if prevalence is None:
+            raise ValueError("a binormal signal curve needs the prevalence.")
+        prevalence = check_prevalence(prevalence)
+    seed = check_seed(seed)
+    with WarningsOnceEach(), progress_bar(wants_progress(progress), len(targets),
+                                          "signal curve", "model") as bar:
+        return _signal(model, specs, targets, prevalence, signal_n, seed, bar)
+
+
+def _signal(model: Model, specs: dict[str, MetricSpec], targets: np.ndarray,
+            prevalence: float | None, signal_n: int | None, seed: np.random.SeedSequence,
+            bar: Bar) -> SignalCurve:
+    """The curve of checked arguments; ``bar`` advances by one per grid model."""
     if isinstance(model, Empirical):
-        with WarningsOnceEach():
-            measured = np.array([measure_sample(*model.scores(d), specs) for d in models])
-        vals = {name: measured[:, i] for i, name in enumerate(specs)}
-        return SignalCurve(vals["auc"], vals, np.array(models))
-    if isinstance(model, Mixture) and prevalence is None:
-        prevalence = model.prevalence
-    if prevalence is None:
-        raise ValueError("a binormal signal curve needs the prevalence.")
-    prevalence = check_prevalence(prevalence)
+        deltas, measured = [], []
+        for a in targets:
+            deltas.append(model.increment_for_auc(a))
+            measured.append(measure_sample(*model.scores(deltas[-1]), specs))
+            bar.update()
+        vals = {name: np.array([m[i] for m in measured]) for i, name in enumerate(specs)}
+        return SignalCurve(vals["auc"], vals, np.array(deltas))
+    assert prevalence is not None
+    models = [model.with_auc(a) for a in targets]
     callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
-    with WarningsOnceEach():
-        simulated = (_simulated_signal(model, models, callables, prevalence, signal_n, seed)
-                     if callables else {})
-    vals = {name: simulated[name] if name in simulated else
-            np.array([m.population(spec, prevalence) for m in models])
-            for name, spec in specs.items()}
+    sample = _signal_sample(model, prevalence, signal_n, seed) if callables else None
+    measured = []
+    for m in models:
+        # built-ins: population values; callables: the common sample, moved to m
+        row = {name: m.population(spec, prevalence) for name, spec in specs.items()
+               if isinstance(spec, str)}
+        if sample is not None:
+            y, base = sample
+            moved = np.where(y, base + (grid_offset(m) - grid_offset(model)), base)
+            row.update(zip(callables, measure_sample(y, moved, callables)))
+        measured.append([row[name] for name in specs])
+        bar.update()
+    vals = {name: np.array([m[i] for m in measured]) for i, name in enumerate(specs)}
     return SignalCurve(vals["auc"], vals, np.array([grid_offset(m) for m in models]))
 
 
@@ -357,22 +384,16 @@ def check_signal_n(signal_n: Any) -> int:
     return check_count(signal_n, "signal_n", minimum=2, maximum=MAX_SAMPLE_SIZE)
 
 
-def _signal_seed(seed: Any) -> np.random.SeedSequence:
-    """The stream of the signal's draws, derived from ``seed`` without touching it."""
-    ss = check_seed(seed)
+def _signal_seed(ss: np.random.SeedSequence) -> np.random.SeedSequence:
+    """The stream of the signal's draws, derived from ``ss`` without touching it."""
     return np.random.SeedSequence(ss.entropy, spawn_key=(*ss.spawn_key, _SIGNAL_STREAM),
                                   pool_size=ss.pool_size)
 
 
-def _simulated_signal(model: Population, models: list[Population],
-                      callables: Mapping[str, MetricSpec], prevalence: float,
-                      signal_n: int | None, seed: Any) -> dict[str, np.ndarray]:
-    """Each callable on one sample of every population grid model: one sample of
-    ``model``, its positives moved to each grid model (common random numbers)."""
+def _signal_sample(model: Population, prevalence: float, signal_n: int | None,
+                   seed: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
+    """The one sample of ``model`` a callable is measured on at every population grid
+    model, its positives moved to each (common random numbers)."""
     n = check_signal_n(signal_n)
     n_positives(n, prevalence, "signal_n")
-    y, base = model.sample(n, prevalence, np.random.default_rng(_signal_seed(seed)))
-    here = grid_offset(model)
-    measured = np.array([measure_sample(y, np.where(y, base + (grid_offset(m) - here), base),
-                                  callables) for m in models])
-    return {name: measured[:, i] for i, name in enumerate(callables)}
+    return model.sample(n, prevalence, np.random.default_rng(_signal_seed(seed)))

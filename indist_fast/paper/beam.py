@@ -276,7 +276,7 @@ def _fig7(out: Writer, cfg: dict[str, Any]) -> None:
     # the readmissions data are not public: a binormal sample with its AUROC (.646) and
     # about its AUPRC (.166) stands in as the empirical population
     y, s = Binormal.for_auc(0.646).sample(2_000, 0.1, np.random.default_rng(7))
-    model = Empirical(y, s)
+    model = Empirical(y, s, scale="scores")       # Beam shifts the scores as given
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)
         table = compare_metrics(model, METRICS, n_rep=cfg["n_rep"], seed=(cfg["seed"], 7))

@@ -279,7 +279,11 @@ def test_cost_proportion_checks_keep_valid_calls(backend):
 ])
 def test_empirical_rejects_scores_an_increment_cannot_move(backend, scores):
     with pytest.raises(ValueError, match="y_score must be finite for an Empirical model"):
-        finishes(lambda: Empirical([0, 1, 0, 1], scores).increment(1))
+        finishes(lambda: Empirical([0, 1, 0, 1], scores, scale="scores").increment(1))
+    # the normal scores of the ranks are finite whatever the scores
+    e = Empirical([0, 1, 0, 1], scores)
+    assert np.isfinite(e.pos).all() and np.isfinite(e.neg).all()
+    assert e.auc(finishes(lambda: e.increment(1))) > e.auc()
 
 
 def brute_increment(e, k):
@@ -297,7 +301,7 @@ def test_empirical_increment_jumps_a_tie_of_a_large_score(backend):
     # At d = gap(1) ~ 1e-9 the pair (2**20, 2**20 + 4 ulp) is tied; stepping d by its
     # own ulp (~2e-25) past that tie would take ~1e14 rounds.
     big = 2.0 ** 20
-    e = Empirical([1, 0, 1, 0], [0.0, 1e-9, big, big + 4 * np.spacing(big)])
+    e = Empirical([1, 0, 1, 0], [0.0, 1e-9, big, big + 4 * np.spacing(big)], scale="scores")
     d = finishes(lambda: e.increment(1))
     assert e.count_ties(d) == 0
     assert e.count_ties(float(np.nextafter(d, 0))) > 0     # and no smaller d is tie-free
@@ -311,7 +315,7 @@ def test_empirical_increment_equals_the_one_ulp_definition(backend):
         y = rng.random(40) < 0.4
         y[:2] = True, False
         s = np.round(rng.normal(size=40) + 0.5 * y, 1)      # ties and equal gaps
-        e = Empirical(y, s)
+        e = Empirical(y, s, scale="scores")
         for k in sorted({1, 2, e.n_out_of_order // 2, e.n_out_of_order} - {0}):
             assert finishes(lambda: e.increment(k)) == brute_increment(e, k)
 
@@ -599,7 +603,7 @@ def test_empirical_shift_is_checked(backend, call, name, value, error):
 
 
 def test_empirical_shift_must_keep_scores_finite(backend):
-    e = Empirical([0, 1, 0, 1], [1e307, 2e307, -3e307, -1.5e307])
+    e = Empirical([0, 1, 0, 1], [1e307, 2e307, -3e307, -1.5e307], scale="scores")
     for delta in (1.7e308, -1.7e308):
         with pytest.raises(ValueError, match="delta must be finite and keep the positive"):
             e.scores(delta)
