@@ -43,8 +43,8 @@ def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
         hits = np.flatnonzero(cols.defined & (cols.b >= level))
         if len(hits):
             j = hits[0]
-            crossings[k] = Crossing(index=j, threshold=scores[j], tp=cols.tp[j], fp=cols.fp[j],
-                                    b=cols.b[j])
+            crossings[k] = Crossing(index=j, threshold=scores[j] + 0.0, tp=cols.tp[j],
+                                    fp=cols.fp[j], b=cols.b[j])
     return crossings
 
 
@@ -168,7 +168,8 @@ def build_table(y: Array, s: Array, w: Array | None,
         # (float64 even for a class without rows: bincount of nothing gives int64)
         tp = np.bincount(inverse[is_pos], weights=w[is_pos], minlength=m).astype(np.float64)
         fp = np.bincount(inverse[~is_pos], weights=w[~is_pos], minlength=m).astype(np.float64)
-    return Table(scores[::-1].copy(), tp[::-1].copy(), fp[::-1].copy())
+    # + 0.0: a group of zeros is the score 0.0 whichever sign its first row had
+    return Table(scores[::-1] + 0.0, tp[::-1].copy(), fp[::-1].copy())
 
 
 def summarize(y: Array, s: Array, w: Array | None, pos_value: float,

@@ -228,7 +228,7 @@ cdef inline void _record_crossings(Sweep* st, double threshold, double den) noex
         if not st.crossings[k].found and b >= st.levels[k]:
             st.crossings[k].found = True
             st.crossings[k].index = st.n_groups
-            st.crossings[k].threshold = threshold
+            st.crossings[k].threshold = threshold + 0.0     # (-0.0 reported as 0.0)
             st.crossings[k].tp = st.tp * st.inv_scale
             st.crossings[k].fp = st.fp * st.inv_scale
             st.crossings[k].b = b
@@ -486,7 +486,8 @@ cdef inline void sink_emit_chained(Sink* k, double threshold, double tp_g,
 
 cdef inline void _sink_write(Sink* k, double threshold, double tp_g, double fp_g) noexcept nogil:
     if k.scores != NULL:
-        k.scores[k.m] = threshold
+        # + 0.0: a group of zeros is the score 0.0 whichever sign its first row had
+        k.scores[k.m] = threshold + 0.0
         if k.tp_count != NULL:
             k.tp_count[k.m] = <int64_t>tp_g
             k.fp_count[k.m] = <int64_t>fp_g
