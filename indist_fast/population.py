@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -30,6 +30,9 @@ __all__ = ["Mixture", "Binormal"]
 METRICS = ("auc", "average_precision", "precision")
 
 _TAIL = 12.0     # standard deviations beyond which a normal density is below 1e-31
+# How far below a level B must fall for a stretch where it sits at the level to end
+# (the quadrature's accuracy; see _threshold)
+_LEVEL_TOLERANCE = 1e-12
 
 # A binormal sample holds 9 bytes a row (score and label), and noise draws one per
 # replicate: 10**8 rows is about a gigabyte, beyond what a simulation should ask for.
@@ -413,10 +416,11 @@ class _NormalMixtures:
         """The highest threshold r with ``B(r) >= level``, as for a sample.
 
         B falls from ``B(-inf) = pi1/2 + pi0 AUROC`` to 0 as r grows. Where it equals
-        the level to double precision over a stretch (classes that do not overlap), the
-        threshold is the stretch's top, which ``evaluate`` approaches on large samples
-        (the exact crossing lies inside it, where double precision cannot place it);
-        ``-inf`` when B reaches the level only as
+        the level to double precision over a stretch (classes that do not overlap,
+        or every positive in a cluster far above some negatives), the threshold is the
+        stretch's top, within the ulp-wide wandering of the integrated B there, which
+        ``evaluate`` approaches on large samples (the exact crossing lies inside it,
+        where double precision cannot place it); ``-inf`` when B reaches the level only as
         everything is labelled (``B(-inf) = level``, e.g. identical classes at 1/2);
         NaN, with a ``LevelNotReachedWarning``, when it never does (``B(-inf) < level``).
 
@@ -465,18 +469,36 @@ class _NormalMixtures:
         if b_all <= level + 1e-12:
             return -math.inf
         lo, hi = self._span(self._pos + self._neg)
-        if self._b(lo, prevalence) < level:     # below every span B is B(-inf)
-            return -math.inf
 
         def f(r: float) -> float:
             return self._b(r, prevalence) - level
-        # brentq finds a crossing fast; then bisection on "B >= level" moves to the top
-        # of a stretch where B sits at the level (it costs one evaluation otherwise)
+        if f(lo) < 0:                           # below every span B is B(-inf)
+            return -math.inf
+        if f(hi) >= 0:                          # (no rows above the span to add)
+            return hi
         r = float(optimize.brentq(f, lo, hi, xtol=1e-12))
-        below, above = (r, hi) if f(r) >= 0 else (lo, r)
-        step = 1e-9 * (1.0 + abs(below))
-        if below == r and f(min(hi, r + step)) < 0:
-            return r
+        step = 1e-9 * (1.0 + abs(r))
+        if r + step < hi and f(r + step) >= -_LEVEL_TOLERANCE:
+            # B sits at the level above r: a stretch where the quadrature's B wanders
+            # a few ulps either side of it (nearly every positive labelled, classes
+            # apart), and brentq may stop anywhere in it. Its top is where B falls
+            # clearly below the level, past the tolerance: one crossing, found as fast.
+            r = (hi if f(hi) >= -_LEVEL_TOLERANCE else
+                 float(optimize.brentq(lambda x: f(x) + _LEVEL_TOLERANCE, r + step, hi,
+                                       xtol=1e-12)))
+        return self._highest_reached(f, lo, r, step)
+
+    @staticmethod
+    def _highest_reached(f: Callable[[float], float], lo: float, top: float,
+                         step: float) -> float:
+        """The highest threshold ``<= top`` with ``f >= 0`` (``f(lo) >= 0``): ``top``
+        itself, or bisection between ``top`` and the first point at or below it,
+        ``step``, ``2 step``, ... down, that reaches the level."""
+        if f(top) >= 0:
+            return top
+        below, above = max(lo, top - step), top
+        while below > lo and f(below) < 0:
+            below, above, step = max(lo, below - 2 * step), below, 2 * step
         while above - below > 1e-12 * (1.0 + abs(below)):
             mid = below + (above - below) / 2
             if mid in (below, above):

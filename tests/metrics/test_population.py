@@ -284,3 +284,23 @@ def test_sample_takes_a_seed() -> None:
     assert not np.array_equal(c[1], d[1])              # a generator advances
     np.testing.assert_array_equal(c[1], a[1])          # seed 3 == default_rng(3)
     assert Binormal(1.0).sample(10, 0.3)[0].sum() == 3  # fresh entropy by default
+
+
+def test_r_b_is_the_top_of_a_stretch_where_b_sits_at_one_half() -> None:
+    # Every positive lies in the top cluster, beside negatives of the same
+    # distribution; the other negatives lie far below. Between the clusters nearly
+    # every positive is labelled and B is 1/2 to within rounding over a long stretch,
+    # where the quadrature's B wanders an ulp either side of it: r_b is the top of the
+    # stretch (as a sample's r_b is its lowest positive), not wherever a root finder
+    # first meets 1/2 (once -6.75 here).
+    m = Mixture(positives=[(1, 15, 1)], negatives=[(1, 15, 1), (3, -15, 1)])
+    r = m.indistinguishability_threshold()
+    grid = np.linspace(-15.0, 15.0, 3001)
+    b = m.b(grid)
+    stretch = grid[np.abs(b - 0.5) <= 1e-12]
+    assert stretch[0] < -5.0 and stretch[-1] > 7.0          # the stretch is there
+    top = grid[b >= 0.5].max()                             # its top, within the ulps
+    assert m.b(r) >= 0.5
+    assert top - 0.5 < r < stretch[-1]
+    assert np.all(b[grid > stretch[-1]] < 0.5 - 1e-12)
+    assert m.precision_at_indistinguishability() == m.precision(r)
