@@ -3,6 +3,7 @@
 import os
 import sys
 import warnings
+from types import FrameType
 
 import numpy as np
 
@@ -110,7 +111,7 @@ def warn(message: "str | Warning", category: type[Warning]) -> None:
     True
     """
     level = 1                            # warnings.warn's count: 1 is this function
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         name = frame.f_code.co_filename
         # warnings.warn does not count the import system's frames: neither does this.

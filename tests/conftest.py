@@ -55,3 +55,29 @@ def client():
         warnings.simplefilter("ignore")
         c.close()
         cluster.close()
+
+
+class FakeBar:
+    """tqdm's interface, recording what a progress bar is told (``fake_tqdm``)."""
+    made: list["FakeBar"] = []
+
+    def __init__(self, total=None, desc="", unit="it", **kwargs):
+        self.total, self.desc, self.unit, self.n, self.closed = total, desc, unit, 0, False
+        FakeBar.made.append(self)
+
+    def update(self, k=1):
+        self.n += k
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def fake_tqdm(monkeypatch):
+    """``tqdm.auto.tqdm`` replaced by ``FakeBar``: the list of the bars made."""
+    import types
+    module = types.ModuleType("tqdm.auto")
+    module.tqdm = FakeBar
+    monkeypatch.setitem(sys.modules, "tqdm.auto", module)
+    FakeBar.made = []
+    return FakeBar.made

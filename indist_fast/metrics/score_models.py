@@ -506,7 +506,7 @@ class WarningsOnceEach:
             self._caught = self._catcher.__enter__()
             warnings.simplefilter("always")
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         if self._outer:
             return
         _gathering.on = False

@@ -4,9 +4,6 @@ long steps report progress."""
 
 from __future__ import annotations
 
-import sys
-import types
-
 import numpy as np
 import pytest
 
@@ -89,30 +86,7 @@ def test_default_seed_repeats_and_none_draws_fresh():
     assert rows_of(a) == rows_of(b)
 
 
-class Recorder:
-    made: list["Recorder"] = []
-
-    def __init__(self, total=None, desc="", unit="it", **kwargs):
-        self.total, self.desc, self.n, self.closed = total, desc, 0, False
-        Recorder.made.append(self)
-
-    def update(self, k=1):
-        self.n += k
-
-    def close(self):
-        self.closed = True
-
-
-@pytest.fixture
-def bars(monkeypatch):
-    module = types.ModuleType("tqdm.auto")
-    module.tqdm = Recorder
-    monkeypatch.setitem(sys.modules, "tqdm.auto", module)
-    Recorder.made = []
-    return Recorder.made
-
-
-def test_progress_bars_count_replicates_and_grid_models(bars):
+def test_progress_bars_count_replicates_and_grid_models(fake_tqdm):
     y, p, _ = probabilities(300)
     auc = lambda table: table.evaluate(levels=(0.5,)).auc      # noqa: E731
     noise(Empirical(y, p), {"auc": "auc", "sample_auc": auc}, n_rep=7, progress=True)
@@ -120,6 +94,7 @@ def test_progress_bars_count_replicates_and_grid_models(bars):
                  progress=True)
     compare_metrics(Empirical(y, p), n_rep=9, grid=np.linspace(0.6, 0.95, 8),
                     progress=True)
+    bars = fake_tqdm
     assert [(b.desc, b.total, b.n, b.closed) for b in bars] == [
         ("noise", 7, 7, True), ("signal curve", 3, 3, True),
         ("noise", 9, 9, True), ("signal curve", 8, 8, True)]
