@@ -443,9 +443,14 @@ def _out_of_order(o: Oracle) -> int:
 
 
 def _empirical_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
-    """An Empirical model moves positive scores by finite increments, so it refuses
-    scores it could not shift and keep finite (±inf, near the float range): documented,
-    with an error naming y_score."""
+    """On the scores' own scale (``scale="scores"``) an Empirical model moves positive
+    scores by finite increments, so it refuses scores it could not shift and keep
+    finite (±inf, near the float range): documented, with an error naming y_score. On
+    the normal scores of the ranks (the default) every score is fine."""
+    return None
+
+
+def _empirical_scores_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
     s = o.s.astype(np.float64)
     span = float(s.max() - s.min()) if len(s) else 0.0
     if not math.isfinite(float(np.max(np.abs(s))) + 2.0 * span + 1.0):
@@ -454,12 +459,16 @@ def _empirical_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
 
 
 def _increment_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
-    return _empirical_rule(o, ri) or (("k",) if _out_of_order(o) == 0 else None)
+    return ("k",) if _out_of_order(o) == 0 else None
 
 
-def _increment_check(o: Oracle, d: Any, ri: RowInput) -> None:
+def _increment_scores_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
+    return _empirical_scores_rule(o, ri) or _increment_rule(o, ri)
+
+
+def _increment_check(o: Oracle, d: Any, ri: RowInput, scale: str = "normal") -> None:
     from indist_fast.metrics.resolving_power import Empirical
-    e = Empirical(ri.canon[0], ri.canon[1])        # type: ignore[index]
+    e = Empirical(ri.canon[0], ri.canon[1], scale=scale)   # type: ignore[index]
     d = float(d)
     if not (d > 0 and math.isfinite(d)):
         raise Wrong(f"increment {d!r}")
@@ -688,6 +697,15 @@ def _entries() -> list[Entry]:
         E("resolving_power.Empirical.increment",
           lambda ri: (_increment, (ri.y, ri.s), {"pos_label": ri.pos_label}),
           _increment_check, weights=False, rule=_increment_rule, extra_errors=("k",)),
+        E("resolving_power.Empirical[scores]",
+          lambda ri: (_empirical, (ri.y, ri.s), {"pos_label": ri.pos_label,
+                                                 "scale": "scores"}),
+          _empirical_check, weights=False, rule=_empirical_scores_rule),
+        E("resolving_power.Empirical[scores].increment",
+          lambda ri: (_increment, (ri.y, ri.s), {"pos_label": ri.pos_label,
+                                                 "scale": "scores"}),
+          lambda o, d, ri: _increment_check(o, d, ri, "scores"), weights=False,
+          rule=_increment_scores_rule, extra_errors=("k",)),
         E("dask.evaluate[arrays]", _dask_arrays, lambda o, r, ri: check_report(o, r),
           only=_DASK_INPUTS, backends=False, extra_errors=("collection",)),
         E("dask.evaluate[frame]", _dask_frame, lambda o, r, ri: check_report(o, r),
@@ -740,13 +758,13 @@ def _json_check(o: Oracle, data: Any, ri: RowInput) -> None:
         raise Wrong("to_dict() holds NaN")
 
 
-def _empirical(y: Any, s: Any, pos_label: Any = None) -> Any:
+def _empirical(y: Any, s: Any, pos_label: Any = None, scale: str = "normal") -> Any:
     from indist_fast.metrics.resolving_power import Empirical
-    return Empirical(y, s, pos_label=pos_label)
+    return Empirical(y, s, pos_label=pos_label, scale=scale)
 
 
-def _increment(y: Any, s: Any, pos_label: Any = None) -> Any:
-    return _empirical(y, s, pos_label).increment(1)
+def _increment(y: Any, s: Any, pos_label: Any = None, scale: str = "normal") -> Any:
+    return _empirical(y, s, pos_label, scale).increment(1)
 
 
 def row_cases() -> list[Case]:

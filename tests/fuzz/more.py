@@ -468,6 +468,18 @@ def resolving_power_cases() -> list[Case]:
                            else _throw(f"increment {d!r}")))
     out.append(_err("resolving_power.Empirical", "weights_kwarg", lambda: (
         E, _rows()[:2], {"sample_weight": _weights(12)}), "sample_weight"))
+    for tag, scale in (("str", "logit"), ("none", None), ("int", 1)):
+        out.append(_err("resolving_power.Empirical", f"scale={tag}", lambda scale=scale: (
+            E, _rows()[:2], {"scale": scale}), "scale"))
+    for tag, progress in (("str", "yes"), ("int", 2), ("array", np.ones(2))):
+        out.append(_err("resolving_power.noise", f"progress={tag}", lambda p=progress: (
+            rp.noise, (e(),), {"n_rep": 5, "progress": p}), "progress"))
+        out.append(_err("resolving_power.signal_curve", f"progress={tag}", lambda p=progress: (
+            rp.signal_curve, (e(),), {"grid": np.linspace(0.7, 0.9, 5), "progress": p}),
+            "progress"))
+        out.append(_err("resolving_power.compare_metrics", f"progress={tag}",
+                        lambda p=progress: (rp.compare_metrics, (e(),),
+                                            {"n_rep": 5, "progress": p}), "progress"))
     # signal_curve, noise, resolution, compare_metrics
     grid = lambda: np.linspace(0.7, 0.9, 5)
     for tag, model in (("str", "model"), ("int", 5), ("none", None), ("array", "ARR")):

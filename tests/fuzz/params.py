@@ -336,4 +336,21 @@ def param_cases() -> list[Case]:
                        lambda a=a, npos=npos, nneg=nneg: (ifa.hanley_mcneil_se,
                                                          (a, npos, nneg), {}),
                        lambda v, hm=hm: expect_close("se", v, hm())))
+    # evaluate_many's groups: a list of single values (NumPy scalars too) is one column
+    g = [np.int64(k % 3) for k in range(12)]
+    out.append(_ok("evaluate_many", "groups=numpy_scalars", lambda: (
+        ifa.evaluate_many, _rows()[:2], {"groups": g}),
+        lambda t: None if len(t) == len(set(g)) or t.columns["one_class"].any() else
+        (_ for _ in ()).throw(Wrong(f"{len(t)} rows for {len(set(g))} groups"))))
+    for tag, groups, names in (
+            ("mixed", [np.arange(12), 3], ("groups",)),
+            ("row_tuples", [(k, "x") for k in range(12)], ("groups", "list(zip")),
+            ("proba_scores", None, ("scores", "proba[:, 1]"))):
+        def make(groups=groups, tag=tag) -> Any:
+            y, s, _ = _rows()
+            if tag == "proba_scores":
+                p = (s - s.min()) / (s.max() - s.min())
+                return ifa.evaluate_many, (y, np.c_[1 - p, p]), {}
+            return ifa.evaluate_many, (y, s), {"groups": groups}
+        out.append(_err("evaluate_many", f"groups={tag}", make, *names))
     return out
