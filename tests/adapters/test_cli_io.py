@@ -170,6 +170,7 @@ def test_evaluate_takes_several_scores_and_segments_but_each_column_once(option,
     assert f"{option} 'a' given twice" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_a_line_not_a_traceback(tmp_path):
     """SIGINT while a command runs: exit status 130, one line on stderr, and the figure
     being written neither appears half-written nor spoils the file already there."""

@@ -82,6 +82,7 @@ def type_into(driver, name, text):
     box.send_keys(text)
 
 
+@pytest.mark.slow
 def test_roc_demo_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
@@ -151,6 +152,7 @@ def test_population_formulas_across_models(browser, tmp_path):
     check_clean(browser, path)
 
 
+@pytest.mark.slow
 def test_report_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select

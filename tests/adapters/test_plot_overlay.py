@@ -215,6 +215,7 @@ def test_label_and_color_of_one_model():
 
 # --- thinning keeps the ROC hull's corners ---------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("max_points", [10, 40, 100])
 def test_thinned_roc_keeps_the_hull_corners(backend, max_points):
     r = np.random.default_rng(2)
@@ -276,6 +277,7 @@ def test_log_histogram_shows_the_rare_class():
     assert bar_fraction(log, pos) > 0.5 > 0.2 > bar_fraction(linear, linear.containers[1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base_rate, expected", [(0.05, "log"), (0.3, "linear")])
 def test_report_sheet_counts_on_a_log_axis_at_a_low_base_rate(base_rate, expected):
     r = np.random.default_rng(4)
@@ -288,6 +290,7 @@ def test_report_sheet_counts_on_a_log_axis_at_a_low_base_rate(base_rate, expecte
 
 # --- the report sheet's title ----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_report_sheet_is_titled_with_the_score_column():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"y": Y.astype(int), "p_churn": np.clip(0.3 * Y + 0.7 * rng.random(N),

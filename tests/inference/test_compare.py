@@ -74,6 +74,7 @@ def paired_rows(draw):
 
 # --- the ranking ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(both_classes=False))
 def test_rank_rows_gives_the_engine_table_and_each_rows_group(backend, case):
@@ -129,6 +130,7 @@ def test_paired_delong_orders_scores_that_share_the_key_prefix(backend, threaded
     assert d.std_error == pytest.approx(math.sqrt(var), rel=1e-9)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=paired_rows())
 def test_paired_delong_equals_structural_components_by_pairs(backend, case):
@@ -156,6 +158,7 @@ def test_paired_delong_equals_structural_components_by_pairs(backend, case):
     assert t.std_error == pytest.approx(d.std_error, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(first=rows(weighted=None, float32=False), second=rows(weighted=None))
 def test_unpaired_delong_is_the_sum_of_two_independent_variances(backend, first, second):
@@ -262,6 +265,7 @@ def test_unpaired_replicates_draw_each_set_from_its_own_stream(backend):
     assert seed.entropy == c.seed_entropy
 
 
+@pytest.mark.slow
 def test_bootstrap_interval_and_p_values_follow_their_definitions(backend):
     g = np.random.default_rng(7)
     y = g.random(150) < 0.4
@@ -324,6 +328,7 @@ def correlated_binormal(n, mu_a, mu_b, rho, g):
 TRUE_DIFF = Z.cdf(1.2 / math.sqrt(2)) - Z.cdf(0.9 / math.sqrt(2))
 
 
+@pytest.mark.slow
 def test_paired_delong_difference_interval_covers_95_percent():
     g = np.random.default_rng(20)
     sims, hits = 1500, 0
@@ -334,6 +339,7 @@ def test_paired_delong_difference_interval_covers_95_percent():
     assert 0.93 <= hits / sims <= 0.97
 
 
+@pytest.mark.slow
 def test_paired_bootstrap_difference_interval_covers_95_percent():
     g = np.random.default_rng(21)
     sims, hits = 800, 0
@@ -383,6 +389,7 @@ def test_p_values_at_their_floor_print_as_bounds(backend):
     assert not close.p_is_bound and "p = " in str(close)
 
 
+@pytest.mark.slow
 def test_several_models_give_every_pair_with_holm(backend):
     g = np.random.default_rng(9)
     y = g.random(400) < 0.4

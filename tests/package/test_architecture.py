@@ -255,6 +255,7 @@ def _backend_name_uses(path: pathlib.Path) -> list[int]:
     return lines
 
 
+@pytest.mark.slow
 def test_no_facade_code_branches_on_the_backend():
     uses = {name: _backend_name_uses(path) for name, path in MODULES.items()
             if not name.startswith(ENGINE)}
