@@ -340,7 +340,8 @@ def _legend_clear(ax: Any, **kwargs: Any) -> None:
     obstacles = _obstacles(ax)
     heights = [p.get_y() + p.get_height() for p in ax.patches if p.get_height() > 0]
     if heights and min(cover(loc, obstacles) for loc in locs) > 0:
-        room = (leg.get_window_extent(renderer).height + 8) / ax.bbox.height
+        # (in an Axes hardly taller than the legend, the bars keep a fifth of it)
+        room = min(0.8, (leg.get_window_extent(renderer).height + 8) / ax.bbox.height)
         low, high = ax.get_ylim()
         tall = max(heights)
         if ax.get_yscale() == "log":
