@@ -23,6 +23,10 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "indistinguishability": ("level",),
 }
 _COST_GROUPS = ({"c"}, {"cost_fn", "cost_fp"}, {"gain_tp", "gain_tn"})
+#: What ``cost`` minimises (or maximises) with each group of its options.
+_COST_TEXT = {"c": "minimise the loss Q(c) of Hernandez-Orallo et al.",
+              "cost_fn": "minimise the mean cost (cost_fn fn + cost_fp fp) / W",
+              "gain_tp": "maximise the mean gain (gain_tp tp + gain_tn tn) / W"}
 _HELP = {
     "c": "cost: the cost proportion c in [0, 1] (minimise the loss Q(c))",
     "cost_fn": "cost: the cost of a false negative (with --cost-fp)",
@@ -124,8 +128,9 @@ def run(args: argparse.Namespace) -> int:
                          for k, v in params.items())
     print(output.header(args))
     print(output.class_line(rows.n_rows, pos, neg))
-    print(f"criterion {criterion}" + (f" ({settings})" if settings else "")
-          + f": {CRITERIA[criterion]}")
+    what = (next(_COST_TEXT[k] for k in params if k in _COST_TEXT) if criterion == "cost"
+            else CRITERIA[criterion])
+    print(f"criterion {criterion}" + (f" ({settings})" if settings else "") + f": {what}")
     print(f"threshold {best.threshold!r}")
     print(best)
     return 0
