@@ -364,12 +364,7 @@ def _read_check(rows: tuple[np.ndarray, ...], pos_label: Any) -> Callable[[Any],
 def _cli_check(rows: tuple[np.ndarray, ...], weighted: bool, command: str
                ) -> Callable[[Any], None]:
     def check(res: Any) -> None:
-        code, out, err = res
-        if code != 0:
-            raise Wrong(f"exit code {code}: {err.strip()[-300:]}")
-        if "Traceback" in err:
-            raise Wrong("traceback on stderr")
-        data = json.loads(out)
+        data = _cli_json(res)
         y, s, w = rows
         o = Oracle((y, s, w if weighted else None))
         if command == "evaluate":
