@@ -16,6 +16,7 @@ import numpy as np
 from .._core.progress import progress_bar
 from ..errors import IndistFastWarning
 from ..inference.bootstrap import METRICS
+from ..io import describe_path
 from ..inference.compare import (ALTERNATIVES, METHODS, Comparison, Comparisons,
                                  Difference, compare)
 from ..results.report import count_text, plain_value
@@ -142,10 +143,22 @@ def _compare(args: argparse.Namespace, seg: FileRows, metrics: tuple[str, ...],
         "sample_weight": seg.weight, "pos_label": seg.pos_label, "metrics": metrics,
         "method": args.method, "alternative": args.alternative, "n_boot": args.n_boot,
         "seed": seed, "confidence": args.confidence, "level": args.level}
-    if len(names) == 2:
-        return compare(seg.label, seg.scores[names[0]], seg.scores[names[1]],
-                       names=(names[0], names[1]), **options)
-    return compare(seg.label, seg.scores, correction=args.correction, **options)
+    # compare names a model's scores by its argument: say the column and file instead
+    arguments = ({"score_a": names[0], "score_b": names[1]} if len(names) == 2 else
+                 {f"score_a[{name!r}]": name for name in names})
+    try:
+        if len(names) == 2:
+            return compare(seg.label, seg.scores[names[0]], seg.scores[names[1]],
+                           names=(names[0], names[1]), **options)
+        return compare(seg.label, seg.scores, correction=args.correction, **options)
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        for argument, column in arguments.items():
+            if message.startswith(argument) and exc.args == (message,):
+                exc.args = (f"score: column {column!r} of {describe_path(args.file)}"
+                            f"{message[len(argument):]}",)
+                break
+        raise
 
 
 def _json(by: list[str], compared: list[SegmentComparison]) -> dict[str, Any]:

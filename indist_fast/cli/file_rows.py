@@ -16,7 +16,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from .._core.progress import progress_bar
-from .._core.validation import prepare_rows
+from .._core.validation import prepare_rows, raise_nan_score
 from ..io import describe_path, naming_columns, open_source, typed_pos_label
 from ..metrics.segments import segment_codes
 from .arguments import progress
@@ -110,11 +110,16 @@ def read_rows(args: argparse.Namespace, scores: Sequence[str] | None = None,
                          + (" once the rows with nulls are dropped (--drop-nulls)."
                             if args.drop_nulls else "."))
     label, weights = columns[0], columns[2]
+    for name, s in zip(scores, [columns[1], *columns[3:2 + len(scores)]]):
+        if s.dtype.kind == "f":    # NaN named by its column and row before any segment
+            nan = np.flatnonzero(np.isnan(s))
+            with naming_columns(args.file, {"score": name}):
+                raise_nan_score(int(nan[0]) if len(nan) else -1)
     with naming_columns(args.file, cols):
         pos_label = typed_pos_label(args.pos_label, label)
         # the labels and weights checked once, as the evaluation reads them
         checked = prepare_rows(label, columns[1], weights, pos_label)
-        rows = FileRows(label, dict(zip(scores, [columns[1], *columns[3:3 + len(scores) - 1]])),
+        rows = FileRows(label, dict(zip(scores, [columns[1], *columns[3:2 + len(scores)]])),
                         weights, dict(zip(by, columns[2 + len(scores):])), pos_label,
                         checked.y == checked.pos_value)
         del checked

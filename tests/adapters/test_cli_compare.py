@@ -226,3 +226,18 @@ def test_nan_estimates_stay_nan(path, capsys):
                                n_boot=20, seed=0)["precision"]
     assert math.isnan(want.estimate) and d["estimate"] is None and d["low"] is None
     assert d["n_undefined"] == want.n_undefined == 20
+
+
+@pytest.mark.parametrize("scores", [["a", "b"], ["b", "a"], ["a", "c", "b"]])
+def test_a_bad_score_is_named_by_its_column_and_row(tmp_path, capsys, scores):
+    # (a NaN float, not a null: Parquet would store pandas' NaN as a null)
+    b = FRAME.b.to_numpy().copy()
+    b[17] = np.nan
+    path = tmp_path / "nan.npz"
+    np.savez(path, y=FRAME.y, a=FRAME.a, b=b, c=FRAME.c, country=FRAME.country.to_numpy().astype(str))
+    with pytest.raises(ValueError) as want:
+        indist_fast.evaluate(FRAME.y, b)
+    argv = ["compare", str(path), "--label", "y", "--by", "country"]
+    assert main([*argv, *[x for s in scores for x in ("--score", s)]]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"indist-fast compare: error: score: column 'b' of {path}: {want.value}")
