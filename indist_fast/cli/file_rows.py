@@ -110,7 +110,8 @@ def read_rows(args: argparse.Namespace, scores: Sequence[str] | None = None,
                          + (" once the rows with nulls are dropped (--drop-nulls)."
                             if args.drop_nulls else "."))
     label, weights = columns[0], columns[2]
-    for name, s in zip(scores, [columns[1], *columns[3:2 + len(scores)]]):
+    score_columns = dict(zip(scores, [columns[1], *columns[3:2 + len(scores)]]))
+    for name, s in score_columns.items():
         if s.dtype.kind == "f":    # NaN named by its column and row before any segment
             nan = np.flatnonzero(np.isnan(s))
             with naming_columns(args.file, {"score": name}):
@@ -119,8 +120,7 @@ def read_rows(args: argparse.Namespace, scores: Sequence[str] | None = None,
         pos_label = typed_pos_label(args.pos_label, label)
         # the labels and weights checked once, as the evaluation reads them
         checked = prepare_rows(label, columns[1], weights, pos_label)
-        rows = FileRows(label, dict(zip(scores, [columns[1], *columns[3:2 + len(scores)]])),
-                        weights, dict(zip(by, columns[2 + len(scores):])), pos_label,
-                        checked.y == checked.pos_value)
+        rows = FileRows(label, score_columns, weights, dict(zip(by, columns[2 + len(scores):])),
+                        pos_label, checked.y == checked.pos_value)
         del checked
         yield rows
