@@ -380,6 +380,9 @@ class ReportTable:
         flagged = int(np.count_nonzero(self.columns["one_class"]))
         lines.append(f"{len(self):,} rows" + (f"; {flagged:,} of one class (metrics NaN)"
                                               if flagged else ""))
+        if len(self) > 20:                           # say how to see what "..." hides
+            lines[-1] += (f"; {len(self) - 20:,} not shown: .to_pandas() (or to_dict, "
+                          f"to_polars, to_arrow) holds every row and column")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -87,7 +87,6 @@ def type_into(driver, name, text):
     box.send_keys(text)
 
 
-@pytest.mark.slow
 def test_roc_demo_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
@@ -157,7 +156,6 @@ def test_population_formulas_across_models(browser, tmp_path):
     check_clean(browser, path)
 
 
-@pytest.mark.slow
 def test_report_in_chromium(browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select

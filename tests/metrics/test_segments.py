@@ -316,3 +316,17 @@ def test_total_rows_print_as_all(backend):
                       total=True)
     lines = str(t).splitlines()
     assert lines[-2].split()[0] == "(all)" and t.columns["group"][-1] is None
+
+
+def test_a_long_table_says_how_to_see_every_row():
+    rng = np.random.default_rng(0)
+    y = np.tile([0, 1], 150)
+    s = rng.random(300)
+    g = np.repeat(np.arange(30), 10)
+    text = str(indist_fast.evaluate_many(y, s, groups=g))
+    lines = text.splitlines()
+    assert len(lines) == 1 + 10 + 1 + 10 + 1 and lines[11].split()[0] == "..."
+    assert lines[-1] == ("30 rows; 10 not shown: .to_pandas() (or to_dict, to_polars, "
+                         "to_arrow) holds every row and column")
+    short = str(indist_fast.evaluate_many(y[:40], s[:40], groups=g[:40]))
+    assert "not shown" not in short
