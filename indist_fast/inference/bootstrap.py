@@ -756,8 +756,8 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
     any_builtin = any(isinstance(spec, str) for spec in specs.values())
     callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
     # (on the full table first: a callable that fails, fails before the replicates)
-    estimates.update({name: np.array([_call_metric(name, spec, table)])
-                      for name, spec in callables.items()})
+    estimates.update({name: np.array([_call_metric(name, func, table)])
+                      for name, func in callables.items()})
     # one unit per replicate swept, and one per replicate table the callables read
     with progress_bar(progress, n_boot * (any_builtin + bool(callables)), "bootstrap",
                       "replicate") as bar:
@@ -766,8 +766,8 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
         called = {name: np.empty(n_boot) for name in callables}
         for k in range(n_boot if callables else 0):
             replicate = resampler.replicate_table(k)        # one table for every callable
-            for name, spec in callables.items():
-                called[name][k] = _call_metric(name, spec, replicate)
+            for name, func in callables.items():
+                called[name][k] = _call_metric(name, func, replicate)
             bar.update()
     intervals = {}
     for name, spec in specs.items():

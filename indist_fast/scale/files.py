@@ -217,11 +217,13 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         read. They live in one unnamed file that the system deletes however the
         process ends (also on SIGTERM or SIGKILL); sorted runs need ``4`` or ``8``
         bytes per row (float32 or float64 scores), a table's rows their columns' bytes.
-    total, n_boot, seed, confidence
+    total, n_boot, confidence
         A table's totals and bootstrap intervals, as in ``evaluate_many`` (they make a
-        table even of one score); ``seed`` (default 0: the same intervals on every
-        call; None draws fresh entropy from the OS) is used with ``n_boot``. They need every row in memory: beyond
+        table even of one score). They need every row in memory: beyond
         ``memory_limit`` they are refused (ValueError naming them) rather than dropped.
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Seed of the bootstrap replicates (with ``n_boot``), as in ``evaluate_many``:
+        the same call gives the same intervals. None draws fresh entropy from the OS.
     drop_nulls : bool, default=False
         Skip the rows with a null (missing value) in a used column. By default a
         null is an error naming the column and its first row (counting data rows
