@@ -6,7 +6,7 @@ Rows are never re-sorted: every row is a *slot* that knows its group in the tabl
 drawn weights to their groups gives the replicate's table, read by one sweep. Each
 replicate ``k`` has its own bit generator, derived from the seed and ``k`` alone, so
 results are identical for a given seed however the replicates are spread over threads
-or over engine calls. They are swept in a few dozen calls, so that a progress bar moves.
+or engine calls; a progress bar counts the batches the engine sweeps.
 
 Every function here is seeded by default (``seed=0``): the same call gives the same
 intervals; ``seed=None`` draws fresh entropy from the OS (reported as ``seed_entropy``).
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
@@ -48,31 +49,8 @@ MAX_REPLICATES = 10**7
 # Bit generators are built this many at a time, so memory does not grow with n_boot
 # beyond the output (a PCG64 with its SeedSequence costs about a kilobyte).
 _GENERATOR_CHUNK = 4096
-#: Replicates are swept in about this many engine calls, so that a progress bar moves.
+#: Steps a progress bar makes where the work splits freely (draws, segments).
 PROGRESS_STEPS = 32
-#: Least work per call, in slots plus groups times replicates: about 10 ms. Smaller
-# calls would run on one thread (``threads.PARALLEL_MIN_ROWS``) and pay the call's
-# fixed costs often; a bootstrap this small is over before a bar could show.
-MIN_CALL_WORK = 1 << 21
-
-
-def replicate_chunks(n_boot: int, replicate_work: int = 1) -> list[tuple[int, int]]:
-    """The ``(start, stop)`` ranges of replicates swept per engine call: about
-    ``PROGRESS_STEPS`` of them when each replicate's work (slots plus score groups) is
-    large, fewer when it is small, and never more than ``_GENERATOR_CHUNK`` replicates.
-
-    Examples
-    --------
-    >>> from indist_fast.inference.bootstrap import replicate_chunks
-    >>> replicate_chunks(2000, 600)                 # 600 slots and groups: one call
-    [(0, 2000)]
-    >>> chunks = replicate_chunks(2000, 10**6)
-    >>> len(chunks), chunks[0], chunks[-1]
-    (32, (0, 63), (1953, 2000))
-    """
-    size = max(-(-n_boot // PROGRESS_STEPS), -(-MIN_CALL_WORK // max(1, replicate_work)))
-    size = min(_GENERATOR_CHUNK, size)
-    return [(a, min(n_boot, a + size)) for a in range(0, n_boot, size)]
 
 
 def child_generator(seed: np.random.SeedSequence, k: int) -> np.random.PCG64:
@@ -88,8 +66,9 @@ def sweep_replicates(seed: np.random.SeedSequence, n_boot: int, pos_group: np.nd
                      levels: np.ndarray, exclude_self: bool = True,
                      bar: Bar | None = None) -> np.ndarray:
     """One sweep per replicate ``0..n_boot-1`` of the slots, replicate ``k`` drawn by
-    ``child_generator(seed, k)``; in the engine calls of ``replicate_chunks``, each
-    advancing ``bar`` by its replicates. The split does not change the result.
+    ``child_generator(seed, k)``, ``bar`` advanced by each batch of replicates the
+    engine sweeps (16 per call on two threads). Generators are built
+    ``_GENERATOR_CHUNK`` at a time; neither split changes the result.
 
     Parameters
     ----------
@@ -128,13 +107,18 @@ def sweep_replicates(seed: np.random.SeedSequence, n_boot: int, pos_group: np.nd
     (3, [2.0, 2.0, 2.0])
     """
     eng = engine()
-    chunks = []
-    for start, stop in replicate_chunks(n_boot, len(pos_group) + len(neg_group) + len(scores)):
-        chunks.append(eng.replicate_sweeps(
-            [child_generator(seed, k) for k in range(start, stop)], pos_group, pos_weight,
-            neg_group, neg_weight, scores, stratified, levels, exclude_self))
-        if bar is not None:
-            bar.update(stop - start)
+    done = None
+    if bar is not None and bar.shown:
+        lock = threading.Lock()      # (batches end on either thread; tqdm's count is not atomic)
+
+        def done(k: int) -> None:
+            with lock:
+                bar.update(k)
+    chunks = [eng.replicate_sweeps(
+        [child_generator(seed, k) for k in range(start, min(n_boot, start + _GENERATOR_CHUNK))],
+        pos_group, pos_weight, neg_group, neg_weight, scores, stratified, levels,
+        exclude_self, done)
+        for start in range(0, n_boot, _GENERATOR_CHUNK)]
     return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 

@@ -9,8 +9,7 @@ sorted in cache, 4-6x faster than ``np.lexsort``) numbers every segment's distin
 scores; the kernel then draws and sweeps all replicates of the small segments, seeding
 each replicate's PCG64 itself (building 10**6 NumPy generators in Python would take
 longer than the resampling). A large segment is resampled as ``bootstrap`` resamples
-one data set (``sweep_replicates``), its replicates in a few dozen calls, so that the
-progress bar moves within it.
+one data set (``sweep_replicates``, faster there, and the bar moves within it).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from .._core.engine import engine
 from ..results.report_table import BootstrapSettings
 from .._core.progress import progress_bar
 from .._core.validation import Rows, check_flag, check_seed
-from .bootstrap import (DEFAULT_METRICS, MIN_CALL_WORK, PROGRESS_STEPS, check_bootstrap_settings,
+from .bootstrap import (DEFAULT_METRICS, PROGRESS_STEPS, check_bootstrap_settings,
                         check_progress, derived_metrics, _entropy, percentile_bounds,
                         sweep_replicates)
 
@@ -42,6 +41,9 @@ _CHUNK_REPLICATES = 1 << 19
 # slots the replicate kernel was 3.7x faster (its draws stay in cache), at 1e5 1.3x; at
 # 3e4 the segment kernel was 1.4x faster (no generator built per replicate).
 _LARGE_SEGMENT_SLOTS = 1 << 16
+# Least work per call of the segment kernel, in slots plus groups times replicates:
+# about 10 ms, enough for two threads and to make a call's fixed costs negligible.
+_MIN_CALL_WORK = 1 << 21
 
 
 def bootstrap_settings(n_boot: Any, seed: Any, confidence: Any,
@@ -241,13 +243,13 @@ def segment_intervals(slots: SegmentSlots, settings: BootstrapSettings, *, first
 
 def _segment_calls(work: np.ndarray, most: int) -> list[tuple[int, int]]:
     """Consecutive ranges of segments, one engine call each: about ``PROGRESS_STEPS``
-    of equal work (so that a bar moves evenly), each of ``MIN_CALL_WORK`` at least
+    of equal work (so that a bar moves evenly), each of ``_MIN_CALL_WORK`` at least
     where there is that much (two threads, few fixed costs) and of ``most`` segments at
     most (bounded output)."""
     if len(work) == 0:
         return []
     ends = np.cumsum(work, dtype=np.float64)
-    step = max(float(ends[-1]) / PROGRESS_STEPS, float(MIN_CALL_WORK))
+    step = max(float(ends[-1]) / PROGRESS_STEPS, float(_MIN_CALL_WORK))
     out, a = [], 0
     while a < len(work):
         done = float(ends[a - 1]) if a else 0.0

@@ -21,8 +21,9 @@ from indist_fast._core.validation import prepare_rows
 from indist_fast.inference import bootstrap as boot_module
 from indist_fast.inference import compare as compare_module
 from indist_fast.inference import segment_bootstrap
-from indist_fast.inference.bootstrap import (Resampler, child_generator, replicate_chunks,
-                                             sweep_replicates)
+from indist_fast._core import threads as _threads
+from indist_fast._core.progress import progress_bar
+from indist_fast.inference.bootstrap import Resampler, child_generator, sweep_replicates
 from indist_fast.inference.sampling import sample_auc, sample_b, sample_b_curve
 from indist_fast.metrics.operating_points import operating_point_intervals
 from indist_fast.scale.files import evaluate_file
@@ -171,39 +172,23 @@ def test_progress_must_be_a_flag(name):
         call(progress="yes")
 
 
-def test_a_large_bootstrap_moves_the_bar_in_about_32_steps(bars):
-    """Each replicate's work is counted in slots and groups; a bootstrap large enough
-    to take seconds is swept in PROGRESS_STEPS calls."""
-    n = 150_000
+def test_a_large_bootstrap_moves_the_bar_batch_by_batch(bars):
+    """The compiled engine sweeps a call's replicates in batches on two threads; the bar
+    counts each batch as it ends (no extra calls: each would pay the kernel's start)."""
+    n = 60_000
     y = np.arange(n) % 3 == 0
-    s = np.arange(n, dtype=np.float64)
-    indist_fast.bootstrap(y, s, n_boot=320, metrics="auc", progress=True)
+    indist_fast.bootstrap(y, np.arange(n, dtype=np.float64), n_boot=64, metrics="auc",
+                          progress=True)
     (bar,) = bars
-    assert bar.n == 320 and bar.updates == boot_module.PROGRESS_STEPS
+    assert bar.n == 64 and bar.updates == _fast._REPLICATE_BATCHES
 
 
-# --- pieces change no number -------------------------------------------------------------
-
-def test_replicate_chunks_cover_the_replicates_in_order():
-    for n_boot in (1, 2, 7, 31, 32, 33, 1000, 4097, 10**6):
-        for work in (1, 600, 10**4, 10**6, 10**8):
-            chunks = replicate_chunks(n_boot, work)
-            starts = [a for a, _ in chunks]
-            stops = [b for _, b in chunks]
-            assert starts[0] == 0 and stops[-1] == n_boot and starts[1:] == stops[:-1]
-            assert all(0 < b - a <= boot_module._GENERATOR_CHUNK for a, b in chunks)
-            assert len(chunks) <= max(boot_module.PROGRESS_STEPS + 1,
-                                      -(-n_boot // boot_module._GENERATOR_CHUNK))
-            # a call holds enough work for two threads, unless it holds every replicate
-            # or as many as there are generators built at once
-            size = chunks[0][1]
-            assert (len(chunks) == 1 or size * work >= boot_module.MIN_CALL_WORK
-                    or size == boot_module._GENERATOR_CHUNK)
-
+# --- the bar's counts change no number ---------------------------------------------------
 
 @pytest.mark.parametrize("engine", [_fast, _reference], ids=["cython", "numpy"])
 @pytest.mark.parametrize("weighted, stratified", [(False, True), (True, True), (True, False)])
-def test_pieces_give_one_calls_replicates(monkeypatch, engine, weighted, stratified):
+def test_counted_batches_give_one_calls_replicates(monkeypatch, bars, engine, weighted,
+                                                   stratified):
     rng = np.random.default_rng(4)
     pos_group, neg_group = rng.integers(0, 30, 40), rng.integers(0, 30, 70)
     pos_w = rng.random(40) if weighted else None
@@ -213,11 +198,14 @@ def test_pieces_give_one_calls_replicates(monkeypatch, engine, weighted, stratif
     args = (pos_group, pos_w, neg_group, neg_w, scores, stratified, np.array([0.4, 0.5]), True)
     whole = engine.replicate_sweeps([child_generator(seed, k) for k in range(45)], *args)
     monkeypatch.setattr(boot_module, "engine", lambda: engine)
-    monkeypatch.setattr(boot_module, "MIN_CALL_WORK", 1)      # 32 pieces of 1 or 2
-    counted = Recorder()
-    pieces = sweep_replicates(seed, 45, *args, bar=counted)
-    assert counted.updates == len(replicate_chunks(45, 140)) > 20 and counted.n == 45
-    np.testing.assert_array_equal(whole, pieces)
+    monkeypatch.setattr(_threads, "PARALLEL_MIN_ROWS", 0)          # two threads, batches
+    monkeypatch.setattr(boot_module, "_GENERATOR_CHUNK", 7)        # and several calls
+    with progress_bar(True, 45, "bootstrap") as bar:
+        counted = sweep_replicates(seed, 45, *args, bar=bar)
+    np.testing.assert_array_equal(whole, counted)
+    (made,) = bars
+    # per replicate (the twin), per batch of one replicate (7-replicate calls, 16 batches)
+    assert made.n == 45 and made.updates == 45
 
 
 @pytest.mark.parametrize("weighted, stratified", [(False, True), (True, True), (False, False)])
@@ -236,7 +224,7 @@ def test_large_segments_take_the_replicate_kernel_with_the_same_intervals(
     codes = np.repeat(np.arange(4), [1500, 900, 500, 100]).astype(np.int64)
     slots = segment_slots(prepare_rows(y, s, w), codes, 4)
     settings = bootstrap_settings(30, 5, 0.9, True)
-    monkeypatch.setattr(boot_module, "MIN_CALL_WORK", 1)    # a piece per replicate
+    monkeypatch.setattr(_threads, "PARALLEL_MIN_ROWS", 0)    # batches within a segment
     got = {}
     for large in (1, 10**9):
         monkeypatch.setattr(segment_bootstrap, "_LARGE_SEGMENT_SLOTS", large)
@@ -244,8 +232,8 @@ def test_large_segments_take_the_replicate_kernel_with_the_same_intervals(
     for name in got[1]:
         np.testing.assert_array_equal(got[1][name], got[10**9][name])
     assert [b.n for b in bars] == [b.total for b in bars] == [4 * 30, 4 * 30]
-    # the large path moves within each segment, the small one per call
-    assert bars[0].updates == 4 * 30 and bars[1].updates < 4
+    # the large path moves within each segment, the small one per call (one call here)
+    assert bars[0].updates >= 4 * 15 and bars[1].updates == 1
 
 
 def test_segment_calls_split_the_work_evenly_and_in_order():
