@@ -24,6 +24,7 @@ import os
 import platform
 import sys
 import warnings
+from functools import partial
 
 import numpy as np
 
@@ -63,22 +64,22 @@ def main() -> None:
     print(f"{'n':>8} {'case':>14} {'evaluate a+b s':>15} {'case s':>9} {'ratio':>7}")
     for n in (int(s) for s in args.sizes):
         y, a, b = two_models(n)
-        cases = {"default": lambda: indist_fast.compare(y, a, b, progress=False)}
+        cases = {"default": {}}
         if args.unpaired:
-            cases["unpaired"] = lambda: indist_fast.compare(y, a, b, paired=False,
-                                                            progress=False)
+            cases["unpaired"] = {"paired": False}
         if args.with_bootstrap:
-            cases[f"bootstrap {args.with_bootstrap}"] = lambda: indist_fast.compare(
-                y, a, b, metrics=("auc", "average_precision", "precision"),
-                n_boot=args.with_bootstrap, progress=False)
+            cases[f"bootstrap {args.with_bootstrap}"] = {
+                "metrics": ("auc", "average_precision", "precision"),
+                "n_boot": args.with_bootstrap}
         indist_fast.evaluate(y, a)                      # warm up (thread pool, imports)
         indist_fast.compare(y, a, b, progress=False)
-        for name, case in cases.items():
+        for name, kwargs in cases.items():
             base, other = [], []
             for _ in range(args.repeat if not name.startswith("bootstrap") else 1):
-                base.append(seconds(lambda: indist_fast.evaluate(y, a))
-                            + seconds(lambda: indist_fast.evaluate(y, b)))
-                other.append(seconds(case))
+                base.append(seconds(partial(indist_fast.evaluate, y, a))
+                            + seconds(partial(indist_fast.evaluate, y, b)))
+                other.append(seconds(partial(indist_fast.compare, y, a, b, progress=False,
+                                             **kwargs)))
             ratio = float(np.median(np.array(other) / np.array(base)))
             print(f"{n:>8.0e} {name:>14} {np.median(base):>15.3f} {np.median(other):>9.3f} "
                   f"{ratio:>7.2f}", flush=True)

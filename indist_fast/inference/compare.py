@@ -239,7 +239,7 @@ class Comparison:
         try:
             return self.differences[metric]
         except KeyError:
-            hint = (f" Name it in compare(..., metrics=...) to compare it (bootstrapped)."
+            hint = (" Name it in compare(..., metrics=...) to compare it (bootstrapped)."
                     if isinstance(metric, str) and metric in METRICS else "")
             raise KeyError(f"metric {metric!r} was not compared; compared: "
                            f"{', '.join(self.differences)}.{hint}") from None

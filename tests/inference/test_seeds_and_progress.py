@@ -6,8 +6,7 @@ changes no number."""
 from __future__ import annotations
 
 import inspect
-import sys
-import types
+import itertools
 import warnings
 
 import numpy as np
@@ -17,12 +16,12 @@ import indist_fast
 from indist_fast import IndistFastWarning
 from indist_fast._core import fast as _fast
 from indist_fast._core import reference as _reference
+from indist_fast._core import threads as _threads
+from indist_fast._core.progress import progress_bar
 from indist_fast._core.validation import prepare_rows
 from indist_fast.inference import bootstrap as boot_module
 from indist_fast.inference import compare as compare_module
 from indist_fast.inference import segment_bootstrap
-from indist_fast._core import threads as _threads
-from indist_fast._core.progress import progress_bar
 from indist_fast.inference.bootstrap import Resampler, child_generator, sweep_replicates
 from indist_fast.inference.sampling import sample_auc, sample_b, sample_b_curve
 from indist_fast.metrics.operating_points import operating_point_intervals
@@ -128,41 +127,16 @@ def test_seed_defaults_to_zero_and_the_docstring_says_so(func):
 
 # --- progress ----------------------------------------------------------------------------
 
-class Recorder:
-    made: list["Recorder"] = []
-
-    def __init__(self, total=None, desc="", unit="it", **kwargs):
-        self.total, self.desc, self.n, self.closed = total, desc, 0, False
-        self.updates = 0
-        Recorder.made.append(self)
-
-    def update(self, k):
-        self.n += k
-        self.updates += 1
-
-    def close(self):
-        self.closed = True
-
-
-@pytest.fixture
-def bars(monkeypatch):
-    module = types.ModuleType("tqdm.auto")
-    module.tqdm = Recorder
-    monkeypatch.setitem(sys.modules, "tqdm.auto", module)
-    Recorder.made = []
-    return Recorder.made
-
-
 @pytest.mark.parametrize("name", CALLS)
-def test_progress_counts_every_replicate_or_draw(backend, bars, name):
+def test_progress_counts_every_replicate_or_draw(backend, fake_tqdm, name):
     call, numbers, total, n_bars = CALLS[name]
     shown = numbers(_quiet(lambda: call(progress=True)))
-    assert len(bars) == n_bars
-    assert all(b.closed and b.n == b.total for b in bars)
-    assert sum(b.total for b in bars) == total
-    bars.clear()
+    assert len(fake_tqdm) == n_bars
+    assert all(b.closed and b.n == b.total for b in fake_tqdm)
+    assert sum(b.total for b in fake_tqdm) == total
+    fake_tqdm.clear()
     np.testing.assert_array_equal(shown, numbers(_quiet(lambda: call(progress=False))))
-    assert bars == []
+    assert fake_tqdm == []
 
 
 @pytest.mark.parametrize("name", CALLS)
@@ -172,14 +146,14 @@ def test_progress_must_be_a_flag(name):
         call(progress="yes")
 
 
-def test_a_large_bootstrap_moves_the_bar_batch_by_batch(bars):
+def test_a_large_bootstrap_moves_the_bar_batch_by_batch(fake_tqdm):
     """The compiled engine sweeps a call's replicates in batches on two threads; the bar
     counts each batch as it ends (no extra calls: each would pay the kernel's start)."""
     n = 60_000
     y = np.arange(n) % 3 == 0
     indist_fast.bootstrap(y, np.arange(n, dtype=np.float64), n_boot=64, metrics="auc",
                           progress=True)
-    (bar,) = bars
+    (bar,) = fake_tqdm
     assert bar.n == 64 and bar.updates == _fast._REPLICATE_BATCHES
 
 
@@ -187,8 +161,8 @@ def test_a_large_bootstrap_moves_the_bar_batch_by_batch(bars):
 
 @pytest.mark.parametrize("engine", [_fast, _reference], ids=["cython", "numpy"])
 @pytest.mark.parametrize("weighted, stratified", [(False, True), (True, True), (True, False)])
-def test_counted_batches_give_one_calls_replicates(monkeypatch, bars, engine, weighted,
-                                                   stratified):
+def test_counted_batches_give_one_calls_replicates(monkeypatch, fake_tqdm, engine,
+                                                   weighted, stratified):
     rng = np.random.default_rng(4)
     pos_group, neg_group = rng.integers(0, 30, 40), rng.integers(0, 30, 70)
     pos_w = rng.random(40) if weighted else None
@@ -203,19 +177,22 @@ def test_counted_batches_give_one_calls_replicates(monkeypatch, bars, engine, we
     with progress_bar(True, 45, "bootstrap") as bar:
         counted = sweep_replicates(seed, 45, *args, bar=bar)
     np.testing.assert_array_equal(whole, counted)
-    (made,) = bars
+    (made,) = fake_tqdm
     # per replicate (the twin), per batch of one replicate (7-replicate calls, 16 batches)
     assert made.n == 45 and made.updates == 45
 
 
 @pytest.mark.parametrize("weighted, stratified", [(False, True), (True, True), (False, False)])
 def test_large_segments_take_the_replicate_kernel_with_the_same_intervals(
-        backend, monkeypatch, bars, weighted, stratified):
+        backend, monkeypatch, fake_tqdm, weighted, stratified):
     """A segment of many slots is resampled by ``sweep_replicates`` (Python-seeded
     generators, in pieces that move the bar), a small one by the segment kernel: the
     same intervals either way, bit for bit."""
-    from indist_fast.inference.segment_bootstrap import (bootstrap_settings,
-                                                         segment_intervals, segment_slots)
+    from indist_fast.inference.segment_bootstrap import (
+        bootstrap_settings,
+        segment_intervals,
+        segment_slots,
+    )
     rng = np.random.default_rng(8)
     n = 3000
     y = rng.random(n) < 0.3
@@ -231,9 +208,9 @@ def test_large_segments_take_the_replicate_kernel_with_the_same_intervals(
         got[large] = segment_intervals(slots, settings, first_key=2, stratified=stratified)
     for name in got[1]:
         np.testing.assert_array_equal(got[1][name], got[10**9][name])
-    assert [b.n for b in bars] == [b.total for b in bars] == [4 * 30, 4 * 30]
+    assert [b.n for b in fake_tqdm] == [b.total for b in fake_tqdm] == [4 * 30, 4 * 30]
     # the large path moves within each segment, the small one per call (one call here)
-    assert bars[0].updates >= 4 * 15 and bars[1].updates == 1
+    assert fake_tqdm[0].updates >= 4 * 15 and fake_tqdm[1].updates == 1
 
 
 def test_segment_calls_split_the_work_evenly_and_in_order():
@@ -244,18 +221,18 @@ def test_segment_calls_split_the_work_evenly_and_in_order():
         ranges = calls(work, most)
         assert ranges[0][0] == 0 and ranges[-1][1] == len(work)
         assert all(a < b <= a + most for a, b in ranges)
-        assert all(b == c for (_, b), (c, _) in zip(ranges, ranges[1:]))
+        assert all(b == c for (_, b), (c, _) in itertools.pairwise(ranges))
     # equal segments worth many calls: about PROGRESS_STEPS of them
     assert len(calls(np.full(3200, 1 << 22), 10**6)) == segment_bootstrap.PROGRESS_STEPS
 
 
-def test_paired_delong_with_a_bar_gives_the_same_comparison(backend, monkeypatch, bars):
+def test_paired_delong_with_a_bar_gives_the_same_comparison(backend, monkeypatch, fake_tqdm):
     """Tens of millions of rows: the components come one model at a time, counted."""
     models = {"s": S, "t": T, "u": S + T}
     quiet = indist_fast.compare(Y, models, progress=False)
-    assert bars == []
+    assert fake_tqdm == []
     monkeypatch.setattr(compare_module, "_DELONG_PROGRESS_ROWS", 0)
     shown = indist_fast.compare(Y, models, progress=True)
-    (bar,) = bars
+    (bar,) = fake_tqdm
     assert bar.desc == "DeLong" and bar.n == bar.total == 3
     assert shown.to_dict() == quiet.to_dict()
