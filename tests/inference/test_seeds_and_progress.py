@@ -236,3 +236,11 @@ def test_paired_delong_with_a_bar_gives_the_same_comparison(backend, monkeypatch
     (bar,) = fake_tqdm
     assert bar.desc == "DeLong" and bar.n == bar.total == 3
     assert shown.to_dict() == quiet.to_dict()
+    fake_tqdm.clear()
+    sets = {name: (Y, scores) for name, scores in models.items()}
+    quiet = indist_fast.compare(sets, paired=False, progress=False)
+    shown = indist_fast.compare(sets, paired=False, progress=True)
+    (bar,) = fake_tqdm
+    assert bar.desc == "DeLong" and bar.n == bar.total == 3
+    assert shown.to_dict() == quiet.to_dict()
+
