@@ -11,7 +11,7 @@ import contextlib
 import os
 import warnings
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,7 +89,8 @@ class Engine(Protocol):
     def replicate_sweeps(self, bit_generators: list[np.random.BitGenerator],
                          pos_group: Array, pos_weight: Array | None, neg_group: Array,
                          neg_weight: Array | None, scores: Array, stratified: bool,
-                         levels: Array, exclude_self: bool) -> Array: ...
+                         levels: Array, exclude_self: bool,
+                         done: Callable[[int], None] | None = None) -> Array: ...
 
     def segment_order(self, codes: Array, s: Array,
                       n_segments: int) -> tuple[Array, Array]: ...

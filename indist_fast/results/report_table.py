@@ -19,12 +19,13 @@ __all__ = ["ReportTable", "REPORT_COLUMNS"]
 
 class BootstrapSettings(NamedTuple):
     """Checked ``n_boot``, ``confidence`` and seed of ``evaluate_many`` (a table's intervals
-    were drawn with them)."""
+    were drawn with them), and whether to show the replicates' progress bar."""
 
     n_boot: int
     confidence: float
     seed: np.random.SeedSequence
     entropy: int
+    progress: bool | None = None
 
 
 #: The ``Report`` fields a table holds per row, under the same names.

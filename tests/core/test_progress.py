@@ -4,34 +4,10 @@ from __future__ import annotations
 
 import io
 import sys
-import types
 
 import pytest
 
 from indist_fast._core import progress as prog
-
-
-class Recorder:
-    made: list["Recorder"] = []
-
-    def __init__(self, total=None, desc="", unit="it", **kwargs):
-        self.total, self.desc, self.unit, self.n, self.closed = total, desc, unit, 0, False
-        Recorder.made.append(self)
-
-    def update(self, k):
-        self.n += k
-
-    def close(self):
-        self.closed = True
-
-
-@pytest.fixture
-def fake_tqdm(monkeypatch):
-    module = types.ModuleType("tqdm.auto")
-    module.tqdm = Recorder
-    monkeypatch.setitem(sys.modules, "tqdm.auto", module)
-    Recorder.made = []
-    return Recorder.made
 
 
 class Tty(io.StringIO):

@@ -586,3 +586,79 @@ def test_two_models_take_names():
             indist_fast.compare(y, a, b, metrics="auc", names=bad)
     with pytest.raises(ValueError, match="names applies to two models"):
         indist_fast.compare(y, {"p": a, "q": b}, metrics="auc", names=("p", "q"))
+
+
+# --- defaults: the AUC by DeLong, the rest bootstrapped when named -----------------------
+
+def _three(n=400, seed=12):
+    g = np.random.default_rng(seed)
+    y = g.random(n) < 0.3
+    return y, y + g.normal(size=n), 0.7 * y + g.normal(size=n)
+
+
+def test_default_is_the_auc_by_delong_without_replicates(backend, monkeypatch):
+    y, a, b = _three()
+    from indist_fast.inference import compare as module
+    drawn = []
+    monkeypatch.setattr(module, "_replicates", lambda *args: drawn.append(1) or [])
+    c = indist_fast.compare(y, a, b)
+    assert list(c) == ["auc"] and c["auc"].method == "delong" and drawn == []
+    assert c.n_boot == 0 and c.seed_entropy is None and len(c["auc"].replicates) == 0
+    t = indist_fast.delong_test(y, a, b)
+    assert c["auc"].p_value == pytest.approx(t.p_value, rel=1e-9)
+    assert c["auc"].estimate == pytest.approx(t.difference, abs=1e-15)
+    several = indist_fast.compare(y, {"a": a, "b": b, "c": a + b}, correction="holm")
+    assert [list(p) for p in several.pairs.values()] == [["auc"]] * 3
+    assert several["a", "b"]["auc"].p_value_unadjusted == c["auc"].p_value
+    assert list(indist_fast.compare((y, a), (y, b), paired=False)) == ["auc"]
+
+
+def test_named_metrics_are_bootstrapped_with_2000_seeded_replicates():
+    y, a, b = _three(120)
+    c = indist_fast.compare(y, a, b, metrics=("auc", "average_precision", "precision"))
+    assert [c[m].method for m in c] == ["delong", "bootstrap", "bootstrap"]
+    assert c.n_boot == 2000 == len(c["precision"].replicates) and c.seed_entropy == 0
+    again = indist_fast.compare(y, a, b, metrics=("auc", "average_precision", "precision"))
+    assert again.to_dict() == c.to_dict()
+    np.testing.assert_array_equal(again["precision"].replicates, c["precision"].replicates)
+
+
+def test_method_bootstrap_bootstraps_the_auc_asked_for(backend):
+    y, a, b = _three()
+    boot = indist_fast.compare(y, a, b, method="bootstrap", n_boot=50)
+    assert list(boot) == ["auc"] and boot["auc"].method == "bootstrap" and boot.n_boot == 50
+    both = indist_fast.compare(y, a, b, metrics=("auc", "threshold"), method="bootstrap",
+                               n_boot=50)
+    assert [both[m].method for m in both] == ["bootstrap", "bootstrap"]
+    np.testing.assert_array_equal(both["auc"].replicates, boot["auc"].replicates)
+
+
+def test_n_boot_without_anything_to_bootstrap_says_what_to_do(backend):
+    y, a, b = _three()
+    for kwargs in ({}, {"metrics": "auc"}, {"paired": False}):
+        with pytest.raises(ValueError, match=r"^n_boot=200 is given but nothing is "
+                           r"bootstrapped: .*metrics=.*method='bootstrap'"):
+            indist_fast.compare(y, a, b, n_boot=200, **kwargs)
+    with pytest.raises(KeyError, match=r"'precision' was not compared; compared: auc\. "
+                       r"Name it in compare\(\.\.\., metrics=\.\.\.\)"):
+        indist_fast.compare(y, a, b)["precision"]
+    with pytest.raises(KeyError, match=r"compared: auc\.[\"']$"):      # (no hint)
+        indist_fast.compare(y, a, b)["gini"]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_unpaired_delong_alone_reads_the_same_tables_as_with_the_bootstrap(backend, weighted):
+    """Without replicates the tables come from the engine's sort, not the ranked slots:
+    the same AUCs and variances (weighted sums may differ in the last bits)."""
+    y, a, b = _three(300, 5)
+    w = np.random.default_rng(1).integers(1, 4, 300).astype(float) if weighted else None
+    alone = indist_fast.compare((y, a) if w is None else (y, a, w), (y, b), paired=False)
+    both = indist_fast.compare((y, a) if w is None else (y, a, w), (y, b), paired=False,
+                               metrics=("auc", "precision"), n_boot=2)
+    for field in ("estimate", "estimate_a", "estimate_b", "std_error", "p_value"):
+        assert getattr(alone["auc"], field) == pytest.approx(getattr(both["auc"], field),
+                                                             rel=1e-12, abs=1e-15)
+    va, vb = (indist_fast.delong(y, a, sample_weight=w).variance,
+              indist_fast.delong(y, b).variance)
+    assert alone["auc"].std_error == pytest.approx(math.sqrt(va + vb), rel=1e-12)
+

@@ -173,7 +173,8 @@ def test_seed_reproduces_and_paired_models_share_it(backend):
         np.testing.assert_array_equal(a.columns[name][0::2], a.columns[name][1::2])
     assert not np.array_equal(a.columns["auc_low"], c.columns["auc_low"])
     # seed=None draws fresh entropy, reported so that a run can be repeated
-    fresh = _many(y, s, groups=g, sample_weight=w, n_boot=20)
+    fresh = _many(y, s, groups=g, sample_weight=w, n_boot=20, seed=None)
+    assert fresh.seed_entropy != 0
     again = _many(y, s, groups=g, sample_weight=w, n_boot=20, seed=fresh.seed_entropy)
     for name in INTERVALS:
         np.testing.assert_array_equal(fresh.columns[name], again.columns[name])
@@ -226,7 +227,10 @@ def test_zero_weight_segment_is_flagged_as_evaluate_refuses_it(backend):
     (dict(n_boot=5, seed="x"), TypeError, "seed must be"),
     (dict(n_boot=5, seed=np.random.default_rng(0)), TypeError, "seed must be"),
     (dict(n_boot=5, seed=np.random.SeedSequence([1, 2])), ValueError, "seed must be"),
-    (dict(seed=3), TypeError, "seed is given without n_boot"),
+    # without n_boot the seed is unused (the default is 0), and still checked
+    (dict(seed=-1), ValueError, "seed must be"),
+    (dict(seed="x"), TypeError, "seed must be"),
+    (dict(progress="yes"), TypeError, "progress must be True or False"),
 ])
 def test_bad_bootstrap_arguments_name_themselves(backend, kwargs, error, message):
     with pytest.raises(error, match=message):

@@ -514,7 +514,7 @@ def test_a_report_with_intervals_warns_at_the_callers_line_and_pickles():
         r = indist_fast.evaluate(y, s, n_boot=20, seed=0)
     for record in (r, indist_fast.bootstrap(y, s, n_boot=20, seed=0),
                    indist_fast.compare(y, s, s[::-1].copy(), n_boot=20, seed=0,
-                                       metrics="auc")):
+                                       metrics="auc", method="bootstrap")):
         for again in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record)):
             assert repr(again) == repr(record)
     back = pickle.loads(pickle.dumps(r))

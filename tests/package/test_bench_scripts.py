@@ -54,3 +54,16 @@ def test_sweep_blocks_script_runs():
                          env={**os.environ, "PYTHONPATH": here})
     assert out.returncode == 0, out.stdout + out.stderr
     assert "ns/row" in out.stdout or "no AVX-512" in out.stdout, out.stdout
+
+
+def test_compare_defaults_script_prints_its_ratios():
+    import indist_fast
+    here = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "studies", "compare_defaults.py"),
+                          "--sizes", "2e4", "--repeat", "2", "--unpaired", "--with-bootstrap",
+                          "5"], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": here})
+    assert out.returncode == 0, out.stdout + out.stderr
+    rows = [line.split() for line in out.stdout.splitlines() if not line.startswith(("#", " " * 7 + "n"))]
+    assert [r[1] for r in rows] == ["default", "unpaired", "bootstrap"], out.stdout
+    assert all(float(r[-1]) > 0 for r in rows)

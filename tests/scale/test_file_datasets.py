@@ -457,31 +457,6 @@ def test_null_partition_key(tmp_path):
 
 # --- progress over bytes ------------------------------------------------------------------------
 
-class FakeBar:
-    """tqdm's interface, recording what a bar is told."""
-    made = []
-
-    def __init__(self, total=None, unit="it", **kwargs):
-        self.total, self.unit, self.n = total, unit, 0
-        FakeBar.made.append(self)
-
-    def update(self, k):
-        self.n += k
-
-    def close(self):
-        pass
-
-
-@pytest.fixture
-def fake_tqdm(monkeypatch):
-    import types
-    module = types.ModuleType("tqdm.auto")
-    module.tqdm = FakeBar
-    monkeypatch.setitem(sys.modules, "tqdm.auto", module)
-    FakeBar.made = []
-    return FakeBar.made
-
-
 @pytest.mark.slow
 def test_progress_counts_bytes_of_datasets_and_compressed_csv(tmp_path, fake_tqdm):
     folder = hive(tmp_path, frame())
