@@ -48,9 +48,8 @@ def add_parser(sub: Any) -> None:
                          "metrics other than the AUC are bootstrapped whatever --method")
     co.add_argument("--n-boot", type=count_type("--n-boot", 2), default=2000, metavar="N",
                     help="bootstrap replicates (2000)")
-    co.add_argument("--seed", type=seed_type, default=None,
-                    help="seed of the replicates (default: drawn, and printed in the "
-                         "output so the run can be repeated)")
+    co.add_argument("--seed", type=seed_type, default=0,
+                    help="seed of the replicates (0: the same replicates on every run)")
     co.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided")
     co.add_argument("--confidence", type=float, default=0.95,
                     help="coverage of the intervals (0.95)")
@@ -90,12 +89,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--correction adjusts the p-values of three models or more; two "
                          "models make one comparison per metric.")
     metrics = tuple(args.metric) or DEFAULT_METRICS[args.method]
-    seed = args.seed
-    if seed is None and (args.method == "bootstrap" or set(metrics) != {"auc"}):
-        # drawn once: every segment's replicates come from it, and it is printed
-        seed = int(np.random.SeedSequence().entropy)       # type: ignore[arg-type]
     with read_rows(args, args.score, args.by) as rows:
-        compared = comparisons(args, rows, metrics, seed)
+        compared = comparisons(args, rows, metrics, args.seed)
     if args.csv is not None:
         output.write_csv(args.csv, csv_columns(args.by, compared))
         print(f"table: {args.csv}", file=sys.stderr)
@@ -141,8 +136,10 @@ def _compare(args: argparse.Namespace, seg: FileRows, metrics: tuple[str, ...],
     names = list(seg.scores)
     options: dict[str, Any] = {
         "sample_weight": seg.weight, "pos_label": seg.pos_label, "metrics": metrics,
-        "method": args.method, "alternative": args.alternative, "n_boot": args.n_boot,
-        "seed": seed, "confidence": args.confidence, "level": args.level}
+        "method": args.method, "alternative": args.alternative, "seed": seed,
+        "confidence": args.confidence, "level": args.level}
+    if args.method == "bootstrap" or set(metrics) != {"auc"}:
+        options["n_boot"] = args.n_boot     # compare refuses replicates nothing draws
     # compare names a model's scores by its argument: say the column and file instead
     arguments = ({"score_a": names[0], "score_b": names[1]} if len(names) == 2 else
                  {f"score_a[{name!r}]": name for name in names})
@@ -216,10 +213,6 @@ def text(args: argparse.Namespace, compared: list[SegmentComparison]) -> str:
     if not args.by:
         s = compared[0]
         lines = [output.class_line(s.n_rows, s.weight_pos, s.weight_neg), str(s.result)]
-        one = s.pairs()[0]
-        if one.n_boot and args.seed is None:
-            lines.append(f"(replicates drawn from seed {one.seed_entropy}: --seed "
-                         f"{one.seed_entropy} draws them again)")
         return "\n".join(lines)
     weighted = args.weight is not None
     head = [*args.by, "n_rows", "positives", *(["negatives"] if weighted else []),

@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> None:
                     help="add 95%% bootstrap intervals from N stratified replicates; this "
                          "reads every row into memory, whatever --memory-limit (refused when "
                          "the file's rows alone clearly exceed it)")
-    ev.add_argument("--seed", type=seed_type, default=None, help="seed of the bootstrap")
+    ev.add_argument("--seed", type=seed_type, default=0, help="seed of the bootstrap (0)")
     ev.add_argument("--memory-limit", default=None,
                     help="working memory, like 1GB (default: half the RAM); larger data are "
                          "sorted into runs on disk")

@@ -179,7 +179,8 @@ def report_html(y_true: Any, y_score: Any = ..., *, sample_weight: Any = ...,
                 pos_label: Any = ..., groups: Any = ..., segments: Any = ...,
                 n_boot: int | None = ..., seed: Any = ..., confidence: float = ...,
                 exclude_self: bool = ..., title: str | None = ..., max_points: int = ...,
-                bins: int = ..., log: bool | None = ..., path: None = ...) -> str: ...
+                bins: int = ..., log: bool | None = ..., progress: bool | None = ...,
+                path: None = ...) -> str: ...
 
 
 @overload
@@ -187,16 +188,17 @@ def report_html(y_true: Any, y_score: Any = ..., *, sample_weight: Any = ...,
                 pos_label: Any = ..., groups: Any = ..., segments: Any = ...,
                 n_boot: int | None = ..., seed: Any = ..., confidence: float = ...,
                 exclude_self: bool = ..., title: str | None = ..., max_points: int = ...,
-                bins: int = ..., log: bool | None = ...,
+                bins: int = ..., log: bool | None = ..., progress: bool | None = ...,
                 path: str | os.PathLike[str]) -> Path: ...
 
 
 def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                 pos_label: Any = None, groups: Any = None, segments: Any = None,
                 n_boot: int | None = None,
-                seed: Any = None, confidence: float = 0.95, exclude_self: bool = True,
+                seed: Any = 0, confidence: float = 0.95, exclude_self: bool = True,
                 title: str | None = None, max_points: int = 2000, bins: int = 60,
-                log: bool | None = None, path: Any = None) -> str | Path:
+                log: bool | None = None, progress: bool | None = None,
+                path: Any = None) -> str | Path:
     """The interactive evaluation report as one self-contained HTML page.
 
     Shows the summary (AUC, average precision, r_b, C(r_b), lift, with bootstrap
@@ -240,8 +242,9 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         ``by``), shown instead; not together with ``groups``.
     n_boot : int, default=None
         Bootstrap replicates for the summary's intervals (see ``indist_fast.evaluate``).
-    seed : int, SeedSequence or None, default=None
-        Seed of the bootstrap replicates.
+    seed : int, SeedSequence, Generator or None, default=0
+        Seed of the bootstrap replicates: the same page on every call; None draws fresh
+        entropy from the operating system.
     confidence : float, default=0.95
         Nominal coverage of the intervals.
     exclude_self : bool, default=True
@@ -256,6 +259,9 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         Whether the histogram's count axis starts on a log scale (the page's checkbox
         switches it). None: log when the rarer class holds less than 10% of the
         weight, whose bars would be too short to see on a linear axis.
+    progress : bool, default=None
+        A bar over the bootstrap replicates (with ``n_boot``): by default on a terminal
+        or in Jupyter only; False silences it.
     path : str or os.PathLike, default=None
         Write the page there (a file name in an existing folder); None only returns it.
 
@@ -309,7 +315,8 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
             else:       # the bootstrap resamples rows: it reads them again
                 report = evaluate(y_true, scores, sample_weight=sample_weight,
                                   pos_label=pos_label, exclude_self=exclude_self,
-                                  n_boot=n_boot, seed=seed, confidence=confidence)
+                                  n_boot=n_boot, seed=seed, confidence=confidence,
+                                  progress=progress)
             reports.append((name if isinstance(y_score, Mapping) else None, report))
             data.append(_model_data(name, table, report, exclude_self, max_points, bins))
         if groups is not None:

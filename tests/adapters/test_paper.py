@@ -175,32 +175,14 @@ def test_an_interrupted_run_leaves_no_manifest(tmp_path, monkeypatch) -> None:
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".indist-fast-")]
 
 
-def test_paper_progress_counts_the_files_written(tmp_path, monkeypatch) -> None:
-    import sys
-    import types
-
+def test_paper_progress_counts_the_files_written(tmp_path, monkeypatch, fake_tqdm) -> None:
     import indist_fast.paper as paper
     pytest.importorskip("matplotlib")
-    made = []
-
-    class Bar:
-        def __init__(self, total=None, desc="", unit="it", **kwargs):
-            self.desc, self.unit, self.n = desc, unit, 0
-            made.append(self)
-
-        def update(self, k):
-            self.n += k
-
-        def close(self):
-            pass
-
-    fake = types.ModuleType("tqdm.auto")
-    fake.tqdm = Bar
-    monkeypatch.setitem(sys.modules, "tqdm.auto", fake)
     monkeypatch.setattr(paper, "WRITERS", ("roc_post",))     # the quickest writer
     rows = paper.write_all(tmp_path, quick=True, progress=True)
-    (bar,) = made
-    assert (bar.desc, bar.unit, bar.n) == ("paper", "files", len(rows)) and len(rows) > 0
-    made.clear()
+    (bar,) = fake_tqdm
+    assert (bar.desc, bar.unit, bar.n, bar.closed) == ("paper", "files", len(rows), True)
+    assert len(rows) > 0
+    fake_tqdm.clear()
     paper.write_all(tmp_path, quick=True, progress=False)
-    assert made == []
+    assert fake_tqdm == []
