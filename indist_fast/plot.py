@@ -11,6 +11,11 @@ them stay exact.
 (``roc(y, {"a": score_a, "b": score_b})``), or call them again on the same ``ax`` with
 ``label=`` and ``color=``. Either way the legend names each model, and the reference
 lines (chance diagonal, base rate, the 0.4 - 0.6 band) are drawn once per ``Axes``.
+
+Models take the colours of ``PALETTE`` (Okabe and Ito's colour-blind-safe palette, as
+the HTML report does), in order, skipping colours already on the ``Axes``; after its
+five colours they come round again dashed. r_b is marked in ``R_B_COLOR``, a colour
+no model takes.
 """
 
 from __future__ import annotations
@@ -31,6 +36,24 @@ from .table.score_table import ScoreTable
 
 __all__ = ["scores_by_class", "roc", "pr", "b_curve", "c_tpr_fpr_vs_b", "b_split",
            "cost_curves", "signal_curves", "report_sheet", "nine_panels"]
+
+
+#: The models' colours: Okabe and Ito's colour-blind-safe palette without its bluish
+#: green (``R_B_COLOR``, r_b's mark), its black (reference lines) and its yellow (too
+#: light for a line on white). ``html/report.js`` draws the pages with the same.
+PALETTE = ("#0072B2", "#E69F00", "#CC79A7", "#56B4E9", "#D55E00")
+#: r_b's marks (lines, points): outside ``PALETTE``, so no model is mistaken for it.
+R_B_COLOR = "#009E73"
+_DASHES = ("-", "--", ":")
+#: Below this share of the weight in the rarer class histograms count on a log axis by
+#: default (at 10% the rarer class's bars are already a tenth of the other's height).
+LOG_COUNTS_BELOW = 0.1
+
+
+def log_counts(weight_pos: float, weight_neg: float) -> bool:
+    """Whether a score histogram counts on a log axis by default: when the rarer class
+    holds less than ``LOG_COUNTS_BELOW`` of the weight (the pages use it too)."""
+    return bool(min(weight_pos, weight_neg) < LOG_COUNTS_BELOW * (weight_pos + weight_neg))
 
 
 def _plt() -> Any:
@@ -123,7 +146,7 @@ _DECOR = "indist_fast:"
 class _Model(NamedTuple):
     """One curve to draw: its legend name (None: the single unnamed model of a call
     without ``label=``, whose legend shows only the statistic), its score table, and
-    its color (None: the Axes' next color in its property cycle)."""
+    its color (None: the first ``PALETTE`` color not yet on the Axes)."""
 
     name: str | None
     table: ScoreTable
@@ -222,14 +245,35 @@ def _has(ax: Any, key: str) -> bool:
 
 
 def _mark_r_b(ax: Any, x: float, y: float, color: Any) -> None:
-    """The operating point at r_b in the model's color; the legend gets one key for
-    all of them (a key per model would repeat the models' entries)."""
-    # an explicit color keeps the Axes' color cycle for the models' curves
-    ax.plot([x], [y], ls="none", marker="o", ms=6, color="k", mfc=color, mec="k",
+    """The operating point at r_b: ``R_B_COLOR`` ringed in the model's color; the
+    legend gets one key for all of them (a key per model would repeat the models')."""
+    ax.plot([x], [y], ls="none", marker="o", ms=7, mew=1.8, mfc=R_B_COLOR, mec=color,
             zorder=3, label="_nolegend_", gid=_DECOR + "r_b_point")
     if not _has(ax, "r_b"):
-        ax.plot([], [], ls="none", marker="o", ms=6, color="k", mfc="white", mec="k",
+        ax.plot([], [], ls="none", marker="o", ms=7, mew=1.8, mfc=R_B_COLOR, mec="k",
                 label="r_b (B = 1/2)", gid=_DECOR + "r_b")
+
+
+def _styles(ax: Any, models: list[_Model]) -> list[tuple[Any, str]]:
+    """(color, line style) per model: its own color, or the first ``PALETTE`` color
+    no line on ``ax`` (nor another model of the call) has yet; once all five are
+    taken, the palette again dashed, then dotted."""
+    from matplotlib.colors import to_rgba
+    lines = [ln for ln in ax.get_lines() if not str(ln.get_gid() or "").startswith(_DECOR)]
+    taken = {to_rgba(ln.get_color()) for ln in lines}
+    taken |= {to_rgba(m.color) for m in models if m.color is not None}
+    free = [c for c in PALETTE if to_rgba(c) not in taken]
+    out, k = [], len(lines)
+    for m in models:
+        if m.color is not None:
+            out.append((m.color, "-"))
+        elif free:
+            out.append((free.pop(0), "-"))
+        else:
+            out.append((PALETTE[k % len(PALETTE)],
+                        _DASHES[(k // len(PALETTE)) % len(_DASHES)]))
+        k += 1
+    return out
 
 
 def _legend(ax: Any, **kwargs: Any) -> None:
@@ -258,8 +302,59 @@ def _drawn(models: list[_Model], max_points: int, hull: bool = False) -> list[_D
     return out
 
 
+def _obstacles(ax: Any) -> np.ndarray:
+    """The display boxes (x0, y0, x1, y1 rows) of the Axes' bars and lines; a vertical
+    line (r_b) counts as a few pixels wide."""
+    bars = np.array([(p.get_x(), p.get_y(), p.get_x() + p.get_width(),
+                      p.get_y() + p.get_height()) for p in ax.patches if p.get_height() > 0]
+                    ).reshape(-1, 4)
+    # all corners through one transform (a patch's own window extent is slow)
+    corners = ax.transData.transform(bars.reshape(-1, 2)).reshape(-1, 4)
+    lines = [ln.get_window_extent().padded(3).extents for ln in ax.get_lines()
+             if len(ln.get_xdata())]
+    return np.vstack([corners, np.reshape(lines, (-1, 4))])
+
+
+def _covered(box: Any, obstacles: np.ndarray) -> float:
+    """The area of ``obstacles`` (display boxes) under ``box``."""
+    w = np.minimum(box.x1, obstacles[:, 2]) - np.maximum(box.x0, obstacles[:, 0])
+    h = np.minimum(box.y1, obstacles[:, 3]) - np.maximum(box.y0, obstacles[:, 1])
+    return float(np.sum(np.clip(w, 0, None) * np.clip(h, 0, None)))
+
+
+def _legend_clear(ax: Any, **kwargs: Any) -> None:
+    """The legend of a histogram in the upper corner where it covers the least of the
+    bars and lines drawn; when every corner would cover some, the count axis first
+    grows until a band the legend's height above the tallest bar is free.
+    (``loc="best"`` counts the bars a place covers, not their area, and settles on
+    covering some when no place is free.)"""
+    renderer = ax.figure.canvas.get_renderer()
+    ax.get_xlim(), ax.get_ylim()      # settle the autoscaled limits the pixels below use
+    leg = ax.legend(**kwargs)
+    locs = ("upper right", "upper left", "upper center")
+
+    def cover(loc: str, obstacles: np.ndarray) -> float:
+        leg.set_loc(loc)
+        return _covered(leg.get_window_extent(renderer), obstacles)
+
+    obstacles = _obstacles(ax)
+    heights = [p.get_y() + p.get_height() for p in ax.patches if p.get_height() > 0]
+    if heights and min(cover(loc, obstacles) for loc in locs) > 0:
+        # (in an Axes hardly taller than the legend, the bars keep a fifth of it)
+        room = min(0.8, (leg.get_window_extent(renderer).height + 8) / ax.bbox.height)
+        low, high = ax.get_ylim()
+        tall = max(heights)
+        if ax.get_yscale() == "log":
+            top = 10 ** (math.log10(low) + (math.log10(tall) - math.log10(low)) / (1 - room))
+        else:
+            top = low + (tall - low) / (1 - room)
+        ax.set_ylim(low, max(high, top))
+        obstacles = _obstacles(ax)
+    leg.set_loc(min(locs, key=lambda loc: cover(loc, obstacles)))
+
+
 def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: int = 60,
-                    sample_weight: Any = None, log: bool = False) -> Any:
+                    sample_weight: Any = None, log: bool | None = None) -> Any:
     """Score histograms of positives and negatives with the r_b line.
 
     Parameters
@@ -276,9 +371,10 @@ def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: i
         Equal-width bins over the finite scores (1 to 10,000). Infinite scores are
         left out of the histogram; scores beyond 1e300 in size are drawn in units of
         a power of ten.
-    log : bool, default=False
-        Counts on a log axis: at a low base rate the positives' bars would otherwise
-        be too short to see beside the negatives'.
+    log : bool, default=None
+        Counts on a log axis. None: log when the rarer class holds less than 10% of
+        the weight, whose bars would otherwise be too short to see beside the
+        other's; True or False chooses.
 
     Returns
     -------
@@ -299,8 +395,18 @@ def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: i
     """
     ax = _check_ax(ax)
     bins = check_count(bins, "bins", maximum=MAX_BINS)
-    log = check_flag(log, "log")
+    if log is not None:
+        log = check_flag(log, "log")
     table = _table(y_true, y_score, sample_weight)
+    ax = _histogram(table, ax, bins, log)
+    _legend_clear(ax, fontsize=8)
+    return ax
+
+
+def _histogram(table: ScoreTable, ax: Any, bins: int, log: bool | None) -> Any:
+    """``scores_by_class`` but for the legend (checked arguments)."""
+    if log is None:
+        log = log_counts(table.weight_pos, table.weight_neg)
     report = _report(table, None, None)
     finite = np.isfinite(table.scores)
     scale = _display_scale(table.scores[finite])
@@ -313,12 +419,11 @@ def scores_by_class(y_true: Any, y_score: Any = None, *, ax: Any = None, bins: i
         ax.hist(x, bins=edges, weights=counts[finite], alpha=0.55, color=color, label=name,
                 log=log)
     if report.reached:
-        ax.axvline(report.threshold / scale, color="k", lw=1.5,
+        ax.axvline(report.threshold / scale, color=R_B_COLOR, lw=1.8, ls="--",
                    label=f"r_b = {report.threshold:.3g} (C = {report.precision:.3f})")
     ax.set_xlabel(_scaled("score", scale))
     ax.set_ylabel(("weight" if table.pos.dtype.kind == "f" else "rows")
                   + (" (log scale)" if log else ""))
-    ax.legend(fontsize=8)
     return ax
 
 
@@ -345,8 +450,8 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
         The model's name in the legend (one model; a mapping's keys name its models).
     color : matplotlib color, mapping of str to color, or list of colors, optional
         The curve's color; with several models a mapping of name to color or one
-        color per model. None takes the Axes' next color, so that repeated calls on
-        one ``ax`` differ.
+        color per model. None takes the first ``PALETTE`` color not yet on ``ax``,
+        so that repeated calls on one ``ax`` differ.
 
     Returns
     -------
@@ -373,8 +478,8 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
     drawn = _drawn(_models(y_true, y_score, sample_weight, label, color), max_points,
                    hull=True)
     ax = _axes(ax)
-    for m, c, i, report in drawn:
-        line, = ax.plot(np.r_[0, c.fpr[i]], np.r_[0, c.tpr[i]], color=m.color,
+    for (m, c, i, report), (color, ls) in zip(drawn, _styles(ax, [d.model for d in drawn])):
+        line, = ax.plot(np.r_[0, c.fpr[i]], np.r_[0, c.tpr[i]], color=color, ls=ls,
                         label=_named(m, f"AUC = {report.auc:.4f}"))
         if report.reached:
             _mark_r_b(ax, report.fpr, report.tpr, line.get_color())
@@ -416,8 +521,8 @@ def pr(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any =
         The model's name in the legend (one model; a mapping's keys name its models).
     color : matplotlib color, mapping of str to color, or list of colors, optional
         The curve's color; with several models a mapping of name to color or one
-        color per model. None takes the Axes' next color, so that repeated calls on
-        one ``ax`` differ.
+        color per model. None takes the first ``PALETTE`` color not yet on ``ax``,
+        so that repeated calls on one ``ax`` differ.
 
     Returns
     -------
@@ -441,11 +546,11 @@ def pr(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any =
     drawn = _drawn(_models(y_true, y_score, sample_weight, label, color), max_points,
                    hull=True)
     ax = _axes(ax)
-    for m, c, i, report in drawn:
+    for (m, c, i, report), (color, ls) in zip(drawn, _styles(ax, [d.model for d in drawn])):
         # steps-pre: the value at point j holds over (recall_{j-1}, recall_j], as the
         # average precision sums it; recall 0 carries the first point's precision
         line, = ax.plot(np.r_[0, c.tpr[i]], np.r_[c.precision[i[0]], c.precision[i]],
-                        drawstyle="steps-pre", color=m.color,
+                        drawstyle="steps-pre", color=color, ls=ls,
                         label=_named(m, f"AP = {report.average_precision:.4f}"))
         if report.reached:
             _mark_r_b(ax, report.tpr, report.precision, line.get_color())
@@ -486,8 +591,8 @@ def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
         The model's name in the legend (one model; a mapping's keys name its models).
     color : matplotlib color, mapping of str to color, or list of colors, optional
         The curve's color; with several models a mapping of name to color or one
-        color per model. None takes the Axes' next color, so that repeated calls on
-        one ``ax`` differ.
+        color per model. None takes the first ``PALETTE`` color not yet on ``ax``,
+        so that repeated calls on one ``ax`` differ.
 
     Returns
     -------
@@ -519,9 +624,9 @@ def b_curve(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
     if not _has(ax, "band"):
         ax.axhspan(0.4, 0.6, color="gold", alpha=0.25, label="0.4 - 0.6", gid=_DECOR + "band")
         ax.axhline(0.5, color="k", lw=0.8, gid=_DECOR + "half")
-    for m, c, i, report in drawn:
+    for (m, c, i, report), (color, ls) in zip(drawn, _styles(ax, [d.model for d in drawn])):
         stat = f"C(r_b) = {report.precision:.3f}" if report.reached else "r_b not reached"
-        ax.plot(c.thresholds[i] / scale, c.b[i], color=m.color,
+        ax.plot(c.thresholds[i] / scale, c.b[i], color=color, ls=ls,
                 label="B(r)" if m.name is None else _named(m, stat))
     ax.set_xlabel(xlabel)
     ax.set_ylabel("B")
@@ -565,8 +670,9 @@ def c_tpr_fpr_vs_b(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_w
     >>> plt.close(ax.figure)
     """
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
-    for values, name in ((c.precision, "C (precision)"), (c.tpr, "tpr"), (c.fpr, "fpr")):
-        ax.plot(c.b[i], values[i], label=name)
+    for values, name, color in zip((c.precision, c.tpr, c.fpr),
+                                   ("C (precision)", "tpr", "fpr"), PALETTE):
+        ax.plot(c.b[i], values[i], label=name, color=color)
     ax.axvline(0.5, color="k", lw=0.8)
     ax.set_xlabel("B")
     ax.legend(fontsize=8)
@@ -611,9 +717,9 @@ def b_split(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: 
     ax, c, i = _curve_axes(y_true, y_score, sample_weight, ax, max_points)
     scale, label = _threshold_axis(c.thresholds[i])
     r = c.thresholds[i] / scale
-    ax.plot(r, c.b_plus[i], label="B+")
-    ax.plot(r, c.b_minus[i], label="B-")
-    ax.plot(r, c.f1[i], ls="--", label="F1")
+    ax.plot(r, c.b_plus[i], label="B+", color=PALETTE[0])
+    ax.plot(r, c.b_minus[i], label="B-", color=PALETTE[1])
+    ax.plot(r, c.f1[i], ls="--", label="F1", color=PALETTE[2])
     ax.set_xlabel(label)
     ax.legend(fontsize=8)
     return ax
@@ -665,12 +771,18 @@ def cost_curves(y_true: Any, y_score: Any, *, ax: Any = None, sample_weight: Any
         ax.plot([0, 1], [cc.intercept[j], cc.intercept[j] + cc.slope[j]], color="lightgrey",
                 lw=0.6)
     ax.plot(cc.envelope_c, cc.envelope_loss, color="k", lw=1.8, label="lower envelope")
+    top = float(np.max(cc.envelope_loss, initial=0.0))
     if cc.brier is not None:                  # scores are probabilities
-        ax.plot(grid, cc.brier(grid), color="tab:orange", label="Brier curve")
+        brier = cc.brier(grid)
+        ax.plot(grid, brier, color=PALETTE[1], label="Brier curve")
+        top = max(top, float(np.max(brier)))
     ax.set_xlabel("cost proportion c")
     ax.set_ylabel("loss Q(c)")
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
+    # the curves drawn, with room above them; the cost lines run beyond (up to 2) and
+    # are cut at the top
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.15 * top if top > 0 else 1.0)
+    ax.legend(fontsize=8, loc="upper right")
     return ax
 
 
@@ -707,22 +819,20 @@ def signal_curves(signal: Any, *, ax: Any = None) -> Any:
         raise TypeError(f"signal must be a SignalCurve (from resolving_power.signal_curve), "
                         f"got {signal!r} ({type(signal).__name__}).")
     ax = _axes(_check_ax(ax))
-    for name, values in signal.values.items():
-        ax.plot(signal.auc, values, marker=".", label=name)
+    for k, (name, values) in enumerate(signal.values.items()):
+        ax.plot(signal.auc, values, marker=".", label=name, color=PALETTE[k % len(PALETTE)],
+                ls=_DASHES[(k // len(PALETTE)) % len(_DASHES)])
     ax.set_xlabel("AUROC of the model")
     ax.set_ylabel("metric")
     ax.legend(fontsize=8)
     return ax
 
 
-# below this share of the weight in the rarer class the sheet's histogram counts on a
-# log axis (at 10% the rare class's bars are already a tenth of the other's height)
-_LOG_COUNTS_BELOW = 0.1
-
-
 def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
                  title: str | None = None, log: bool | None = None) -> Any:
-    """Six panels for one model: scores, ROC, B(r), C/tpr/fpr vs B, B split, costs.
+    """Seven panels for one model: scores, ROC, precision-recall, B(r) above; C/tpr/fpr
+    vs B, B split and costs below. Every axis spans its data (the cost panel's losses
+    with a margin), not a fixed 0 to 1.
 
     Parameters
     ----------
@@ -743,7 +853,7 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     Returns
     -------
     matplotlib Figure
-        The figure with its six panels.
+        The figure with its seven panels.
 
     Examples
     --------
@@ -754,7 +864,7 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
     >>> fig = plot.report_sheet(y, s, title="demo")
     >>> len(fig.axes), fig.get_suptitle()
-    (6, 'demo')
+    (7, 'demo')
     >>> plt.close(fig)
     """
     plt = _plt()
@@ -763,21 +873,23 @@ def report_sheet(y_true: Any, y_score: Any, *, sample_weight: Any = None,
         title = y_score.name                   # a Series knows its score column
     if log is not None:
         log = check_flag(log, "log")
-    table = _table(y_true, y_score, sample_weight)      # one sort for the five curve panels
-    if log is None:
-        rare, total = (min(table.weight_pos, table.weight_neg),
-                       table.weight_pos + table.weight_neg)
-        log = bool(rare < _LOG_COUNTS_BELOW * total)
-    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
-    scores_by_class(table, ax=axes[0, 0], log=log)
-    roc(table, ax=axes[0, 1])
-    b_curve(table, ax=axes[0, 2])
-    c_tpr_fpr_vs_b(table, ax=axes[1, 0])
-    b_split(table, ax=axes[1, 1])
-    cost_curves(y_true, y_score, ax=axes[1, 2], sample_weight=sample_weight)
+    table = _table(y_true, y_score, sample_weight)      # one sort for the six curve panels
+    fig = plt.figure(figsize=(17, 8))
+    # four panels above and three wider ones below, on a grid of twelve columns
+    grid = fig.add_gridspec(2, 12)
+    top = [fig.add_subplot(grid[0, 3 * k:3 * k + 3]) for k in range(4)]
+    below = [fig.add_subplot(grid[1, 4 * k:4 * k + 4]) for k in range(3)]
+    scores_by_class(table, ax=top[0], log=log)
+    roc(table, ax=top[1])
+    pr(table, ax=top[2])
+    b_curve(table, ax=top[3])
+    c_tpr_fpr_vs_b(table, ax=below[0])
+    b_split(table, ax=below[1])
+    cost_curves(y_true, y_score, ax=below[2], sample_weight=sample_weight)
     if title:
         fig.suptitle(title)
     fig.tight_layout()
+    _legend_clear(top[0], fontsize=8)      # again: the layout resized the panel
     return fig
 
 
@@ -807,6 +919,10 @@ def _panel_tables(sets: Any) -> list[tuple[Any, ScoreTable]]:
 def nine_panels(sets: Mapping[str, tuple[Any, Any]]) -> Any:
     """The paper's nine examples: score distributions with r_b, AUC and C(r_b).
 
+    One legend above the panels serves them all, so none covers a histogram; a panel
+    whose rarer class holds under 10% of the rows counts on a log axis (its title
+    says so).
+
     Parameters
     ----------
     sets : mapping of str to (y_true, y_score)
@@ -831,16 +947,24 @@ def nine_panels(sets: Mapping[str, tuple[Any, Any]]) -> Any:
     >>> plt.close(fig)
     """
     plt = _plt()
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     tables = _panel_tables(sets)
     fig, axes = plt.subplots(3, 3, figsize=(12, 10), sharex=True)
     for ax, (name, table) in zip(axes.ravel(), tables):
-        scores_by_class(table, ax=ax, bins=50)
+        _histogram(table, ax, 50, None)      # one legend for all, above the panels
         r = _report(table, None, None)
-        ax.set_title(f"({name}) AUC {r.auc:.3f}, C(r_b) {r.precision:.3f}", fontsize=10)
+        ax.set_title(f"({name}) AUC {r.auc:.3f}, C(r_b) {r.precision:.3f}"
+                     + (" (log counts)" if ax.get_yscale() == "log" else ""), fontsize=10)
         ax.set_xlabel("")
         ax.set_ylabel("")
     for ax in axes.ravel()[len(tables):]:
         ax.set_visible(False)
+    handles = [Patch(color="tab:blue", alpha=0.55, label="negatives"),
+               Patch(color="tab:red", alpha=0.55, label="positives"),
+               Line2D([], [], color=R_B_COLOR, lw=1.8, ls="--",
+                      label="r_b, the indistinguishability threshold (B = 1/2)")]
+    fig.legend(handles=handles, loc="upper center", ncol=3, fontsize=9, frameon=False)
     fig.supxlabel("score (logistic-regression log-odds)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.965))     # the legend's strip stays free
     return fig

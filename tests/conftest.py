@@ -58,15 +58,15 @@ def client():
 
 
 class FakeBar:
-    """tqdm's interface, recording what a progress bar is told (``fake_tqdm``)."""
-    made: list["FakeBar"] = []
+    """tqdm's interface, recording what a bar is told (``fake_tqdm``)."""
 
     def __init__(self, total=None, desc="", unit="it", **kwargs):
-        self.total, self.desc, self.unit, self.n, self.closed = total, desc, unit, 0, False
-        FakeBar.made.append(self)
+        self.total, self.desc, self.unit = total, desc, unit
+        self.n, self.updates, self.closed = 0, 0, False
 
     def update(self, k=1):
         self.n += k
+        self.updates += 1
 
     def close(self):
         self.closed = True
@@ -74,10 +74,11 @@ class FakeBar:
 
 @pytest.fixture
 def fake_tqdm(monkeypatch):
-    """``tqdm.auto.tqdm`` replaced by ``FakeBar``: the list of the bars made."""
+    """``tqdm.auto.tqdm`` replaced by ``FakeBar``; the list of the bars made, in order."""
     import types
+    made = []
     module = types.ModuleType("tqdm.auto")
-    module.tqdm = FakeBar
+    module.tqdm = lambda *args, **kwargs: made.append(FakeBar(*args, **kwargs)) or made[-1]
     monkeypatch.setitem(sys.modules, "tqdm.auto", module)
-    FakeBar.made = []
-    return FakeBar.made
+    return made
+

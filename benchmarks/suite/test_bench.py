@@ -92,6 +92,15 @@ def test_evaluate_1e6(benchmark, rows_1e6):
         benchmark(indist_fast.evaluate, *rows_1e6)
 
 
+def test_compare_defaults_1e6(benchmark, rows_1e6):
+    """``compare(y, a, b)`` as called bare: the AUC by DeLong, at most about 3x
+    ``test_evaluate_1e6`` per score (benchmarks/studies/compare_defaults.py)."""
+    benchmark.group = "delong n=1e6"
+    y, a = rows_1e6
+    b = a + np.random.default_rng(1).normal(size=len(a))
+    benchmark(indist_fast.compare, y, a, b, progress=False)
+
+
 @pytest.fixture(scope="module")
 def probabilities_1e7():
     y, s, _ = make(10_000_000, "continuous")

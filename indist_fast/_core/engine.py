@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence, cast
 
 from ..errors import warn
 
@@ -90,7 +90,8 @@ class Engine(Protocol):
     def replicate_sweeps(self, bit_generators: list[np.random.BitGenerator],
                          pos_group: Array, pos_weight: Array | None, neg_group: Array,
                          neg_weight: Array | None, scores: Array, stratified: bool,
-                         levels: Array, exclude_self: bool) -> Array: ...
+                         levels: Array, exclude_self: bool,
+                         done: Callable[[int], None] | None = None) -> Array: ...
 
     def segment_order(self, codes: Array, s: Array,
                       n_segments: int) -> tuple[Array, Array]: ...

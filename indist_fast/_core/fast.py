@@ -459,9 +459,12 @@ def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: Array,
 def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Array,
                      pos_weight: Array | None, neg_group: Array, neg_weight: Array | None,
                      scores: Array, stratified: bool, levels: Array,
-                     exclude_self: bool) -> Array:
+                     exclude_self: bool, done: Callable[[int], None] | None = None) -> Array:
     """One sweep per replicate, the replicates shared by two threads. Replicate ``k``
     draws from ``bit_generators[k]`` alone, so the split does not change results.
+    ``done(k)`` after each batch of ``k`` replicates, from the thread that swept it (a
+    progress bar's count: batches are what a call is made of, while calls of fewer
+    replicates would each pay the kernel's start, about 1.5 replicates' time).
 
     Each thread takes the next batch of replicates when it is done with one, so a
     thread slowed by the machine's other work does not leave the other one waiting
@@ -482,6 +485,8 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
                 _resample.replicate_sweeps(bit_generators[a:b], pos_group, pos_weight,
                                            neg_group, neg_weight, scores, stratified,
                                            levels, exclude_self, out[a:b])
+                if done is not None:
+                    done(b - a)
         return run
     threads._on_two_threads([job(starts[:1]), job(starts[1:2])] if two else [job(starts)])
     return out

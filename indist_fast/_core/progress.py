@@ -25,7 +25,7 @@ def _in_jupyter() -> bool:
     if shell is None or "ipykernel" not in sys.modules:
         return False
     try:
-        return shell.get_ipython() is not None          # type: ignore[attr-defined]
+        return shell.get_ipython() is not None
     except Exception:                                   # an IPython without a shell
         return False
 

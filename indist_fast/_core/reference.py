@@ -15,7 +15,7 @@ Sweeps return an ``indist_fast._core.records.SweepResult``.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -318,9 +318,11 @@ def replicate_counts(bit_generator: np.random.BitGenerator, pos_group: Array,
 def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Array,
                      pos_weight: Array | None, neg_group: Array,
                      neg_weight: Array | None, scores: Array, stratified: bool,
-                     levels: Array, exclude_self: bool) -> Array:
+                     levels: Array, exclude_self: bool,
+                     done: Callable[[int], None] | None = None) -> Array:
     """One sweep per replicate; row ``k`` is ``[weight_pos, weight_neg, auc, ap]`` then,
-    per level, ``[threshold, tp, fp, b]`` (NaN when the level is not reached)."""
+    per level, ``[threshold, tp, fp, b]`` (NaN when the level is not reached).
+    ``done(1)`` after each replicate (a progress bar's count)."""
     out = np.full((len(bit_generators), REPLICATE_HEAD + REPLICATE_POINT * len(levels)), np.nan)
     for k, bit_generator in enumerate(bit_generators):
         tp, fp, _, _ = replicate_counts(bit_generator, pos_group, pos_weight, neg_group,
@@ -329,6 +331,8 @@ def replicate_sweeps(bit_generators: list[np.random.BitGenerator], pos_group: Ar
         r = sweep_table(scores[present], tp[present], fp[present], levels, exclude_self)
         out[k, :REPLICATE_HEAD] = [r.weight_pos, r.weight_neg, r.auc, r.average_precision]
         out[k, REPLICATE_HEAD:] = r.crossings[:, 1:].ravel()     # each level's, less its index
+        if done is not None:
+            done(1)
     return out
 
 

@@ -8,11 +8,13 @@ import os
 import stat
 import tempfile
 from importlib import resources
+from pathlib import Path
 from typing import Any, Callable
 
 from ..results.html_tables import esc
 
-__all__ = ["asset", "page", "write_page", "write_whole", "check_path", "esc"]
+__all__ = ["asset", "page", "write_page", "write_whole", "check_path", "esc", "table_box",
+           "deliver"]
 
 
 def asset(name: str) -> str:
@@ -30,7 +32,9 @@ def data_literal(data: Any) -> str:
 def page(title: str, body: str, data: Any, scripts: tuple[str, ...]) -> str:
     """A complete HTML document: ``body`` markup, ``IF_DATA`` set to ``data``, then the
     named package scripts, all inline (the page needs no network and no server)."""
-    code = "\n".join(asset(name) for name in ("plot.js",) + scripts)
+    # one script: data-ready (tests wait for it) is set only if every part ran
+    code = "\n".join([asset(name) for name in ("plot.js",) + scripts]
+                      + ['document.body.setAttribute("data-ready", "1");'])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -40,6 +44,21 @@ def page(title: str, body: str, data: Any, scripts: tuple[str, ...]) -> str:
         f"<title>{esc(title)}</title>\n<style>\n{asset('page.css')}</style>\n</head>\n"
         f"<body>\n{body}\n<script>\nvar IF_DATA = {data_literal(data)};\n</script>\n"
         f"<script>\n{code}\n</script>\n</body>\n</html>\n")
+
+
+def table_box(table: str) -> str:
+    """A table in its own box (``page.css``'s ``.table-box``): a table wider than the
+    page scrolls inside the box instead of running past the page's edge."""
+    return f'<div class="table-box">{table}</div>'
+
+
+def deliver(text: str, path: str | None) -> str | Path:
+    """What a page function returns: the page's HTML, or, with ``path`` (checked by
+    ``check_path``), the page written there and ``path`` as a ``pathlib.Path``."""
+    if path is None:
+        return text
+    write_page(path, text)
+    return Path(path)
 
 
 def check_path(path: Any, name: str = "path") -> str | None:

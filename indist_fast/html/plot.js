@@ -60,7 +60,7 @@ var IFPlot = (function () {
   };
   Chart.prototype.y = function (v) {
     var a = this.ylim[0], b = this.ylim[1];
-    if (this.ylog) { v = Math.log10(Math.max(v, 0.5)); a = Math.log10(a); b = Math.log10(b); }
+    if (this.ylog) { v = Math.log10(Math.max(v, a)); a = Math.log10(a); b = Math.log10(b); }
     return this.h - this.m.b - (v - a) / (b - a || 1) * (this.h - this.m.t - this.m.b);
   };
   // Pixel x back to data x (for dragging).
@@ -90,8 +90,11 @@ var IFPlot = (function () {
     });
     var yt;
     if (this.ylog) {
+      // powers of ten inside the limits, every second or third one when there are many
       yt = [];
-      for (var p = 0; Math.pow(10, p) <= this.ylim[1]; p++) yt.push(Math.pow(10, p));
+      var p0 = Math.ceil(Math.log10(this.ylim[0])), p1 = Math.floor(Math.log10(this.ylim[1]));
+      var every = Math.max(1, Math.ceil((p1 - p0 + 1) / 6));
+      for (var p = p0; p <= p1; p += every) yt.push(Math.pow(10, p));
     } else {
       yt = ticks(this.ylim[0], this.ylim[1], 5);
     }
@@ -165,7 +168,7 @@ var IFPlot = (function () {
   };
   // Vertical bars (a histogram): left edges, right edges, heights.
   Chart.prototype.bars = function (lo, hi, h, cls, which, color) {
-    var d = [], base = this.y(this.ylog ? 0.5 : this.ylim[0]);
+    var d = [], base = this.y(this.ylim[0]);
     for (var i = 0; i < h.length; i++) {
       if (!(h[i] > 0)) continue;
       var x0 = this.x(lo[i]), x1 = this.x(hi[i]), y = this.y(h[i]);
@@ -191,15 +194,20 @@ var IFPlot = (function () {
     this.svg.style.cursor = "ew-resize";
   };
 
+  // A number as the pages show it: rounded, separators in integers, n/a and infinities.
+  function format(value, digits) {
+    if (typeof value !== "number") return String(value);
+    if (!isFinite(value)) return isNaN(value) ? "n/a" : (value > 0 ? "\u221e" : "\u2212\u221e");
+    if (Number.isInteger(value) && Math.abs(value) < 1e15) return value.toLocaleString("en-US");
+    var a = Math.abs(value);
+    return (a !== 0 && (a >= 1e6 || a < 1e-4)) ? value.toExponential(3)
+                                               : String(+value.toFixed(digits === undefined ? 4 : digits));
+  }
+
   // A number shown with its exact value kept in data-value (tests and users read it).
   function setMetric(node, value, digits) {
     node.setAttribute("data-value", String(value));
-    if (typeof value !== "number") { node.textContent = String(value); return; }
-    if (!isFinite(value)) { node.textContent = isNaN(value) ? "n/a" : (value > 0 ? "\u221e" : "\u2212\u221e"); return; }
-    if (Number.isInteger(value) && Math.abs(value) < 1e15) { node.textContent = value.toLocaleString("en-US"); return; }
-    var a = Math.abs(value);
-    node.textContent = (a !== 0 && (a >= 1e6 || a < 1e-4)) ? value.toExponential(3)
-                                                          : String(+value.toFixed(digits === undefined ? 4 : digits));
+    node.textContent = format(value, digits);
   }
 
   function metrics(root, values) {
@@ -210,5 +218,5 @@ var IFPlot = (function () {
     }
   }
 
-  return {el: el, Chart: Chart, ticks: ticks, setMetric: setMetric, metrics: metrics};
+  return {el: el, Chart: Chart, ticks: ticks, format: format, setMetric: setMetric, metrics: metrics};
 })();

@@ -3,9 +3,11 @@ a threshold slider over exact operating points, several models and a segment tab
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import Any, overload
 
 import numpy as np
 
@@ -15,8 +17,9 @@ from ..metrics.curve_points import MAX_BINS, bin_edges, hull_corners, model_name
 from ..metrics.evaluation import evaluate
 from ..metrics.confusion_counts import point_fields, Points, all_points, rows_and_table
 from ..results.report import Report
+from ..plot import log_counts
 from ..table.score_table import ScoreTable
-from .page import check_path, esc, page, write_page
+from .page import check_path, deliver, esc, page, table_box
 from ..results.html_tables import report_html_table, report_table_html
 
 __all__ = ["report_html", "segment_page", "segment_section", "MAX_POINTS", "MAX_SEGMENT_ROWS"]
@@ -113,29 +116,32 @@ C(r_b) the precision there, lift = C(r_b) / base rate.{boot_note}</p>
 <div class="controls">
 <label>model <select id="model">{options}</select></label>
 <label>threshold (operating point) <input type="range" id="threshold" name="threshold"></label>
+<label>or type a threshold <input type="number" id="threshold_value" name="threshold_value"
+step="any"></label>
 <span>predict positive where score &ge; <b data-metric="threshold"></b></span>
 </div>
+<p class="small" id="threshold_note" role="status"></p>
 <p class="small" id="thinning"></p>
 <div class="row" id="current">
-<table class="cm" id="confusion">
+<div class="table-box"><table class="cm" id="confusion">
 <tr><th></th><th>labelled positive</th><th>labelled negative</th></tr>
 <tr><th>positive</th><td class="good">tp <span data-metric="tp"></span></td>
 <td class="bad">fn <span data-metric="fn"></span></td></tr>
 <tr><th>negative</th><td class="bad">fp <span data-metric="fp"></span></td>
 <td class="good">tn <span data-metric="tn"></span></td></tr>
-</table>
-<table class="metrics" id="rates">
+</table></div>
+<div class="table-box"><table class="metrics" id="rates">
 <tr><th>tpr</th><td data-metric="tpr"></td><th>tnr</th><td data-metric="tnr"></td></tr>
 <tr><th>fpr</th><td data-metric="fpr"></td><th>fnr</th><td data-metric="fnr"></td></tr>
 <tr><th>precision</th><td data-metric="precision"></td><th>npv</th><td data-metric="npv"></td></tr>
 <tr><th>accuracy</th><td data-metric="accuracy"></td><th>balanced accuracy</th><td data-metric="balanced_accuracy"></td></tr>
 <tr><th>F1</th><td data-metric="f1"></td><th>B</th><td data-metric="b"></td></tr>
-</table>
+</table></div>
 </div>
 <h2>Curves</h2>
 <div class="legend" id="legend"></div>
-<div class="controls"><label><span><input type="checkbox" id="logcount"> log counts in
-the histogram</span></label></div>
+<div class="controls"><label><span><input type="checkbox" id="logcount"{log_checked}> log
+counts in the histogram</span></label></div>
 <div class="panels">
 <div class="panel" id="panel-hist"></div>
 <div class="panel" id="panel-roc"></div>
@@ -144,9 +150,10 @@ the histogram</span></label></div>
 <div class="panel" id="panel-cost"></div>
 </div>
 <p class="small">Black dot and line: the slider's operating point (of the model chosen above).
-Dashed grey on the ROC: its convex hull; on B(r): B = 1/2 and the 0.4 to 0.6 band; green: r_b.
-Cost curves: the loss 2[c pi1 (1 - tpr) + (1 - c) pi0 fpr] of the best hull point for each cost
-proportion c, and the slider point's own line.</p>
+Dashed grey on the ROC: its convex hull; on B(r): B = 1/2 and the 0.4 to 0.6 band. Green
+(a colour no model takes): r_b, its dots ringed in their model's colour. Cost curves: the loss
+2[c pi1 (1 - tpr) + (1 - c) pi0 fpr] of the best hull point for each cost proportion c, and
+the slider point's own line.</p>
 {segments}"""
 
 
@@ -166,12 +173,31 @@ class _WarningsAtCaller:
                 warn(w.message, w.category)
 
 
+@overload
+def report_html(y_true: Any, y_score: Any = ..., *, sample_weight: Any = ...,
+                pos_label: Any = ..., groups: Any = ..., segments: Any = ...,
+                n_boot: int | None = ..., seed: Any = ..., confidence: float = ...,
+                exclude_self: bool = ..., title: str | None = ..., max_points: int = ...,
+                bins: int = ..., log: bool | None = ..., progress: bool | None = ...,
+                path: None = ...) -> str: ...
+
+
+@overload
+def report_html(y_true: Any, y_score: Any = ..., *, sample_weight: Any = ...,
+                pos_label: Any = ..., groups: Any = ..., segments: Any = ...,
+                n_boot: int | None = ..., seed: Any = ..., confidence: float = ...,
+                exclude_self: bool = ..., title: str | None = ..., max_points: int = ...,
+                bins: int = ..., log: bool | None = ..., progress: bool | None = ...,
+                path: str | os.PathLike[str]) -> Path: ...
+
+
 def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                 pos_label: Any = None, groups: Any = None, segments: Any = None,
                 n_boot: int | None = None,
-                seed: Any = None, confidence: float = 0.95, exclude_self: bool = True,
+                seed: Any = 0, confidence: float = 0.95, exclude_self: bool = True,
                 title: str | None = None, max_points: int = 2000, bins: int = 60,
-                path: Any = None) -> str:
+                log: bool | None = None, progress: bool | None = None,
+                path: Any = None) -> str | Path:
     """The interactive evaluation report as one self-contained HTML page.
 
     Shows the summary (AUC, average precision, r_b, C(r_b), lift, with bootstrap
@@ -187,6 +213,15 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     model, keeping every corner of the ROC convex hull and the operating points of
     levels 0.4, 0.5 (r_b) and 0.6 exact; the slider moves over that same set of exact
     points (the page says how many of how many).
+
+    Beside the slider a number box (``id="threshold_value"``) takes a typed threshold
+    ``t`` and moves the slider to the operating point with the lowest threshold at or
+    above ``t`` (``t`` itself when it is one), so the rows predicted positive are
+    those scoring at or above ``t``: exactly ``indist_fast.confusion(y_true, y_score,
+    t)``'s when every operating point is on the page, else the nearest drawn point's
+    (the page says which). A ``t`` above every score selects the highest threshold
+    (the page says so); one below every score, the lowest (every row positive). Text
+    that is not a number moves nothing.
 
     Parameters
     ----------
@@ -206,8 +241,9 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         ``by``), shown instead; not together with ``groups``.
     n_boot : int, default=None
         Bootstrap replicates for the summary's intervals (see ``indist_fast.evaluate``).
-    seed : int, SeedSequence or None, default=None
-        Seed of the bootstrap replicates.
+    seed : int, SeedSequence, Generator or None, default=0
+        Seed of the bootstrap replicates: the same page on every call; None draws fresh
+        entropy from the operating system.
     confidence : float, default=0.95
         Nominal coverage of the intervals.
     exclude_self : bool, default=True
@@ -218,13 +254,21 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         Operating points per model drawn and offered to the slider (2 to 20,000).
     bins : int, default=60
         Histogram bins.
+    log : bool, default=None
+        Whether the histogram's count axis starts on a log scale (the page's checkbox
+        switches it). None: log when the rarer class holds less than 10% of the
+        weight, whose bars would be too short to see on a linear axis.
+    progress : bool, default=None
+        A bar over the bootstrap replicates (with ``n_boot``): by default on a terminal
+        or in Jupyter only; False silences it.
     path : str or os.PathLike, default=None
         Write the page there (a file name in an existing folder); None only returns it.
 
     Returns
     -------
-    str
-        The page's HTML.
+    str or pathlib.Path
+        The page's HTML; with ``path``, the page is written there and ``path`` comes
+        back as a ``pathlib.Path``.
 
     Examples
     --------
@@ -235,8 +279,16 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     >>> text = report_html(y, rng.normal(size=500) + y)
     >>> 'id="threshold"' in text and 'data-metric="auc"' in text
     True
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     written = report_html(y, rng.normal(size=500) + y,
+    ...                           path=os.path.join(folder, "report.html"))
+    ...     written.name, written.stat().st_size > 10_000
+    ('report.html', True)
     """
     path = check_path(path)
+    if log is not None:
+        log = check_flag(log, "log")
     max_points = check_count(max_points, "max_points", minimum=2, maximum=MAX_POINTS)
     bins = check_count(bins, "bins", minimum=1, maximum=MAX_BINS)
     exclude_self = check_flag(exclude_self, "exclude_self")
@@ -262,7 +314,8 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
             else:       # the bootstrap resamples rows: it reads them again
                 report = evaluate(y_true, scores, sample_weight=sample_weight,
                                   pos_label=pos_label, exclude_self=exclude_self,
-                                  n_boot=n_boot, seed=seed, confidence=confidence)
+                                  n_boot=n_boot, seed=seed, confidence=confidence,
+                                  progress=progress)
             reports.append((name if isinstance(y_score, Mapping) else None, report))
             data.append(_model_data(name, table, report, exclude_self, max_points, bins))
         if groups is not None:
@@ -279,25 +332,34 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         title=esc(title or "Evaluation report"),
         subtitle=esc(f"{n_rows:,} rows, {len(models)} model{'s' if len(models) > 1 else ''}"
                      f"; made by indist_fast"),
-        summary=report_html_table(reports, table_id="summary"), boot_note=boot_note,
+        summary=table_box(report_html_table(reports, table_id="summary")), boot_note=boot_note,
         options="".join(f'<option value="{k}">{esc(n)}</option>'
                         for k, n in enumerate(models)),
+        log_checked=" checked" if log or (log is None and log_counts(
+            reports[0][1].weight_pos, reports[0][1].weight_neg)) else "",
         segments="" if segments is None else segment_section(segments))
     text = page(title or "indist_fast: evaluation report", body,
                 {"models": data, "max_points": max_points}, ("report.js", "sort.js"))
-    if path is not None:
-        write_page(path, text)
-    return text
+    return deliver(text, path)
 
 
 def segment_section(table: Any) -> str:
     """The sortable segment table of a ``ReportTable`` (click a heading to sort)."""
     return ("<h2>Segments</h2>\n<p class=\"small\">Click a column heading to sort.</p>\n"
-            + report_table_html(table, max_rows=MAX_SEGMENT_ROWS, sortable=True,
-                                table_id="segments"))
+            + table_box(report_table_html(table, max_rows=MAX_SEGMENT_ROWS, sortable=True,
+                                          table_id="segments")))
 
 
-def segment_page(table: Any, path: Any = None, *, title: str | None = None) -> str:
+@overload
+def segment_page(table: Any, path: None = ..., *, title: str | None = ...) -> str: ...
+
+
+@overload
+def segment_page(table: Any, path: str | os.PathLike[str], *,
+                 title: str | None = ...) -> Path: ...
+
+
+def segment_page(table: Any, path: Any = None, *, title: str | None = None) -> str | Path:
     """A ``ReportTable`` as a self-contained HTML page with sortable columns.
 
     Parameters
@@ -311,8 +373,9 @@ def segment_page(table: Any, path: Any = None, *, title: str | None = None) -> s
 
     Returns
     -------
-    str
-        The page's HTML (no network needed; opens from ``file://``).
+    str or pathlib.Path
+        The page's HTML (no network needed; opens from ``file://``); with ``path``,
+        the page is written there and ``path`` comes back as a ``pathlib.Path``.
 
     Examples
     --------
@@ -331,6 +394,4 @@ def segment_page(table: Any, path: Any = None, *, title: str | None = None) -> s
     heading = title or "Segment report"
     text = page(heading, f"<h1>{esc(heading)}</h1>\n{segment_section(table)}", {},
                 ("sort.js",))
-    if path is not None:
-        write_page(path, text)
-    return text
+    return deliver(text, path)

@@ -119,5 +119,4 @@
   });
   slider.step = "any"; slider.min = -1e300; slider.max = 1e300; slider.value = init.threshold;
   rebuild();
-  document.body.setAttribute("data-ready", "1");
 })();

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from pathlib import Path
+from typing import Any, overload
 
 from .._core.validation import check_real
-from .page import check_path, page, write_page
+from .page import check_path, deliver, page
 
 __all__ = ["roc_demo"]
 
@@ -37,41 +39,53 @@ After Rogozhnikov's interactive ROC demo ("ROC curve demonstration").</p>
 <div class="row">
 <div>
 <h2>At the threshold (shares of the population)</h2>
-<table class="cm" id="confusion">
+<div class="table-box"><table class="cm" id="confusion">
 <tr><th></th><th>as signal (labelled positive)</th><th>as background</th></tr>
 <tr><th>is signal (positive)</th><td class="good">isSasS = <span data-metric="tp"></span></td>
 <td class="bad">isSasB = <span data-metric="fn"></span></td></tr>
 <tr><th>is background (negative)</th><td class="bad">isBasS = <span data-metric="fp"></span></td>
 <td class="good">isBasB = <span data-metric="tn"></span></td></tr>
-</table>
+</table></div>
 </div>
 <div>
 <h2>Rates</h2>
-<table class="metrics" id="rates">
+<div class="table-box"><table class="metrics" id="rates">
 <tr><th>tpr (v)</th><td data-metric="tpr"></td></tr>
 <tr><th>fpr (u)</th><td data-metric="fpr"></td></tr>
 <tr><th>precision C(r)</th><td data-metric="precision"></td></tr>
 <tr><th>B(r)</th><td data-metric="b"></td></tr>
-</table>
+</table></div>
 </div>
 <div>
 <h2>The model</h2>
-<table class="metrics" id="summary">
+<div class="table-box"><table class="metrics" id="summary">
 <tr><th>AUC</th><td data-metric="auc"></td></tr>
 <tr><th>B(&minus;&infin;) = pi1/2 + pi0 AUC</th><td data-metric="b_at_minus_infinity"></td></tr>
 <tr><th>r_b (B = 1/2)</th><td data-metric="indistinguishability_threshold"></td></tr>
 <tr><th>C(r_b)</th><td data-metric="precision_at_indistinguishability"></td></tr>
-</table>
+</table></div>
 </div>
 </div>
 <p class="small">Dashed: B = 1/2 (the band: 0.4 to 0.6) and, on C(r), the prevalence (a random
-ranking's precision). Green: r_b. Values are shown rounded; each element's
+ranking's precision). Green (dashed): r_b; black: the threshold. Values are shown rounded; each element's
 <code>data-value</code> holds the full number.</p>"""
+
+
+@overload
+def roc_demo(path: None = ..., *, mu_pos: float = ..., sd_pos: float = ...,
+             mu_neg: float = ..., sd_neg: float = ..., prevalence: float = ...,
+             threshold: float | None = ...) -> str: ...
+
+
+@overload
+def roc_demo(path: str | os.PathLike[str], *, mu_pos: float = ..., sd_pos: float = ...,
+             mu_neg: float = ..., sd_neg: float = ..., prevalence: float = ...,
+             threshold: float | None = ...) -> Path: ...
 
 
 def roc_demo(path: Any = None, *, mu_pos: float = 1.5, sd_pos: float = 1.0,
              mu_neg: float = 0.0, sd_neg: float = 1.0, prevalence: float = 0.3,
-             threshold: float | None = None) -> str:
+             threshold: float | None = None) -> str | Path:
     """The interactive ROC demo as one self-contained HTML page.
 
     Two normal score distributions (inputs for both means and standard deviations and
@@ -99,8 +113,9 @@ def roc_demo(path: Any = None, *, mu_pos: float = 1.5, sd_pos: float = 1.0,
 
     Returns
     -------
-    str
-        The page's HTML.
+    str or pathlib.Path
+        The page's HTML; with ``path``, the page is written there and ``path`` comes
+        back as a ``pathlib.Path``.
 
     Examples
     --------
@@ -124,6 +139,4 @@ def roc_demo(path: Any = None, *, mu_pos: float = 1.5, sd_pos: float = 1.0,
         for name, what in _INPUTS)
     text = page("indist_fast: ROC demo", _BODY.replace("{inputs}", inputs), values,
                 ("population.js", "roc_demo.js"))
-    if path is not None:
-        write_page(path, text)
-    return text
+    return deliver(text, path)

@@ -5,19 +5,25 @@ Rows are never re-sorted: every row is a *slot* that knows its group in the tabl
 (its distinct score), a replicate is how often each slot was drawn, and adding the
 drawn weights to their groups gives the replicate's table, read by one sweep. Each
 replicate ``k`` has its own bit generator, derived from the seed and ``k`` alone, so
-results are identical for a given seed however the replicates are spread over threads.
+results are identical for a given seed however the replicates are spread over threads
+or engine calls; a progress bar counts the batches the engine sweeps.
+
+Every function here is seeded by default (``seed=0``): the same call gives the same
+intervals; ``seed=None`` draws fresh entropy from the OS (reported as ``seed_entropy``).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
 import numpy as np
 
 from .._core.engine import engine
+from .._core.progress import Bar, progress_bar
 from .._core.records import SweepResult, crossing_fields, replicate_fields
 from .._core.rates import operating_rates
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
@@ -43,6 +49,77 @@ MAX_REPLICATES = 10**7
 # Bit generators are built this many at a time, so memory does not grow with n_boot
 # beyond the output (a PCG64 with its SeedSequence costs about a kilobyte).
 _GENERATOR_CHUNK = 4096
+#: Steps a progress bar makes where the work splits freely (draws, segments).
+PROGRESS_STEPS = 32
+
+
+def child_generator(seed: np.random.SeedSequence, k: int) -> np.random.PCG64:
+    """Replicate ``k``'s bit generator: ``PCG64`` of child ``k`` of ``seed``,
+    ``SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (k,))``."""
+    return np.random.PCG64(np.random.SeedSequence(seed.entropy,
+                                                  spawn_key=seed.spawn_key + (k,)))
+
+
+def sweep_replicates(seed: np.random.SeedSequence, n_boot: int, pos_group: np.ndarray,
+                     pos_weight: np.ndarray | None, neg_group: np.ndarray,
+                     neg_weight: np.ndarray | None, scores: np.ndarray, stratified: bool,
+                     levels: np.ndarray, exclude_self: bool = True,
+                     bar: Bar | None = None) -> np.ndarray:
+    """One sweep per replicate ``0..n_boot-1`` of the slots, replicate ``k`` drawn by
+    ``child_generator(seed, k)``, ``bar`` advanced by each batch of replicates the
+    engine sweeps (16 per call on two threads). Generators are built
+    ``_GENERATOR_CHUNK`` at a time; neither split changes the result.
+
+    Parameters
+    ----------
+    seed : numpy.random.SeedSequence
+        Parent of the replicates' generators.
+    n_boot : int
+        Number of replicates (checked by the caller).
+    pos_group, neg_group : ndarray of int64
+        The group (index into ``scores``) of every positive / negative slot.
+    pos_weight, neg_weight : ndarray of float64 or None
+        Slot weights (None: every slot weighs 1).
+    scores : ndarray of float64
+        The distinct scores, descending.
+    stratified : bool
+        Draw as many positives and negatives as there are slots of each.
+    levels : ndarray of float64
+        Levels of ``B`` whose crossings each sweep records.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
+    bar : Bar, optional
+        Advanced by the replicates of each call.
+
+    Returns
+    -------
+    ndarray of float64 of shape (n_boot, n_columns)
+        One row per replicate (columns as in the engine's ``replicate_sweeps``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.inference.bootstrap import sweep_replicates
+    >>> rows = sweep_replicates(np.random.SeedSequence(0), 3, np.array([0, 1]), None,
+    ...                        np.array([1, 2]), None, np.array([0.8, 0.6, 0.1]), True,
+    ...                        np.array([0.5]))
+    >>> rows.shape[0], rows[:, 0].tolist()       # (stratified: 2 positives each)
+    (3, [2.0, 2.0, 2.0])
+    """
+    eng = engine()
+    done = None
+    if bar is not None and bar.shown:
+        lock = threading.Lock()      # (batches end on either thread; tqdm's count is not atomic)
+
+        def done(k: int) -> None:
+            with lock:
+                bar.update(k)
+    chunks = [eng.replicate_sweeps(
+        [child_generator(seed, k) for k in range(start, min(n_boot, start + _GENERATOR_CHUNK))],
+        pos_group, pos_weight, neg_group, neg_weight, scores, stratified, levels,
+        exclude_self, done)
+        for start in range(0, n_boot, _GENERATOR_CHUNK)]
+    return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
 
 
 def percentile_bounds(replicates: np.ndarray, confidence: float
@@ -344,8 +421,9 @@ class Resampler:
         Slot weights (None: every slot weighs 1).
     stratified : bool, default=True
         Draw as many positives and negatives as the data hold.
-    seed : int, SeedSequence or None
-        Seed of the replicates; replicate ``k`` uses child ``k`` of it.
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Seed of the replicates; replicate ``k`` uses child ``k`` of it. None draws
+        fresh entropy from the OS.
 
     Examples
     --------
@@ -360,7 +438,7 @@ class Resampler:
 
     def __init__(self, table: ScoreTable, pos_group: np.ndarray, pos_weight: np.ndarray | None,
                  neg_group: np.ndarray, neg_weight: np.ndarray | None, *,
-                 stratified: bool = True, seed: Seed = None) -> None:
+                 stratified: bool = True, seed: Seed = 0) -> None:
         self.table = table
         self.pos_group, self.neg_group = pos_group, neg_group
         self.pos_weight, self.neg_weight = pos_weight, neg_weight
@@ -369,7 +447,7 @@ class Resampler:
 
     @classmethod
     def from_rows(cls, rows: Rows, table: ScoreTable, *, stratified: bool = True,
-                  seed: Seed = None) -> "Resampler":
+                  seed: Seed = 0) -> "Resampler":
         """Slots of validated rows whose table is ``table``.
 
         Parameters
@@ -380,8 +458,8 @@ class Resampler:
             The table of those rows.
         stratified : bool, default=True
             Draw as many positives and negatives as the data hold.
-        seed : int, SeedSequence or None, default=None
-            Seed of the replicates.
+        seed : int, sequence of int, numpy SeedSequence or None, default=0
+            Seed of the replicates. None draws fresh entropy from the OS.
 
         Returns
         -------
@@ -442,12 +520,12 @@ class Resampler:
 
     def _bit_generator(self, k: int) -> np.random.PCG64:
         # Unchecked: the replicate loops pass their own range indices.
-        child = np.random.SeedSequence(self.seed.entropy,
-                                       spawn_key=self.seed.spawn_key + (k,))
-        return np.random.PCG64(child)
+        return child_generator(self.seed, k)
 
-    def sweeps(self, n_boot: int, levels: np.ndarray, exclude_self: bool = True) -> np.ndarray:
-        """One sweep per replicate ``0..n_boot-1`` (columns as in ``replicate_sweeps``).
+    def sweeps(self, n_boot: int, levels: np.ndarray, exclude_self: bool = True, *,
+               bar: Bar | None = None) -> np.ndarray:
+        """One sweep per replicate ``0..n_boot-1`` (columns as in ``replicate_sweeps``),
+        in a few dozen engine calls (``sweep_replicates``).
 
         Parameters
         ----------
@@ -457,6 +535,9 @@ class Resampler:
             Levels of ``B`` whose crossings each sweep records.
         exclude_self : bool, default=True
             Drop the pairs of a positive copy with itself from ``B``.
+        bar : Bar, optional
+            A progress bar (``indist_fast._core.progress``) advanced by the replicates
+            as they are swept.
 
         Returns
         -------
@@ -475,13 +556,9 @@ class Resampler:
         5
         """
         n_boot = check_count(n_boot, "n_boot", minimum=1, maximum=MAX_REPLICATES)
-        eng = engine()
-        chunks = [eng.replicate_sweeps(
-            [self._bit_generator(k) for k in range(start, min(n_boot, start + _GENERATOR_CHUNK))],
-            self.pos_group, self.pos_weight, self.neg_group, self.neg_weight,
-            self.table.scores, self.stratified, levels, exclude_self)
-            for start in range(0, n_boot, _GENERATOR_CHUNK)]
-        return chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+        return sweep_replicates(self.seed, n_boot, self.pos_group, self.pos_weight,
+                                self.neg_group, self.neg_weight, self.table.scores,
+                                self.stratified, levels, exclude_self, bar)
 
     def counts(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """How often replicate ``k`` drew each positive and each negative slot.
@@ -615,6 +692,11 @@ def metric_specs(metrics: Any, builtin: tuple[str, ...] = METRICS
     return specs
 
 
+def check_progress(progress: Any) -> bool | None:
+    """A ``progress`` argument: None (a bar when someone is watching) or a bool."""
+    return None if progress is None else check_flag(progress, "progress")
+
+
 def check_bootstrap_settings(n_boot: Any, confidence: Any) -> tuple[int, float]:
     # Two replicates at least: one gives no spread, so no interval.
     return (check_count(n_boot, "n_boot", minimum=2, maximum=MAX_REPLICATES),
@@ -637,10 +719,12 @@ def _call_metric(name: str, spec: TableMetric, table: ScoreTable) -> float:
 
 def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_METRICS,
                     n_boot: int = 1000, stratified: bool = True, confidence: float = 0.95,
-                    seed: Seed = None, level: float = 0.5,
-                    exclude_self: bool = True) -> BootstrapResult:
+                    seed: Seed = 0, level: float = 0.5,
+                    exclude_self: bool = True, progress: bool | None = None
+                    ) -> BootstrapResult:
     """``bootstrap`` on rows already validated and tabled (no second sort)."""
     n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
+    progress = check_progress(progress)
     level = check_level(level)
     specs = metric_specs(metrics)
     if not specs:
@@ -653,16 +737,26 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
     levels = np.array([level])
     estimates = sweep_metrics(engine().sweep_table(table.scores, table.pos, table.neg,
                                                     levels, exclude_self))
-    builtin = derived_metrics(resampler.sweeps(n_boot, levels, exclude_self)) if any(
-        isinstance(s, str) for s in specs.values()) else {}
+    any_builtin = any(isinstance(spec, str) for spec in specs.values())
+    callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
+    # (on the full table first: a callable that fails, fails before the replicates)
+    estimates.update({name: np.array([_call_metric(name, func, table)])
+                      for name, func in callables.items()})
+    # one unit per replicate swept, and one per replicate table the callables read
+    with progress_bar(progress, n_boot * (any_builtin + bool(callables)), "bootstrap",
+                      "replicate") as bar:
+        builtin = (derived_metrics(resampler.sweeps(n_boot, levels, exclude_self, bar=bar))
+                   if any_builtin else {})
+        called = {name: np.empty(n_boot) for name in callables}
+        for k in range(n_boot if callables else 0):
+            replicate = resampler.replicate_table(k)        # one table for every callable
+            for name, func in callables.items():
+                called[name][k] = _call_metric(name, func, replicate)
+            bar.update()
     intervals = {}
     for name, spec in specs.items():
-        if isinstance(spec, str):
-            estimate, reps = estimates[spec][0], builtin[spec]
-        else:
-            estimate = _call_metric(name, spec, table)
-            reps = np.array([_call_metric(name, spec, resampler.replicate_table(k))
-                             for k in range(n_boot)], dtype=np.float64)
+        estimate, reps = ((estimates[spec][0], builtin[spec]) if isinstance(spec, str)
+                          else (estimates[name][0], called[name]))
         intervals[name] = Interval.from_replicates(name, estimate, reps, confidence)
     return BootstrapResult(ReadOnlyMapping._of(intervals), n_boot, resampler.stratified,
                            confidence, level, entropy)
@@ -670,8 +764,9 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
 
 def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
               n_boot: int = 1000, stratified: bool = True, confidence: float = 0.95,
-              seed: Seed = None, sample_weight: Any = None, pos_label: Any = None,
-              level: float = 0.5, exclude_self: bool = True) -> BootstrapResult:
+              seed: Seed = 0, sample_weight: Any = None, pos_label: Any = None,
+              level: float = 0.5, exclude_self: bool = True,
+              progress: bool | None = None) -> BootstrapResult:
     """Percentile bootstrap intervals, one sort for all replicates.
 
     Parameters
@@ -696,12 +791,18 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
         Resample positives and negatives separately, keeping their counts.
     confidence : float, default=0.95
         Coverage of the percentile intervals.
-    seed : int, SeedSequence or None, default=None
-        Same seed, same replicates (whatever the number of threads).
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Same seed, same replicates (whatever the number of threads): two calls with
+        the default give the same intervals. None draws fresh entropy from the OS
+        (reported as ``seed_entropy``, to repeat the run).
     level : float, default=0.5
         Level of B for the threshold metrics.
     exclude_self : bool, default=True
         Drop the pairs of a positive copy with itself from ``B``.
+    progress : bool or None, default=None
+        A progress bar over the replicates (tqdm, on stderr). None: shown when stderr
+        is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0`` turns that off); True
+        always; False never.
 
     Returns
     -------
@@ -721,4 +822,4 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
     return bootstrap_table(rows, ScoreTable.from_rows(rows), metrics=metrics, n_boot=n_boot,
                            stratified=stratified, confidence=confidence, seed=seed,
-                           level=level, exclude_self=exclude_self)
+                           level=level, exclude_self=exclude_self, progress=progress)

@@ -7,6 +7,11 @@ replicates are sweeps of its own table and the differences are taken replicate b
 replicate. Unpaired models (different rows) are summarised apart and their
 variances add.
 
+By default only the AUC is compared, by DeLong: no replicates, one sort per model.
+The other metrics have no closed-form variance here; naming them in ``metrics``
+bootstraps them (``n_boot`` replicates, seeded: ``seed=0`` by default, so the same call
+gives the same intervals and p-values).
+
 Replicates (``method="bootstrap"``, or the metrics other than AUC): rows of weight
 > 0 are the *slots*, positives first then negatives, each in row order. Replicate
 ``k`` draws them exactly as ``Resampler(..., seed=child).counts(k)`` does (stratified:
@@ -26,12 +31,16 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 from .._core.engine import engine
+from .._core.progress import Bar, progress_bar, wants_progress
+from .._core.records import DeLongComponents
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
 from .._core.validation import check_two_classes, prepare_rows
 from ..errors import warn_fractional_weights
 from ..results.report import ReadOnlyMapping, record_dict
-from .bootstrap import MAX_REPLICATES, METRICS, Resampler, derived_metrics, _entropy, sweep_metrics
-from .delong import (RankedRows, Slots, _check_copies, _scored_rows, delong_table,
+from ..table.score_table import ScoreTable
+from .bootstrap import (MAX_REPLICATES, METRICS, Resampler, check_progress, derived_metrics,
+                        _entropy, sweep_metrics)
+from .delong import (RankedRows, Slots, _scored_rows, delong_table,
                      model_components, paired_difference, rank_models)
 
 __all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
@@ -40,7 +49,13 @@ __all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
 METHODS = ("delong", "bootstrap")
 ALTERNATIVES = ("two-sided", "greater", "less")
 CORRECTIONS = (None, "holm")
-DEFAULT_METRICS = ("auc", "average_precision", "precision")
+DEFAULT_METRICS = ("auc",)
+#: Replicates drawn when a metric is bootstrapped and ``n_boot`` is not given.
+DEFAULT_N_BOOT = 2000
+#: Rows times models from which DeLong gets a progress bar over the models (paired: the
+#: components one model at a time instead of two on two threads; the same numbers):
+#: about 2 s on a 2.5 GHz core pair.
+_DELONG_PROGRESS_ROWS = 20_000_000
 #: Metrics whose values lie in [0, 1]: their differences in [-1, 1] bound one-sided
 #: intervals; the others (a threshold, a lift) are unbounded.
 _UNIT_METRICS = frozenset({"auc", "average_precision", "precision", "tpr", "fpr", "f1", "b"})
@@ -225,8 +240,10 @@ class Comparison:
         try:
             return self.differences[metric]
         except KeyError:
+            hint = (" Name it in compare(..., metrics=...) to compare it (bootstrapped)."
+                    if isinstance(metric, str) and metric in METRICS else "")
             raise KeyError(f"metric {metric!r} was not compared; compared: "
-                           f"{', '.join(self.differences)}.") from None
+                           f"{', '.join(self.differences)}.{hint}") from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.differences)
@@ -567,7 +584,7 @@ def _holm(p: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --- the comparison ----------------------------------------------------------------------
 
 def _replicates(ranked: list[RankedRows], n_boot: int, seeds: list[np.random.SeedSequence],
-                stratified: bool, level: float) -> list[dict[str, np.ndarray]]:
+                stratified: bool, level: float, bar: Bar) -> list[dict[str, np.ndarray]]:
     """Every built-in metric on every replicate, per model: one sweep per replicate of
     the model's own table, the draws given by its seed over its slots."""
     out = []
@@ -577,18 +594,44 @@ def _replicates(ranked: list[RankedRows], n_boot: int, seeds: list[np.random.See
         resampler = Resampler(r.table, r.group[:k], None if w is None else w[:k],
                               r.group[k:], None if w is None else w[k:],
                               stratified=stratified, seed=seed)
-        out.append(derived_metrics(resampler.sweeps(n_boot, np.array([level]))))
+        out.append(derived_metrics(resampler.sweeps(n_boot, np.array([level]), bar=bar)))
+    return out
+
+
+def _paired_components(models: list[Rows], progress: bool | None) -> list[DeLongComponents]:
+    """Each model's DeLong components of the shared rows: all models in one engine call
+    (two at a time on two threads), or, when that takes seconds and a bar is wanted,
+    one model at a time with the bar advancing per model (the same numbers)."""
+    if (len(models[0].y) * len(models) < _DELONG_PROGRESS_ROWS
+            or not wants_progress(progress)):
+        return model_components(models)
+    out: list[DeLongComponents] = []
+    with progress_bar(True, len(models), "DeLong", "model") as bar:
+        for rows in models:
+            out += model_components([rows])
+            bar.update()
     return out
 
 
 def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
             sample_weight: Any = None, pos_label: Any = None,
             metrics: Any = DEFAULT_METRICS, method: str = "delong", paired: bool = True,
-            alternative: str = "two-sided", n_boot: int = 2000, seed: Any = None,
+            alternative: str = "two-sided", n_boot: int | None = None, seed: Any = 0,
             confidence: float = 0.95, correction: str | None = None, level: float = 0.5,
-            stratified: bool = True, names: Sequence[str] | None = None
-            ) -> Comparison | Comparisons:
+            stratified: bool = True, names: Sequence[str] | None = None,
+            progress: bool | None = None) -> Comparison | Comparisons:
     """Compare models: each metric's difference (A minus B) with an interval and p-value.
+
+    By default the AUC alone, by DeLong's test (no resampling: about the time of one
+    ``evaluate`` per model). Average precision, C(r_b), r_b and the other metrics are
+    compared when named in ``metrics``, by a paired bootstrap (seeded: the same call
+    gives the same result):
+
+    - ``compare(y, a, b)``: the AUC, by DeLong.
+    - ``compare(y, a, b, metrics=("auc", "average_precision", "precision"))``: the AUC
+      by DeLong, average precision and C(r_b) by the bootstrap.
+    - ``compare(y, a, b, metrics=..., method="bootstrap")``: every metric by the
+      bootstrap, the AUC too.
 
     Three ways to pass the models:
 
@@ -615,14 +658,15 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         Non-negative finite frequency weights: weight 3 acts as three copies of the row.
     pos_label : scalar, default=None
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
-    metrics : str or sequence of str, default=("auc", "average_precision", "precision")
+    metrics : str or sequence of str, default=("auc",)
         Built-in metrics: ``auc``, ``average_precision``, ``threshold`` (r_b at
-        ``level``), ``precision`` (C(r_b)), ``lift``, ``tpr``, ``fpr``, ``f1``, ``b``.
+        ``level``), ``precision`` (C(r_b)), ``lift``, ``tpr``, ``fpr``, ``f1``. Every
+        metric but ``auc`` is bootstrapped (there is no DeLong for them): naming one
+        asks for ``n_boot`` replicates of the rows.
     method : {"delong", "bootstrap"}, default="delong"
         How the AUC is compared: DeLong's normal interval and z-test, or the
-        bootstrap. DeLong covers the AUC alone, so the other metrics are always
-        bootstrapped (each ``Difference`` records its ``method``); pass
-        ``metrics="auc"`` for DeLong alone, with no replicates drawn.
+        bootstrap (with the other metrics' replicates, if any). Each ``Difference``
+        records its ``method``.
     paired : bool, default=True
         Same rows for all models: DeLong with the components' covariance, and
         bootstrap replicates that draw the same rows for every model. False: the
@@ -630,10 +674,14 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         "greater": A's metric above B's. One-sided alternatives give one-sided
         intervals (the other end is the metric's bound: ±1 for metrics in [0, 1]).
-    n_boot : int, default=2000
-        Bootstrap replicates (at least 2), when a metric is bootstrapped.
-    seed : int, SeedSequence or None, default=None
-        Seed of the replicates (see the module docstring for the derivation).
+    n_boot : int, default=None
+        Bootstrap replicates (at least 2); None: 2000 when a metric is bootstrapped.
+        Giving it when nothing is bootstrapped (the AUC alone by DeLong) is an error:
+        name the metrics to bootstrap, or pass ``method="bootstrap"``.
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Seed of the replicates (see the module docstring for the derivation): the same
+        call gives the same result. None draws fresh entropy from the OS (reported as
+        ``seed_entropy``).
     confidence : float, default=0.95
         Coverage of the intervals.
     correction : {None, "holm"}, default=None
@@ -648,6 +696,11 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         Names of models A and B when they come as two arguments (``("a", "b")`` when
         None), shown when printed and kept as ``model_a``, ``model_b``. A mapping of
         models is named by its keys.
+    progress : bool or None, default=None
+        A progress bar (tqdm, on stderr) over the bootstrap replicates, or over the
+        models' DeLong components when there are tens of millions of rows. None:
+        shown when stderr is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0``
+        turns that off); True always (when there is something to count); False never.
 
     Returns
     -------
@@ -669,6 +722,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     ``d_k >= 0``, two-sided twice the smaller of the two (at most 1). So ``p <= alpha``
     about when the ``1 - alpha`` interval leaves 0 out, and p is never 0. Replicates
     where a metric is undefined (NaN) are left out and counted in ``n_undefined``.
+    Each replicate costs about one sweep of every model's rows: 2000 replicates of
+    two models take on the order of a thousand ``evaluate`` calls.
 
     Examples
     --------
@@ -677,12 +732,18 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     >>> y = rng.random(2000) < 0.3
     >>> a = y + rng.normal(size=2000)
     >>> b = 0.8 * y + rng.normal(size=2000)
-    >>> d = indist_fast.compare(y, a, b, metrics="auc")["auc"]
-    >>> d.low < d.estimate < d.high and d.p_value < 0.05
-    True
-    >>> c = indist_fast.compare(y, a, b, method="bootstrap", n_boot=200, seed=1)
-    >>> list(c), c["precision"].method
-    (['auc', 'average_precision', 'precision'], 'bootstrap')
+    >>> c = indist_fast.compare(y, a, b)
+    >>> d = c["auc"]
+    >>> d.method, d.low < d.estimate < d.high and d.p_value < 0.05, c.n_boot
+    ('delong', True, 0)
+    >>> c = indist_fast.compare(y, a, b, metrics=("auc", "average_precision", "precision"),
+    ...                         n_boot=200)
+    >>> [c[m].method for m in c], c.n_boot
+    (['delong', 'bootstrap', 'bootstrap'], 200)
+    >>> c = indist_fast.compare(y, a, b, metrics=("auc", "precision"), method="bootstrap",
+    ...                         n_boot=200, seed=1)
+    >>> c["auc"].method, c.seed_entropy
+    ('bootstrap', 1)
     """
     metric_names = _metric_names(metrics)
     method = _choice(method, "method", METHODS)
@@ -690,7 +751,18 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     correction = _choice(correction, "correction", CORRECTIONS)
     paired = check_flag(paired, "paired")
     stratified = check_flag(stratified, "stratified")
-    n_boot = check_count(n_boot, "n_boot", minimum=2, maximum=MAX_REPLICATES)
+    progress = check_progress(progress)
+    delong_auc = method == "delong" and "auc" in metric_names
+    boot = [m for m in metric_names if not (delong_auc and m == "auc")]
+    if n_boot is None:
+        n_boot = DEFAULT_N_BOOT
+    else:
+        n_boot = check_count(n_boot, "n_boot", minimum=2, maximum=MAX_REPLICATES)
+        if not boot:
+            raise ValueError(f"n_boot={n_boot} is given but nothing is bootstrapped: the "
+                             "AUC is compared by DeLong's test. Name the metrics to "
+                             "bootstrap (metrics=('auc', 'average_precision', "
+                             "'precision')) or pass method='bootstrap'.")
     confidence = check_level(confidence, "confidence")
     level = check_level(level)
     seed = check_seed(seed)
@@ -703,30 +775,35 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         raise ValueError("correction applies to several models (a mapping of them); "
                          "two models make one comparison per metric.")
 
-    delong_auc = method == "delong" and "auc" in metric_names
-    boot = [m for m in metric_names if not (delong_auc and m == "auc")]
     # DeLong on the same rows reads every row's component under each model (one sort
-    # per model in the engine); the bootstrap and unpaired DeLong read score tables.
-    components = (model_components([rows for _, rows, _ in models])
+    # per model in the engine); the bootstrap reads each model's table and its slots'
+    # groups; unpaired DeLong alone reads the tables.
+    components = (_paired_components([rows for _, rows, _ in models], progress)
                   if delong_auc and paired else [])
     ranked: list[RankedRows] = []
-    if boot or not paired:
+    tables: list[ScoreTable] = []
+    if boot:
         ranked = rank_models([(rows, slots) for (_, rows, _), slots
                               in zip(models, _model_slots(models, paired))])
-    for r in ranked:
-        check_two_classes(r.table.weight_pos, r.table.weight_neg)
+        tables = [r.table for r in ranked]
+    elif not paired:            # (one model at a time already: a bar costs nothing)
+        large = sum(len(rows.y) for _, rows, _ in models) >= _DELONG_PROGRESS_ROWS
+        with progress_bar(progress if large else False, len(models), "DeLong", "model") as bar:
+            for _, rows, _ in models:
+                tables.append(ScoreTable.from_rows(rows))
+                bar.update()
+    for t in tables:
+        check_two_classes(t.weight_pos, t.weight_neg)
+    unpaired_delong = ([delong_table(t) for t in tables] if delong_auc and not paired
+                       else [])
     levels = np.array([level])
     if boot:
-        estimates = [sweep_metrics(engine().sweep_table(r.table.scores, r.table.pos,
-                                                         r.table.neg, levels, True))
-                     for r in ranked]
+        estimates = [sweep_metrics(engine().sweep_table(t.scores, t.pos, t.neg, levels, True))
+                     for t in tables]
     elif paired:    # DeLong alone: the AUC is the mean of the components at hand
         estimates = [{"auc": np.array([c.auc])} for c in components]
     else:
-        estimates = [{"auc": np.array([delong_table(r.table).auc])} for r in ranked]
-    if delong_auc and not paired:
-        for r in ranked:
-            _check_copies(r.table)
+        estimates = [{"auc": np.array([d.auc])} for d in unpaired_delong]
     if delong_auc:                          # (one warning for all the models)
         any(warn_fractional_weights(rows.w, "DeLong's variance")
             for _, rows, _ in (models[:1] if paired else models))
@@ -735,7 +812,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         seeds = ([seed] * len(ranked) if paired else
                  [np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (j,))
                   for j in range(len(ranked))])
-        reps = _replicates(ranked, n_boot, seeds, stratified, level)
+        with progress_bar(progress, n_boot * len(ranked), "bootstrap", "replicate") as bar:
+            reps = _replicates(ranked, n_boot, seeds, stratified, level, bar)
 
     pairs: dict[tuple[str, str], dict[str, Difference]] = {}
     for i, j in itertools.combinations(range(len(models)), 2):
@@ -747,7 +825,7 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                     _, variance = paired_difference(models[i][1], components[i],
                                                     components[j])
                 else:
-                    variance = _delong_variance(ranked[i]) + _delong_variance(ranked[j])
+                    variance = unpaired_delong[i].variance + unpaired_delong[j].variance
                 diffs[m] = _delong_difference(m, est_a, est_b, variance, alternative,
                                               confidence)
             else:
@@ -780,8 +858,3 @@ def _model_slots(models: list[tuple[str, Rows, Slots | None]], paired: bool) -> 
     if paired:
         return [Slots.from_rows(models[0][1])] * len(models)
     return [Slots.from_rows(rows) if slots is None else slots for _, rows, slots in models]
-
-
-def _delong_variance(r: RankedRows) -> float:
-    """DeLong's variance of one model's AUC (the unpaired comparison adds two)."""
-    return delong_table(r.table).variance

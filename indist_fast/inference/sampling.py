@@ -5,6 +5,10 @@ Monte Carlo counterparts of the exact values: draw comparisons, count the share 
 positive wins (ties one half), report it with its binomial standard error. They exist
 to reproduce the paper's procedure and to check the exact computation; the exact
 values (``indist_fast.evaluate``) are cheaper and have no sampling error.
+
+Seeded by default (``seed=0``): the same call gives the same estimate. Draws are made
+in about 32 pieces so that a progress bar moves; the pieces read the generator's stream
+in order, so the draws are those of one call.
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from .._core.progress import Bar, progress_bar
 from .._core.validation import Rows, check_count, check_flag, check_real, make_rng, prepare_rows
 from .._core.validation import check_two_classes
+from .bootstrap import PROGRESS_STEPS, check_progress
 from ..results.report import record_dict
 from ..table.score_table import ScoreTable
 
@@ -99,6 +105,9 @@ class PairCurve:
 # so the ceiling keeps one call under half a gigabyte; average several seeded calls
 # for more.
 MAX_PAIRS = 10**7
+# Fewest draws per piece: a piece of weighted draws costs a pass over the members (the
+# probabilities' sum and cumulative sum), next to which this many draws dominate.
+_MIN_PIECE = 1 << 18
 
 
 def _check_n_pairs(n_pairs: Any) -> int:
@@ -130,16 +139,25 @@ class _Rows:
         self.is_pos = rows.y[keep] == rows.pos_value
         self.w = None if rows.w is None else rows.w[keep]
 
-    def draw(self, rng: np.random.Generator, members: np.ndarray, size: int) -> np.ndarray:
-        """Row indices from ``members``, weights as sampling probabilities."""
-        if self.w is None:
-            return members[rng.integers(0, len(members), size)]
-        p = self.w[members]
-        return members[rng.choice(len(members), size=size, p=p / p.sum())]
+    def draw(self, rng: np.random.Generator, members: np.ndarray, size: int,
+             bar: Bar | None = None) -> np.ndarray:
+        """Row indices from ``members``, weights as sampling probabilities; in pieces
+        that advance ``bar``, the same draws as one call."""
+        p = None if self.w is None else self.w[members] / self.w[members].sum()
+        step = max(_MIN_PIECE, -(-size // PROGRESS_STEPS))
+        pieces = [np.empty(0, dtype=np.int64)]
+        for a in range(0, size, step):
+            k = min(step, size - a)
+            pieces.append(rng.integers(0, len(members), k) if p is None
+                          else rng.choice(len(members), size=k, p=p))
+            if bar is not None:
+                bar.update(k)
+        return members[pieces[-1] if len(pieces) == 2 else np.concatenate(pieces)]
 
 
-def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
-               sample_weight: Any = None, pos_label: Any = None) -> PairEstimate:
+def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = 0,
+               sample_weight: Any = None, pos_label: Any = None,
+               progress: bool | None = None) -> PairEstimate:
     """Estimate A by comparing ``n_pairs`` random (positive, negative) pairs.
 
     Parameters
@@ -154,9 +172,14 @@ def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     n_pairs : int
         Comparisons to draw.
-    seed : None, int, sequence of ints, SeedSequence or Generator
-        Seed of ``numpy.random.default_rng``; a ``Generator`` is used as is (its state
-        advances).
+    seed : int, sequence of int, numpy SeedSequence/Generator or None, default=0
+        Seed of ``numpy.random.default_rng``: the same call gives the same estimate. A
+        ``Generator`` is used as is (its state advances). None draws fresh entropy
+        from the OS.
+    progress : bool or None, default=None
+        A progress bar over the draws (tqdm, on stderr). None: shown when stderr is a
+        terminal or in Jupyter (``INDIST_FAST_PROGRESS=0`` turns that off); True
+        always; False never.
 
     Returns
     -------
@@ -170,10 +193,12 @@ def sample_auc(y_true: Any, y_score: Any, n_pairs: int, *, seed: Any = None,
     True
     """
     n = _check_n_pairs(n_pairs)
+    progress = check_progress(progress)
     rng = make_rng(seed)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    p = data.draw(rng, np.flatnonzero(data.is_pos), n)
-    q = data.draw(rng, np.flatnonzero(~data.is_pos), n)
+    with progress_bar(progress, 2 * n, "sampling", "draw", unit_scale=True) as bar:
+        p = data.draw(rng, np.flatnonzero(data.is_pos), n, bar)
+        q = data.draw(rng, np.flatnonzero(~data.is_pos), n, bar)
     return _estimate(_wins(data.s[p], data.s[q]))
 
 
@@ -200,7 +225,7 @@ def _check_distinct_share(data: _Rows, positives: np.ndarray, labelled: np.ndarr
 
 
 def _sample_b(data: _Rows, threshold: float, n: int, replace: bool,
-              rng: np.random.Generator) -> PairEstimate:
+              rng: np.random.Generator, bar: Bar) -> PairEstimate:
     positives = np.flatnonzero(data.is_pos)
     labelled = np.flatnonzero(data.s >= threshold)
     if len(labelled) == 0:
@@ -211,7 +236,7 @@ def _sample_b(data: _Rows, threshold: float, n: int, replace: bool,
                          "itself, so B is undefined.")
     if replace:
         _check_distinct_share(data, positives, labelled, threshold)
-        p, r = data.draw(rng, positives, n), data.draw(rng, labelled, n)
+        p, r = data.draw(rng, positives, n, bar), data.draw(rng, labelled, n, bar)
         same = np.flatnonzero(p == r)
         while len(same):                  # a row against itself: discard, draw again
             p[same] = data.draw(rng, positives, len(same))
@@ -228,14 +253,15 @@ def _sample_b(data: _Rows, threshold: float, n: int, replace: bool,
     # Distinct cells of the positives x labelled grid; at most n_self are a row
     # against itself, so n + n_self cells always leave n valid pairs.
     cells = rng.choice(grid, size=min(grid, n + n_self), replace=False)
+    bar.update(2 * n)                         # (one call: no piece to show)
     p, r = positives[cells // len(labelled)], labelled[cells % len(labelled)]
     valid = p != r
     return _estimate(_wins(data.s[p[valid][:n]], data.s[r[valid][:n]]))
 
 
 def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
-             replace: bool = True, seed: Any = None, sample_weight: Any = None,
-             pos_label: Any = None) -> PairEstimate:
+             replace: bool = True, seed: Any = 0, sample_weight: Any = None,
+             pos_label: Any = None, progress: bool | None = None) -> PairEstimate:
     """Estimate B at ``threshold``: a random positive against a random labelled row.
 
     The labelled set holds the rows with ``score >= threshold``. A draw of the same
@@ -259,9 +285,14 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     replace : bool, default=True
         Draw comparisons independently; False draws distinct (positive, labelled)
         pairs (without weights only).
-    seed : None, int, sequence of ints, SeedSequence or Generator
-        Seed of ``numpy.random.default_rng``; a ``Generator`` is used as is (its state
-        advances).
+    seed : int, sequence of int, numpy SeedSequence/Generator or None, default=0
+        Seed of ``numpy.random.default_rng``: the same call gives the same estimate. A
+        ``Generator`` is used as is (its state advances). None draws fresh entropy
+        from the OS.
+    progress : bool or None, default=None
+        A progress bar over the draws (tqdm, on stderr). None: shown when stderr is a
+        terminal or in Jupyter (``INDIST_FAST_PROGRESS=0`` turns that off); True
+        always; False never.
 
     Returns
     -------
@@ -288,9 +319,11 @@ def sample_b(y_true: Any, y_score: Any, threshold: float, n_pairs: int, *,
     n = _check_n_pairs(n_pairs)
     t = check_real(threshold, "threshold", finite=False)
     replace = check_flag(replace, "replace")
+    progress = check_progress(progress)
     rng = make_rng(seed)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    return _sample_b(data, t, n, replace, rng)
+    with progress_bar(progress, 2 * n, "sampling", "draw", unit_scale=True) as bar:
+        return _sample_b(data, t, n, replace, rng, bar)
 
 
 def _check_thresholds(thresholds: Any) -> np.ndarray:
@@ -306,8 +339,8 @@ def _check_thresholds(thresholds: Any) -> np.ndarray:
 
 
 def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
-                   replace: bool = True, seed: Any = None, sample_weight: Any = None,
-                   pos_label: Any = None) -> PairCurve:
+                   replace: bool = True, seed: Any = 0, sample_weight: Any = None,
+                   pos_label: Any = None, progress: bool | None = None) -> PairCurve:
     """``sample_b`` at every threshold (one generator for the whole curve).
 
     Parameters
@@ -325,9 +358,14 @@ def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
     replace : bool, default=True
         Draw comparisons independently; False draws distinct (positive, labelled)
         pairs (without weights only).
-    seed : None, int, sequence of ints, SeedSequence or Generator
-        Seed of ``numpy.random.default_rng``; a ``Generator`` is used as is (its state
-        advances).
+    seed : int, sequence of int, numpy SeedSequence/Generator or None, default=0
+        Seed of ``numpy.random.default_rng``: the same call gives the same estimate. A
+        ``Generator`` is used as is (its state advances). None draws fresh entropy
+        from the OS.
+    progress : bool or None, default=None
+        A progress bar over the draws (tqdm, on stderr). None: shown when stderr is a
+        terminal or in Jupyter (``INDIST_FAST_PROGRESS=0`` turns that off); True
+        always; False never.
     thresholds : 1d sequence of float
         The thresholds, each checked as ``sample_b``'s.
 
@@ -347,8 +385,10 @@ def sample_b_curve(y_true: Any, y_score: Any, thresholds: Any, n_pairs: int, *,
     n = _check_n_pairs(n_pairs)
     t = _check_thresholds(thresholds)
     replace = check_flag(replace, "replace")
+    progress = check_progress(progress)
     rng = make_rng(seed)
     data = _Rows(prepare_rows(y_true, y_score, sample_weight, pos_label))
-    est = [_sample_b(data, float(x), n, replace, rng) for x in t]
+    with progress_bar(progress, 2 * n * len(t), "sampling", "draw", unit_scale=True) as bar:
+        est = [_sample_b(data, float(x), n, replace, rng, bar) for x in t]
     return PairCurve(t, np.array([e.estimate for e in est]),
                      np.array([e.std_error for e in est]), n)

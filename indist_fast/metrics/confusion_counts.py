@@ -266,7 +266,7 @@ def _confusion_rows(c: Confusion, limit: int = 20) -> str:
     lines = ["".join(f"{f:>11}" for f in _ROW_FIELDS)]
     for k, i in enumerate(shown):
         if n > limit and k == limit // 2:
-            lines.append(f"{'...':>11}  ({n - limit} more)")
+            lines.append(f"{'...':>11}  ({n - limit} more: .to_dict() holds every row)")
         lines.append("".join(f"{(_count4 if f in _COUNTS else four_digits)(columns[f][i]):>11}"
                              for f in _ROW_FIELDS))
     return "\n".join(lines)

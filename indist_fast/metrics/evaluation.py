@@ -29,7 +29,7 @@ from .._core.validation import (PLAIN_ROWS, check_flag, check_level, check_level
 from ..io.frames import columns_by_keyword, prepare_frame_or_rows
 from .roc_dominance import roc_polyline
 from ..results.report import Curves, Report
-from ..inference.bootstrap import check_bootstrap_settings, bootstrap_table
+from ..inference.bootstrap import check_bootstrap_settings, check_progress, bootstrap_table
 from ..table.precision_recall import PrecisionRecallCurve, precision_recall_of
 from ..table.score_table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
@@ -44,9 +44,9 @@ __all__ = ["evaluate", "curves", "roc_auc", "average_precision",
 @columns_by_keyword
 def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
              pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
-             exclude_self: bool = True, n_boot: int | None = None, seed: Any = None,
+             exclude_self: bool = True, n_boot: int | None = None, seed: Any = 0,
              confidence: float = 0.95, label: str | None = None, score: str | None = None,
-             weight: str | None = None) -> Report:
+             weight: str | None = None, progress: bool | None = None) -> Report:
     """Evaluate scores: AUC, average precision, and C(r_b) with its operating point.
 
     One sort and one sweep; without weights no per-score table is materialised.
@@ -69,13 +69,18 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     n_boot : int, default=None
         Add stratified bootstrap intervals (``Report.intervals``) from this many
         replicates; see ``indist_fast.bootstrap``.
-    seed : int, SeedSequence or None, default=None
-        Seed of the bootstrap replicates.
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Seed of the bootstrap replicates (used with ``n_boot``): the same call gives
+        the same intervals. None draws fresh entropy from the OS.
     confidence : float, default=0.95
         Coverage of the bootstrap intervals.
     label, score, weight : str, default=None
         Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
         Table): ``evaluate(df, label="y", score="p")``.
+    progress : bool or None, default=None
+        A progress bar over the bootstrap replicates (with ``n_boot``; tqdm, on
+        stderr). None: shown when stderr is a terminal or in Jupyter
+        (``INDIST_FAST_PROGRESS=0`` turns that off); True always; False never.
 
     Returns
     -------
@@ -125,6 +130,7 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     """
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
+    progress = check_progress(progress)
     if n_boot is not None:
         # Checked before the rows are sorted: a bad setting must not cost a sort.
         n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
@@ -137,7 +143,8 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     # One sort serves both: the table gives the report and the bootstrap's slots.
     table = ScoreTable.from_rows(rows)
     boot = bootstrap_table(rows, table, metrics=BOOTSTRAP_METRICS, n_boot=n_boot,
-                           seed=seed, confidence=confidence, exclude_self=exclude_self)
+                           seed=seed, confidence=confidence, exclude_self=exclude_self,
+                           progress=progress)
     report = table._report(lv, exclude_self)
     return dataclasses.replace(report, intervals=boot.intervals)
 

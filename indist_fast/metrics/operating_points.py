@@ -27,7 +27,7 @@ import numpy as np
 from .._core.rates import operating_rates
 from .._core.validation import check_count, check_flag, check_level, check_real, check_seed
 from ..errors import warn_fractional_weights
-from ..inference.bootstrap import BootstrapResult, bootstrap_table
+from ..inference.bootstrap import BootstrapResult, bootstrap_table, check_progress
 from ..results.report import count_text, record_dict
 from ..table.score_table import ScoreTable
 from .confusion_counts import (all_points, confusion, four_digits,
@@ -204,8 +204,8 @@ def _rate_at(threshold: float, metric: str) -> Callable[[ScoreTable], float]:
 def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
                               sample_weight: Any = None, pos_label: Any = None,
                               confidence: float = 0.95, n_boot: int | None = None,
-                              seed: Any = None,
-                              stratified: bool = True) -> OperatingPointIntervals:
+                              seed: Any = 0, stratified: bool = True,
+                              progress: bool | None = None) -> OperatingPointIntervals:
     """tpr, fpr and precision at ``score >= threshold`` with Wilson score intervals, and
     bootstrap percentile intervals when ``n_boot`` is given (pROC's ``ci.coords``).
 
@@ -228,10 +228,14 @@ def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
     n_boot : int, default=None
         Add bootstrap percentile intervals from this many replicates (at least 2),
         drawn by ``indist_fast.bootstrap`` with the threshold held fixed.
-    seed : int, SeedSequence or None, default=None
-        Seed of the bootstrap replicates.
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Seed of the bootstrap replicates: the same call gives the same intervals. None
+        draws fresh entropy from the OS.
     stratified : bool, default=True
         Bootstrap within each class, keeping the class weights.
+    progress : bool or None, default=None
+        A progress bar over the bootstrap replicates (tqdm, on stderr). None: shown
+        when stderr is a terminal or in Jupyter; True always; False never.
 
     Returns
     -------
@@ -259,6 +263,7 @@ def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
     threshold = check_real(threshold, "threshold", finite=False)
     confidence = check_level(confidence, "confidence")
     stratified = check_flag(stratified, "stratified")
+    progress = check_progress(progress)
     if n_boot is not None:
         n_boot = check_count(n_boot, "n_boot", minimum=2, maximum=10**7)
         seed = check_seed(seed)
@@ -274,7 +279,7 @@ def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
         boot = bootstrap_table(rows, table, metrics={m: _rate_at(threshold, m)
                                                      for m in counts},
                                n_boot=n_boot, stratified=stratified,
-                               confidence=confidence, seed=seed)
+                               confidence=confidence, seed=seed, progress=progress)
     out = {}
     for metric, (hits, trials) in counts.items():
         low, high = wilson_interval(hits, trials, confidence)

@@ -41,8 +41,8 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
                   levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
                   label: str | None = None, score: str | Iterable[str] | None = None,
                   by: str | Iterable[str] | None = None, weight: str | None = None,
-                  total: bool = False, n_boot: int | None = None, seed: Any = None,
-                  confidence: float = 0.95) -> ReportTable:
+                  total: bool = False, n_boot: int | None = None, seed: Any = 0,
+                  confidence: float = 0.95, progress: bool | None = None) -> ReportTable:
     """``indist_fast.evaluate`` for every segment and every model at once.
 
     Parameters
@@ -78,8 +78,10 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         ``<metric>_low`` and ``<metric>_high`` of ``auc``, ``average_precision``,
         ``threshold`` and ``precision`` (stratified, at level 0.5), those of
         ``indist_fast.bootstrap`` on the segment's rows alone. None: no intervals.
-    seed : int, SeedSequence or None, default=None
-        Seed of the intervals (needs ``n_boot``). With ``seed_seq =
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Seed of the intervals (used with ``n_boot``): the same call gives the same
+        intervals; None draws fresh entropy from the OS (reported in
+        ``ReportTable.seed_entropy``). With ``seed_seq =
         SeedSequence(seed)`` (or ``seed`` itself when it is one), the segment in table
         position ``g`` (0, 1, ... in the table's segment order; the totals rows come
         next, as position ``n_segments``) is resampled as ``bootstrap(its rows,
@@ -90,6 +92,10 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         which differs by model, so the replicates are not paired by row.
     confidence : float, default=0.95
         Coverage of the percentile intervals.
+    progress : bool or None, default=None
+        A progress bar over the bootstrap replicates (with ``n_boot``; tqdm, on
+        stderr), one per model. None: shown when stderr is a terminal or in Jupyter
+        (``INDIST_FAST_PROGRESS=0`` turns that off); True always; False never.
 
     Returns
     -------
@@ -121,7 +127,7 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
     total = check_flag(total, "total")
-    boot = bootstrap_settings(n_boot, seed, confidence)
+    boot = bootstrap_settings(n_boot, seed, confidence, progress)
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
     return evaluate_many_checked(y, models, w, group_arrays, by_names, pos_label, lv,

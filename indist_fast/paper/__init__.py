@@ -23,7 +23,7 @@ WRITERS = ("sumpter", "beam", "orallo", "roc_post")
 
 
 def write_all(outdir: Any, quick: bool = False, n_rep: int | None = None,
-              seed: int = 0) -> list[ManifestRow]:
+              seed: int = 0, progress: bool | None = None) -> list[ManifestRow]:
     """Write every figure and table into ``outdir`` (created if missing) and its
     ``manifest.csv``.
 
@@ -42,6 +42,9 @@ def write_all(outdir: Any, quick: bool = False, n_rep: int | None = None,
         by default 500 (100 at N = 100,000), 20 with ``quick``. The paper draws 10,000.
     seed : int, default=0
         Seed of the simulations (each condition draws from its own stream of it).
+    progress : bool, optional
+        A bar counting the files written: by default on a terminal or in Jupyter only;
+        False silences it.
 
     Returns
     -------
@@ -56,6 +59,7 @@ def write_all(outdir: Any, quick: bool = False, n_rep: int | None = None,
     """
     from importlib import import_module
 
+    from .._core.progress import progress_bar
     from .._core.validation import check_count, check_flag
     from ..inference.bootstrap import MAX_REPLICATES
     if not isinstance(outdir, (str, os.PathLike)):
@@ -69,10 +73,11 @@ def write_all(outdir: Any, quick: bool = False, n_rep: int | None = None,
     # (its files whole, each from this run or the one before).
     with contextlib.suppress(FileNotFoundError):
         os.remove(os.path.join(path, "manifest.csv"))
-    out = Writer(path, quick, n_rep, seed)
-    for name in WRITERS:
-        import_module(f".{name}", __name__).write(out)
-    out.manifest()
+    with progress_bar(progress, None, "paper", unit="files") as bar:
+        out = Writer(path, quick, n_rep, seed, bar=bar)
+        for name in WRITERS:
+            import_module(f".{name}", __name__).write(out)
+        out.manifest()
     return list(out.rows)
 
 

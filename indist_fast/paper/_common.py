@@ -79,6 +79,8 @@ class Writer:
     n_rep: int | None = None
     seed: int = 0
     rows: list[ManifestRow] = field(default_factory=list)
+    #: counts the files written (a ``_core.progress.Bar``, or None)
+    bar: Any = None
 
     def _add(self, name: str, paper: str, figure: str, caption: str,
              replicates: str) -> str:
@@ -88,6 +90,8 @@ class Writer:
             caption += (f" [quick run: {replicates}, seed {self.seed}; the full command "
                         "draws more]" if self.quick else f" [{replicates}, seed {self.seed}]")
         self.rows.append(ManifestRow(name, paper, figure, caption, replicates))
+        if self.bar is not None:
+            self.bar.update(1)
         return os.path.join(self.outdir, name)
 
     def figure(self, fig: Any, name: str, paper: str, figure: str, caption: str,

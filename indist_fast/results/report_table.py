@@ -19,12 +19,13 @@ __all__ = ["ReportTable", "REPORT_COLUMNS"]
 
 class BootstrapSettings(NamedTuple):
     """Checked ``n_boot``, ``confidence`` and seed of ``evaluate_many`` (a table's intervals
-    were drawn with them)."""
+    were drawn with them), and whether to show the replicates' progress bar."""
 
     n_boot: int
     confidence: float
     seed: np.random.SeedSequence
     entropy: int
+    progress: bool | None = None
 
 
 #: The ``Report`` fields a table holds per row, under the same names.
@@ -380,6 +381,9 @@ class ReportTable:
         flagged = int(np.count_nonzero(self.columns["one_class"]))
         lines.append(f"{len(self):,} rows" + (f"; {flagged:,} of one class (metrics NaN)"
                                               if flagged else ""))
+        if len(self) > 20:                           # say how to see what "..." hides
+            lines[-1] += (f"; {len(self) - 20:,} not shown: .to_pandas() (or to_dict, "
+                          f"to_polars, to_arrow) holds every row and column")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -127,7 +127,7 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: None = None,
                   memory_limit: Any = None, progress: bool | None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: Literal[False] = False,
-                  n_boot: None = None, seed: Any = None, confidence: float = 0.95
+                  n_boot: None = None, seed: Any = 0, confidence: float = 0.95
                   ) -> Report: ...
 
 
@@ -138,7 +138,7 @@ def evaluate_file(path: _Paths, *, label: str, score: list[str] | tuple[str, ...
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = None, confidence: float = 0.95) -> ReportTable: ...
+                  seed: Any = 0, confidence: float = 0.95) -> ReportTable: ...
 
 
 @overload
@@ -148,7 +148,7 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: str | Sequence[st
                   memory_limit: Any = None, progress: bool | None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = None, confidence: float = 0.95) -> ReportTable: ...
+                  seed: Any = 0, confidence: float = 0.95) -> ReportTable: ...
 
 
 def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
@@ -158,7 +158,7 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = None, confidence: float = 0.95) -> Report | ReportTable:
+                  seed: Any = 0, confidence: float = 0.95) -> Report | ReportTable:
     """``evaluate`` (or ``evaluate_many``) on columns of files, exactly, whatever their size.
 
     One score column without ``by`` gives the ``Report`` ``indist_fast.evaluate``
@@ -206,20 +206,24 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         disk by segment, in buckets that each fit the limit, and every bucket is
         evaluated in memory (a segment larger than the limit alone, model by model, as
         one score is). See the module's notes for what bounds memory.
-    progress : bool, default=None
+    progress : bool or None, default=None
         A progress bar on stderr (tqdm), over rows, or over bytes read where the rows
-        are not known up front (compressed CSV, datasets); None shows it when stderr is
-        a terminal.
+        are not known up front (compressed CSV, datasets), then over the bootstrap
+        replicates with ``n_boot``; None shows it when stderr is a terminal or in
+        Jupyter (``INDIST_FAST_PROGRESS=0`` turns that off).
     tmp_dir : str or path-like, default=None
         The folder for the data parked on disk (default: the system's temporary
         folder). It must exist and be writable; this is checked before any data is
         read. They live in one unnamed file that the system deletes however the
         process ends (also on SIGTERM or SIGKILL); sorted runs need ``4`` or ``8``
         bytes per row (float32 or float64 scores), a table's rows their columns' bytes.
-    total, n_boot, seed, confidence
+    total, n_boot, confidence
         A table's totals and bootstrap intervals, as in ``evaluate_many`` (they make a
         table even of one score). They need every row in memory: beyond
         ``memory_limit`` they are refused (ValueError naming them) rather than dropped.
+    seed : int, sequence of int, numpy SeedSequence or None, default=0
+        Seed of the bootstrap replicates (with ``n_boot``), as in ``evaluate_many``:
+        the same call gives the same intervals. None draws fresh entropy from the OS.
     drop_nulls : bool, default=False
         Skip the rows with a null (missing value) in a used column. By default a
         null is an error naming the column and its first row (counting data rows
@@ -272,7 +276,7 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     limit = parse_memory(memory_limit)
     folder = check_tmp_dir(tmp_dir)
     total = check_flag(total, "total")
-    boot = bootstrap_settings(n_boot, seed, confidence)     # checked before reading
+    boot = bootstrap_settings(n_boot, seed, confidence, progress)   # before reading
     if isinstance(score, str) and by is None and not total and n_boot is None:
         cols = {"label": label, "score": score, "weight": weight}
         src = open_source(path, cols, drop_nulls=drop_nulls)

@@ -170,6 +170,7 @@ def test_evaluate_takes_several_scores_and_segments_but_each_column_once(option,
     assert f"{option} 'a' given twice" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_a_line_not_a_traceback(tmp_path):
     """SIGINT while a command runs: exit status 130, one line on stderr, and the figure
     being written neither appears half-written nor spoils the file already there."""
@@ -180,12 +181,13 @@ def test_ctrl_c_is_a_line_not_a_traceback(tmp_path):
     child = subprocess.Popen([sys.executable, "-c", f"""
 import time
 import indist_fast.cli as cli
+import indist_fast.cli.output as output
 def slow(figure, tmp):          # (stands in for a figure's long write)
     open(tmp, "wb").write(b"half a figure")
     open({str(marker)!r}, "w").close()
     time.sleep(60)
 import indist_fast.html.page as page
-cli._save_figure = lambda figure, path: page.write_whole(path, lambda tmp: slow(figure, tmp))
+output.save_figure = lambda figure, path: page.write_whole(path, lambda tmp: slow(figure, tmp))
 raise SystemExit(cli.main(["demo", "--plot", {str(plot)!r}]))
 """], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
@@ -208,7 +210,7 @@ def test_an_interrupt_a_library_swallows_still_ends_the_command(monkeypatch, cap
     import os
     import signal
     import time
-    import indist_fast.cli as cli
+    from indist_fast.cli import commands
 
     def swallowing(args):
         try:
@@ -217,7 +219,7 @@ def test_an_interrupt_a_library_swallows_still_ends_the_command(monkeypatch, cap
         except KeyboardInterrupt:
             pass
         return 0
-    monkeypatch.setattr(cli, "_demo", swallowing)
+    monkeypatch.setattr(commands, "run_demo", swallowing)
     before = signal.getsignal(signal.SIGINT)
     assert main(["demo"]) == 130
     assert capsys.readouterr().err.strip() == "indist-fast demo: interrupted"

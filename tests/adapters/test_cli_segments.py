@@ -105,7 +105,6 @@ def test_one_score_with_csv_is_a_one_row_table(dataset, tmp_path):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--plot", "x.png"], "--plot takes one --score"),
     (["--csv", "/no/such/folder/t.csv"], "--csv: cannot write"),
 ])
 def test_table_form_refusals(dataset, capsys, extra, message):

@@ -26,6 +26,7 @@ S = np.round(rng.normal(size=N) + Y, 1)           # heavy ties straddle partitio
 W = rng.integers(0, 4, N).astype(float)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True])
 def test_dataframe_on_a_cluster_equals_in_memory(client, weighted):
     frame = pd.DataFrame({"y": Y, "p": S, "w": W})
@@ -37,6 +38,7 @@ def test_dataframe_on_a_cluster_equals_in_memory(client, weighted):
     assert got.n_rows == N
 
 
+@pytest.mark.slow
 def test_arrays_on_a_cluster_equal_in_memory(client):
     y = da.from_array(Y.astype(np.int8), chunks=9_000)
     s = da.from_array(S, chunks=11_000)                 # rechunked to the labels'
@@ -195,6 +197,7 @@ def test_count_and_flag_arguments_are_checked_first(name, value, error):
         indist_fast.dask.evaluate((y, s), **{name: value})
 
 
+@pytest.mark.slow
 def test_count_arguments_at_their_bounds(backend):
     y = da.from_array(Y[:2000].astype(np.int8), chunks=500)
     s = da.from_array(S[:2000], chunks=500)

@@ -73,6 +73,7 @@ def _frame(n=N, seed=12):
 FRAME = _frame()
 
 
+@pytest.mark.slow
 def test_on_a_cluster_equals_evaluate_many(client):
     ddf = dd.from_pandas(FRAME, npartitions=6)
     kwargs = dict(label="y", score=["m1", "m2"], by=["country", "day"], weight="w")
@@ -219,6 +220,7 @@ def test_any_number_of_runs_gives_the_table(n_ranges):
     assert_tables_equal(want, got)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 200), n_groups=st.integers(1, 12),

@@ -8,7 +8,9 @@ import fnmatch
 import json
 import math
 import os
+import pathlib
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -50,8 +52,9 @@ def data(n=3000, seed=0, ties=True, weights=False):
 
 def test_roc_demo_page_is_self_contained(tmp_path):
     path = tmp_path / "demo.html"
-    text = roc_demo(path, mu_pos=2.0, sd_pos=0.5, prevalence=0.1)
-    assert path.read_text(encoding="utf-8") == text
+    assert roc_demo(path, mu_pos=2.0, sd_pos=0.5, prevalence=0.1) == path
+    text = path.read_text(encoding="utf-8")
+    assert text == roc_demo(mu_pos=2.0, sd_pos=0.5, prevalence=0.1)
     assert oct(path.stat().st_mode & 0o777) != oct(0o600)       # an ordinary file
     for name in ("mu_pos", "sd_pos", "mu_neg", "sd_neg", "prevalence", "threshold"):
         assert f'id="{name}"' in text
@@ -168,6 +171,50 @@ def test_report_several_models_and_segments():
     assert seg.count("<tr>") == len(table) + 1
 
 
+def test_report_returns_the_path_it_wrote(tmp_path):
+    y, s, _ = data(n=300)
+    text = report_html(y, s)
+    assert isinstance(text, str)
+    for given in (tmp_path / "r.html", str(tmp_path / "s.html")):
+        written = report_html(y, s, path=given)
+        assert isinstance(written, pathlib.Path) and written == pathlib.Path(given)
+        assert written.read_text(encoding="utf-8") == text
+
+
+def log_box_checked(text: str) -> bool:
+    found = re.search(r'<input type="checkbox" id="logcount"( checked)?>', text)
+    assert found is not None
+    return found.group(1) is not None
+
+
+@pytest.mark.parametrize("share, weighted, log", [
+    (0.04, False, True), (0.5, False, False), (0.96, False, True),       # either class rare
+    (0.04, True, False),               # the weights, not the rows, decide
+])
+def test_report_histogram_counts_on_a_log_axis_when_a_class_is_rare(share, weighted, log):
+    rng = np.random.default_rng(2)
+    y = (rng.random(4000) < share).astype(int)
+    s = rng.normal(size=4000) + y
+    w = np.where(y == 1, 5.0, 1.0) if weighted else None      # 4% of rows, 17% of weight
+    with warnings.catch_warnings():     # (B stops short of 0.6 when most rows are positive)
+        warnings.simplefilter("ignore", indist_fast.LevelNotReachedWarning)
+        assert log_box_checked(report_html(y, s, sample_weight=w)) is log
+        for chosen in (True, False):
+            assert log_box_checked(report_html(y, s, sample_weight=w, log=chosen)) is chosen
+
+
+def test_every_table_of_every_page_is_in_a_box():
+    """A table runs past the page's edge unless its box scrolls (``page.css``)."""
+    y, s, _ = data(n=600)
+    table = indist_fast.evaluate_many(y, s, groups=np.arange(600) % 3)
+    for text in (report_html(y, {"a": s, "b": s + y}, n_boot=20, seed=0, segments=table),
+                 roc_demo(), segment_page(table)):
+        body = text.split("<body>")[1]
+        assert body.count("<table") == body.count('<div class="table-box"><table') > 0
+    assert ".table-box { max-width: 100%; overflow-x: auto; }" in \
+        indist_fast.html.page.asset("page.css")
+
+
 def test_report_takes_a_segment_table():
     y, s, _ = data(n=500)
     table = indist_fast.evaluate_many(y, s, groups=np.arange(500) % 4)
@@ -182,6 +229,7 @@ def test_report_takes_a_segment_table():
     ({"bins": 0}, "bins", ValueError), ({"title": 3}, "title", TypeError),
     ({"segments": [1]}, "segments", TypeError), ({"exclude_self": "x"}, "exclude_self", TypeError),
     ({"path": "/no/such/dir/r.html"}, "path", FileNotFoundError),
+    ({"log": "yes"}, "log", TypeError),
 ])
 def test_report_refuses_bad_arguments(kw, name, exc):
     y, s, _ = data(n=50)
@@ -228,8 +276,10 @@ def test_infinite_scores_and_all_tied():
 def test_segment_page(tmp_path):
     y, s, _ = data(n=400)
     table = indist_fast.evaluate_many(y, s, groups=np.arange(400) % 3)
-    text = segment_page(table, tmp_path / "t.html", title="by thirds")
-    assert (tmp_path / "t.html").read_text(encoding="utf-8") == text
+    written = segment_page(table, str(tmp_path / "t.html"), title="by thirds")
+    assert written == tmp_path / "t.html" and isinstance(written, pathlib.Path)
+    text = written.read_text(encoding="utf-8")
+    assert text == segment_page(table, title="by thirds")
     assert "by thirds" in text and 'class="segments"' in text
     assert cells(text, "auc") == [float(v) for v in table.columns["auc"]]
     with pytest.raises(TypeError, match="table"):
@@ -248,7 +298,8 @@ def test_repr_html_of_results():
     b = indist_fast.bootstrap(y, s, n_boot=2000, seed=1)
     assert len(repr(b)) < 400 and cells(b._repr_html_(), "low")[0] == b["auc"].low
     rng = np.random.default_rng(2)
-    comp = indist_fast.compare(y, {"a": s, "b": s + rng.normal(size=300)}, n_boot=200, seed=1)
+    comp = indist_fast.compare(y, {"a": s, "b": s + rng.normal(size=300)}, n_boot=200, seed=1,
+                               metrics=("auc", "average_precision", "precision"))
     assert len(repr(comp)) < 200 and len(repr(comp["a", "b"])) < 400
     one = comp["a", "b"]
     assert cells(one._repr_html_(), "p_value")[0] == one["auc"].p_value

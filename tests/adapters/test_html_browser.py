@@ -1,6 +1,7 @@
-"""Both pages in a real headless Chromium (Debian's ``chromium`` and
-``chromium-driver``, driven by Selenium; nothing is downloaded): no console errors, no
-network requests, and after moving the controls the values shown are the library's."""
+"""The pages in a real headless Chromium (Debian's ``chromium`` and ``chromium-driver``,
+driven by Selenium; nothing is downloaded) in a 1,400 px wide window: no console errors,
+no network requests, no table wider than its box, and after moving the controls (the
+slider, a typed threshold) the values shown are the library's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 import indist_fast
-from indist_fast.html import report_html, roc_demo
+from indist_fast.html import report_html, roc_demo, segment_page
 from indist_fast import LevelNotReachedWarning
 from indist_fast.metrics.resolving_power import Binormal
 
@@ -21,8 +22,11 @@ CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 _MISSING = ("browser tests need Debian's chromium and chromium-driver packages "
             f"({CHROMIUM}, {DRIVER}; apt-get install chromium chromium-driver)")
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
-                                reason=_MISSING)
+pytestmark = [pytest.mark.skipif(not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
+                                 reason=_MISSING),
+              pytest.mark.slow]
+
+WIDTH = 1400            # the window the pages must fit (a common laptop width)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +39,7 @@ def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1300,1400", "--disable-background-networking",
+                f"--window-size={WIDTH},1400", "--disable-background-networking",
                 "--disable-component-update", "--no-first-run"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
@@ -52,6 +56,7 @@ def browser():
 
 
 def open_page(driver, path):
+    """Open a page and wait for its scripts (they set ``data-ready``)."""
     driver.get_log("browser")           # drop what earlier pages left
     driver.get_log("performance")
     driver.get(path.as_uri())
@@ -197,4 +202,154 @@ def test_report_in_chromium(browser, tmp_path):
         aucs = [float(e.get_attribute("data-value")) for e in
                 browser.find_elements("css selector", '#segments tbody [data-metric="auc"]')]
         assert aucs == sorted(aucs, reverse=order < 0) and len(aucs) == 6
+    check_clean(browser, path)
+
+
+# --- tables fit their box ----------------------------------------------------------------------
+
+# Each table's box (its parent), how wide the table is and how wide the box shows, and
+# whether the box is one that scrolls (``.table-box``); the page's own overflow.
+_TABLE_WIDTHS = """
+  return {page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+          tables: Array.from(document.querySelectorAll("table")).map(function (t) {
+            var box = t.parentElement, r = t.getBoundingClientRect(), b = box.getBoundingClientRect();
+            return {id: t.id || t.className, boxed: box.classList.contains("table-box"),
+                    right: r.right, box_right: b.right,
+                    scroll: box.scrollWidth, client: box.clientWidth};
+          })};"""
+
+
+def table_widths(driver, width, path):
+    driver.set_window_size(width, 900)
+    try:
+        open_page(driver, path)
+        return driver.execute_script(_TABLE_WIDTHS)
+    finally:
+        driver.set_window_size(WIDTH, 1400)
+
+
+def wide_pages(tmp_path):
+    """Every page, the report at its widest: bootstrap intervals, three models, segments."""
+    rng = np.random.default_rng(7)
+    n = 4000
+    y = (rng.random(n) < 0.04).astype(int)
+    s = rng.normal(size=n) + 1.5 * y
+    models = {"logit": s, "noisy": s + rng.normal(0, 1, n), "third model": s - 3 * rng.random(n)}
+    groups = rng.choice(["north", "south", "west"], n)
+    report_html(y, models, n_boot=40, seed=1, groups=groups, path=tmp_path / "report.html")
+    roc_demo(tmp_path / "demo.html")
+    segment_page(indist_fast.evaluate_many(y, models, groups=groups), tmp_path / "segments.html")
+    return [tmp_path / name for name in ("report.html", "demo.html", "segments.html")]
+
+
+def test_every_table_fits_its_box_at_1400_px(browser, tmp_path):
+    for path in wide_pages(tmp_path):
+        got = table_widths(browser, WIDTH, path)
+        assert got["page"][0] <= got["page"][1], path.name       # no sideways page scroll
+        assert got["tables"], path.name
+        for table in got["tables"]:
+            where = (path.name, table["id"])
+            assert table["boxed"], where
+            assert table["scroll"] <= table["client"], where
+            assert table["right"] <= table["box_right"] + 0.5, where
+
+
+def test_a_table_too_wide_scrolls_inside_its_box(browser, tmp_path):
+    """In a narrow window the summary is wider than its box: the box scrolls, the page
+    does not run past the window's edge."""
+    got = table_widths(browser, 700, wide_pages(tmp_path)[0])
+    assert got["page"][0] <= got["page"][1]
+    summary = [t for t in got["tables"] if t["id"] == "summary"][0]
+    assert summary["scroll"] > summary["client"]
+
+
+# --- a typed threshold -------------------------------------------------------------------------
+
+FIELDS = ("tp", "fp", "tn", "fn", "tpr", "fpr", "tnr", "fnr", "precision", "npv",
+          "accuracy", "balanced_accuracy", "f1", "b")
+
+
+def shown_confusion(driver):
+    return {f: value(driver, f, "#current") for f in FIELDS}
+
+
+def same(got, want):
+    return got == want or (math.isnan(got) and math.isnan(want))
+
+
+def type_threshold(driver, text):
+    box = driver.find_element("id", "threshold_value")
+    box.clear()
+    box.send_keys(text)
+    return driver.find_element("id", "threshold_note").text
+
+
+def expected_point(thresholds, t):
+    """The rule the page documents: the lowest threshold at or above ``t``; above them
+    all, the highest."""
+    at_or_above = [x for x in thresholds if x >= t]
+    return min(at_or_above) if at_or_above else max(thresholds)
+
+
+def test_a_typed_threshold_moves_the_slider_and_the_table(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    rng = np.random.default_rng(11)
+    n = 2500
+    y = rng.integers(0, 2, n)
+    w = rng.integers(0, 3, n).astype(float)
+    models = {"a": np.round(rng.normal(size=n) + y, 2), "b": rng.normal(size=n) + 1.5 * y}
+    path = tmp_path / "report.html"
+    assert report_html(y, models, sample_weight=w, max_points=150, path=path) == path
+    open_page(browser, path)
+    slider = browser.find_element("id", "threshold")
+    for k, name in enumerate(models):
+        Select(browser.find_element("id", "model")).select_by_visible_text(name)
+        drawn, n_points = browser.execute_script(
+            "var m = IF_DATA.models[arguments[0]]; return [m.points.threshold, m.n_points];", k)
+        assert len(drawn) <= 150 < n_points      # thinned
+        mid = (drawn[40] + drawn[41]) / 2        # between two drawn points (decreasing)
+        for t in (mid, drawn[70], drawn[0] + 1.0, drawn[-1] - 5.0, drawn[-1]):
+            note = type_threshold(browser, repr(t))
+            want = expected_point(drawn, t)
+            assert value(browser, "threshold", ".controls") == want, (name, t)
+            assert int(slider.get_attribute("value")) == len(drawn) - 1 - drawn.index(want)
+            c = indist_fast.confusion(y, models[name], want, sample_weight=w)
+            got = shown_confusion(browser)
+            assert all(same(got[f], getattr(c, f)) for f in FIELDS), (name, t, got, c)
+            # the typed text stays; the note says where the slider went and why
+            assert browser.find_element("id", "threshold_value").get_attribute("value") == repr(t)
+            if t > drawn[0]:
+                assert "highest" in note
+            elif t == want:
+                assert note == ""
+            else:
+                assert repr(want) in note
+        # the slider moves the box back to its point's threshold
+        slider.send_keys(Keys.LEFT * 3)
+        t = value(browser, "threshold", ".controls")
+        assert float(browser.find_element("id", "threshold_value").get_attribute("value")) == t
+        assert browser.find_element("id", "threshold_note").text == ""
+    # text that is no number moves nothing
+    before = slider.get_attribute("value")
+    note = type_threshold(browser, "--1")
+    assert slider.get_attribute("value") == before and "number" in note
+    check_clean(browser, path)
+
+
+def test_a_typed_threshold_is_confusions_when_every_point_is_drawn(browser, tmp_path):
+    """With every operating point on the page, any typed threshold shows exactly
+    ``confusion(y, s, t)`` (the rows scoring at or above t), below every score too."""
+    rng = np.random.default_rng(12)
+    n = 1500
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, 1)       # ties
+    path = tmp_path / "report.html"
+    report_html(y, s, max_points=2000, path=str(path))
+    open_page(browser, path)
+    for t in (0.55, 0.5, -0.049, 1.234, float(s.min()) - 1.0, float(s.min())):
+        type_threshold(browser, repr(t))
+        c = indist_fast.confusion(y, s, t)
+        got = shown_confusion(browser)
+        assert all(same(got[f], getattr(c, f)) for f in FIELDS), (t, got, c)
     check_clean(browser, path)

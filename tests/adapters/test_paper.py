@@ -30,6 +30,7 @@ def test_beam_hanley_mcneil_intervals() -> None:
     assert _normal_interval(0.95, 0.01) == pytest.approx((0.92, 0.98), abs=6e-3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("auc,want", [(0.65, (0.596, 0.702)), (0.95, (0.929, 0.967))])
 def test_beam_simulated_intervals(backend: str, auc: float, want: tuple[float, float]) -> None:
     """Beam's simulation intervals; 1,000 replicates put the 2.5% and 97.5% quantiles
@@ -44,6 +45,7 @@ def _relative(auc: float, prevalence: float, seed: int) -> float:
     return table["average_precision"].relative
 
 
+@pytest.mark.slow
 def test_beam_relative_resolution_claims() -> None:
     """AUPRC resolves about 10% worse than AUROC at prevalence .5 (poor to good models)
     and about 30% worse at prevalence .01 for a poor model (AUROC .65). Over seeds 0-2
@@ -53,6 +55,7 @@ def test_beam_relative_resolution_claims() -> None:
     assert 0.2 < _relative(0.65, 0.01, seed=2) < 0.45
 
 
+@pytest.mark.slow
 def test_paper_quick_writes_every_manifest_file(tmp_path, capsys) -> None:
     out = tmp_path / "paper"
     assert main(["paper", str(out), "--quick"]) == 0
@@ -102,6 +105,7 @@ def test_paper_refuses_bad_outdir(tmp_path, capsys) -> None:
     assert "outdir" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_paper_takes_replicates_and_seed(tmp_path) -> None:
     from indist_fast.paper import write_all
     rows = write_all(tmp_path / "a", quick=True, n_rep=12, seed=5)
@@ -157,6 +161,7 @@ def test_orallo_stand_ins_show_the_papers_reversal() -> None:
             assert loss[name][method] == pytest.approx(values[k], abs=0.01), (name, method)
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_leaves_no_manifest(tmp_path, monkeypatch) -> None:
     """The manifest is written last and an old one removed first: a folder without a
     manifest holds an interrupted run."""
@@ -168,3 +173,16 @@ def test_an_interrupted_run_leaves_no_manifest(tmp_path, monkeypatch) -> None:
         write_all(tmp_path, quick=True, n_rep=2)
     assert not (tmp_path / "manifest.csv").exists()
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".indist-fast-")]
+
+
+def test_paper_progress_counts_the_files_written(tmp_path, monkeypatch, fake_tqdm) -> None:
+    import indist_fast.paper as paper
+    pytest.importorskip("matplotlib")
+    monkeypatch.setattr(paper, "WRITERS", ("roc_post",))     # the quickest writer
+    rows = paper.write_all(tmp_path, quick=True, progress=True)
+    (bar,) = fake_tqdm
+    assert (bar.desc, bar.unit, bar.n, bar.closed) == ("paper", "files", len(rows), True)
+    assert len(rows) > 0
+    fake_tqdm.clear()
+    paper.write_all(tmp_path, quick=True, progress=False)
+    assert fake_tqdm == []

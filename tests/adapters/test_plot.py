@@ -47,11 +47,13 @@ def test_signal_curves_plot(tmp_path):
     check_png(plot.signal_curves(sig).figure, tmp_path / "signal.png")
 
 
+@pytest.mark.slow
 def test_sheets_render(tmp_path):
     check_png(plot.report_sheet(Y, P, title="sheet"), tmp_path / "sheet.png", (400, 700))
     check_png(plot.nine_panels(nine_datasets()), tmp_path / "nine.png", (500, 600))
 
 
+@pytest.mark.slow
 def test_cli_plots(tmp_path):
     from indist_fast.cli import main
     assert main(["demo", "--plot", str(tmp_path / "demo.png")]) == 0
@@ -131,6 +133,7 @@ def test_nine_panels_checks_sets(sets, error, match):
     raises_without_a_figure(error, match, plot.nine_panels, sets)
 
 
+@pytest.mark.slow
 def test_nine_panels_draws_fewer_sets_and_hides_the_rest(tmp_path):
     fig = plot.nine_panels({"a": (Y, P), "b": (Y12, S12)})
     shown = [ax for ax in fig.axes if ax.get_visible()]

@@ -115,7 +115,7 @@ def test_a_mapping_of_score_tables_draws_the_same_lines():
 
 # --- operating points and legends ------------------------------------------------------------
 
-def test_r_b_is_marked_on_each_model_in_its_color():
+def test_r_b_is_marked_on_each_model_ringed_in_its_color():
     for fn, point in ((plot.roc, lambda r: (r.fpr, r.tpr)),
                       (plot.pr, lambda r: (r.tpr, r.precision))):
         ax = fn(Y, MODELS)
@@ -124,7 +124,9 @@ def test_r_b_is_marked_on_each_model_in_its_color():
         for mark, (name, s) in zip(marks, MODELS.items()):
             r = indist_fast.evaluate(Y, s)
             assert [float(v[0]) for v in xy(mark)] == list(point(r))
-            assert to_rgba(mark.get_markerfacecolor()) == to_rgba(model_line(ax, name).get_color())
+            # r_b's own color, no model's, ringed in the model's
+            assert to_rgba(mark.get_markerfacecolor()) == to_rgba(plot.R_B_COLOR)
+            assert to_rgba(mark.get_markeredgecolor()) == to_rgba(model_line(ax, name).get_color())
 
 
 def test_legend_names_the_models_then_the_reference_lines():
@@ -169,11 +171,11 @@ def test_repeated_calls_overlay_like_one_call(fn, stat):
     gids = [a.get_gid() for a in ax.get_children() if a.get_gid()]
     refs = [g for g in gids if g != "indist_fast:r_b_point"]
     assert len(refs) == len(set(refs))
-    # default colors follow the Axes' cycle, which nothing else drawn advances
+    # default colors are the palette's, in order, whichever way the models came
     assert [to_rgba(model_line(ax, n).get_color()) for n in MODELS] == [
-        to_rgba("C0"), to_rgba("C1")]
+        to_rgba(c) for c in plot.PALETTE[:2]]
     assert [to_rgba(model_line(one, n).get_color()) for n in MODELS] == [
-        to_rgba("C0"), to_rgba("C1")]
+        to_rgba(c) for c in plot.PALETTE[:2]]
 
 
 def test_overlay_keeps_what_the_axes_already_holds():
@@ -199,10 +201,36 @@ def test_colors_are_applied(color, expected):
         assert got == [to_rgba(c) for c in expected]
 
 
-def test_a_partial_color_mapping_leaves_the_rest_to_the_cycle():
+def test_a_partial_color_mapping_leaves_the_rest_to_the_palette():
     ax = plot.roc(Y, MODELS, color={"model b": "tab:red"})
     assert to_rgba(model_line(ax, "model b").get_color()) == to_rgba("tab:red")
-    assert to_rgba(model_line(ax, "model a").get_color()) == to_rgba("C0")
+    assert to_rgba(model_line(ax, "model a").get_color()) == to_rgba(plot.PALETTE[0])
+    # a palette color given to one model is not given to another
+    ax = plot.roc(Y, MODELS, color={"model b": plot.PALETTE[0]})
+    assert to_rgba(model_line(ax, "model a").get_color()) == to_rgba(plot.PALETTE[1])
+
+
+def test_model_colors_are_distinct_and_never_r_bs():
+    """Twelve models: five palette colors solid, then dashed, then dotted; no model
+    line, whichever call drew it, takes r_b's color or another's color and style."""
+    r = np.random.default_rng(8)
+    many = {f"m{k}": MODELS["model b"] + r.normal(0, 0.3 * k, N) for k in range(12)}
+    assert to_rgba(plot.R_B_COLOR) not in {to_rgba(c) for c in plot.PALETTE}
+    for fn in (plot.roc, plot.pr, plot.b_curve):
+        ax = fn(Y, dict(list(many.items())[:7]))
+        for name in list(many)[7:]:                   # the rest one call at a time
+            fn(Y, many[name], ax=ax, label=name)
+        styles = [(to_rgba(model_line(ax, n).get_color()), model_line(ax, n).get_linestyle())
+                  for n in many]
+        assert len(set(styles)) == len(many)
+        assert to_rgba(plot.R_B_COLOR) not in {c for c, _ in styles}
+        assert styles[:5] == [(to_rgba(c), "-") for c in plot.PALETTE]
+        assert styles[5:10] == [(to_rgba(c), "--") for c in plot.PALETTE]
+    # the one-model plots take the palette too
+    for fn in (plot.c_tpr_fpr_vs_b, plot.b_split):
+        ax = fn(Y, MODELS["model a"])
+        assert [to_rgba(ln.get_color()) for ln in ax.get_lines()[:3]] == [
+            to_rgba(c) for c in plot.PALETTE[:3]]
 
 
 def test_label_and_color_of_one_model():
@@ -215,6 +243,7 @@ def test_label_and_color_of_one_model():
 
 # --- thinning keeps the ROC hull's corners ---------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("max_points", [10, 40, 100])
 def test_thinned_roc_keeps_the_hull_corners(backend, max_points):
     r = np.random.default_rng(2)
@@ -263,9 +292,13 @@ def test_log_histogram_shows_the_rare_class():
     r = np.random.default_rng(3)
     y = r.random(20_000) < 0.05
     s = np.where(y, r.normal(2, 1, 20_000), r.normal(0, 1, 20_000))
-    linear = plot.scores_by_class(y, s)
+    linear = plot.scores_by_class(y, s, log=False)
     log = plot.scores_by_class(y, s, log=True)
     assert linear.get_yscale() == "linear" and log.get_yscale() == "log"
+    # by default log below a 10% share of the weight in the rarer class
+    assert plot.scores_by_class(y, s).get_yscale() == "log"
+    assert plot.scores_by_class(y, s, sample_weight=np.where(y, 3.0, 1.0)).get_yscale() == \
+        "linear"                    # weighted, the positives hold 13.6%
     assert log.get_ylabel() == "rows (log scale)"
     neg, pos = log.containers
     # every positive is counted, and the positives' bars stand well inside the Axes
@@ -276,6 +309,7 @@ def test_log_histogram_shows_the_rare_class():
     assert bar_fraction(log, pos) > 0.5 > 0.2 > bar_fraction(linear, linear.containers[1])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("base_rate, expected", [(0.05, "log"), (0.3, "linear")])
 def test_report_sheet_counts_on_a_log_axis_at_a_low_base_rate(base_rate, expected):
     r = np.random.default_rng(4)
@@ -288,6 +322,7 @@ def test_report_sheet_counts_on_a_log_axis_at_a_low_base_rate(base_rate, expecte
 
 # --- the report sheet's title ----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_report_sheet_is_titled_with_the_score_column():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"y": Y.astype(int), "p_churn": np.clip(0.3 * Y + 0.7 * rng.random(N),

@@ -24,6 +24,7 @@ def _finite(s):
     return s
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows())
 def test_auc_and_ap_equal_sklearn(backend, case):
@@ -35,6 +36,7 @@ def test_auc_and_ap_equal_sklearn(backend, case):
         metrics.average_precision_score(y, s, sample_weight=w), rel=1e-12, abs=1e-12)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows())
 def test_roc_points_equal_sklearn(backend, case):
@@ -50,6 +52,7 @@ def test_roc_points_equal_sklearn(backend, case):
     np.testing.assert_allclose(c.tpr, tpr[1:], rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_large_input_equals_sklearn(backend):
     rng = np.random.default_rng(11)
     n = 400_000

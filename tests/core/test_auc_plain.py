@@ -38,6 +38,7 @@ def cases(seed: int, count: int):
         yield y.astype(rng.choice(LABELS)), s.astype(rng.choice([np.float64, np.float32]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_equals_the_oracle_scikit_learn_and_the_sweep(backend, seed):
     for y, s in cases(seed, 150):
@@ -115,6 +116,7 @@ def test_inputs_are_not_modified(backend):
     assert (y == keep_y).all() and (s == keep_s).all()
 
 
+@pytest.mark.slow
 def test_ties_across_the_splits_of_the_merge(backend):
     # Few rows of three scores: every way a positive and a negative of one score can
     # fall on either side of a split of the merge (the last positive of a part, the

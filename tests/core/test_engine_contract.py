@@ -493,6 +493,7 @@ def check_twins(name: str, args: tuple, n_rows: int) -> None:
 SIZES = {"default": 40, "threaded": 120}    # rows; the fixture lowers thresholds to 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", sorted(SIZES))
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("name", PROTOCOL)

@@ -79,6 +79,7 @@ def _assert_at_half(report, threshold):
     assert report.b == 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(STRUCTURAL))
 def test_b_reaches_one_half_exactly(backend, name):
     y, s, w = STRUCTURAL[name]
@@ -92,6 +93,7 @@ def test_b_reaches_one_half_exactly(backend, name):
     assert quiet(indist_fast.indistinguishability_threshold, y, s, sample_weight=w) == threshold
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(STRUCTURAL))
 def test_b_one_half_on_merged_and_ranged_tables(backend, name):
     """Accumulator chunks, and the range sweep Dask runs (split at several scores)."""
@@ -133,6 +135,7 @@ def test_bootstrap_replicates_of_tied_scores_reach_one_half(backend):
     assert np.all(boot.intervals["threshold"].replicates == 7.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [k for k in STRUCTURAL if k.startswith("big")])
 def test_compiled_paths_above_parallel_size(name, monkeypatch):
     """The weighted two-piece sweep (and its rerun in halves) is the path taken."""
@@ -391,6 +394,7 @@ def test_total_weight_beyond_float64_is_refused(backend):
         quiet(ScoreTable.from_arrays(Y, S, w).evaluate)
 
 
+@pytest.mark.slow
 def test_weighted_sweep_reruns_with_its_own_total():
     """When the counted W_P does not round like the sweep's TP (rare with compensated
     sums; forced here), the sweep is run again with its own total, and the two-piece
@@ -409,6 +413,7 @@ def test_weighted_sweep_reruns_with_its_own_total():
     assert result.weight_pos == wp
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["big_top_group", "big_mirror"])
 def test_b_one_half_through_chunked_weighted_files(backend, name, tmp_path):
     """Beyond the memory limit, weighted files are summed as tables chunk by chunk."""

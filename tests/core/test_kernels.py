@@ -31,6 +31,7 @@ def assert_tables_equal(fast, ref):
         np.testing.assert_allclose(f, r, rtol=1e-12, atol=0, err_msg=name)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(case=rows())
 def test_build_table_matches_reference(case):
@@ -39,6 +40,7 @@ def test_build_table_matches_reference(case):
                         _reference.build_table(r.y, r.s, r.w, r.pos_value, r.neg_value))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(case=rows(), levels=LEVELS, exclude_self=st.booleans())
 def test_summarize_matches_reference(case, levels, exclude_self):
@@ -49,6 +51,7 @@ def test_summarize_matches_reference(case, levels, exclude_self):
         _reference.summarize(r.y, r.s, r.w, r.pos_value, r.neg_value, lv, exclude_self))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(case=rows(), levels=LEVELS, exclude_self=st.booleans())
 def test_sweep_table_matches_reference(case, levels, exclude_self):
@@ -59,6 +62,7 @@ def test_sweep_table_matches_reference(case, levels, exclude_self):
                         _reference.sweep_table(*table, lv, exclude_self))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(a=rows(both_classes=False), b=rows(both_classes=False))
 def test_merge_tables_matches_reference(a, b):
@@ -115,6 +119,7 @@ def test_counts_are_int64_without_weights():
     assert scores.tolist() == [0.7, 0.5] and tp.tolist() == [1, 1] and fp.tolist() == [0, 1]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(case=rows())
 def test_delong_sums_match_reference(case):
@@ -124,6 +129,7 @@ def test_delong_sums_match_reference(case):
                                rtol=1e-10, atol=1e-14)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(case=rows(), t=st.floats(-2, 2), q=st.one_of(st.floats(0, 1), st.just(-1.0)),
        rate_pi=st.sampled_from([float("nan"), 0.5]))
@@ -180,6 +186,7 @@ def float_tables(draw):
     return -np.arange(len(tp), dtype=float), tp, fp
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(table=float_tables(), levels=LEVELS, exclude_self=st.booleans())
 def test_sweeps_of_float_tables_equal_reference_bit_for_bit(table, levels, exclude_self):
@@ -193,6 +200,7 @@ def test_sweeps_of_float_tables_equal_reference_bit_for_bit(table, levels, exclu
     assert fast.n_undefined == ref.n_undefined
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(table=float_tables(), levels=LEVELS, exclude_self=st.booleans(),
        above=st.tuples(st.floats(0, 50), st.floats(0, 50), st.floats(-100, 100)))

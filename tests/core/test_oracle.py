@@ -28,6 +28,7 @@ def quiet(fn, *args, **kwargs):
     return out, [w.category for w in caught]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(), exclude_self=st.booleans())
 def test_curves_equal_pair_enumeration(backend, case, exclude_self):
@@ -40,6 +41,7 @@ def test_curves_equal_pair_enumeration(backend, case, exclude_self):
     assert (UndefinedBWarning in caught) == bool(np.isnan(want["b"]).any())
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(), levels=st.lists(st.sampled_from([0.2, 0.4, 0.5, 0.6, 0.75, 0.9]),
                                     min_size=1, max_size=3, unique=True))
@@ -84,6 +86,7 @@ def test_report_equals_pair_enumeration(backend, case, levels):
         assert report.threshold == at_half.threshold or not report.reached
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(case=rows(weighted=True), exclude_self=st.booleans())
 def test_weighted_oracle_equals_copy_enumeration(case, exclude_self):

@@ -6,6 +6,7 @@ import pickle
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,7 @@ def _curves(*args, **kwargs):
         return indist_fast.curves(*args, **kwargs)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(weighted=True), exclude_self=st.booleans())
 def test_weighted_equals_repeated_rows(backend, case, exclude_self):
@@ -45,6 +47,7 @@ def test_weighted_equals_repeated_rows(backend, case, exclude_self):
                                    equal_nan=True, err_msg=name)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(), cut=st.floats(0, 1))
 def test_merged_halves_equal_whole(backend, case, cut):
@@ -81,6 +84,7 @@ def test_concat_of_many_chunks_equals_whole(backend):
     np.testing.assert_array_equal(merged.neg, whole.neg)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(), exclude_self=st.booleans())
 def test_b_is_non_decreasing_as_threshold_falls(backend, case, exclude_self):
@@ -90,6 +94,7 @@ def test_b_is_non_decreasing_as_threshold_falls(backend, case, exclude_self):
     assert np.all(np.diff(b) >= -1e-12)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(weighted=False))
 def test_b_at_lowest_point_matches_closed_form(backend, case):
@@ -106,6 +111,7 @@ def test_b_at_lowest_point_matches_closed_form(backend, case):
                                rtol=1e-12)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows())
 def test_b_splits_into_plus_and_minus(backend, case):
@@ -141,6 +147,7 @@ def test_report_and_table_pickle(backend):
     np.testing.assert_array_equal(t2.pos, table.pos)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(), levels=st.lists(st.floats(0.05, 0.95), min_size=1, max_size=4,
                                     unique=True), exclude_self=st.booleans())
@@ -159,6 +166,7 @@ def test_reached_agrees_with_the_b_column(backend, case, levels, exclude_self):
             assert point.tpr == c.tpr[hits[0]] and point.precision == c.precision[hits[0]]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(weighted=True), factor_exp=st.sampled_from([-1060, -700, 0, 700, 990]))
 def test_scaling_weights_by_a_power_of_two_keeps_probabilities(backend, case, factor_exp):

@@ -54,6 +54,7 @@ def assert_same(y, s, levels=(0.5, 0.2, 0.9), exclude_self=False, info=""):
         assert_sweeps_equal(fast, ref, 1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_radix_summarize_on_two_threads(radix, layout):
     @SETTINGS
@@ -235,6 +236,7 @@ def test_owned_rows_are_given_back_behind_the_last_pass(monkeypatch, dtype):
     assert not s[n // 2:n // 2 + 4096].any() and not y[n // 2:n // 2 + 4096].any()
 
 
+@pytest.mark.slow
 def test_owned_rows_stay_whole_when_the_radix_path_declines(monkeypatch):
     """A bad row or a missing class hands owned rows to the general path, which must
     read them intact (a release behind the fill would zero them): it gets none."""
@@ -281,6 +283,7 @@ def test_mapped_release_follows_each_pass(radix, monkeypatch):
     assert (covered == 2).all(), "every row released once after each pass"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_weighted_radix_tables_on_two_threads(radix, layout):
     """Weighted tables by the radix buckets of weighted sweeps (``_weighted_buckets``,

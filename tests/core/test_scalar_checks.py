@@ -243,6 +243,7 @@ def _oracle_plain(value):
     return value
 
 
+@pytest.mark.slow
 def test_every_record_to_dict_is_its_fields_as_json(backend):
     import json
     from indist_fast.metrics.resolving_power import Binormal, compare_metrics

@@ -93,6 +93,7 @@ def radix_words(y, s):
     return f
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=scores(), levels=LEVELS, exclude_self=st.booleans())
 @example(case=(np.array([1] + [0] * 40, np.int8), np.linspace(1, 0, 41)), levels=[0.5, 0.99],
@@ -117,6 +118,7 @@ def test_radix_sweep_blocks_equal_the_loop(case, levels, exclude_self):
     assert_bitwise(*both_ways(every_kernel, lambda: sweep(mid, tp, fp, upper.gap)))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=scores())
 def test_radix_fill_writes_the_same_words_with_and_without_avx512(case):
@@ -167,6 +169,7 @@ def test_summarize_with_blocks_matches_the_reference(monkeypatch):
     check()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=scores(), levels=LEVELS, exclude_self=st.booleans())
 def test_small_path_blocks_equal_the_loop(case, levels, exclude_self):

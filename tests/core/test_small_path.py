@@ -26,6 +26,7 @@ def _summaries(r, exclude_self, monkeypatch):
     return small, general, _reference.summarize(*args)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(case=rows(weighted=False), exclude_self=st.booleans())
 def test_small_path_equals_the_general_path_and_the_reference(case, exclude_self):

@@ -87,6 +87,7 @@ TIED_BELOW_PIVOT = (np.array([1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 1, 0, 0], bool),
                     np.array([3, 1, 3, 0, 0, 1, 3, 3, 0, 1, 1, 1, 3, 3], float))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_weighted_summarize_on_two_threads(threaded, layout):
     @SETTINGS
@@ -105,6 +106,7 @@ def test_weighted_summarize_on_two_threads(threaded, layout):
     assert threaded.pieces[2], "no rerun in one go (no checkpoint)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_unweighted_summarize_on_two_threads(threaded, layout):
     @SETTINGS
@@ -119,6 +121,7 @@ def test_unweighted_summarize_on_two_threads(threaded, layout):
     assert threaded.pieces[3], "no rerun in halves from the checkpoint"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_tables_and_their_sweeps_on_two_threads(threaded, layout):
     @SETTINGS
@@ -135,6 +138,7 @@ def test_tables_and_their_sweeps_on_two_threads(threaded, layout):
     assert threaded.helper["scatter_scores"] and threaded.helper["scatter_keys"]
 
 
+@pytest.mark.slow
 def test_release_groups_cover_every_row_once_per_pass(threaded):
     """Unweighted passes in release groups (memory-mapped input drops each group's pages
     after a pass): every row released after its count and after its scatter pass."""
@@ -164,6 +168,7 @@ def bad_rows():
     return spoiled(threaded_rows())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", ["contiguous", "byteswapped"])
 def test_bad_rows_raise_the_same_error_on_two_threads(threaded, layout):
     @SETTINGS
@@ -179,6 +184,7 @@ def test_bad_rows_raise_the_same_error_on_two_threads(threaded, layout):
     assert threaded.helper["count_rows"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True])
 def test_replicate_sweeps_on_two_threads(threaded, weighted):
     @settings(max_examples=40, deadline=None)
@@ -200,6 +206,7 @@ def test_replicate_sweeps_on_two_threads(threaded, weighted):
     assert threaded.helper["replicate_sweeps"], "replicates not swept on the helper"
 
 
+@pytest.mark.slow
 def test_sorted_classes_on_two_threads(threaded):
     """The per-class sorted scores the out-of-core merge reads (files.py)."""
     @SETTINGS
@@ -279,6 +286,7 @@ def test_labelled_failures_name_dtype_shape_and_layout():
 
 # --- the facade on both backends, against pair enumeration -----------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True])
 def test_evaluate_on_two_threads_equals_pair_enumeration(backend, threaded, weighted):
     import indist_fast
@@ -378,6 +386,7 @@ def assert_sweeps_equal_but_level_ties(fast, ref, levels):
                         ref._replace(crossings=ref.crossings[keep]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paths", ["default", "threaded"])
 def test_weights_that_round_differently_in_row_and_score_order(monkeypatch, paths):
     """The counted W_P differs from the sweep's compensated TP: the two-piece sweep

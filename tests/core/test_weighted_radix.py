@@ -44,6 +44,7 @@ def assert_same(y, s, w, levels=(0.5, 0.2, 0.9), exclude_self=False, costs=None)
     assert_sweeps_equal(_fast.summarize(*args), _reference.summarize(*args), 1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_one_pass_on_two_threads(radix, layout):
     @settings(max_examples=60, deadline=None)

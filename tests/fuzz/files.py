@@ -364,12 +364,7 @@ def _read_check(rows: tuple[np.ndarray, ...], pos_label: Any) -> Callable[[Any],
 def _cli_check(rows: tuple[np.ndarray, ...], weighted: bool, command: str
                ) -> Callable[[Any], None]:
     def check(res: Any) -> None:
-        code, out, err = res
-        if code != 0:
-            raise Wrong(f"exit code {code}: {err.strip()[-300:]}")
-        if "Traceback" in err:
-            raise Wrong("traceback on stderr")
-        data = json.loads(out)
+        data = _cli_json(res)
         y, s, w = rows
         o = Oracle((y, s, w if weighted else None))
         if command == "evaluate":
@@ -383,6 +378,41 @@ def _cli_check(rows: tuple[np.ndarray, ...], weighted: bool, command: str
             for row in data["rows"]:
                 if row["expected_loss"] is not None:
                     expect_probability(row["method"], row["expected_loss"])
+    return check
+
+
+def _cli_json(res: Any) -> Any:
+    code, out, err = res
+    if code != 0:
+        raise Wrong(f"exit code {code}: {err.strip()[-300:]}")
+    if "Traceback" in err:
+        raise Wrong("traceback on stderr")
+    return json.loads(out)
+
+
+def _compare_check(rows: tuple[np.ndarray, ...]) -> Callable[[Any], None]:
+    """``compare --score s --score w --weight w``: each model's weighted AUC by brute
+    force, and the difference between them."""
+    def check(res: Any) -> None:
+        d = _cli_json(res)["differences"]["auc"]
+        y, s, w = rows
+        a, b = Oracle((y, s, w)).auc(), Oracle((y, w, w)).auc()
+        expect_close("estimate_a", d["estimate_a"], a)
+        expect_close("estimate_b", d["estimate_b"], b)
+        expect_close("estimate", d["estimate"], a - b)
+    return check
+
+
+def _threshold_check(rows: tuple[np.ndarray, ...]) -> Callable[[Any], None]:
+    """``threshold --target recall=0.5``: the highest threshold whose weighted recall is
+    at least 1/2, by brute force over the distinct scores."""
+    def check(res: Any) -> None:
+        got = _cli_json(res)
+        y, s, w = rows
+        recall = {t: w[y & (s >= t)].sum() / w[y].sum() for t in np.unique(s)}
+        want = max(t for t, r in recall.items() if r >= 0.5)
+        expect_close("threshold", got["threshold"], want)
+        expect_close("tp", got["tp"], w[y & (s >= want)].sum())
     return check
 
 
@@ -532,6 +562,35 @@ def file_cases(tmp: str) -> list[Case]:
          ("garbage.csv", "path")),
         ("demo_seed_neg", ["demo", "--seed", "-1"], ("seed",)),
         ("demo_seed_text", ["demo", "--seed", "x"], ("--seed",)),
+        ("compare_one_score", ["compare", good, "--label", "y", "--score", "s"],
+         ("--score",)),
+        ("compare_metric_b", ["compare", good, "--label", "y", "--score", "s", "--score", "w",
+                              "--metric", "b"], ("--metric",)),
+        ("compare_n_boot_one", ["compare", good, "--label", "y", "--score", "s", "--score",
+                                "w", "--n-boot", "1"], ("--n-boot",)),
+        ("compare_bad_level", ["compare", good, "--label", "y", "--score", "s", "--score", "w",
+                               "--level", "2"], ("level",)),
+        ("compare_bad_confidence", ["compare", good, "--label", "y", "--score", "s", "--score",
+                                    "w", "--confidence", "1.5"], ("confidence",)),
+        ("compare_missing_by", ["compare", good, "--label", "y", "--score", "s", "--score",
+                                "w", "--by", "nope"], ("nope",)),
+        ("compare_holm_two", ["compare", good, "--label", "y", "--score", "s", "--score", "w",
+                              "--correction", "holm"], ("--correction",)),
+        ("threshold_no_criterion", ["threshold", good, "--label", "y", "--score", "s"],
+         ("--criterion",)),
+        ("threshold_unknown_criterion", ["threshold", good, "--label", "y", "--score", "s",
+                                         "--criterion", "speed"], ("--criterion",)),
+        ("threshold_bad_target", ["threshold", good, "--label", "y", "--score", "s",
+                                  "--target", "speed=1"], ("--target",)),
+        ("threshold_target_range", ["threshold", good, "--label", "y", "--score", "s",
+                                    "--target", "recall=2"], ("target",)),
+        ("threshold_foreign_option", ["threshold", good, "--label", "y", "--score", "s",
+                                      "--criterion", "f1", "--cost-fn", "1"], ("--cost-fn",)),
+        ("threshold_negative_cost", ["threshold", good, "--label", "y", "--score", "s",
+                                     "--criterion", "cost", "--cost-fn", "-1", "--cost-fp",
+                                     "1"], ("cost_fn",)),
+        ("threshold_cost_alone", ["threshold", good, "--label", "y", "--score", "s",
+                                  "--criterion", "cost", "--cost-fn", "1"], ("--cost-fp",)),
     ]
     for tag, argv, names in cli_bad:
         out.append(Case(f"cli/{tag}", "cli", lambda argv=argv: (_run_cli, (argv,), {}),
@@ -544,6 +603,12 @@ def file_cases(tmp: str) -> list[Case]:
     out.append(Case("cli/evaluate_bootstrap_valid", "cli", lambda: (_run_cli, ([
         "evaluate", good, "--label", "y", "--score", "s", "--bootstrap", "10", "--seed", "1",
         "--json"],), {}), check=_cli_check(rows, False, "evaluate"), kind="cli"))
+    out.append(Case("cli/compare_valid", "cli", lambda: (_run_cli, ([
+        "compare", good, "--label", "y", "--score", "s", "--score", "w", "--weight", "w",
+        "--json"],), {}), check=_compare_check(rows), kind="cli", backends=False))
+    out.append(Case("cli/threshold_valid", "cli", lambda: (_run_cli, ([
+        "threshold", good, "--label", "y", "--score", "s", "--weight", "w", "--target",
+        "recall=0.5", "--json"],), {}), check=_threshold_check(rows), kind="cli"))
     out.append(Case("cli/evaluate_plot_valid", "cli", lambda: (_run_cli, ([
         "evaluate", good, "--label", "y", "--score", "s", "--json", "--plot",
         os.path.join(tmp, "sheet.png")],), {}), check=_cli_check(rows, False, "evaluate"),

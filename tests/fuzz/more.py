@@ -841,6 +841,7 @@ def html_cases() -> list[Case]:
                            ("bins_zero", {"bins": 0}, ("bins",)),
                            ("bins_str", {"bins": "10"}, ("bins",)),
                            ("title_int", {"title": 5}, ("title",)),
+                           ("log_str", {"log": "yes"}, ("log",)),
                            ("exclude_self_str", {"exclude_self": "no"}, ("exclude_self",)),
                            ("segments_dict", {"segments": {}}, ("segments",)),
                            ("n_boot_zero", {"n_boot": 0}, ("n_boot",)),

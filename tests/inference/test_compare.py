@@ -74,6 +74,7 @@ def paired_rows(draw):
 
 # --- the ranking ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(both_classes=False))
 def test_rank_rows_gives_the_engine_table_and_each_rows_group(backend, case):
@@ -129,6 +130,7 @@ def test_paired_delong_orders_scores_that_share_the_key_prefix(backend, threaded
     assert d.std_error == pytest.approx(math.sqrt(var), rel=1e-9)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=paired_rows())
 def test_paired_delong_equals_structural_components_by_pairs(backend, case):
@@ -156,6 +158,7 @@ def test_paired_delong_equals_structural_components_by_pairs(backend, case):
     assert t.std_error == pytest.approx(d.std_error, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(first=rows(weighted=None, float32=False), second=rows(weighted=None))
 def test_unpaired_delong_is_the_sum_of_two_independent_variances(backend, first, second):
@@ -262,6 +265,7 @@ def test_unpaired_replicates_draw_each_set_from_its_own_stream(backend):
     assert seed.entropy == c.seed_entropy
 
 
+@pytest.mark.slow
 def test_bootstrap_interval_and_p_values_follow_their_definitions(backend):
     g = np.random.default_rng(7)
     y = g.random(150) < 0.4
@@ -324,6 +328,7 @@ def correlated_binormal(n, mu_a, mu_b, rho, g):
 TRUE_DIFF = Z.cdf(1.2 / math.sqrt(2)) - Z.cdf(0.9 / math.sqrt(2))
 
 
+@pytest.mark.slow
 def test_paired_delong_difference_interval_covers_95_percent():
     g = np.random.default_rng(20)
     sims, hits = 1500, 0
@@ -334,6 +339,7 @@ def test_paired_delong_difference_interval_covers_95_percent():
     assert 0.93 <= hits / sims <= 0.97
 
 
+@pytest.mark.slow
 def test_paired_bootstrap_difference_interval_covers_95_percent():
     g = np.random.default_rng(21)
     sims, hits = 800, 0
@@ -383,6 +389,7 @@ def test_p_values_at_their_floor_print_as_bounds(backend):
     assert not close.p_is_bound and "p = " in str(close)
 
 
+@pytest.mark.slow
 def test_several_models_give_every_pair_with_holm(backend):
     g = np.random.default_rng(9)
     y = g.random(400) < 0.4
@@ -579,3 +586,79 @@ def test_two_models_take_names():
             indist_fast.compare(y, a, b, metrics="auc", names=bad)
     with pytest.raises(ValueError, match="names applies to two models"):
         indist_fast.compare(y, {"p": a, "q": b}, metrics="auc", names=("p", "q"))
+
+
+# --- defaults: the AUC by DeLong, the rest bootstrapped when named -----------------------
+
+def _three(n=400, seed=12):
+    g = np.random.default_rng(seed)
+    y = g.random(n) < 0.3
+    return y, y + g.normal(size=n), 0.7 * y + g.normal(size=n)
+
+
+def test_default_is_the_auc_by_delong_without_replicates(backend, monkeypatch):
+    y, a, b = _three()
+    from indist_fast.inference import compare as module
+    drawn = []
+    monkeypatch.setattr(module, "_replicates", lambda *args: drawn.append(1) or [])
+    c = indist_fast.compare(y, a, b)
+    assert list(c) == ["auc"] and c["auc"].method == "delong" and drawn == []
+    assert c.n_boot == 0 and c.seed_entropy is None and len(c["auc"].replicates) == 0
+    t = indist_fast.delong_test(y, a, b)
+    assert c["auc"].p_value == pytest.approx(t.p_value, rel=1e-9)
+    assert c["auc"].estimate == pytest.approx(t.difference, abs=1e-15)
+    several = indist_fast.compare(y, {"a": a, "b": b, "c": a + b}, correction="holm")
+    assert [list(p) for p in several.pairs.values()] == [["auc"]] * 3
+    assert several["a", "b"]["auc"].p_value_unadjusted == c["auc"].p_value
+    assert list(indist_fast.compare((y, a), (y, b), paired=False)) == ["auc"]
+
+
+def test_named_metrics_are_bootstrapped_with_2000_seeded_replicates():
+    y, a, b = _three(120)
+    c = indist_fast.compare(y, a, b, metrics=("auc", "average_precision", "precision"))
+    assert [c[m].method for m in c] == ["delong", "bootstrap", "bootstrap"]
+    assert c.n_boot == 2000 == len(c["precision"].replicates) and c.seed_entropy == 0
+    again = indist_fast.compare(y, a, b, metrics=("auc", "average_precision", "precision"))
+    assert again.to_dict() == c.to_dict()
+    np.testing.assert_array_equal(again["precision"].replicates, c["precision"].replicates)
+
+
+def test_method_bootstrap_bootstraps_the_auc_asked_for(backend):
+    y, a, b = _three()
+    boot = indist_fast.compare(y, a, b, method="bootstrap", n_boot=50)
+    assert list(boot) == ["auc"] and boot["auc"].method == "bootstrap" and boot.n_boot == 50
+    both = indist_fast.compare(y, a, b, metrics=("auc", "threshold"), method="bootstrap",
+                               n_boot=50)
+    assert [both[m].method for m in both] == ["bootstrap", "bootstrap"]
+    np.testing.assert_array_equal(both["auc"].replicates, boot["auc"].replicates)
+
+
+def test_n_boot_without_anything_to_bootstrap_says_what_to_do(backend):
+    y, a, b = _three()
+    for kwargs in ({}, {"metrics": "auc"}, {"paired": False}):
+        with pytest.raises(ValueError, match=r"^n_boot=200 is given but nothing is "
+                           r"bootstrapped: .*metrics=.*method='bootstrap'"):
+            indist_fast.compare(y, a, b, n_boot=200, **kwargs)
+    with pytest.raises(KeyError, match=r"'precision' was not compared; compared: auc\. "
+                       r"Name it in compare\(\.\.\., metrics=\.\.\.\)"):
+        indist_fast.compare(y, a, b)["precision"]
+    with pytest.raises(KeyError, match=r"compared: auc\.[\"']$"):      # (no hint)
+        indist_fast.compare(y, a, b)["gini"]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_unpaired_delong_alone_reads_the_same_tables_as_with_the_bootstrap(backend, weighted):
+    """Without replicates the tables come from the engine's sort, not the ranked slots:
+    the same AUCs and variances (weighted sums may differ in the last bits)."""
+    y, a, b = _three(300, 5)
+    w = np.random.default_rng(1).integers(1, 4, 300).astype(float) if weighted else None
+    alone = indist_fast.compare((y, a) if w is None else (y, a, w), (y, b), paired=False)
+    both = indist_fast.compare((y, a) if w is None else (y, a, w), (y, b), paired=False,
+                               metrics=("auc", "precision"), n_boot=2)
+    for field in ("estimate", "estimate_a", "estimate_b", "std_error", "p_value"):
+        assert getattr(alone["auc"], field) == pytest.approx(getattr(both["auc"], field),
+                                                             rel=1e-12, abs=1e-15)
+    va, vb = (indist_fast.delong(y, a, sample_weight=w).variance,
+              indist_fast.delong(y, b).variance)
+    assert alone["auc"].std_error == pytest.approx(math.sqrt(va + vb), rel=1e-12)
+

@@ -55,6 +55,7 @@ def assert_intervals_are_bootstrap(table, i, y, s, w, seed, position, n_boot, co
             m, got, expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])   # (backend: per test)
 @given(case=rows(max_n=50, both_classes=False), split=st.integers(0, 2**32 - 1),
@@ -86,6 +87,7 @@ def test_every_row_is_bootstrap_on_its_segment(backend, case, split, n_groups, n
                                        n_boot, confidence, exclude_self)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=rows(max_n=60, both_classes=False), split=st.integers(0, 2**32 - 1),
@@ -109,6 +111,7 @@ def test_threaded_kernel_is_the_reference(monkeypatch, case, split, n_groups, n_
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(entropy=st.integers(0, 2**300), key=st.lists(st.integers(0, 2**70), max_size=3),
        g=st.integers(0, 2**32 - 1), k=st.integers(0, 2**32 - 1))
@@ -121,6 +124,7 @@ def test_kernel_streams_are_numpys(entropy, key, g, k):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(values=st.lists(st.lists(st.one_of(st.floats(-5, 5), st.just(np.nan),
                                           st.sampled_from([np.inf, -np.inf])),
@@ -153,6 +157,7 @@ def test_percentile_bounds_are_per_row_quantiles(values, confidence):
                     assert got == pytest.approx(float(a + (b - a) * float(at - int(at))))
 
 
+@pytest.mark.slow
 def test_seed_reproduces_and_paired_models_share_it(backend):
     rng = np.random.default_rng(5)
     y = rng.random(120) < 0.4
@@ -168,7 +173,8 @@ def test_seed_reproduces_and_paired_models_share_it(backend):
         np.testing.assert_array_equal(a.columns[name][0::2], a.columns[name][1::2])
     assert not np.array_equal(a.columns["auc_low"], c.columns["auc_low"])
     # seed=None draws fresh entropy, reported so that a run can be repeated
-    fresh = _many(y, s, groups=g, sample_weight=w, n_boot=20)
+    fresh = _many(y, s, groups=g, sample_weight=w, n_boot=20, seed=None)
+    assert fresh.seed_entropy != 0
     again = _many(y, s, groups=g, sample_weight=w, n_boot=20, seed=fresh.seed_entropy)
     for name in INTERVALS:
         np.testing.assert_array_equal(fresh.columns[name], again.columns[name])
@@ -221,7 +227,10 @@ def test_zero_weight_segment_is_flagged_as_evaluate_refuses_it(backend):
     (dict(n_boot=5, seed="x"), TypeError, "seed must be"),
     (dict(n_boot=5, seed=np.random.default_rng(0)), TypeError, "seed must be"),
     (dict(n_boot=5, seed=np.random.SeedSequence([1, 2])), ValueError, "seed must be"),
-    (dict(seed=3), TypeError, "seed is given without n_boot"),
+    # without n_boot the seed is unused (the default is 0), and still checked
+    (dict(seed=-1), ValueError, "seed must be"),
+    (dict(seed="x"), TypeError, "seed must be"),
+    (dict(progress="yes"), TypeError, "progress must be True or False"),
 ])
 def test_bad_bootstrap_arguments_name_themselves(backend, kwargs, error, message):
     with pytest.raises(error, match=message):

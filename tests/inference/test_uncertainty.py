@@ -52,6 +52,7 @@ def _resampler(y, s, w=None, stratified=True, seed=0):
 
 # --- the bootstrap ---------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(case=rows(), stratified=st.booleans(), seed=st.integers(0, 2**32))
 def test_kernel_draws_the_same_replicates_as_the_reference(case, stratified, seed):
@@ -196,6 +197,7 @@ def brute_force_delong(y, s, w):
     return auc, v10.var(ddof=1) / len(pos) + v01.var(ddof=1) / len(neg), v10, v01
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=rows(weighted=True))
 def test_delong_equals_brute_force_structural_components(backend, case):
@@ -243,6 +245,7 @@ def test_delong_test_equals_brute_force():
     assert same.z == 0 and same.p_value == 1
 
 
+@pytest.mark.slow
 def test_delong_is_exact_at_millions_of_rows():
     """No integer overflow: 4 million rows, where n_pos * n_neg passes 2**31 many times."""
     g = np.random.default_rng(12)
@@ -255,6 +258,7 @@ def test_delong_is_exact_at_millions_of_rows():
     assert r.auc == pytest.approx(indist_fast.roc_auc(y, s), rel=1e-12)
 
 
+@pytest.mark.slow
 def test_delong_coverage_on_binormal_simulations():
     g = np.random.default_rng(13)
     true_auc, hits, sims = 0.75, 0, 2000
@@ -265,6 +269,7 @@ def test_delong_coverage_on_binormal_simulations():
     assert 0.93 <= hits / sims <= 0.97
 
 
+@pytest.mark.slow
 def test_bootstrap_coverage_on_binormal_simulations():
     g = np.random.default_rng(14)
     true_auc, hits, sims = 0.75, 0, 1000
@@ -310,6 +315,7 @@ def test_sample_b_within_four_standard_errors(backend, replace):
         assert abs(e.estimate - c.b[j]) < 4 * e.std_error
 
 
+@pytest.mark.slow
 def test_standard_errors_match_the_empirical_spread():
     y, s = binormal(300, 300, 0.75, np.random.default_rng(17))
     t = float(np.quantile(s, 0.6))
@@ -508,7 +514,7 @@ def test_a_report_with_intervals_warns_at_the_callers_line_and_pickles():
         r = indist_fast.evaluate(y, s, n_boot=20, seed=0)
     for record in (r, indist_fast.bootstrap(y, s, n_boot=20, seed=0),
                    indist_fast.compare(y, s, s[::-1].copy(), n_boot=20, seed=0,
-                                       metrics="auc")):
+                                       metrics="auc", method="bootstrap")):
         for again in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record)):
             assert repr(again) == repr(record)
     back = pickle.loads(pickle.dumps(r))

@@ -232,6 +232,7 @@ def test_cli_drop_nulls(tmp_path, capsys):
     assert got["auc"] == want.auc and got["n_rows"] == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("defect", ["directory", "garbage", "empty"])
 def test_cli_process_has_no_traceback(tmp_path, defect):
     path = bad_file(tmp_path, "csv", defect)

@@ -355,6 +355,7 @@ def test_cli_pos_label_on_a_binary_column(tmp_path, capsys, backend):
     assert out == json.dumps(want.to_dict(), indent=2) + "\n"
 
 
+@pytest.mark.slow
 def test_a_chunk_left_empty_by_drop_nulls_is_skipped_out_of_core(tmp_path, backend):
     # The first chunks hold only null labels: dropped, they must not reach the row checks
     # as empty chunks (out of core) nor type pos_label from an empty block.

@@ -329,6 +329,7 @@ def issue_case(**kwargs):
                        **kwargs)
 
 
+@pytest.mark.slow
 def test_issue_case_reports_no_clipped_delta(backend):
     table = issue_case()
     auc, ap, precision = table["auc"], table["average_precision"], table["precision"]
@@ -373,6 +374,7 @@ def test_compare_with_a_narrow_grid_reports_nan_not_the_edge():
     assert t["auc"].delta == pytest.approx(t["auc"].interval[1] - t["auc"].interval[0])
 
 
+@pytest.mark.slow
 def test_covered_intervals_keep_the_default_grid():
     """When the default grid covers every interval nothing is widened or flagged."""
     m = Binormal.for_auc(0.8)

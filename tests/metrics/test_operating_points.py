@@ -609,7 +609,7 @@ def test_printed_records_show_their_numbers_compactly():
     assert f"{int(c.tn) + 200_000:,}" in big and "e+05" not in big
     assert f"tpr {c.tpr:.4g}" in text and f"B {c.b:.4g}" in text and "\n" in text
     many = str(indist_fast.confusion(y, a, np.linspace(-1, 2, 50)))
-    assert len(many.splitlines()) == 1 + 20 + 1 and "(30 more)" in many
+    assert len(many.splitlines()) == 1 + 20 + 1 and "(30 more: .to_dict() holds every row)" in many
     best = indist_fast.best_threshold(y, a, "youden")
     assert str(best).startswith(f"best youden: {best.value:.4g}\nat threshold {best.threshold:.4g}")
     d = indist_fast.dominates(y, a, b)

@@ -40,6 +40,7 @@ def _tail_integral(y: np.ndarray, r: float) -> float:
     return float(integrate.simpson(y[i:], x=T[i:]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", MIXTURES)
 def test_mixture_matches_direct_integration(m: Mixture) -> None:
     o = _oracle(m)

@@ -149,6 +149,7 @@ def test_empirical_noise_is_the_sort_once_bootstrap():
         np.testing.assert_array_equal(spread.values[metric], boot[metric].replicates)
 
 
+@pytest.mark.slow
 def test_compare_tables_and_callables():
     rng = np.random.default_rng(6)
     y, s = Binormal.for_auc(0.8).sample(1500, 0.2, rng)
@@ -244,6 +245,7 @@ def test_empirical_refuses_a_size_or_prevalence_of_its_own():
     np.testing.assert_array_equal(a, noise(e, n_rep=10, seed=0).values["auc"])
 
 
+@pytest.mark.slow
 def test_a_mixture_is_a_sampling_model():
     from indist_fast.population import Mixture
     m = Mixture([(1, 1.0, 1.0), (1, 2.5, 0.5)], [(4, 0.0, 1.0)])

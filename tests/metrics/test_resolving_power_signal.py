@@ -64,6 +64,7 @@ def test_a_simulated_signal_is_reproducible_and_the_noise_unchanged(backend):
     assert table["auc"].interval == alone.interval("auc")
 
 
+@pytest.mark.slow
 def test_compare_a_callable_that_is_auroc_resolves_like_auroc(backend):
     with np.errstate(all="ignore"):
         table = compare_metrics(Binormal.for_auc(0.8), ["auc", sample_auc], n=1_000,
@@ -111,6 +112,7 @@ def test_the_study_reads_one_run_count_or_one_per_n():
     assert study._mean([0.1, float("nan"), 0.3]) == pytest.approx(0.2)
 
 
+@pytest.mark.slow
 def test_the_study_script_averages_the_runs_of_each_n(tmp_path):
     script = os.path.join(ROOT, "benchmarks", "studies", "resolving_power_study.py")
     env = {**os.environ, "PYTHONPATH": ROOT, "MPLBACKEND": "Agg"}
@@ -146,6 +148,7 @@ def test_beam_hanley_mcneil_intervals(auc, printed, digits):
     assert (round(auc - 1.96 * se, digits), round(auc + 1.96 * se, digits)) == printed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("auc, printed", [(0.65, (0.596, 0.702)), (0.95, (0.929, 0.967))])
 def test_beam_simulated_auroc_intervals(auc, printed):
     spread = noise(Binormal.for_auc(auc), ["auc"], n=10_000, prevalence=0.01, n_rep=2_000,
@@ -158,6 +161,7 @@ def test_beam_simulated_auroc_intervals(auc, printed):
     (0.65, 0.01, 0.2, 0.5),     # "around 30 percent" for poor models on rare positives
     (0.95, 0.01, -0.3, 0.0),    # AUPRC finer only for excellent models, low prevalence
 ])
+@pytest.mark.slow
 def test_beam_relative_resolution_of_auprc(auc, prevalence, low, high):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IndistFastWarning)

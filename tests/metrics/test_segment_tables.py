@@ -32,6 +32,7 @@ def _quiet(f, *args, **kwargs):
         return f(*args, **kwargs)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), n_groups=st.integers(1, 8),
        weighted=st.booleans(), exclude_self=st.booleans())

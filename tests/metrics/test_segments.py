@@ -61,6 +61,7 @@ def assert_row_is_evaluate(table, i, y, s, w, exclude_self=True):
                                           **{b: table.columns[b][i] for b in table.by}), want)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])   # (backend: per test)
 @given(case=rows(max_n=60, both_classes=False), seed=st.integers(0, 2**32 - 1),
@@ -83,6 +84,7 @@ def test_every_row_is_evaluate_on_its_segment(backend, case, seed, n_groups, exc
                                None if w is None else w[rows_of], exclude_self)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=rows(max_n=60, both_classes=False), seed=st.integers(0, 2**32 - 1),
@@ -298,6 +300,7 @@ def test_missing_string_segments_are_named_on_the_hash_path():
         indist_fast.evaluate_many([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], groups=groups)
 
 
+@pytest.mark.slow
 def test_repr_is_a_summary_not_the_columns(backend):
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 5000).astype(bool)
@@ -313,3 +316,17 @@ def test_total_rows_print_as_all(backend):
                       total=True)
     lines = str(t).splitlines()
     assert lines[-2].split()[0] == "(all)" and t.columns["group"][-1] is None
+
+
+def test_a_long_table_says_how_to_see_every_row():
+    rng = np.random.default_rng(0)
+    y = np.tile([0, 1], 150)
+    s = rng.random(300)
+    g = np.repeat(np.arange(30), 10)
+    text = str(indist_fast.evaluate_many(y, s, groups=g))
+    lines = text.splitlines()
+    assert len(lines) == 1 + 10 + 1 + 10 + 1 and lines[11].split()[0] == "..."
+    assert lines[-1] == ("30 rows; 10 not shown: .to_pandas() (or to_dict, to_polars, "
+                         "to_arrow) holds every row and column")
+    short = str(indist_fast.evaluate_many(y[:40], s[:40], groups=g[:40]))
+    assert "not shown" not in short

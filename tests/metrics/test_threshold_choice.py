@@ -113,6 +113,7 @@ def beta_density(a, b):
 
 # --- identities, exact -------------------------------------------------------------------------
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=probability_rows(), t=st.integers(0, 20))
 def test_identities_cost_condition(backend, case, t):
@@ -138,6 +139,7 @@ def test_identities_cost_condition(backend, case, t):
         loss("score-uniform"), abs=1e-12)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=probability_rows(), t=st.integers(0, 20))
 def test_identities_skew_condition(backend, case, t):
@@ -166,6 +168,7 @@ METHOD_ARGS = [("score-fixed", {"t": 0.45}), ("score-uniform", {}), ("score-driv
                ("optimal", {}), ("indistinguishability", {})]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("condition", ["cost", "skew"])
 @pytest.mark.parametrize("distribution", [None, (2.0, 3.0), (0.7, 0.9)])
 @pytest.mark.parametrize("weighted", [False, True])
@@ -206,6 +209,7 @@ def test_beta_one_one_equals_uniform():
 
 # --- hull, curves, calibration -------------------------------------------------------------------
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=probability_rows())
 def test_hull_is_convex_and_holds_every_optimal_point(backend, case):
@@ -354,6 +358,7 @@ def _all_quantities(y, s, w):
     return out
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=probability_rows(), factor=st.sampled_from([1e-300, 2.0**-1000 * 3, 0.05,
                                                         1 / 3, 1e200, 1e300]))

@@ -45,6 +45,7 @@ def class_weights(y, w, condition):
 
 # --- the named metrics ---------------------------------------------------------------------
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=probability_rows(), t=st.integers(0, 21))
 def test_accuracies_match_scikit_learn(backend, case, t):
@@ -61,6 +62,7 @@ def test_accuracies_match_scikit_learn(backend, case, t):
                              sample_weight=w), abs=1e-12)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=probability_rows())
 def test_macro_scores_and_calibration_loss_from_the_rows(backend, case):
@@ -87,6 +89,7 @@ def test_macro_scores_and_calibration_loss_from_the_rows(backend, case):
             abs=1e-12)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(case=probability_rows())
 def test_log_loss_matches_scikit_learn_inside_the_unit_interval(backend, case):

@@ -155,6 +155,7 @@ def test_declared_table_need_is_what_the_functions_ask_for(backend, data, monkey
     np.testing.assert_allclose(full.coef, curve.coef, atol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("condition", ["cost", "skew"])
 @pytest.mark.parametrize("distribution", DISTRIBUTIONS + [(0.7, 0.9)])
 @pytest.mark.parametrize("method", tc.METHODS)

@@ -21,6 +21,7 @@ def test_paired_ratio_is_the_median_of_paired_ratios():
     assert per_call(lambda: None) < 1e-5               # loops until the clock can see it
 
 
+@pytest.mark.slow
 def test_child_peak_memory_is_the_childs_own():
     small = in_child("SECONDS = 0.0\nRESULT = 1")
     big = in_child("import numpy as np\na = np.ones(50_000_000)\nSECONDS = 0.0\nRESULT = 2")
@@ -29,6 +30,7 @@ def test_child_peak_memory_is_the_childs_own():
         in_child("raise SystemExit(3)")
 
 
+@pytest.mark.slow
 def test_peers_script_agrees_on_small_data():
     pytest.importorskip("sklearn")
     import indist_fast
@@ -42,6 +44,7 @@ def test_peers_script_agrees_on_small_data():
     assert "scikit-learn roc_auc_score" in out.stdout
 
 
+@pytest.mark.slow
 def test_sweep_blocks_script_runs():
     import indist_fast
     here = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
@@ -51,3 +54,16 @@ def test_sweep_blocks_script_runs():
                          env={**os.environ, "PYTHONPATH": here})
     assert out.returncode == 0, out.stdout + out.stderr
     assert "ns/row" in out.stdout or "no AVX-512" in out.stdout, out.stdout
+
+
+def test_compare_defaults_script_prints_its_ratios():
+    import indist_fast
+    here = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "studies", "compare_defaults.py"),
+                          "--sizes", "2e4", "--repeat", "2", "--unpaired", "--with-bootstrap",
+                          "5"], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": here})
+    assert out.returncode == 0, out.stdout + out.stderr
+    rows = [line.split() for line in out.stdout.splitlines() if not line.startswith(("#", " " * 7 + "n"))]
+    assert [r[1] for r in rows] == ["default", "unpaired", "bootstrap"], out.stdout
+    assert all(float(r[-1]) > 0 for r in rows)

@@ -24,8 +24,8 @@ WRONG_NAMES = r"(?:Hand|Anagnostopoulos)"
 PATTERNS = [
     # the names themselves: no shipped text cites either of them
     re.compile(rf"\b{WRONG_NAMES}\b(?!-)"),
-    # "<method> of/by/from/after/due to <Name>", the name not Sumpter
-    re.compile(rf"{METHOD}[^.\n]{{0,60}}?\b(?:of|by|from|after|due to)\s+"
+    # "<method> of/by/after/due to <Name>", the name not Sumpter
+    re.compile(rf"{METHOD}[^.\n]{{0,60}}?\b(?:of|by|after|due to)\s+"
                r"(?!Sumpter\b)(?!the\b|a\b|an\b|each\b|every\b|its\b|their\b|this\b)"
                r"([A-Z][\w\u00C0-\u017F-]+)"),
     # "<Name>'s <method>" / "<Name> et al.'s <method>", the name not Sumpter
@@ -47,7 +47,8 @@ def shipped_files() -> list[pathlib.Path]:
 
 def wrong_credits(text: str) -> list[str]:
     """The passages of ``text`` that credit the method (or name a wrong author)."""
-    flat = re.sub(r"\s*\n\s*(?:#\s*|\*\s*|//\s*)?", " ", text)   # across wrapped lines
+    # one line per paragraph: wrapped lines (of prose, comments, docstrings) joined
+    flat = re.sub(r"[ \t]*\n(?![ \t]*\n)[ \t]*(?:#+[ \t]*|\*[ \t]*|//[ \t]*)?", " ", text)
     hits = []
     for pattern in PATTERNS:
         for m in pattern.finditer(flat):
@@ -81,6 +82,7 @@ def test_a_planted_wrong_credit_is_found(planted):
     "precision at the indistinguishability threshold by Sumpter",
     "C(r_b) of each segment; the method is David Sumpter's [Sumpter]_.",
     "the indistinguishability threshold of the paper (Sumpter's Figs 2-6)",
+    "C(r_b), r_b, AUC\n\n# Several models, from a folder of Parquet files by Dask",
     "hand the rows to the kernel; by hand; handle",
 ])
 def test_the_right_credit_and_plain_words_pass(fine):

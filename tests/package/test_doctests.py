@@ -16,6 +16,7 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(indist_fast.__path__, "in
                  if not m.name.startswith("indist_fast._core._"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)

@@ -140,6 +140,7 @@ def _cases():
     }
 
 
+@pytest.mark.slow
 @needs_cxx
 def test_example_auc_matches_roc_auc(example_python, tmp_path):
     cases = _cases()

@@ -17,6 +17,7 @@ import pytest  # noqa: E402
 from tests.fuzz.runner import BAD, format_bad, run, summary  # noqa: E402
 
 
+@pytest.mark.slow
 def test_fuzz_cases_end_well():
     results = run(jobs=2)
     assert len(results) >= 2000, f"only {len(results)} fuzz cases"

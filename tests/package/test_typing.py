@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 pytest.importorskip("mypy")
 
 
+@pytest.mark.slow
 def test_mypy_strict_on_the_package():
     out = subprocess.run([sys.executable, "-m", "mypy", "--config-file",
                           os.path.join(ROOT, "pyproject.toml"),

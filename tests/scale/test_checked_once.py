@@ -60,8 +60,9 @@ def test_evaluate_many_still_checks_its_settings(settings_checks):
     assert settings_checks["check_levels"] == settings_checks["bootstrap_settings"] == 1
     with pytest.raises(ValueError, match="level"):
         evaluate_many(Y, {"p": P}, groups=G, levels=(1.5,))
-    with pytest.raises(TypeError, match="seed is given without n_boot"):
-        evaluate_many(Y, {"p": P}, groups=G, seed=1)
+    # the seed is checked without n_boot too (where it is unused)
+    with pytest.raises(ValueError, match="seed must be"):
+        evaluate_many(Y, {"p": P}, groups=G, seed=-1)
 
 
 def hive(tmp_path, q=Q):

@@ -107,6 +107,7 @@ def test_hive_folder_by_partition_key(tmp_path, backend, limit, weight):
     same_report(got, want, weight is not None)
 
 
+@pytest.mark.slow
 def test_nested_hive_folders_glob_and_list(tmp_path, backend):
     df = frame()
     folder = hive(tmp_path, df, cols=("country", "day"))
@@ -139,6 +140,7 @@ def test_plain_folder_nested_without_partitions(tmp_path, backend):
 CODECS = {".csv": None, ".csv.gz": "gzip", ".csv.bz2": "bz2", ".csv.zst": "zstd"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ending", list(CODECS))
 def test_csv_files_plain_and_compressed(tmp_path, backend, ending):
     df = frame(20_000)
@@ -162,6 +164,7 @@ def test_csv_files_plain_and_compressed(tmp_path, backend, ending):
     same_report(got, evaluate(parts[2].y, parts[2].m2))
 
 
+@pytest.mark.slow
 def test_feather_files(tmp_path, backend):
     df = frame()
     one = tmp_path / "one.feather"
@@ -185,6 +188,7 @@ def test_feather_files(tmp_path, backend):
                 evaluate(df.y, df.m1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["bool", "string", "dictionary"])
 def test_parquet_label_types_across_files(tmp_path, backend, kind):
     df = frame(30_000)
@@ -201,6 +205,7 @@ def test_parquet_label_types_across_files(tmp_path, backend, kind):
         same_table(got, oracle(whole, ["m1", "m2"], ["country"], pos_label=pos_label))
 
 
+@pytest.mark.slow
 def test_npz_and_npy_with_segments(tmp_path, backend):
     df = frame(20_000)
     np.savez(tmp_path / "d.npz", **{c: df[c].to_numpy() for c in ("y", "m1", "m2", "day")})
@@ -256,6 +261,7 @@ class Calls:
             monkeypatch.setattr(file_plan.TablePlan, name, wrapped)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weight", [None, "w"])
 def test_out_of_core_takes_buckets_splits_and_lone_segments(tmp_path, backend, monkeypatch,
                                                             weight):
@@ -451,8 +457,7 @@ def test_null_partition_key(tmp_path):
 
 # --- progress over bytes ------------------------------------------------------------------------
 
-# (fake_tqdm: tests/conftest.py)
-
+@pytest.mark.slow
 def test_progress_counts_bytes_of_datasets_and_compressed_csv(tmp_path, fake_tqdm):
     folder = hive(tmp_path, frame())
     total = sum(p.stat().st_size for p in folder.rglob("*.parquet"))
@@ -475,6 +480,7 @@ def test_progress_counts_bytes_of_datasets_and_compressed_csv(tmp_path, fake_tqd
     assert (bar.unit, bar.total, bar.n) == ("rows", N, N)
 
 
+@pytest.mark.slow
 def test_date_segments_from_csv_and_parquet(tmp_path, backend):
     df = frame(20_000)
     df["when"] = pd.to_datetime("2026-11-01") + pd.to_timedelta(df.day % 7, unit="D")
@@ -500,6 +506,7 @@ def test_date_segments_from_csv_and_parquet(tmp_path, backend):
                       by="nope", progress=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weight", [None, "w"])
 def test_partition_segments_one_at_a_time_or_parked(tmp_path, backend, monkeypatch, weight):
     """Segments made of partition keys are swept partition by partition when each
@@ -546,6 +553,7 @@ print(json.dumps(hwm() - base))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAS_PROC, reason="reads /proc/self/status")
 def test_out_of_core_tables_stay_near_the_memory_limit(tmp_path):
     import subprocess

@@ -55,6 +55,7 @@ def files(tmp_path_factory):
 KINDS = ["npz", "npz_compressed", "npy", "parquet", "csv"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [None, "600kB"])       # in memory / many runs on disk
 @pytest.mark.parametrize("kind", KINDS)
 def test_file_equals_in_memory(files, kind, limit):
@@ -117,6 +118,7 @@ def test_missing_column_and_bad_limit(files):
     assert parse_memory(None) > 0
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=rows(max_n=60), cuts=st.lists(st.integers(0, 60), max_size=6),

@@ -214,6 +214,7 @@ def write_log(path, n, seed):
         np.savez_compressed(path, y=table["y"].to_numpy(), s=table["s"].to_numpy())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".parquet", ".npz"])
 def test_memory_limit_bounds_the_readers(tmp_path, suffix):
     n = 2_300_000                     # 16 bytes a row in memory: 37 MB; as CSV, 30 MB

@@ -1,0 +1,98 @@
+"""The ``indist-fast`` command: ``demo``, ``evaluate``, ``compare``, ``threshold``,
+``losses``, ``resolving-power`` and ``paper``.
+
+Each subcommand parses its options, calls the library's public functions and formats
+what they return; one module per subcommand (``evaluate_command``,
+``compare_command``, ``threshold_command``; ``commands`` holds the smaller ones), the
+options they share in ``arguments``, the rows read into memory in ``file_rows``, and
+what is printed or written in ``output`` (``figures`` composes ``evaluate --plot``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import sys
+import threading
+from typing import Any, Iterator, Sequence
+
+from .. import __version__
+from ..io import one_line
+from . import commands, compare_command, evaluate_command, threshold_command
+
+__all__ = ["main", "build_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every subcommand (each sets ``run``, the function that runs it)."""
+    parser = argparse.ArgumentParser(
+        prog="indist-fast",
+        description="Evaluate binary classifiers: AUC, curves and C(r_b), the precision "
+                    "at the indistinguishability threshold.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    commands.add_demo_parser(sub)
+    evaluate_command.add_parser(sub)
+    compare_command.add_parser(sub)
+    threshold_command.add_parser(sub)
+    commands.add_parsers(sub)
+    return parser
+
+
+@contextlib.contextmanager
+def _quiet(quiet: bool) -> Iterator[None]:
+    """``--quiet``: besides ``progress=False`` where a call takes it, every bar the
+    library would draw by default is silenced for the run (its documented switch,
+    ``INDIST_FAST_PROGRESS=0``), then the environment is put back."""
+    if not quiet:
+        yield
+        return
+    before = os.environ.get("INDIST_FAST_PROGRESS")
+    os.environ["INDIST_FAST_PROGRESS"] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("INDIST_FAST_PROGRESS", None)
+        else:
+            os.environ["INDIST_FAST_PROGRESS"] = before
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``indist-fast`` command."""
+    args = build_parser().parse_args(argv)
+    interrupted = []
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, on_interrupt) if main_thread else None
+    try:
+        try:
+            with _quiet(args.quiet):
+                code = int(args.run(args))
+        finally:
+            if main_thread and before is not None:  # (None: a handler set outside Python)
+                signal.signal(signal.SIGINT, before)
+        if interrupted:     # raised where Python ignores it (a library's cleanup callback)
+            raise KeyboardInterrupt
+        return code
+    except KeyboardInterrupt:
+        # Ctrl-C: a line, not a traceback; every output is written whole or not at all
+        # (``write_whole``), so nothing half-written is left.
+        print(f"indist-fast {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error of the input. Point stdout at
+        # devnull so the interpreter's own flush at exit does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (ValueError, TypeError, OSError, ImportError) as exc:
+        # One line, whatever the message holds (pyarrow's span several): the error
+        # is about the input, so a traceback would only hide it.
+        print(f"indist-fast {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        return 2
