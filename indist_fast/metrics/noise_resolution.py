@@ -152,14 +152,19 @@ def noise(model: Model, metrics: Any = METRICS, *, n: int | None = None,
     n, prevalence = replicate_sampling(model, n, prevalence)
     n_rep = check_count(n_rep, "n_rep", minimum=2, maximum=MAX_REPLICATES)
     seed = check_seed(seed)
-    with WarningsOnceEach(), progress_bar(wants_progress(progress), n_rep, "noise",
+    # an empirical model's replicates are swept for the built-ins, then their tables
+    # read by the callables: a unit for each
+    callables = any(not isinstance(spec, str) for spec in specs.values())
+    total = n_rep * (2 if isinstance(model, Empirical) and callables else 1)
+    with WarningsOnceEach(), progress_bar(wants_progress(progress), total, "noise",
                                           "replicate") as bar:
         return _noise(model, specs, n, prevalence, n_rep, seed, bar)
 
 
 def _noise(model: Model, specs: dict[str, MetricSpec], n: int, prevalence: float,
            n_rep: int, seed: np.random.SeedSequence, bar: Bar) -> Noise:
-    """The noise of checked arguments; ``bar`` reaches ``n_rep``."""
+    """The noise of checked arguments; ``bar`` advances by one per replicate measured
+    (an empirical model's: swept, then read by the callables)."""
     if not isinstance(model, Empirical):
         rng = np.random.default_rng(seed)
         measured = []
@@ -172,13 +177,9 @@ def _noise(model: Model, specs: dict[str, MetricSpec], n: int, prevalence: float
     rows = prepare_rows(y, s)
     table = ScoreTable.from_rows(rows)
     resampler = Resampler.from_rows(rows, table, stratified=True, seed=seed)
-    # The built-ins come from one sweep call over every replicate (fast: the table is
-    # sorted once); the callables read each replicate's table, which the bar follows.
-    builtin = derived_metrics(resampler.sweeps(n_rep, np.array([0.5])))
+    builtin = derived_metrics(resampler.sweeps(n_rep, np.array([0.5]), bar=bar))
     callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
     called: dict[str, np.ndarray] = {name: np.empty(n_rep) for name in callables}
-    if not callables:
-        bar.update(n_rep)
     for k in range(n_rep if callables else 0):
         replicate = resampler.replicate_table(k)        # one table for every callable
         for name, spec in callables.items():

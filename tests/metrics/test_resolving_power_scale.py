@@ -96,7 +96,7 @@ def test_progress_bars_count_replicates_and_grid_models(fake_tqdm):
                     progress=True)
     bars = fake_tqdm
     assert [(b.desc, b.total, b.n, b.closed) for b in bars] == [
-        ("noise", 7, 7, True), ("signal curve", 3, 3, True),
+        ("noise", 14, 14, True), ("signal curve", 3, 3, True),
         ("noise", 9, 9, True), ("signal curve", 8, 8, True)]
     bars.clear()
     noise(Binormal.for_auc(0.8), n=100, prevalence=0.3, n_rep=5, progress=False)
