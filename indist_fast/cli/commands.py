@@ -42,6 +42,11 @@ def add_parsers(sub: Any) -> None:
     add_columns(rp, weight=False)
     rp.add_argument("--n-rep", type=int, default=1000, help="bootstrap replicates (1000)")
     rp.add_argument("--seed", type=seed_type, default=0, help="seed of the replicates (0)")
+    rp.add_argument("--scale", choices=("normal", "scores"), default="normal",
+                    help="where the simulated improvements are added: the normal scores "
+                         "of the ranks (normal, the default: the same result for any "
+                         "increasing transform of the scores) or the scores as given "
+                         "(Beam's form)")
     rp.add_argument("--json", action="store_true", help="print the table as JSON")
     add_quiet(rp)
     rp.set_defaults(run=run_resolving_power)
@@ -105,7 +110,7 @@ def run_resolving_power(args: argparse.Namespace) -> int:
     from ..metrics.resolving_power import Empirical, compare_metrics
     with read_rows(args) as rows:
         table = compare_metrics(Empirical(rows.label, rows.scores[args.score],
-                                          pos_label=rows.pos_label),
+                                          pos_label=rows.pos_label, scale=args.scale),
                                 n_rep=args.n_rep, seed=args.seed)
     return output.show(args, table)
 

@@ -12,7 +12,7 @@ from typing import Any, overload
 import numpy as np
 
 from .._core.validation import check_count, check_flag
-from ..errors import IndistFastWarning, warn
+from ..errors import IndistFastWarning
 from ..metrics.curve_points import MAX_BINS, bin_edges, hull_corners, model_names, thin
 from ..metrics.evaluation import evaluate
 from ..metrics.confusion_counts import point_fields, Points, all_points, rows_and_table
@@ -157,22 +157,6 @@ the slider point's own line.</p>
 {segments}"""
 
 
-class _WarningsAtCaller:
-    """Collects the warnings of the work inside and issues them again at the line that
-    called the public function (its frame runs ``__exit__``), under the caller's filters."""
-
-    def __enter__(self) -> None:
-        self._catcher = warnings.catch_warnings(record=True)
-        self._caught = self._catcher.__enter__()
-        warnings.simplefilter("always")
-
-    def __exit__(self, *exc: Any) -> None:
-        self._catcher.__exit__(*exc)
-        if exc[0] is None:
-            for w in self._caught:
-                warn(w.message, w.category)
-
-
 @overload
 def report_html(y_true: Any, y_score: Any = ..., *, sample_weight: Any = ...,
                 pos_label: Any = ..., groups: Any = ..., segments: Any = ...,
@@ -302,27 +286,26 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         if groups is not None:
             raise TypeError("segments and groups are two sources of one segment table: "
                             "pass one of them.")
-    with _WarningsAtCaller():      # a level not reached is the caller's, not this module's
-        models = _models(y_score)
-        data = []
-        reports: list[tuple[str | None, Report]] = []
-        for name, scores in models.items():
-            label = "y_score" if not isinstance(y_score, Mapping) else f"y_score[{name!r}]"
-            rows, table = rows_and_table(y_true, scores, sample_weight, pos_label, label)
-            if n_boot is None:
-                report = table.evaluate(exclude_self=exclude_self)
-            else:       # the bootstrap resamples rows: it reads them again
-                report = evaluate(y_true, scores, sample_weight=sample_weight,
-                                  pos_label=pos_label, exclude_self=exclude_self,
-                                  n_boot=n_boot, seed=seed, confidence=confidence,
-                                  progress=progress)
-            reports.append((name if isinstance(y_score, Mapping) else None, report))
-            data.append(_model_data(name, table, report, exclude_self, max_points, bins))
-        if groups is not None:
-            from ..metrics.segments import evaluate_many
-            segments = _quiet(evaluate_many, y_true, models if isinstance(y_score, Mapping)
-                              else y_score, groups=groups, sample_weight=sample_weight,
-                              pos_label=pos_label, exclude_self=exclude_self)
+    models = _models(y_score)
+    data = []
+    reports: list[tuple[str | None, Report]] = []
+    for name, scores in models.items():
+        label = "y_score" if not isinstance(y_score, Mapping) else f"y_score[{name!r}]"
+        rows, table = rows_and_table(y_true, scores, sample_weight, pos_label, label)
+        if n_boot is None:
+            report = table.evaluate(exclude_self=exclude_self)
+        else:       # the bootstrap resamples rows: it reads them again
+            report = evaluate(y_true, scores, sample_weight=sample_weight,
+                              pos_label=pos_label, exclude_self=exclude_self,
+                              n_boot=n_boot, seed=seed, confidence=confidence,
+                              progress=progress)
+        reports.append((name if isinstance(y_score, Mapping) else None, report))
+        data.append(_model_data(name, table, report, exclude_self, max_points, bins))
+    if groups is not None:
+        from ..metrics.segments import evaluate_many
+        segments = _quiet(evaluate_many, y_true, models if isinstance(y_score, Mapping)
+                          else y_score, groups=groups, sample_weight=sample_weight,
+                          pos_label=pos_label, exclude_self=exclude_self)
     n_rows = reports[0][1].n_rows
     boot = reports[0][1].intervals
     boot_note = "" if not boot else (

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import sys
 from typing import Any, Iterable, Iterator
 
 import numpy as np

@@ -3,6 +3,7 @@ increments, signal curves, noise and resolution."""
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 
@@ -198,6 +199,14 @@ def test_cli_resolving_power(tmp_path, capsys):
                  "--n-rep", "50"]) == 0
     out = capsys.readouterr().out
     assert "resolving power: empirical" in out and "average_precision" in out
+    # the same table as the library's, on either scale
+    for scale in ("normal", "scores"):
+        assert main(["resolving-power", str(tmp_path / "d.npz"), "--label", "y", "--score",
+                     "p", "--n-rep", "30", "--scale", scale, "--json"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        want = compare_metrics(Empirical(y.astype(int), s, scale=scale), n_rep=30, seed=0)
+        assert json.dumps(got, sort_keys=True) == json.dumps(
+            json.loads(json.dumps(want.to_dict(), default=str)), sort_keys=True)
 
 
 def test_a_metric_that_ignores_the_model_resolves_nothing():
