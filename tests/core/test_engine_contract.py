@@ -501,7 +501,9 @@ def test_twins_agree(request, name, layout, mode):
     twin = TWINS[name]
     log = request.getfixturevalue("threaded") if mode == "threaded" else None
 
-    @settings(max_examples=30, deadline=None)
+    # Threaded: derandomized, so the draws that take the helper thread (asserted below)
+    # are the same on every run; random draws once all stayed on one thread.
+    @settings(max_examples=30, deadline=None, derandomize=mode == "threaded")
     @given(case=engine_cases(SIZES[mode], twin.raw_rows), data=st.data())
     def check(case, data):
         r, info = prepared(case, layout)
