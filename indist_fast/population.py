@@ -446,7 +446,8 @@ class _NormalMixtures:
         >>> Binormal(0.0).indistinguishability_threshold(0.5)      # identical classes
         -inf
         """
-        prevalence, level = self._prev(prevalence), check_level(level)
+        level = check_level(level)              # whatever the prevalence
+        prevalence = self._prev(prevalence)
         return self._warn_unreached(self._threshold(prevalence, level), prevalence, level)
 
     def _warn_unreached(self, value: float, prevalence: float, level: float) -> float:
@@ -530,7 +531,8 @@ class _NormalMixtures:
         >>> round(Binormal(1.0).precision_at_indistinguishability(0.2), 4)
         0.3129
         """
-        prevalence, level = self._prev(prevalence), check_level(level)
+        level = check_level(level)              # whatever the prevalence
+        prevalence = self._prev(prevalence)
         return self._warn_unreached(self._precision_at(prevalence, level), prevalence, level)
 
     def _precision_at(self, prevalence: float, level: float) -> float:
