@@ -153,14 +153,31 @@ def _open_files(where: str, files: Files, cols: dict[str, str | None], drop_null
             value: Any = int(text) if types[name].kind == "i" else text
             constants[key] = np.array([value], dtype=types[name])
         own = {k: n for k, n in cols.items() if k not in constants}
+        opener = FORMATS[format_of(f)]
+        for key in constants:
+            if _also_in_file(opener, f, {**own, key: cols[key]}, drop_nulls):
+                raise ValueError(f"by: {cols[key]!r} is both a partition key of {where} (a "
+                                 f"folder name {cols[key]}=...) and a column of {f}; rename "
+                                 "one of them so the column meant is unambiguous.")
         try:
-            opened.append((f, FORMATS[format_of(f)](f, own, drop_nulls), constants))
+            opened.append((f, opener(f, own, drop_nulls), constants))
         except ValueError as exc:
             if keys and exc.args and "available columns" in str(exc.args[0]):
                 exc.args = (f"{str(exc.args[0]).rstrip('.')}; partition keys: "
                             f"{', '.join(map(repr, keys))}.",) + exc.args[1:]
             raise
     return opened
+
+
+def _also_in_file(opener: Callable[..., Source], f: str, cols: dict[str, str | None],
+                  drop_nulls: bool) -> bool:
+    """Whether the file has the columns too: its opener takes them (it checks the
+    names before reading a row; any refusal means no)."""
+    try:
+        opener(f, cols, drop_nulls)
+    except Exception:
+        return False
+    return True
 
 
 def open_dataset(where: str, files: Files, cols: dict[str, str | None],

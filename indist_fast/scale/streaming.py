@@ -16,8 +16,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterable
 
-from .._core.validation import (LabelCoding, check_flag, check_levels, combine_codings,
-                               labels_as_coded)
+from .._core.validation import (LabelCoding, check_flag, check_levels, check_pos_label,
+                               combine_codings, labels_as_coded)
 from ..results.report import Report
 from ..table.score_table import DEFAULT_LEVELS, ScoreTable
 
@@ -48,7 +48,8 @@ class Accumulator:
     """
 
     def __init__(self, *, pos_label: Any = None) -> None:
-        self.pos_label = pos_label
+        # refused now, not at the first update (perhaps far from this line)
+        self.pos_label = check_pos_label(pos_label)
         self.coding: LabelCoding | None = None
         self._levels: list[ScoreTable | None] = []
         self._lock = threading.Lock()
