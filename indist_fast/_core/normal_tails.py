@@ -71,7 +71,7 @@ def _tail_mean_below(pos: Sequence[Component], m: float, s: float, r: float,
     pts = sorted({x for x in marks if 0.0 < x < _REACH}) or None
     value, _ = integrate.quad(integrand, 0.0, _REACH, epsabs=0.0, epsrel=1e-12, limit=200,
                               points=pts)
-    return min(1.0, value)
+    return min(1.0, float(value))
 
 
 def level_gap(pos: Sequence[Component], neg: Sequence[Component], prevalence: float,
