@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from typing import Any
 
 import numpy as np
@@ -69,7 +68,7 @@ def _unused_cases() -> list[Case]:
     return out
 
 
-def _message_cases() -> list[Case]:
+def _message_cases(tmp: str) -> list[Case]:
     import indist_fast
     from indist_fast.html import report_html
     out: list[Case] = []
@@ -97,8 +96,9 @@ def _message_cases() -> list[Case]:
             indist_fast.Accumulator, (), {"pos_label": label}), "pos_label"))
 
     def clash() -> Any:
-        # one folder a process: the two backends' messages name the same paths
-        folder = os.path.join(tempfile.gettempdir(), f"fuzz-args36-{os.getpid()}")
+        # one folder a process (inside the run's directory): the two backends'
+        # messages name the same paths
+        folder = os.path.join(tmp, f"args36-clash-{os.getpid()}")
         for day, rows in (("1", "0,0.1,5\n1,0.9,5\n"), ("2", "1,0.7,6\n0,0.2,6\n")):
             os.makedirs(os.path.join(folder, f"day={day}"), exist_ok=True)
             with open(os.path.join(folder, f"day={day}", "p.csv"), "w") as fh:
@@ -127,6 +127,6 @@ def _population_cases() -> list[Case]:
     return out
 
 
-def argument_cases() -> list[Case]:
-    """Every case of this module."""
-    return _unused_cases() + _message_cases() + _population_cases()
+def argument_cases(tmp: str) -> list[Case]:
+    """Every case of this module; ``tmp`` is the run's directory (``suite.build_cases``)."""
+    return _unused_cases() + _message_cases(tmp) + _population_cases()

@@ -24,7 +24,7 @@ def build_cases(tmp: str) -> list[Case]:
              + frame_cases() + resolving_power_cases() + sklearn_cases() + dask_cases()
              + plot_cases() + dataset_cases() + population_cases() + html_cases()
              + file_cases(tmp))
-    cases += args36.argument_cases()
+    cases += args36.argument_cases(tmp)
     for case in cases:
         if (case.entry.startswith(_ALWAYS_HEAVY) or "plot" in case.id
                 or (case.entry.startswith(_HEAVY) and case.valid and not case.either)):

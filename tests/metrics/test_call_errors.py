@@ -176,15 +176,17 @@ def test_an_accumulator_refuses_a_pos_label_that_is_not_one_value(pos_label):
         ["yes", "no", "yes", "no"], [0.9, 0.1, 0.4, 0.6], pos_label="yes").auc
 
 
-def test_a_partition_key_that_is_also_a_file_column_is_refused(tmp_path):
-    for day, rows in (("1", "0,0.1,5\n1,0.9,5\n"), ("2", "1,0.7,6\n0,0.2,6\n")):
+def test_a_partition_key_that_disagrees_with_a_file_column_is_refused(tmp_path):
+    for day, rows in (("1", "0,0.1,1\n1,0.9,1\n"), ("2", "1,0.7,2\n0,0.2,5\n")):
         (tmp_path / f"day={day}").mkdir()
         (tmp_path / f"day={day}" / "part.csv").write_text("y,s,day\n" + rows)
-    with pytest.raises(ValueError, match=r"^by: 'day' is both a partition key of .* and a "
-                                         r"column of .*part\.csv; rename one"):
+    with pytest.raises(ValueError, match=r"^by: column 'day' is both a partition key of "
+                                         r".* and a column of .*day=2.part\.csv, and they "
+                                         r"disagree: row 1 holds 5, the folder name says "
+                                         r"day=2; rename one"):
         indist_fast.evaluate_file(tmp_path, label="y", score="s", by="day")
-    # without the clash the partition key is a segment column as before
-    for f in tmp_path.glob("day=*/part.csv"):
-        f.write_text(f.read_text().replace(",day\n", ",other\n"))
+    # where they agree (polars writes both), either gives the same segments
+    (tmp_path / "day=2" / "part.csv").write_text("y,s,day\n1,0.7,2\n0,0.2,2\n")
     got = indist_fast.evaluate_file(tmp_path, label="y", score="s", by="day")
-    assert [str(v) for v in got.columns["day"]] == ["1", "2"]
+    assert [int(v) for v in got.columns["day"]] == [1, 2]
+    assert list(got.columns["n_rows"]) == [2, 2]
