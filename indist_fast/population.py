@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ._core.normal_tails import level_gap
 from ._core.validation import check_count, check_level, check_real, make_rng
 
 __all__ = ["Mixture", "Binormal"]
@@ -30,9 +31,6 @@ __all__ = ["Mixture", "Binormal"]
 METRICS = ("auc", "average_precision", "precision")
 
 _TAIL = 12.0     # standard deviations beyond which a normal density is below 1e-31
-# How far below a level B must fall for a stretch where it sits at the level to end
-# (the quadrature's accuracy; see _threshold)
-_LEVEL_TOLERANCE = 1e-12
 
 # A binormal sample holds 9 bytes a row (score and label), and noise draws one per
 # replicate: 10**8 rows is about a gigabyte, beyond what a simulation should ask for.
@@ -415,13 +413,13 @@ class _NormalMixtures:
                                        level: float = 0.5) -> float:
         """The highest threshold r with ``B(r) >= level``, as for a sample.
 
-        B falls from ``B(-inf) = pi1/2 + pi0 AUROC`` to 0 as r grows. Where it equals
-        the level to double precision over a stretch (classes that do not overlap,
-        or every positive in a cluster far above some negatives), the threshold is the
-        stretch's top, within the ulp-wide wandering of the integrated B there, which
-        ``evaluate`` approaches on large samples (the exact crossing lies inside it,
-        where double precision cannot place it); ``-inf`` when B reaches the level only as
-        everything is labelled (``B(-inf) = level``, e.g. identical classes at 1/2);
+        B falls from ``B(-inf) = pi1/2 + pi0 AUROC`` to 0 as r grows. Between classes
+        far apart B differs from the level by far less than an ulp over a long
+        stretch; the crossing is still found to about 1e-11, from the sign of
+        ``B - level`` summed from the class tails in log space (``Binormal(20)`` at
+        prevalence 1/2: 10). A large sample's r_b lies higher there, at its lowest
+        positive score, until the sample reaches the tails. ``-inf`` when B reaches the
+        level only as everything is labelled (``B(-inf) = level``, e.g. identical classes at 1/2);
         NaN, with a ``LevelNotReachedWarning``, when it never does (``B(-inf) < level``).
 
         Parameters
@@ -446,7 +444,8 @@ class _NormalMixtures:
         >>> Binormal(0.0).indistinguishability_threshold(0.5)      # identical classes
         -inf
         """
-        prevalence, level = self._prev(prevalence), check_level(level)
+        level = check_level(level)              # whatever the prevalence
+        prevalence = self._prev(prevalence)
         return self._warn_unreached(self._threshold(prevalence, level), prevalence, level)
 
     def _warn_unreached(self, value: float, prevalence: float, level: float) -> float:
@@ -471,22 +470,15 @@ class _NormalMixtures:
         lo, hi = self._span(self._pos + self._neg)
 
         def f(r: float) -> float:
-            return self._b(r, prevalence) - level
+            # B - level by its sign, from the tails: B itself rounds to the level
+            # over long stretches between classes far apart
+            return level_gap(self._pos, self._neg, prevalence, level, r)
         if f(lo) < 0:                           # below every span B is B(-inf)
             return -math.inf
         if f(hi) >= 0:                          # (no rows above the span to add)
             return hi
         r = float(optimize.brentq(f, lo, hi, xtol=1e-12))
-        step = 1e-9 * (1.0 + abs(r))
-        if r + step < hi and f(r + step) >= -_LEVEL_TOLERANCE:
-            # B sits at the level above r: a stretch where the quadrature's B wanders
-            # a few ulps either side of it (nearly every positive labelled, classes
-            # apart), and brentq may stop anywhere in it. Its top is where B falls
-            # clearly below the level, past the tolerance: one crossing, found as fast.
-            r = (hi if f(hi) >= -_LEVEL_TOLERANCE else
-                 float(optimize.brentq(lambda x: f(x) + _LEVEL_TOLERANCE, r + step, hi,
-                                       xtol=1e-12)))
-        return self._highest_reached(f, lo, r, step)
+        return self._highest_reached(f, lo, r, 1e-9 * (1.0 + abs(r)))
 
     @staticmethod
     def _highest_reached(f: Callable[[float], float], lo: float, top: float,
@@ -530,7 +522,8 @@ class _NormalMixtures:
         >>> round(Binormal(1.0).precision_at_indistinguishability(0.2), 4)
         0.3129
         """
-        prevalence, level = self._prev(prevalence), check_level(level)
+        level = check_level(level)              # whatever the prevalence
+        prevalence = self._prev(prevalence)
         return self._warn_unreached(self._precision_at(prevalence, level), prevalence, level)
 
     def _precision_at(self, prevalence: float, level: float) -> float:

@@ -20,7 +20,7 @@ from .records import frozen_instance
 from .rates import scale_exponent
 
 __all__ = ["Rows", "LabelCoding", "combine_codings", "prepare_rows", "check_levels",
-           "check_level", "check_real", "check_count", "check_flag", "check_seed",
+           "check_level", "check_real", "check_count", "check_flag", "check_seed", "check_pos_label",
            "check_columns", "raise_row_errors", "raise_nan_score", "check_coded_labels", "labels_as_coded"]
 
 # The label dtypes the kernels are compiled for (``types.pxd``'s ``label_t``); other
@@ -686,6 +686,17 @@ def check_flag(value: Any, name: str) -> bool:
         raise TypeError(f"{name} must be True or False, got {value!r} "
                         f"({type(value).__name__}).")
     return bool(value)
+
+
+def check_pos_label(pos_label: Any) -> Any:
+    """A ``pos_label`` known before any label is: None or one value (whether y_true
+    holds it is checked against the labels)."""
+    if pos_label is not None and (np.ndim(pos_label) != 0
+                                  or isinstance(pos_label, (dict, set, frozenset))
+                                  or (isinstance(pos_label, float) and math.isnan(pos_label))):
+        raise TypeError(f"pos_label must be one label value (the positive class) or None, "
+                        f"got {pos_label!r} ({type(pos_label).__name__}).")
+    return pos_label
 
 
 def check_seed(seed: Any, name: str = "seed") -> np.random.SeedSequence:

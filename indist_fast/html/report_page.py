@@ -13,6 +13,7 @@ import numpy as np
 
 from .._core.validation import check_count, check_flag
 from ..errors import IndistFastWarning
+from ..inference.bootstrap import check_resampling
 from ..metrics.curve_points import MAX_BINS, bin_edges, hull_corners, model_names, thin
 from ..metrics.evaluation import evaluate
 from ..metrics.confusion_counts import point_fields, Points, all_points, rows_and_table
@@ -225,7 +226,7 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         ``by``), shown instead; not together with ``groups``.
     n_boot : int, default=None
         Bootstrap replicates for the summary's intervals (see ``indist_fast.evaluate``).
-    seed : int, SeedSequence, Generator or None, default=0
+    seed : int, sequence of int, SeedSequence or None, default=0
         Seed of the bootstrap replicates: the same page on every call; None draws fresh
         entropy from the operating system.
     confidence : float, default=0.95
@@ -276,6 +277,7 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     max_points = check_count(max_points, "max_points", minimum=2, maximum=MAX_POINTS)
     bins = check_count(bins, "bins", minimum=1, maximum=MAX_BINS)
     exclude_self = check_flag(exclude_self, "exclude_self")
+    n_boot, seed, confidence, progress = check_resampling(n_boot, seed, confidence, progress)
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title must be a str or None, got {type(title).__name__}.")
     if segments is not None:

@@ -18,7 +18,7 @@ import math
 import numbers
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Union
 
 import numpy as np
 
@@ -701,6 +701,35 @@ def check_bootstrap_settings(n_boot: Any, confidence: Any) -> tuple[int, float]:
     # Two replicates at least: one gives no spread, so no interval.
     return (check_count(n_boot, "n_boot", minimum=2, maximum=MAX_REPLICATES),
             check_level(confidence, "confidence"))
+
+
+class Resampling(NamedTuple):
+    """The checked resampling arguments of a call whose ``n_boot`` may be None."""
+
+    n_boot: int | None
+    seed: np.random.SeedSequence | None     # None without n_boot (nothing drawn)
+    confidence: float
+    progress: bool | None
+
+
+def check_resampling(n_boot: Any, seed: Any, confidence: Any,
+                     progress: Any = None) -> Resampling:
+    """A public function's bootstrap arguments where ``n_boot=None`` means no bootstrap.
+
+    Each one is checked on every call, used or not: ``confidence=7`` is refused
+    without ``n_boot`` too, so adding ``n_boot`` later cannot turn a working call into
+    an error. Without ``n_boot`` the seed is only checked (no entropy is drawn for
+    ``seed=None``)."""
+    progress = check_progress(progress)
+    if n_boot is None:
+        confidence = check_level(confidence, "confidence")
+        # the default seed (a non-negative int) is valid as it is: skip the
+        # SeedSequence, a tenth of a small evaluate's time
+        if seed is not None and not (type(seed) is int and seed >= 0):
+            check_seed(seed)
+        return Resampling(None, None, confidence, progress)
+    n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
+    return Resampling(n_boot, check_seed(seed), confidence, progress)
 
 
 def _call_metric(name: str, spec: TableMetric, table: ScoreTable) -> float:

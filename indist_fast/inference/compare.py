@@ -409,9 +409,9 @@ def _metric_names(metrics: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _data_set(value: Any, name: str, pos_label: Any) -> tuple[Rows, Slots]:
+def _data_set(value: Any, name: str, key: str, pos_label: Any) -> tuple[Rows, Slots]:
     """An unpaired model's rows from ``(y_true, y_score)`` or ``(y_true, y_score,
-    sample_weight)``; errors name the argument that held the set."""
+    sample_weight)``; errors name the data set and the argument that held it."""
     if not isinstance(value, (tuple, list)) or len(value) not in (2, 3):
         raise TypeError(f"{name} must be a data set (y_true, y_score) or (y_true, "
                         f"y_score, sample_weight) when paired=False and score_b is not "
@@ -425,7 +425,8 @@ def _data_set(value: Any, name: str, pos_label: Any) -> tuple[Rows, Slots]:
     except (TypeError, ValueError) as exc:
         if type(exc) not in (TypeError, ValueError):
             raise
-        raise type(exc)(f"{name}: {exc}") from None
+        # "y_true: y_score contains NaN" would blame y_true for data set a's scores
+        raise type(exc)(f"data set {key!r} (passed as {name}): {exc}") from None
 
 
 def _check_pair_names(names: Any, several: bool) -> tuple[str, str]:
@@ -474,7 +475,7 @@ def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_lab
         else:
             sets = [(pair_names[0], "y_true", y_true), (pair_names[1], "score_a", score_a)]
         models: list[tuple[str, Rows, Slots | None]] = [
-            (key, *_data_set(value, arg, pos_label)) for key, arg, value in sets]
+            (key, *_data_set(value, arg, str(key), pos_label)) for key, arg, value in sets]
         _check_names(models, "y_true")
         return models
     models = [(key, _scored_rows(y_true, value, arg, sample_weight, pos_label), None)

@@ -22,8 +22,8 @@ from .._core.engine import engine
 from ..results.report_table import BootstrapSettings
 from .._core.progress import progress_bar
 from .._core.validation import Rows, check_flag, check_seed
-from .bootstrap import (DEFAULT_METRICS, PROGRESS_STEPS, check_bootstrap_settings,
-                        check_progress, derived_metrics, _entropy, percentile_bounds,
+from .bootstrap import (DEFAULT_METRICS, PROGRESS_STEPS, check_resampling,
+                        derived_metrics, _entropy, percentile_bounds,
                         sweep_replicates)
 
 __all__ = ["INTERVAL_METRICS", "SegmentSlots", "bootstrap_settings",
@@ -50,14 +50,14 @@ def bootstrap_settings(n_boot: Any, seed: Any, confidence: Any,
                        progress: Any = None) -> BootstrapSettings | None:
     """``evaluate_many``'s bootstrap arguments checked as ``bootstrap`` checks them;
     None without ``n_boot`` (``seed`` and ``progress`` are then checked, and unused)."""
-    progress = check_progress(progress)
-    if n_boot is None:
-        check_bootstrap_settings(2, confidence)
-        _entropy(check_seed(seed))
+    checked = check_resampling(n_boot, seed, confidence, progress)
+    # a sequence of ints is a valid seed elsewhere, but a table reports one int
+    seq = checked.seed if checked.seed is not None else check_seed(seed)
+    entropy = _entropy(seq)
+    if checked.n_boot is None:
         return None
-    n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
-    seq = check_seed(seed)
-    return BootstrapSettings(n_boot, confidence, seq, _entropy(seq), progress)
+    return BootstrapSettings(checked.n_boot, checked.confidence, seq, entropy,
+                             checked.progress)
 
 
 class SegmentSlots(NamedTuple):

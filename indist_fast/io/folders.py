@@ -131,9 +131,10 @@ def _one_family(where: str, files: Files) -> None:
 
 
 def _open_files(where: str, files: Files, cols: dict[str, str | None], drop_nulls: bool
-                ) -> list[tuple[str, Source, dict[str, Any]]]:
-    """Each file's source of the columns it holds, and the columns its partition keys
-    fill (``by`` columns only), as one-value arrays."""
+                ) -> list[tuple[str, Source, dict[str, Any], dict[str, Any]]]:
+    """Each file's source of the columns it holds, the columns its partition keys
+    fill (``by`` columns only) as one-value arrays, and the partition values of the
+    columns the file holds as well (its rows must agree with them)."""
     types = _partition_types(files)
     opened = []
     for f, keys in files:
@@ -152,15 +153,49 @@ def _open_files(where: str, files: Files, cols: dict[str, str | None], drop_null
                                  f"({_NULL_PARTITION}); drop or fill those rows first.")
             value: Any = int(text) if types[name].kind == "i" else text
             constants[key] = np.array([value], dtype=types[name])
+        opener = FORMATS[format_of(f)]
+        own = {k: n for k, n in cols.items() if k not in constants}
+        checked: dict[str, Any] = {}
+        for key in list(constants):
+            # the file holds the column too (polars writes both): read from the file,
+            # each row checked against the folder name, so neither wins silently
+            if _also_in_file(opener, f, {**own, key: cols[key]}, drop_nulls):
+                checked[key] = constants.pop(key)[0]
         own = {k: n for k, n in cols.items() if k not in constants}
         try:
-            opened.append((f, FORMATS[format_of(f)](f, own, drop_nulls), constants))
+            opened.append((f, opener(f, own, drop_nulls), constants, checked))
         except ValueError as exc:
             if keys and exc.args and "available columns" in str(exc.args[0]):
                 exc.args = (f"{str(exc.args[0]).rstrip('.')}; partition keys: "
                             f"{', '.join(map(repr, keys))}.",) + exc.args[1:]
             raise
     return opened
+
+
+def _also_in_file(opener: Callable[..., Source], f: str, cols: dict[str, str | None],
+                  drop_nulls: bool) -> bool:
+    """Whether the file has the columns too: its opener takes them (it checks the
+    names before reading a row; any refusal means no)."""
+    try:
+        opener(f, cols, drop_nulls)
+    except Exception:
+        return False
+    return True
+
+
+def _check_partition(values: np.ndarray, value: Any, where: str, f: str, name: str | None,
+                     first_row: int) -> None:
+    """A file column that is also a partition key holds the folder's value on every row."""
+    same = np.asarray(values == value)
+    if same.ndim == 0:                              # types that cannot compare equal
+        same = np.zeros(len(values), dtype=bool)
+    if not same.all():
+        k = int(np.argmin(same))
+        held = values[k].item() if isinstance(values[k], np.generic) else values[k]
+        raise ValueError(f"by: column {name!r} is both a partition key of {where} and a "
+                         f"column of {f}, and they disagree: row {first_row + k} holds "
+                         f"{held!r}, the folder name says {name}={value}; rename one "
+                         "of them so the column meant is unambiguous.")
 
 
 def open_dataset(where: str, files: Files, cols: dict[str, str | None],
@@ -170,7 +205,7 @@ def open_dataset(where: str, files: Files, cols: dict[str, str | None],
     _one_family(where, files)
     opened = _open_files(where, files, cols, drop_nulls)
     sizes = [os.path.getsize(f) for f, _ in files]
-    known = all(src.n_rows is not None for _, src, _ in opened)
+    known = all(src.n_rows is not None for _, src, _, _ in opened)
     # (first row in the stream, file, its unkept)
     starts: list[tuple[int, str, Callable[[int], int] | None]] = []
     done = [0, 0.0]                             # bytes of finished files, of the current
@@ -186,7 +221,7 @@ def open_dataset(where: str, files: Files, cols: dict[str, str | None],
         starts.clear()
         row = 0
         for i in files:
-            (f, src, constants), size = opened[i], sizes[i]
+            (f, src, constants, checked), size = opened[i], sizes[i]
             starts.append((row, f, src.unkept))
             in_file = 0
             for chunk in src.chunks(rows):
@@ -194,6 +229,9 @@ def open_dataset(where: str, files: Files, cols: dict[str, str | None],
                 n = len(chunk[1])                  # the score column: never a constant
                 out = tuple(np.repeat(constants[k], n) if k in constants else next(own)
                             for k in cols)
+                for k, value in checked.items():
+                    _check_partition(out[list(cols).index(k)], value, where, f, cols[k],
+                                     in_file)
                 for k, arr in zip(cols, out):
                     if arr is None or not text_allowed(k):
                         continue
@@ -218,10 +256,10 @@ def open_dataset(where: str, files: Files, cols: dict[str, str | None],
         start, f, unkept = starts[i]
         return f, row - start if unkept is None else unkept(row - start)
 
-    per_row = max(src.bytes_per_row for _, src, _ in opened) + 8 * sum(
+    per_row = max(src.bytes_per_row for _, src, _, _ in opened) + 8 * sum(
         1 for k in cols if role_of(k) == "by")
-    return Source(sum(src.n_rows for _, src, _ in opened) if known else None,  # type: ignore
+    return Source(sum(src.n_rows for _, src, _, _ in opened) if known else None,  # type: ignore
                   per_row, chunks, n_bytes=sum(sizes),
                   done_bytes=lambda: int(done[0] + done[1]), locate=locate,
-                  parts=[(constants, src.n_rows) for _, src, constants in opened],
+                  parts=[(constants, src.n_rows) for _, src, constants, _ in opened],
                   chunks_of=chunks_of)

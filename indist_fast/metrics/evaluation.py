@@ -25,11 +25,11 @@ import numpy as np
 from .._core.engine import engine
 from .._core.records import SweepResult
 from .._core.validation import (PLAIN_ROWS, check_flag, check_level, check_levels, check_real,
-                               check_seed, check_two_classes)
+                               check_two_classes)
 from ..io.frames import columns_by_keyword, prepare_frame_or_rows
 from .roc_dominance import roc_polyline
 from ..results.report import Curves, Report
-from ..inference.bootstrap import check_bootstrap_settings, check_progress, bootstrap_table
+from ..inference.bootstrap import bootstrap_table, check_resampling
 from ..table.precision_recall import PrecisionRecallCurve, precision_recall_of
 from ..table.score_table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
@@ -130,11 +130,9 @@ def evaluate(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     """
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
-    progress = check_progress(progress)
-    if n_boot is not None:
-        # Checked before the rows are sorted: a bad setting must not cost a sort.
-        n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
-        seed = check_seed(seed)
+    # Checked before the rows are sorted (a bad setting must not cost a sort), and
+    # without n_boot too.
+    n_boot, seed, confidence, progress = check_resampling(n_boot, seed, confidence, progress)
     if n_boot is None:
         return _report(y_true, y_score, sample_weight, pos_label, (label, score, weight), lv,
                        exclude_self, warn_main=True)

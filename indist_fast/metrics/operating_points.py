@@ -25,9 +25,9 @@ from typing import Any, Callable
 import numpy as np
 
 from .._core.rates import operating_rates
-from .._core.validation import check_count, check_flag, check_level, check_real, check_seed
+from .._core.validation import check_flag, check_level, check_real
 from ..errors import warn_fractional_weights
-from ..inference.bootstrap import BootstrapResult, bootstrap_table, check_progress
+from ..inference.bootstrap import BootstrapResult, bootstrap_table, check_resampling
 from ..results.report import count_text, record_dict
 from ..table.score_table import ScoreTable
 from .confusion_counts import (all_points, confusion, four_digits,
@@ -261,12 +261,8 @@ def operating_point_intervals(y_true: Any, y_score: Any, threshold: float, *,
     (True, True)
     """
     threshold = check_real(threshold, "threshold", finite=False)
-    confidence = check_level(confidence, "confidence")
     stratified = check_flag(stratified, "stratified")
-    progress = check_progress(progress)
-    if n_boot is not None:
-        n_boot = check_count(n_boot, "n_boot", minimum=2, maximum=10**7)
-        seed = check_seed(seed)
+    n_boot, seed, confidence, progress = check_resampling(n_boot, seed, confidence, progress)
     rows, table = rows_and_table(y_true, y_score, sample_weight, pos_label)
     warn_fractional_weights(rows.w, "the Wilson interval")
     p = all_points(table, True)

@@ -322,6 +322,10 @@ def _inputs(y_true: Any, scores: Any, groups: Any, sample_weight: Any, label: st
             ) -> tuple[Any, dict[Any, Any], Any, list[Any], list[str]]:
     """Labels, ``{model: scores}``, weights, the group arrays and their names."""
     if label is not None or score is not None or by is not None or weight is not None:
+        if label is None and score is None and by is not None:
+            raise TypeError("by= names segment columns of a table: pass the table with "
+                            "label=, score= and by= column names, or arrays with groups= "
+                            "(evaluate_many(y_true, scores, groups=g)).")
         if label is None or score is None:
             raise TypeError("pass both label= and score= column names with a table.")
         if scores is not None or groups is not None or sample_weight is not None:
@@ -415,6 +419,12 @@ def _group_arrays(groups: Any) -> tuple[list[Any], list[str]]:
         if len(set(names)) < len(names):
             names = [f"group{k}" for k in range(len(groups))]
         return list(groups), names
+    shape = getattr(groups, "shape", None)
+    if shape is not None and len(shape) != 1:
+        # one array of several dimensions: named here, not as its column "group"
+        raise ValueError(f"groups must be one column (n values) or a list or mapping of "
+                         f"columns, got an array of shape {tuple(shape)}: pass a 1-D "
+                         "array, or list(a.T) for the columns of a 2-D one.")
     return [groups], [_series_name(groups, "group")]
 
 

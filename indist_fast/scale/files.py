@@ -182,7 +182,8 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         ``.csv.zst``, ``.csv.lz4``), ``.feather``/``.arrow``/``.ipc`` (Arrow IPC),
         ``.npy`` (structured array) or ``.npz``. Or a dataset of such files, read one
         after another: a folder (recursively; names starting with ``.`` or ``_`` are
-        skipped; ``key=value`` folder names are hive partition keys, usable in ``by``),
+        skipped; ``key=value`` folder names are hive partition keys, usable in ``by``;
+        a file that holds a partition key's column too must agree with its folder),
         a glob pattern (``"logs/*.parquet"``, ``**`` for any depth) or a list of paths.
         Every file of a dataset has the same format and the used columns.
     label, weight : str

@@ -16,7 +16,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterable
 
-from .._core.validation import LabelCoding, check_flag, combine_codings, labels_as_coded
+from .._core.validation import (LabelCoding, check_flag, check_levels, check_pos_label,
+                               combine_codings, labels_as_coded)
 from ..results.report import Report
 from ..table.score_table import DEFAULT_LEVELS, ScoreTable
 
@@ -47,7 +48,8 @@ class Accumulator:
     """
 
     def __init__(self, *, pos_label: Any = None) -> None:
-        self.pos_label = pos_label
+        # refused now, not at the first update (perhaps far from this line)
+        self.pos_label = check_pos_label(pos_label)
         self.coding: LabelCoding | None = None
         self._levels: list[ScoreTable | None] = []
         self._lock = threading.Lock()
@@ -185,7 +187,9 @@ class Accumulator:
         ...                                      [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
         True
         """
-        check_flag(exclude_self, "exclude_self")   # before merging the held tables
+        # before merging the held tables, and whether or not there are rows
+        levels = check_levels(levels)
+        exclude_self = check_flag(exclude_self, "exclude_self")
         if self.n_rows == 0:
             raise ValueError("the accumulator holds no rows yet: add chunks with update() "
                              "or add_table() first.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import args36
 from .cases import Case, row_cases
 from .files import file_cases
 from .more import (accumulator_cases, dask_cases, dataset_cases, frame_cases, html_cases,
@@ -23,6 +24,7 @@ def build_cases(tmp: str) -> list[Case]:
              + frame_cases() + resolving_power_cases() + sklearn_cases() + dask_cases()
              + plot_cases() + dataset_cases() + population_cases() + html_cases()
              + file_cases(tmp))
+    cases += args36.argument_cases(tmp)
     for case in cases:
         if (case.entry.startswith(_ALWAYS_HEAVY) or "plot" in case.id
                 or (case.entry.startswith(_HEAVY) and case.valid and not case.either)):

@@ -134,3 +134,59 @@ def test_the_wrapped_functions_keep_their_signature_and_docs():
         params = inspect.signature(f).parameters
         assert list(params)[:2] in (["y_true", "y_score"], ["y_true", "scores"])
         assert "label" in params and f.__doc__ and f.__module__.startswith("indist_fast.")
+
+
+def test_by_without_a_table_says_that_by_needs_one():
+    with pytest.raises(TypeError, match=r"^by= names segment columns of a table.*groups="):
+        indist_fast.evaluate_many(Y, S, by="g")
+
+
+@pytest.mark.parametrize("shape", [(8, 1), (8, 2), (1, 8)])
+def test_groups_of_two_dimensions_are_refused_as_groups(shape):
+    from indist_fast.html import report_html
+    groups = np.ones(shape)
+    for call in (lambda: indist_fast.evaluate_many(Y, S, groups=groups),
+                 lambda: report_html(Y, S, groups=groups)):
+        with pytest.raises(ValueError, match=rf"^groups must be one column .* shape "
+                                             rf"\({shape[0]}, {shape[1]}\)"):
+            call()
+
+
+def test_an_unpaired_data_set_with_nan_is_named():
+    bad = S.copy()
+    bad[2] = np.nan
+    with pytest.raises(ValueError, match=r"^data set 'a' \(passed as y_true\): y_score "
+                                         r"contains NaN \(first at row 2\)"):
+        indist_fast.compare((Y, bad), (Y, S), paired=False)
+    with pytest.raises(ValueError, match=r"^data set 'b' \(passed as score_a\): y_score "
+                                         r"contains NaN"):
+        indist_fast.compare((Y, S), (Y, bad), paired=False)
+    with pytest.raises(ValueError, match=r"^data set 'B' \(passed as y_true\['B'\]\)"):
+        indist_fast.compare({"A": (Y, S), "B": (Y, bad)}, paired=False)
+
+
+@pytest.mark.parametrize("pos_label", [[1, 2], (1,), {1: 2}, {1}, np.array([1, 2]),
+                                       float("nan")])
+def test_an_accumulator_refuses_a_pos_label_that_is_not_one_value(pos_label):
+    with pytest.raises(TypeError, match=r"^pos_label must be one label value"):
+        indist_fast.Accumulator(pos_label=pos_label)
+    acc = indist_fast.Accumulator(pos_label="yes")        # one value: checked at update
+    acc.update(["yes", "no", "yes", "no"], [0.9, 0.1, 0.4, 0.6])
+    assert acc.result().auc == indist_fast.evaluate(
+        ["yes", "no", "yes", "no"], [0.9, 0.1, 0.4, 0.6], pos_label="yes").auc
+
+
+def test_a_partition_key_that_disagrees_with_a_file_column_is_refused(tmp_path):
+    for day, rows in (("1", "0,0.1,1\n1,0.9,1\n"), ("2", "1,0.7,2\n0,0.2,5\n")):
+        (tmp_path / f"day={day}").mkdir()
+        (tmp_path / f"day={day}" / "part.csv").write_text("y,s,day\n" + rows)
+    with pytest.raises(ValueError, match=r"^by: column 'day' is both a partition key of "
+                                         r".* and a column of .*day=2.part\.csv, and they "
+                                         r"disagree: row 1 holds 5, the folder name says "
+                                         r"day=2; rename one"):
+        indist_fast.evaluate_file(tmp_path, label="y", score="s", by="day")
+    # where they agree (polars writes both), either gives the same segments
+    (tmp_path / "day=2" / "part.csv").write_text("y,s,day\n1,0.7,2\n0,0.2,2\n")
+    got = indist_fast.evaluate_file(tmp_path, label="y", score="s", by="day")
+    assert [int(v) for v in got.columns["day"]] == [1, 2]
+    assert list(got.columns["n_rows"]) == [2, 2]

@@ -5,6 +5,7 @@ Simpson rule, independent of the adaptive quadrature inside), against large samp
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -239,19 +240,35 @@ def test_prevalence_argument_reweights_the_classes() -> None:
     assert m.auc == pytest.approx(same.auc, abs=1e-15)
 
 
-def test_threshold_is_the_top_of_a_flat_stretch(backend: str) -> None:
-    # Classes that do not overlap: B equals 1/2 (to double precision) between them,
-    # and r_b is the highest such threshold, where a large sample's evaluate lands.
+def _dominant_balance(pi1: float, below_pos: Any, above_neg: Any, lo: float,
+                      hi: float) -> float:
+    """The root of ``pi1 (1 - v(r)) = (1 - pi1) c(r)``, in log space: between classes
+    far apart, ``B(r) = 1/2`` reduces to it (the terms it drops are below 1e-15 of
+    those it keeps at the separations tested)."""
+    from scipy.optimize import brentq
+    return float(brentq(lambda r: (math.log(pi1) + below_pos(r)
+                                   - math.log1p(-pi1) - above_neg(r)), lo, hi, xtol=1e-14))
+
+
+def test_r_b_is_exact_between_classes_far_apart() -> None:
+    # Between classes far apart B is 1/2 to within 1e-20 and less (far below an ulp of
+    # B) over a long stretch; r_b is still the exact crossing, from the tails:
+    # Binormal(20) at 1/2 once gave 11.7 (the top of that stretch) for 10.
+    from scipy.special import log_ndtr
+    for mu in (16, 20, 30, 40):
+        # about mu/2 at prevalence 1/2, where 1 - v = u (up to 1e-15 of them)
+        assert Binormal(mu).indistinguishability_threshold(0.5) == pytest.approx(
+            mu / 2, abs=1e-9), mu
+    for mu, p in ((16, 0.2), (20, 0.2), (20, 0.7), (30, 0.05)):
+        want = _dominant_balance(p, lambda r: log_ndtr(r - mu), lambda r: log_ndtr(-r),
+                                 0.0, mu)
+        got = Binormal(mu).indistinguishability_threshold(p)
+        assert abs(got - want) < 1e-9, (mu, p, got, want)
+        assert Binormal(mu).precision_at_indistinguishability(p) == Binormal(mu).precision(
+            got, p)
+    # classes 20,000 sd apart: every tail underflows as a number, not as a logarithm
     m = Mixture(positives=[(1, 100, 0.01)], negatives=[(1, -100, 0.01)])
-    r = m.indistinguishability_threshold()
-    assert m.b(r) >= 0.5 > m.b(r + 1e-6 * (1 + abs(r)))
-    assert m.b(r - 50) == 0.5            # in the stretch, below r
-    y, s = m.sample(200_000, rng=0)
-    rep = ifa.evaluate(y, s)
-    # the sample's r_b is its lowest positive score; the population's is where v
-    # rounds to 1: both within 9 sd of the positive mean
-    assert rep.threshold == s[y].min()
-    assert abs(rep.threshold - r) < 0.1 and r > 99.9
+    assert abs(m.indistinguishability_threshold()) < 1e-9
 
 
 def test_threshold_reached_only_with_everything_labelled() -> None:
@@ -287,21 +304,16 @@ def test_sample_takes_a_seed() -> None:
     assert Binormal(1.0).sample(10, 0.3)[0].sum() == 3  # fresh entropy by default
 
 
-def test_r_b_is_the_top_of_a_stretch_where_b_sits_at_one_half() -> None:
+def test_r_b_between_a_shared_cluster_and_far_negatives_is_exact() -> None:
     # Every positive lies in the top cluster, beside negatives of the same
-    # distribution; the other negatives lie far below. Between the clusters nearly
-    # every positive is labelled and B is 1/2 to within rounding over a long stretch,
-    # where the quadrature's B wanders an ulp either side of it: r_b is the top of the
-    # stretch (as a sample's r_b is its lowest positive), not wherever a root finder
-    # first meets 1/2 (once -6.75 here).
+    # distribution; the other negatives lie far below. Between the clusters B is 1/2
+    # to within 1e-50 over a long stretch (a root finder on B itself once stopped
+    # at -6.75, the top of the stretch at 6.75): the shared cluster's part of B cancels
+    # exactly, and what is left balances 0.2 Phi(r - 15) against 0.3 Phi(-r - 15).
+    from scipy.special import log_ndtr
     m = Mixture(positives=[(1, 15, 1)], negatives=[(1, 15, 1), (3, -15, 1)])
     r = m.indistinguishability_threshold()
-    grid = np.linspace(-15.0, 15.0, 1201)
-    b = m.b(grid)
-    stretch = grid[np.abs(b - 0.5) <= 1e-12]
-    assert stretch[0] < -5.0 and stretch[-1] > 7.0          # the stretch is there
-    top = grid[b >= 0.5].max()                             # its top, within the ulps
-    assert m.b(r) >= 0.5
-    assert top - 0.5 < r < stretch[-1]
-    assert np.all(b[grid > stretch[-1]] < 0.5 - 1e-12)
+    want = _dominant_balance(0.2, lambda x: log_ndtr(x - 15),
+                             lambda x: math.log(0.3 / 0.8) + log_ndtr(-x - 15), -5.0, 5.0)
+    assert abs(r - want) < 1e-9 and 0.0 < r < 0.02
     assert m.precision_at_indistinguishability() == m.precision(r)
