@@ -110,8 +110,9 @@ def _page_cases() -> list[Case]:
             raise Wrong(f"{p}: not a page")
         os.remove(p)
         os.rmdir(os.path.dirname(p))
-    for which in ("report", "segments", "roc_demo"):
-        out.append(_ok(f"html.{which}[path]".replace("report[", "report_html["), "written", lambda which=which: (
+    for which, entry in (("report", "report_html"), ("segments", "segment_page"),
+                         ("roc_demo", "roc_demo")):
+        out.append(_ok(f"html.{entry}[path]", "written", lambda which=which: (
             to_file, (which,), {}), written, backends=False, slow=True))
     # report_html's other arguments, checked whether or not the bootstrap runs
     y, sc, _ = models()
