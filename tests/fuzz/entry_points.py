@@ -465,6 +465,28 @@ def _dominates_entry() -> Entry:
                  check, extra_errors=("score_a", "score_b"))
 
 
+def _confusion_entry() -> Entry:
+    """confusion at every distinct score, the midpoints between them and +-inf, over the
+    table of row inputs (the thresholds from the input's canonical scores)."""
+    from indist_fast import confusion
+
+    def thresholds(ri: RowInput) -> np.ndarray:
+        if ri.canon is None or not len(ri.canon[1]):
+            return np.array([0.5])
+        u = np.unique(ri.canon[1])[:400]
+        with np.errstate(over="ignore", invalid="ignore"):
+            mid = u[:-1] / 2 + u[1:] / 2
+        return np.r_[-INF, u, mid[np.isfinite(mid)], INF]
+
+    def check(o: Oracle, c: Any, ri: RowInput) -> None:
+        if o.huge or o.large:
+            return
+        check_confusion(c, o.y, o.s, o.w, thresholds(ri))
+    return Entry("confusion[all_thresholds]", lambda ri: (
+        confusion, (ri.y, ri.s, thresholds(ri)), {"sample_weight": ri.w,
+                                                  "pos_label": ri.pos_label}), check)
+
+
 def _dominates_cases() -> list[Case]:
     from indist_fast import dominates
     out: list[Case] = []
@@ -577,7 +599,7 @@ def entry_point_cases(tmp: str) -> list[Case]:
     from .entry_pages import page_and_population_cases
     out = (_compare_cases() + _best_param_cases() + _confusion_cases() + _dominates_cases()
            + _opi_cases())
-    for entry in _best_entries() + [_dominates_entry()]:
+    for entry in _best_entries() + [_dominates_entry(), _confusion_entry()]:
         for builder in inputs.ALL:
             case = _row_case(entry, builder)
             if case is not None:
