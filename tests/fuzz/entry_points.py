@@ -29,7 +29,7 @@ def models(n: int = 30, seed: int = 4) -> tuple[np.ndarray, dict[str, np.ndarray
     rng = np.random.default_rng(seed)
     y = np.zeros(n, dtype=np.int64)
     y[rng.permutation(n)[: n // 3]] = 1
-    scores = {"a": np.round(rng.random(n) + 0.8 * y, 1), "b": np.round(rng.random(n) + 0.3 * y, 1),
+    scores = {"a": np.round(rng.random(n) + 0.5 * y, 1), "b": np.round(rng.random(n) + 0.3 * y, 1),
               "c": np.round(rng.random(n) + 0.05 * y, 2)}
     return y, scores, rng.integers(1, 4, n).astype(np.float64)
 
