@@ -46,8 +46,9 @@ def add_parser(sub: Any) -> None:
                     help="a metric to compare (repeat for several): auc, average_precision, "
                          "precision (C(r_b)), threshold (r_b), lift, tpr, fpr, f1; the "
                          "metrics other than the AUC are bootstrapped whatever --method")
-    co.add_argument("--n-boot", type=count_type("--n-boot", 2), default=2000, metavar="N",
-                    help="bootstrap replicates (2000)")
+    co.add_argument("--n-boot", type=count_type("--n-boot", 2), default=None, metavar="N",
+                    help="bootstrap replicates (2000), with --method bootstrap or a metric "
+                         "other than auc")
     co.add_argument("--seed", type=seed_type, default=0,
                     help="seed of the replicates (0: the same replicates on every run)")
     co.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided")
@@ -89,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--correction adjusts the p-values of three models or more; two "
                          "models make one comparison per metric.")
     metrics = tuple(args.metric) or DEFAULT_METRICS[args.method]
+    if args.n_boot is not None and args.method != "bootstrap" and set(metrics) == {"auc"}:
+        raise ValueError(f"--n-boot {args.n_boot} is given but nothing is bootstrapped: the "
+                         "AUC is compared by DeLong's test. Add --method bootstrap, or "
+                         "--metric for each metric to bootstrap.")
     with read_rows(args, args.score, args.by) as rows:
         compared = comparisons(args, rows, metrics, args.seed)
     if args.csv is not None:
@@ -139,7 +144,7 @@ def _compare(args: argparse.Namespace, seg: FileRows, metrics: tuple[str, ...],
         "method": args.method, "alternative": args.alternative, "seed": seed,
         "confidence": args.confidence, "level": args.level}
     if args.method == "bootstrap" or set(metrics) != {"auc"}:
-        options["n_boot"] = args.n_boot     # compare refuses replicates nothing draws
+        options["n_boot"] = 2000 if args.n_boot is None else args.n_boot
     # compare names a model's scores by its argument: say the column and file instead
     arguments = ({"score_a": names[0], "score_b": names[1]} if len(names) == 2 else
                  {f"score_a[{name!r}]": name for name in names})

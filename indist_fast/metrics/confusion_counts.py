@@ -127,9 +127,13 @@ def finish_fields(values: Mapping[str, Any], shape: tuple[int, ...] | None) -> d
 
 def _check_thresholds(threshold: Any) -> tuple[np.ndarray, tuple[int, ...] | None]:
     """``threshold`` as a flat float64 array and its shape (None for a scalar)."""
-    if np.ndim(threshold) == 0 and not isinstance(threshold, np.ndarray):
+    try:
+        arr = np.asarray(threshold)
+    except ValueError:                  # ragged nesting: NumPy cannot make an array of it
+        raise ValueError("threshold must be a number or a rectangular array of numbers "
+                         "(its nested sequences differ in length).") from None
+    if arr.ndim == 0 and not isinstance(threshold, np.ndarray):
         return np.array([check_real(threshold, "threshold", finite=False)]), None
-    arr = np.asarray(threshold)
     if arr.dtype.kind == "b" or arr.dtype.kind not in "iufO":
         raise TypeError(f"threshold must hold real numbers, got an array of dtype "
                         f"{arr.dtype}.")

@@ -241,3 +241,13 @@ def test_a_bad_score_is_named_by_its_column_and_row(tmp_path, capsys, scores):
     assert main([*argv, *[x for s in scores for x in ("--score", s)]]) == 2
     assert capsys.readouterr().err.strip() == (
         f"indist-fast compare: error: score: column 'b' of {path}: {want.value}")
+
+
+def test_replicates_without_a_bootstrap_are_refused(path, capsys):
+    assert main(["compare", path, "--label", "y", "--score", "a", "--score", "b",
+                 "--n-boot", "50", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "--n-boot 50 is given but nothing is bootstrapped" in err
+    assert main(["compare", path, "--label", "y", "--score", "a", "--score", "b",
+                 "--n-boot", "50", "--metric", "auc", "--metric", "precision", "--json",
+                 "--quiet"]) == 0

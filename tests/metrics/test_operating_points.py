@@ -142,7 +142,8 @@ def test_confusion_warns_when_b_is_undefined_where_rows_are_labelled(backend):
     (math.nan, ValueError, "threshold"), ([0.1, math.nan], ValueError, "threshold"),
     ("0.5", TypeError, "threshold"), (True, TypeError, "threshold"),
     ([True, False], TypeError, "threshold"), (["a"], TypeError, "threshold"),
-    (None, TypeError, "threshold")])
+    (None, TypeError, "threshold"),
+    ([[0.1], [0.2, 0.3]], ValueError, "^threshold must be a number or a rectangular")])
 def test_confusion_refuses_bad_thresholds_naming_them(backend, threshold, error, match):
     with pytest.raises(error, match=match):
         indist_fast.confusion([0, 1], [0.1, 0.9], threshold)
