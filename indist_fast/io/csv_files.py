@@ -111,8 +111,14 @@ def open_csv(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
                         memory_pool=_returning_pool())
                 except pa.ArrowInvalid as exc:
                     raise _csv_error(exc, path, header, cols, done) from exc
-                del block                 # text and table are not held together
                 check_arrow_types(path, cols, table.schema)
+                _check_integer_text(table, lambda name, block=block: pcsv.read_csv(
+                    pa.py_buffer(block), read_options=pcsv.ReadOptions(
+                        block_size=len(block) + 1, **read_options),
+                    convert_options=pcsv.ConvertOptions(
+                        include_columns=[name], column_types={name: pa.string()})),
+                    path, cols, done)
+                del block                 # text and table are not held together
                 done += table.num_rows
                 parts = table.to_batches()
                 del table
@@ -129,6 +135,58 @@ def open_csv(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
         return size if raw is None or raw.closed else int(raw.tell())
 
     return Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes, unkept=unkept)
+
+
+# Integers float64 cannot hold (2**53 + 1 reads as 2**53) would tie with their
+# neighbours and change the metrics, as in-memory int64 scores would; float text
+# ("9007199254740993.0") is read as a float, as everywhere.
+_EXACT_INT = 2**53
+_INTEGER_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def _inexact_integer(text: str) -> bool:
+    """Whether ``text`` is an integer that float64 does not hold exactly."""
+    if len(text) < 16 or _INTEGER_TEXT.fullmatch(text) is None:     # 2**53 has 16 digits
+        return False
+    try:
+        value = int(text)
+        return abs(value) >= _EXACT_INT and int(float(value)) != value
+    except (OverflowError, ValueError):  # beyond float64's range (or int's 4,300 digits)
+        return True
+
+
+def _inexact_integer_error(path: str, key: str, name: str | None, row: int,
+                           text: str) -> ValueError:
+    shown = text.strip()
+    if len(shown) > 40:
+        shown = f"{shown[:24]}... ({len(shown)} characters)"
+    return ValueError(f"{role_of(key)}: column {name!r} of {path} holds the integer "
+                      f"{shown} at row {row} (counting data rows from 0), which "
+                      "float64 cannot tell apart from its neighbours: distinct scores would "
+                      "become ties and the metrics change. Rescale or rank them first (any "
+                      "order-preserving map gives the same results), or write them as "
+                      "floats (9.0e15, with a decimal point or exponent) if those ties are "
+                      "intended.")
+
+
+def _check_integer_text(table: Any, as_text: Callable[[str], Any], path: str,
+                        cols: dict[str, str | None], done: int) -> None:
+    """No score of a parsed block an integer float64 rounded: only blocks holding a
+    score of magnitude 2**53 or more (rare) are parsed again, that column as text."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    for key, name in cols.items():
+        if (name is None or role_of(key) != "score"
+                or table.schema.field(name).type != pa.float64()):
+            continue
+        big = pc.greater_equal(pc.abs(table.column(name)), float(_EXACT_INT))
+        if not pc.any(big).as_py():
+            continue
+        text = as_text(name).column(name)
+        for row in np.flatnonzero(big.fill_null(False).to_numpy(zero_copy_only=False)):
+            value = text[int(row)].as_py()
+            if _inexact_integer(value):
+                raise _inexact_integer_error(path, key, name, done + int(row), value)
 
 
 def _returning_pool() -> Any:
@@ -222,6 +280,11 @@ def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str],
             for role, i in index.items():
                 values[role].append(row[i])
     nulls = {role: [v in CSV_NULLS for v in raw] for role, raw in values.items()}
+    for role, raw in values.items():
+        if role_of(role) == "score":
+            row = next((i for i, v in enumerate(raw) if _inexact_integer(v)), -1)
+            if row >= 0:
+                raise _inexact_integer_error(path, role, cols[role], row, raw[row])
     bad = [i for i in range(len(values["score"])) if any(n[i] for n in nulls.values())]
     if bad and not drop_nulls:
         role = next(r for r in index if nulls[r][bad[0]])
