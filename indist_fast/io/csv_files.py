@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import io
 import os
 import re
@@ -112,12 +113,8 @@ def open_csv(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
                 except pa.ArrowInvalid as exc:
                     raise _csv_error(exc, path, header, cols, done) from exc
                 check_arrow_types(path, cols, table.schema)
-                _check_integer_text(table, lambda name, block=block: pcsv.read_csv(
-                    pa.py_buffer(block), read_options=pcsv.ReadOptions(
-                        block_size=len(block) + 1, **read_options),
-                    convert_options=pcsv.ConvertOptions(
-                        include_columns=[name], column_types={name: pa.string()})),
-                    path, cols, done)
+                _check_integer_text(table, functools.partial(_as_text, block, read_options),
+                                    path, cols, done)
                 del block                 # text and table are not held together
                 done += table.num_rows
                 parts = table.to_batches()
@@ -167,6 +164,17 @@ def _inexact_integer_error(path: str, key: str, name: str | None, row: int,
                       "order-preserving map gives the same results), or write them as "
                       "floats (9.0e15, with a decimal point or exponent) if those ties are "
                       "intended.")
+
+
+def _as_text(block: Any, read_options: dict[str, Any], name: str) -> Any:
+    """Column ``name`` of a CSV block parsed again, as text."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+    return pcsv.read_csv(
+        pa.py_buffer(block), read_options=pcsv.ReadOptions(block_size=len(block) + 1,
+                                                           **read_options),
+        convert_options=pcsv.ConvertOptions(include_columns=[name],
+                                            column_types={name: pa.string()}))
 
 
 def _check_integer_text(table: Any, as_text: Callable[[str], Any], path: str,
@@ -282,9 +290,9 @@ def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str],
     nulls = {role: [v in CSV_NULLS for v in raw] for role, raw in values.items()}
     for role, raw in values.items():
         if role_of(role) == "score":
-            row = next((i for i, v in enumerate(raw) if _inexact_integer(v)), -1)
-            if row >= 0:
-                raise _inexact_integer_error(path, role, cols[role], row, raw[row])
+            at = next((i for i, v in enumerate(raw) if _inexact_integer(v)), -1)
+            if at >= 0:
+                raise _inexact_integer_error(path, role, cols[role], at, raw[at])
     bad = [i for i in range(len(values["score"])) if any(n[i] for n in nulls.values())]
     if bad and not drop_nulls:
         role = next(r for r in index if nulls[r][bad[0]])
