@@ -25,7 +25,7 @@ from .._core.validation import (Rows, first_missing, check_flag, check_levels,
 from ..errors import warn_one_class
 from ..inference.segment_bootstrap import (bootstrap_settings, interval_columns,
                                           segment_intervals, segment_slots)
-from ..io.frames import columns_by_keyword, table_columns
+from ..io.frames import arrow_values, columns_by_keyword, table_columns
 from ..results.report_table import REPORT_COLUMNS, BootstrapSettings, ReportTable
 from .segment_tables import append_totals
 from ..table.score_table import DEFAULT_LEVELS, with_main_level
@@ -601,20 +601,7 @@ def _hash_factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 def _to_numpy(array: Any) -> np.ndarray:
     if type(array).__module__.partition(".")[0] == "pyarrow":
-        return _arrow_to_numpy(array)
+        return arrow_values(array)
     to_numpy = getattr(array, "to_numpy", None)       # pandas and polars series
     out = np.asarray(to_numpy() if to_numpy is not None else array)
-    return out
-
-
-def _arrow_to_numpy(array: Any) -> np.ndarray:
-    """A pyarrow array (chunked, dictionary-encoded) as NumPy values, nulls as None,
-    NaN or NaT: a copy, as text has no NumPy view (and a chunked dictionary array's
-    own ``to_numpy`` can read a null as a value)."""
-    import pyarrow as pa
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    if pa.types.is_dictionary(array.type):
-        array = array.dictionary_decode()
-    out: np.ndarray = array.to_numpy(zero_copy_only=False)
     return out

@@ -136,6 +136,16 @@ def test_pyarrow_nulls_are_missing_values(groups, shown):
         indist_fast.evaluate_many(Y, S, groups=groups())
 
 
+@pytest.mark.parametrize("column", [
+    lambda: pa.array(["a", None] + HALVES[2:]).dictionary_encode(),
+    lambda: pa.chunked_array([pa.array(["a", None, "a"]).dictionary_encode(),
+                              pa.array(HALVES[3:]).dictionary_encode()])])
+def test_nulls_of_a_dictionary_column_of_a_table_are_missing(backend, column):
+    table = pa.table({"y": Y, "p": S, "g": column()})
+    with pytest.raises(ValueError, match=r"^g has a missing value \(None\) at row 1"):
+        indist_fast.evaluate_many(table, label="y", score="p", by="g")
+
+
 # --- value types mixed in one column --------------------------------------------------------------
 
 @pytest.mark.parametrize("groups, types", [
