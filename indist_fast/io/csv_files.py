@@ -16,7 +16,7 @@ from typing import IO, Any, Callable, Iterator
 
 import numpy as np
 
-from .arrow_files import batch_chunks, check_arrow_types
+from .arrow_files import batch_chunks, check_arrow_types, plain_numpy
 from .columns import (CSV_FALSE, CSV_NULLS, CSV_TRUE, check_present, null_error, role_of,
                       text_allowed)
 from .source import Source, one_line, reading
@@ -182,19 +182,27 @@ def _check_integer_text(table: Any, as_text: Callable[[str], Any], path: str,
     """No score of a parsed block an integer float64 rounded: only blocks holding a
     score of magnitude 2**53 or more (rare) are parsed again, that column as text."""
     import pyarrow as pa
-    import pyarrow.compute as pc
     for key, name in cols.items():
         if (name is None or role_of(key) != "score"
                 or table.schema.field(name).type != pa.float64()):
             continue
-        big = pc.greater_equal(pc.abs(table.column(name)), float(_EXACT_INT))
-        if not pc.any(big).as_py():
-            continue
-        text = as_text(name).column(name)
-        for row in np.flatnonzero(big.fill_null(False).to_numpy(zero_copy_only=False)):
-            value = text[int(row)].as_py()
-            if _inexact_integer(value):
-                raise _inexact_integer_error(path, key, name, done + int(row), value)
+        rows: list[int] = []
+        start = 0
+        for chunk in table.column(name).chunks:
+            # Viewed, no temporaries (fmax/fmin skip NaN); a null's slot holds some
+            # number, but its text is no integer.
+            values = plain_numpy(chunk)
+            if len(values) and (np.fmax.reduce(values) >= _EXACT_INT
+                                or np.fmin.reduce(values) <= -_EXACT_INT):
+                big = (values >= _EXACT_INT) | (values <= -_EXACT_INT)
+                rows.extend((start + np.flatnonzero(big)).tolist())
+            start += len(values)
+        if rows:
+            text = as_text(name).column(name)
+            for row in rows:
+                value = text[row].as_py()
+                if _inexact_integer(value):
+                    raise _inexact_integer_error(path, key, name, done + row, value)
 
 
 def _returning_pool() -> Any:
