@@ -176,9 +176,10 @@ def _scores(y_score: Any) -> np.ndarray:
             pass
         else:
             converted = _native_contiguous(converted, np.float64)
-            # Python floats and ints up to 2**53 convert exactly: no unique counts
-            # (a sort of Python objects) for the common object column.
-            if (np.abs(converted) <= _EXACT_INT).all() and all(
+            # Python floats and ints below 2**53 convert exactly: no unique counts
+            # (a sort of Python objects) for the common object column. Strictly below:
+            # 2**53 + 1 rounds onto 2**53 itself.
+            if (np.abs(converted) < _EXACT_INT).all() and all(
                     isinstance(v, _EXACT_TYPES) for v in s.tolist()):
                 return converted
             return _exactly_float64(s, converted)

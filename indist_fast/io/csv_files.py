@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import functools
 import io
 import os
 import re
@@ -15,7 +16,7 @@ from typing import IO, Any, Callable, Iterator
 
 import numpy as np
 
-from .arrow_files import batch_chunks, check_arrow_types
+from .arrow_files import batch_chunks, check_arrow_types, plain_numpy
 from .columns import (CSV_FALSE, CSV_NULLS, CSV_TRUE, check_present, null_error, role_of,
                       text_allowed)
 from .source import Source, one_line, reading
@@ -111,8 +112,10 @@ def open_csv(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
                         memory_pool=_returning_pool())
                 except pa.ArrowInvalid as exc:
                     raise _csv_error(exc, path, header, cols, done) from exc
-                del block                 # text and table are not held together
                 check_arrow_types(path, cols, table.schema)
+                _check_integer_text(table, functools.partial(_as_text, block, read_options),
+                                    path, cols, done)
+                del block                 # text and table are not held together
                 done += table.num_rows
                 parts = table.to_batches()
                 del table
@@ -129,6 +132,77 @@ def open_csv(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
         return size if raw is None or raw.closed else int(raw.tell())
 
     return Source(None, 24, chunks, n_bytes=size, done_bytes=done_bytes, unkept=unkept)
+
+
+# Integers float64 cannot hold (2**53 + 1 reads as 2**53) would tie with their
+# neighbours and change the metrics, as in-memory int64 scores would; float text
+# ("9007199254740993.0") is read as a float, as everywhere.
+_EXACT_INT = 2**53
+_INTEGER_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def _inexact_integer(text: str) -> bool:
+    """Whether ``text`` is an integer that float64 does not hold exactly."""
+    if len(text) < 16 or _INTEGER_TEXT.fullmatch(text) is None:     # 2**53 has 16 digits
+        return False
+    try:
+        value = int(text)
+        return abs(value) >= _EXACT_INT and int(float(value)) != value
+    except (OverflowError, ValueError):  # beyond float64's range (or int's 4,300 digits)
+        return True
+
+
+def _inexact_integer_error(path: str, key: str, name: str | None, row: int,
+                           text: str) -> ValueError:
+    shown = text.strip()
+    if len(shown) > 40:
+        shown = f"{shown[:24]}... ({len(shown)} characters)"
+    return ValueError(f"{role_of(key)}: column {name!r} of {path} holds the integer "
+                      f"{shown} at row {row} (counting data rows from 0), which "
+                      "float64 cannot tell apart from its neighbours: distinct scores would "
+                      "become ties and the metrics change. Rescale or rank them first (any "
+                      "order-preserving map gives the same results), or write them as "
+                      "floats (9.0e15, with a decimal point or exponent) if those ties are "
+                      "intended.")
+
+
+def _as_text(block: Any, read_options: dict[str, Any], name: str) -> Any:
+    """Column ``name`` of a CSV block parsed again, as text."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+    return pcsv.read_csv(
+        pa.py_buffer(block), read_options=pcsv.ReadOptions(block_size=len(block) + 1,
+                                                           **read_options),
+        convert_options=pcsv.ConvertOptions(include_columns=[name],
+                                            column_types={name: pa.string()}))
+
+
+def _check_integer_text(table: Any, as_text: Callable[[str], Any], path: str,
+                        cols: dict[str, str | None], done: int) -> None:
+    """No score of a parsed block an integer float64 rounded: only blocks holding a
+    score of magnitude 2**53 or more (rare) are parsed again, that column as text."""
+    import pyarrow as pa
+    for key, name in cols.items():
+        if (name is None or role_of(key) != "score"
+                or table.schema.field(name).type != pa.float64()):
+            continue
+        rows: list[int] = []
+        start = 0
+        for chunk in table.column(name).chunks:
+            # Viewed, no temporaries (fmax/fmin skip NaN); a null's slot holds some
+            # number, but its text is no integer.
+            values = plain_numpy(chunk)
+            if len(values) and (np.fmax.reduce(values) >= _EXACT_INT
+                                or np.fmin.reduce(values) <= -_EXACT_INT):
+                big = (values >= _EXACT_INT) | (values <= -_EXACT_INT)
+                rows.extend((start + np.flatnonzero(big)).tolist())
+            start += len(values)
+        if rows:
+            text = as_text(name).column(name)
+            for row in rows:
+                value = text[row].as_py()
+                if _inexact_integer(value):
+                    raise _inexact_integer_error(path, key, name, done + row, value)
 
 
 def _returning_pool() -> Any:
@@ -222,6 +296,11 @@ def _csv_stdlib(path: str, cols: dict[str, str | None], header: list[str],
             for role, i in index.items():
                 values[role].append(row[i])
     nulls = {role: [v in CSV_NULLS for v in raw] for role, raw in values.items()}
+    for role, raw in values.items():
+        if role_of(role) == "score":
+            at = next((i for i, v in enumerate(raw) if _inexact_integer(v)), -1)
+            if at >= 0:
+                raise _inexact_integer_error(path, role, cols[role], at, raw[at])
     bad = [i for i in range(len(values["score"])) if any(n[i] for n in nulls.values())]
     if bad and not drop_nulls:
         role = next(r for r in index if nulls[r][bad[0]])

@@ -87,9 +87,34 @@ def table_columns(data: Any, roles: list[tuple[str, str | None]]) -> list[Any]:
         if name is None:
             out.append(None)
             continue
-        column = data.column(name) if hasattr(data, "column_names") else data[name]
+        if hasattr(data, "column_names"):                  # pyarrow.Table
+            out.append(arrow_values(data.column(name)))
+            continue
+        column = data[name]
         to_numpy = getattr(column, "to_numpy", None)
         out.append(to_numpy() if to_numpy is not None else np.asarray(column))
+    return out
+
+
+def arrow_values(array: Any) -> np.ndarray:
+    """A pyarrow array or chunked array (dictionary-encoded too) as NumPy values, its
+    nulls as None, NaN or NaT: numbers without nulls viewed, the rest copied (text has
+    no NumPy view). A chunked dictionary array's own ``to_numpy`` reads a null as one
+    of the values, and an array's refuses to copy unless told.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from indist_fast.io.frames import arrow_values
+    >>> arrow_values(pa.chunked_array([pa.array(["a", None]).dictionary_encode()]))
+    array(['a', None], dtype=object)
+    """
+    import pyarrow as pa
+    if isinstance(array, pa.ChunkedArray):
+        array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    out: np.ndarray = array.to_numpy(zero_copy_only=False)
     return out
 
 

@@ -118,9 +118,17 @@ def append_totals(table: ReportTable, totals: ReportTable) -> ReportTable:
     -------
     ReportTable
     """
-    columns = {name: np.concatenate((col.astype(object) if name in table.by else col,
+    columns = {name: np.concatenate((_objects(col) if name in table.by else col,
                                      totals.columns[name]))
                for name, col in table.columns.items()}
     return ReportTable(table.by, columns, table.levels, table.exclude_self, table.n_boot,
                        table.confidence, table.seed_entropy)._with_sources(
         table._sources + totals._sources)
+
+
+def _objects(column: np.ndarray) -> np.ndarray:
+    """``column`` as an object array of its own scalars (``astype(object)`` turns
+    datetime64[ns] values into ints)."""
+    out = np.empty(len(column), dtype=object)
+    out[:] = list(column) if column.dtype.kind in "mM" else column.tolist()
+    return out

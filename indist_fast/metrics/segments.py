@@ -10,6 +10,7 @@ hundred thousand calls.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import math
 import re
 from collections.abc import Mapping
@@ -24,7 +25,7 @@ from .._core.validation import (Rows, first_missing, check_flag, check_levels,
 from ..errors import warn_one_class
 from ..inference.segment_bootstrap import (bootstrap_settings, interval_columns,
                                           segment_intervals, segment_slots)
-from ..io.frames import columns_by_keyword, table_columns
+from ..io.frames import arrow_values, columns_by_keyword, table_columns
 from ..results.report_table import REPORT_COLUMNS, BootstrapSettings, ReportTable
 from .segment_tables import append_totals
 from ..table.score_table import DEFAULT_LEVELS, with_main_level
@@ -528,6 +529,8 @@ def factorize_column(array: Any, name: str, n: int) -> tuple[np.ndarray, np.ndar
         codes, uniques = factorized
         if len(codes) and codes.min() < 0:          # pandas' mark of a missing value
             _refuse_missing(name, int(np.flatnonzero(codes < 0)[0]), values)
+        if values.dtype == object:
+            _refuse_mixed(name, uniques)
         return codes, uniques
     missing = first_missing(values) if values.dtype == object else -1
     if missing >= 0:
@@ -535,17 +538,62 @@ def factorize_column(array: Any, name: str, n: int) -> tuple[np.ndarray, np.ndar
     try:
         uniques, codes = np.unique(values, return_inverse=True)
     except TypeError as exc:
+        _refuse_mixed(name, values)
         raise TypeError(f"{name} mixes values that cannot be compared: {exc}") from None
     if values.dtype.kind in "fc" and len(uniques) and np.isnan(uniques[-1]):
         row = int(np.flatnonzero(np.isnan(values))[0])
         raise ValueError(f"{name} has a missing value (NaN) at row {row}; drop or fill "
                          "those rows first.")
+    if values.dtype.kind in "mM" and len(uniques) and np.isnat(uniques[-1]):    # NaT sorts last
+        _refuse_missing(name, int(np.flatnonzero(np.isnat(values))[0]), values)
+    if values.dtype == object:
+        _refuse_mixed(name, uniques)
     return codes.astype(np.int64).reshape(-1), uniques
 
 
 def _refuse_missing(name: str, row: int, values: np.ndarray) -> NoReturn:
-    raise ValueError(f"{name} has a missing value ({values[row]!r}) at row {row}; drop or "
+    value = values[row]
+    shown = ("NaT" if isinstance(value, (np.datetime64, np.timedelta64)) and np.isnat(value)
+             else repr(value))
+    raise ValueError(f"{name} has a missing value ({shown}) at row {row}; drop or "
                      "fill those rows first.")
+
+
+def _value_type(value: Any) -> str:
+    """The type a segment value is written as: ints and floats are numbers alike
+    (one Arrow column holds both), NumPy scalars count as their Python types."""
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, (int, np.integer)):
+        return "int"
+    if isinstance(value, (float, np.floating)):
+        return "float"
+    if isinstance(value, datetime.datetime):    # (pandas' Timestamp too; before date)
+        return "datetime"
+    for kind in (str, bytes, datetime.date):
+        if isinstance(value, kind):
+            return kind.__name__
+    return type(value).__name__
+
+
+def _refuse_mixed(name: str, values: np.ndarray) -> None:
+    """Segment values of one type (numbers may mix ints and floats): a column mixing
+    them (1 and "1") would print its segments alike and fit no table column."""
+    listed_values = values.tolist()
+    if len(set(map(type, listed_values))) <= 1:      # the common case, at C speed
+        return
+    examples: dict[str, Any] = {}
+    for value in listed_values:
+        examples.setdefault(_value_type(value), value)
+    kinds = sorted(examples)
+    if kinds in ([], ["float", "int"]) or len(kinds) == 1:
+        return
+    listed = ", ".join(kinds[:-1]) + f" and {kinds[-1]}"
+    shown = " and ".join(repr(examples[k]) for k in kinds[:2])
+    raise TypeError(f"{name} mixes values of types {listed} (e.g. {shown}): its segments "
+                    "would not fit one column of a table (to_arrow, CSV reads 1 and '1' "
+                    "alike). Convert it to one type first, e.g. to text with "
+                    ".astype(str).")
 
 
 def _hash_factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -562,6 +610,8 @@ def _hash_factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _to_numpy(array: Any) -> np.ndarray:
-    to_numpy = getattr(array, "to_numpy", None)       # pandas/polars series, arrow arrays
+    if type(array).__module__.partition(".")[0] == "pyarrow":
+        return arrow_values(array)
+    to_numpy = getattr(array, "to_numpy", None)       # pandas and polars series
     out = np.asarray(to_numpy() if to_numpy is not None else array)
     return out

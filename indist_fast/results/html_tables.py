@@ -2,8 +2,8 @@
 ``_repr_html_``. Each number is one cell carrying ``data-metric`` (the library's field
 name) and ``data-value`` (the full value); the text shows it rounded.
 
-It imports nothing of the library: the result classes call it lazily, and the pages
-(``indist_fast.html``) build on it."""
+It imports nothing of the library but ``values`` (text of segment values): the
+result classes call it lazily, and the pages (``indist_fast.html``) build on it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import math
 from typing import Any, Iterable, Sequence
 
 import numpy as np
+
+from .values import value_text
 
 __all__ = ["esc", "number_text", "cell", "table_html", "report_html_table", "intervals_table",
            "report_table_html", "differences_table"]
@@ -178,7 +180,7 @@ def report_table_html(table: Any, max_rows: int | None = 20, sortable: bool = Fa
         for name in names:
             v = table.columns[name][i]
             if name in table.by or name == "model":
-                text = "(all)" if v is None else str(v)
+                text = "(all)" if v is None else value_text(v)
                 row.append(f'<th data-metric="{esc(name)}" data-value="{esc(text)}">'
                            f"{esc(text)}</th>")
             else:

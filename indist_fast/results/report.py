@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 from dataclasses import dataclass, fields
 from typing import Any, Iterable, Iterator, Mapping, TypeVar
@@ -12,12 +13,18 @@ from .._core.records import SweepResult, frozen_from
 from .._core.rates import point_rates
 from .._core.validation import check_two_classes
 from ..errors import LevelNotReachedWarning, warn, warn_undefined_b
+from .values import date_text
 
 __all__ = ["OperatingPoint", "Report", "Curves"]
 
 
 def plain_value(value: Any) -> Any:
-    """A JSON-ready copy: NumPy scalars to Python, NaN to None."""
+    """A JSON-ready copy: NumPy scalars to Python, NaN to None, dates and timestamps
+    to ISO 8601 text (``date_text``), bytes to text (undecodable bytes escaped)."""
+    if isinstance(value, (datetime.date, np.datetime64)):
+        return date_text(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
     if isinstance(value, (np.floating, float)):
         value = float(value)
         return None if math.isnan(value) else value

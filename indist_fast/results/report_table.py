@@ -13,6 +13,7 @@ from .._core.records import SegmentSweeps, crossing_fields
 from .._core.rates import operating_rates
 from .._core.validation import check_weight_total
 from .report import Report, plain_value
+from .values import value_text
 
 __all__ = ["ReportTable", "REPORT_COLUMNS"]
 
@@ -300,7 +301,9 @@ class ReportTable:
         >>> t.to_dict()["group"], t.to_dict()["auc"]
         ([1, 2], [1.0, 1.0])
         """
-        return {name: [plain_value(v) for v in col.tolist()] for name, col in self.columns.items()}
+        # (datetime64 read by element: tolist turns datetime64[ns] into ints)
+        return {name: [plain_value(v) for v in (col if col.dtype.kind == "M" else col.tolist())]
+                for name, col in self.columns.items()}
 
     def to_pandas(self) -> Any:
         """The table as a ``pandas.DataFrame`` (needs pandas).
@@ -373,7 +376,7 @@ class ReportTable:
                 return "nan" if math.isnan(v) else f"{v:.4f}"
             if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
                 return f"{int(v):,}"
-            return str(v)
+            return value_text(v)
         table = [[cell(n, i) if i >= 0 else "..." for n in shown] for i in rows]
         widths = [max([len(n)] + [len(r[k]) for r in table]) for k, n in enumerate(shown)]
         lines = ["  ".join(n.rjust(wd) for n, wd in zip(shown, widths))]

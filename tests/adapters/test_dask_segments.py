@@ -308,13 +308,18 @@ def test_row_errors_name_the_argument_and_partition(backend):
         _run(frame, label="y", score=["p"], by="g", weight="w")
 
 
-def test_segment_values_of_mixed_types_order_as_in_memory(backend):
-    # Ints in one partition, strings in the other: numbered together on the client, in
-    # evaluate_many's order for the whole column.
+def test_segment_values_of_mixed_types_are_refused_as_in_memory(backend):
+    # Ints in one partition, strings in the other: refused on the client, as
+    # evaluate_many refuses the whole column (no table column holds both).
     frame = pd.concat([SMALL, SMALL]).reset_index(drop=True)
     frame["g"] = [1, 2, 1, 2, 1, 2, "a", "b", "a", "b", "a", "b"]
-    with dask.config.set({"dataframe.convert-string": False}):
-        assert_tables_equal(*both(frame, 2, label="y", score=["p", "q"], by="g"))
+    message = r"^g mixes values of types int and str \(e.g. 1 and 'a'\)"
+    with pytest.raises(TypeError, match=message):
+        indist_fast.evaluate_many(frame, label="y", score=["p", "q"], by="g")
+    with dask.config.set({"dataframe.convert-string": False, "scheduler": "synchronous"}):
+        ddf = dd.from_pandas(frame, npartitions=2, sort=False)
+        with pytest.raises(TypeError, match=message):
+            indist_fast.dask.evaluate(ddf, label="y", score=["p", "q"], by="g")
 
 
 def test_partitions_of_two_label_codings_are_refused(backend):

@@ -10,6 +10,7 @@ from .more import (accumulator_cases, dask_cases, dataset_cases, frame_cases, ht
 from .params import param_cases
 from .population_cases import population_cases
 from .entry_points import entry_point_cases
+from .value_cases import value_cases
 
 # Entry points whose cases take a second or more (plots, clusters of tasks, model fits):
 # they get the long timeout. Their cases that should fail fast keep the short one, so a
@@ -24,7 +25,7 @@ def build_cases(tmp: str) -> list[Case]:
     cases = (row_cases() + param_cases() + table_cases() + accumulator_cases()
              + frame_cases() + resolving_power_cases() + sklearn_cases() + dask_cases()
              + plot_cases() + dataset_cases() + population_cases() + html_cases()
-             + file_cases(tmp) + entry_point_cases(tmp))
+             + file_cases(tmp) + entry_point_cases(tmp) + value_cases(tmp))
     cases += args36.argument_cases(tmp)
     for case in cases:
         if (case.entry.startswith(_ALWAYS_HEAVY) or "plot" in case.id
