@@ -429,6 +429,14 @@ def _group_arrays(groups: Any) -> tuple[list[Any], list[str]]:
     return [groups], [_series_name(groups, "group")]
 
 
+def _argument_name(name: str, k: int, count: int) -> str:
+    """How an error names a group column: by the argument the caller passed (``groups``,
+    ``groups[1]``) when the column took a default name, else by its own name."""
+    if count == 1 and name == "group":
+        return "groups"
+    return f"groups[{k}]" if name == f"group{k}" else name
+
+
 def _is_column(item: Any) -> bool:
     """Whether an item of a ``groups`` list is a whole column rather than one row's value
     (NumPy scalars have ``__array__`` too, but no dimension)."""
@@ -465,8 +473,8 @@ def segment_codes(arrays: list[Any], names: list[str], n: int
             return direct[0], len(direct[1]), {names[0]: direct[1]}
     codes = np.zeros(n, dtype=np.int64)
     uniques = []
-    for name, array in zip(names, arrays):
-        c, u = factorize_column(array, name, n)
+    for k, (name, array) in enumerate(zip(names, arrays)):
+        c, u = factorize_column(array, _argument_name(name, k, len(arrays)), n)
         codes = codes * len(u) + c        # < the product of the counts: no overflow
         uniques.append(u)
     if len(arrays) == 1:

@@ -132,7 +132,7 @@ def test_pyarrow_groups_are_the_numpy_groups(backend, kind):
     (lambda: pa.array(["a", None] + HALVES[2:]).dictionary_encode(), "None"),
     (lambda: pa.array([1, None, 1, 1, 2, 2, 2, 2]), "NaN")])
 def test_pyarrow_nulls_are_missing_values(groups, shown):
-    with pytest.raises(ValueError, match=rf"group has a missing value \({shown}\) at row 1"):
+    with pytest.raises(ValueError, match=rf"groups has a missing value \({shown}\) at row 1"):
         indist_fast.evaluate_many(Y, S, groups=groups())
 
 
@@ -156,7 +156,7 @@ def test_nulls_of_a_dictionary_column_of_a_table_are_missing(backend, column):
     (np.array([D1] * 4 + [T1] * 4, dtype=object), "date and datetime"),
 ])
 def test_mixed_value_types_are_refused_by_name(groups, types):
-    with pytest.raises(TypeError, match=rf"^group mixes values of types {types}"):
+    with pytest.raises(TypeError, match=rf"^groups mixes values of types {types}"):
         indist_fast.evaluate_many(Y, S, groups=groups)
     with pytest.raises(TypeError, match=rf"^region mixes values of types {types}"):
         indist_fast.evaluate_many(Y, S, groups={"ab": HALVES, "region": groups})
@@ -200,7 +200,7 @@ def test_every_accepted_table_exports_to_arrow(backend, kind, total):
     lambda: pa.array([D1, None] + [D2] * 6),
 ])
 def test_nat_is_a_missing_value(backend, groups):
-    with pytest.raises(ValueError, match=r"group has a missing value \((NaT|None|nan)\) at row 1"):
+    with pytest.raises(ValueError, match=r"groups has a missing value \((NaT|None|nan)\) at row 1"):
         indist_fast.evaluate_many(Y, S, groups=groups())
     with pytest.raises(ValueError, match=r"^when has a missing value .* at row 1"):
         indist_fast.evaluate_many(Y, S, groups={"ab": HALVES, "when": groups()})
@@ -208,5 +208,5 @@ def test_nat_is_a_missing_value(backend, groups):
 
 def test_numpy_nat_is_named_nat():
     groups = np.array(["2024-01-01", "NaT"] + ["2024-01-02"] * 6, dtype="datetime64[ns]")
-    with pytest.raises(ValueError, match=r"group has a missing value \(NaT\) at row 1; drop"):
+    with pytest.raises(ValueError, match=r"groups has a missing value \(NaT\) at row 1; drop"):
         indist_fast.evaluate_many(Y, S, groups=groups)

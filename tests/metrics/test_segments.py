@@ -211,12 +211,12 @@ def test_long_tables_print_their_ends(backend):
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], groups=[1, 2, 3]), ValueError,
-     "group has 3 rows, the labels 2"),
+     "groups has 3 rows, the labels 2"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], groups=[1.0, np.nan]),
-     ValueError, "group has a missing value"),
+     ValueError, "groups has a missing value"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], groups=np.array(["a", None],
                                                                           dtype=object)),
-     ValueError, r"group has a missing value \(None\) at row 1"),
+     ValueError, r"groups has a missing value \(None\) at row 1"),
     (lambda: indist_fast.evaluate_many([0, 1], {}), ValueError, "scores is an empty mapping"),
     (lambda: indist_fast.evaluate_many([0, 1], {"a": [.1, .2], "b": [.3]}), ValueError,
      r"inconsistent numbers of samples: \[2, 1\]"),
@@ -224,7 +224,7 @@ def test_long_tables_print_their_ends(backend):
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, np.nan]), ValueError,
      r"^scores contains NaN"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], groups=[[1, 2], [[1], [2]]]),
-     ValueError, "group1 must be 1-D"),
+     ValueError, r"groups\[1\] must be 1-D"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], total="yes"), TypeError,
      "total must be"),
     (lambda: indist_fast.evaluate_many([0, 1], [0.1, 0.2], levels=[1.5]), ValueError,
@@ -296,7 +296,7 @@ def test_a_segment_column_may_not_hide_the_table_columns(name):
 def test_missing_string_segments_are_named_on_the_hash_path():
     pytest.importorskip("pandas")
     groups = np.array(["a", "b", None, "a"], dtype=object)
-    with pytest.raises(ValueError, match=r"group has a missing value \(None\) at row 2"):
+    with pytest.raises(ValueError, match=r"groups has a missing value \(None\) at row 2"):
         indist_fast.evaluate_many([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], groups=groups)
 
 
