@@ -46,23 +46,19 @@ def write_whole(path: str, write: Callable[[IO[bytes]], object]) -> None:
         mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
         mode = None
-    dir_fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        fh = _unnamed(dir_fd) if UNNAMED else None
-        if fh is None:
-            _write_named(path, dir_fd, mode, write)
-            return
-        with fh:
-            if mode is not None:
-                os.fchmod(fh.fileno(), mode)
-            write(fh)
-            fh.flush()
-            if not _link(fh, path, dir_fd):
-                # (no /proc to link through) the bytes are copied to a named file
-                fh.seek(0)
-                _write_named(path, dir_fd, mode, lambda out: _copy(fh, out))
-    finally:
-        os.close(dir_fd)
+    fh = _unnamed(folder) if UNNAMED else None
+    if fh is None:
+        _write_named(path, mode, write)
+        return
+    with fh:
+        if mode is not None:
+            os.fchmod(fh.fileno(), mode)
+        write(fh)
+        fh.flush()
+        if not _link(fh, path, folder):
+            # (no /proc to link through) the bytes are copied to a named file
+            fh.seek(0)
+            _write_named(path, mode, lambda out: _copy(fh, out))
 
 
 def write_text_whole(path: str, write: Callable[[IO[str]], None]) -> None:
@@ -122,50 +118,57 @@ def _running(name: str) -> bool:
     return True
 
 
-def _unnamed(dir_fd: int) -> IO[bytes] | None:
-    """An unnamed file in the folder, or None where the file system has none."""
+def _unnamed(folder: str) -> IO[bytes] | None:
+    """An unnamed file in ``folder``, or None where the file system has none."""
     try:
-        fd = os.open(".", os.O_TMPFILE | os.O_RDWR, 0o666, dir_fd=dir_fd)
+        fd = os.open(folder, os.O_TMPFILE | os.O_RDWR, 0o666)
     except OSError:         # EOPNOTSUPP, EISDIR (older kernels), EINVAL ...
         return None
     return os.fdopen(fd, "w+b")
 
 
-def _link(fh: IO[bytes], path: str, dir_fd: int) -> bool:
+def _link(fh: IO[bytes], path: str, folder: str) -> bool:
     """Give the complete unnamed file the name ``path``: at once when nothing is there
     (``linkat`` refuses to replace), else as a temporary name renamed over ``path``.
     False when the file cannot be linked (no ``/proc``)."""
     source = f"/proc/self/fd/{fh.fileno()}"
-    name = os.path.basename(path)
+    # (a dir_fd makes os.link call linkat with AT_SYMLINK_FOLLOW, which /proc needs)
+    dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        # (a dir_fd makes os.link call linkat with AT_SYMLINK_FOLLOW, which /proc needs)
-        os.link(source, name, dst_dir_fd=dir_fd, follow_symlinks=True)
+        try:
+            os.link(source, os.path.basename(path), dst_dir_fd=dir_fd,
+                    follow_symlinks=True)
+            return True
+        except FileExistsError:
+            pass
+        except OSError:
+            return False
+        temp = _temp_name(path)
+        try:
+            try:
+                os.link(source, os.path.basename(temp), dst_dir_fd=dir_fd,
+                        follow_symlinks=True)
+            except OSError:     # (the kernel may name EEXIST before the real refusal)
+                return False
+            os.replace(temp, path)
+        except BaseException:
+            _discard(temp)
+            raise
         return True
-    except FileExistsError:
-        pass
-    except OSError:
-        return False
-    temp = _temp_name(path)
-    try:
-        os.link(source, os.path.basename(temp), dst_dir_fd=dir_fd, follow_symlinks=True)
-        os.replace(temp, path)
-    except BaseException:
-        _discard(temp)
-        raise
-    return True
+    finally:
+        os.close(dir_fd)
 
 
-def _write_named(path: str, dir_fd: int, mode: int | None,
-                 write: Callable[[IO[bytes]], object]) -> None:
+def _write_named(path: str, mode: int | None, write: Callable[[IO[bytes]], object]) -> None:
     """Write to a hidden temporary file beside ``path``, then rename it over ``path``."""
     temp = _temp_name(path)
-    fd = os.open(os.path.basename(temp), os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o666,
-                 dir_fd=dir_fd)
+    fd = os.open(temp, os.O_CREAT | os.O_EXCL | os.O_RDWR | getattr(os, "O_BINARY", 0),
+                 0o666)
     try:
         with os.fdopen(fd, "w+b") as fh:
-            if mode is not None:
-                os.fchmod(fh.fileno(), mode)
             write(fh)
+        if mode is not None:
+            os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
         _discard(temp)

@@ -15,14 +15,22 @@ def no_proc_link(*args, **kwargs):
     raise PermissionError(1, "linkat through /proc refused")
 
 
-@pytest.fixture(params=["unnamed", "named", "copied"])
+def exists_then_refused(source, target, **kwargs):
+    # (the kernel may report the existing target before refusing the link itself)
+    if not os.path.basename(target).startswith(whole_file.TEMP_PREFIX):
+        raise FileExistsError(17, "File exists")
+    no_proc_link()
+
+
+@pytest.fixture(params=["unnamed", "named", "copied", "copied after EEXIST"])
 def way(request, monkeypatch):
     if request.param == "named":
         monkeypatch.setattr(whole_file, "UNNAMED", False)
-    elif request.param == "copied":
+    elif request.param.startswith("copied"):
         if not whole_file.UNNAMED:
             pytest.skip("no O_TMPFILE here")
-        monkeypatch.setattr(whole_file.os, "link", no_proc_link)
+        monkeypatch.setattr(whole_file.os, "link", no_proc_link if request.param == "copied"
+                            else exists_then_refused)
     return request.param
 
 
