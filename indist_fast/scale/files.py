@@ -182,10 +182,13 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     approximation. Out of core, the sums run over merged runs in another order than
     in memory, so the two may differ by the rounding of adding the same terms in
     another order: without weights the AUC by an ulp or so, and the counts, and so
-    the thresholds found, are the same; with weights, AUC, average precision and B by
-    at most about ``n * eps`` relative in theory (measured: up to a few tens of ulp,
-    under 1e-14 relative, at 5e6 rows), so a threshold where B lies within rounding
-    of a level could move to its neighbour.
+    the thresholds found, are the same; with weights, the weights' running sums round
+    in another order too, so AUC, average precision and B differ by at most about
+    ``n * eps`` relative in theory (measured: a few tens of ulp at 5e6 rows, where the
+    in-memory AUC is itself about 170 ulp from a compensated sum and the out-of-core
+    one 10), and a threshold where B lies within rounding of a level could move to its
+    neighbour. Weights whose sums are exact (integers, or multiples of a power of two
+    such as 1/64) give the same AUC to an ulp either way.
 
     Parameters
     ----------

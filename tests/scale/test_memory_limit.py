@@ -76,3 +76,31 @@ def test_weighted_out_of_core_agrees_with_memory_to_rounding(tmp_path, limit, di
         assert abs(a - b) <= bound * abs(b), name
     assert abs(got.auc - want.auc) <= 200 * np.spacing(want.auc)      # measured tens
     assert got.threshold == want.threshold
+
+
+@pytest.mark.parametrize("digits", [2, 12])
+def test_weights_summed_exactly_give_the_exact_auc_in_and_out_of_core(tmp_path, digits):
+    """Weights in 1/64ths sum without rounding, so every path's AUC is the exact one
+    (a fraction of integers) to an ulp: the differences above come from rounding the
+    weights' sums, not from a row counted wrongly."""
+    from fractions import Fraction
+    rng = np.random.default_rng(digits)
+    n = 200_000
+    y = (rng.random(n) < 0.3).astype(np.int8)
+    s = np.round(rng.normal(size=n) + y, digits)
+    w64 = rng.integers(32, 129, n)
+    _, group = np.unique(-s, return_inverse=True)
+    pos = np.bincount(group, weights=w64 * (y == 1)).astype(np.int64)
+    neg = np.bincount(group, weights=w64 * (y == 0)).astype(np.int64)
+    above = np.cumsum(pos) - pos                  # ties count half
+    exact = float(Fraction(int(np.sum((2 * above + pos) * neg)),
+                           2 * int(pos.sum()) * int(neg.sum())))
+    path = tmp_path / "w.npz"
+    np.savez(path, y=y, s=s, w=w64 / 64)
+    got = [evaluate(y, s, sample_weight=w64 / 64).auc]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IndistFastWarning)
+        got += [evaluate_file(path, label="y", score="s", weight="w", memory_limit=limit,
+                              progress=False).auc for limit in ("300kB", "1MB")]
+    for auc in got:
+        assert abs(auc - exact) <= np.spacing(exact)
