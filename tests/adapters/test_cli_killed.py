@@ -109,11 +109,12 @@ def stop(proc, sig):
 
 
 def check_stopped(sig, code, err, command):
+    # (0: the run ended before the signal came)
     if sig == signal.SIGKILL:
-        assert code == -signal.SIGKILL
+        assert code in (0, -signal.SIGKILL), err
     elif code not in (0, -signal.SIGTERM):
-        # (0: the run ended before the signal came; -SIGTERM: it came before the
-        # command set its handler, during the imports, before any output)
+        # (-SIGTERM: it came before the command set its handler, during the imports,
+        # before any output)
         assert code == 143, err
         assert err.strip().splitlines()[-1] == f"indist-fast {command}: terminated", err
         assert "Traceback" not in err
@@ -185,13 +186,20 @@ def test_killed_at_several_moments_of_a_run(folder, name, sig):
     path, reference = folder
     argv = OUTPUTS[name][0]
     seconds, wanted = reference[name]
-    for fraction in (0.5, 0.8, 0.95):
+    stopped = 0
+    # (a run faster than the reference may end before the later moments: earlier
+    # ones are tried until one run was stopped)
+    for k, fraction in enumerate((0.5, 0.8, 0.95, 0.3, 0.15)):
+        if k >= 3 and stopped:
+            break
         prepare(path, wanted)
         proc = child(path, argv)
         time.sleep(fraction * seconds)
         code, err = stop(proc, sig)
         check_stopped(sig, code, err, argv[0])
         assert_only_complete(path, wanted)
+        stopped += code != 0
+    assert stopped
 
 
 def test_stale_files_of_running_processes_and_other_names_stay(tmp_path):
