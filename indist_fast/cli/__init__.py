@@ -22,7 +22,11 @@ from .. import __version__
 from ..io import one_line
 from . import commands, compare_command, evaluate_command, threshold_command
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "STOP_SIGNALS"]
+
+#: the signals that end a command with one line and a status (128 + the signal's number)
+STOP_SIGNALS: dict[int, tuple[str, int]] = {
+    signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,28 +67,34 @@ def _quiet(quiet: bool) -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``indist-fast`` command."""
     args = build_parser().parse_args(argv)
-    interrupted = []
+    interrupted: list[int] = []
 
     def on_interrupt(signum: int, frame: Any) -> None:
         interrupted.append(signum)
         raise KeyboardInterrupt
+    # SIGTERM (a kill, a job scheduler's stop) ends the command as Ctrl-C does: the
+    # output being written is dropped, never left half-written or as a temporary file
     main_thread = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGINT, on_interrupt) if main_thread else None
+    before = ({sig: signal.signal(sig, on_interrupt) for sig in STOP_SIGNALS}
+              if main_thread else {})
     try:
         try:
             with _quiet(args.quiet):
                 code = int(args.run(args))
         finally:
-            if main_thread and before is not None:  # (None: a handler set outside Python)
-                signal.signal(signal.SIGINT, before)
+            for sig, handler in before.items():
+                if handler is not None:     # (None: a handler set outside Python)
+                    signal.signal(sig, handler)
         if interrupted:     # raised where Python ignores it (a library's cleanup callback)
             raise KeyboardInterrupt
         return code
     except KeyboardInterrupt:
-        # Ctrl-C: a line, not a traceback; every output is written whole or not at all
-        # (``write_whole``), so nothing half-written is left.
-        print(f"indist-fast {args.command}: interrupted", file=sys.stderr)
-        return 130
+        # a line, not a traceback; every output is written whole or not at all
+        # (``whole_file``), so nothing half-written is left
+        sig = interrupted[0] if interrupted else int(signal.SIGINT)
+        word, status = STOP_SIGNALS[sig]
+        print(f"indist-fast {args.command}: {word}", file=sys.stderr)
+        return status
     except BrokenPipeError:
         # The reader went away (``| head``): not an error of the input. Point stdout at
         # devnull so the interpreter's own flush at exit does not fail again.

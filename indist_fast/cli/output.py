@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Any, Sequence
+from typing import IO, Any, Sequence
 
 import numpy as np
 
@@ -90,23 +90,22 @@ def text_table(names: Sequence[str], rows: Sequence[Sequence[str]], all_rows: bo
 
 def write_csv(path: str, columns: dict[str, list[Any]]) -> None:
     """A table's columns as CSV (empty fields for missing values), written whole
-    (``write_whole``: no half-written table is left)."""
+    (``write_text_whole``: no half-written table is left)."""
     import csv
-    from ..html.page import write_whole
+    from ..html.whole_file import write_text_whole
 
-    def write(tmp: str) -> None:
-        with open(tmp, "w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(columns)
-            writer.writerows(zip(*columns.values()))
-    write_whole(path, write)
+    def write(fh: IO[str]) -> None:
+        writer = csv.writer(fh)
+        writer.writerow(columns)
+        writer.writerows(zip(*columns.values()))
+    write_text_whole(path, write)
 
 
 def save_figure(figure: Any, path: str) -> None:
-    """A matplotlib figure saved whole (``write_whole``; the temporary file keeps the
-    extension, which ``--plot`` checked, so the format is the one the name says)."""
-    from ..html.page import write_whole
-    write_whole(path, lambda tmp: figure.savefig(tmp, dpi=70))
+    """A matplotlib figure saved whole (``save_figure_whole``), in the format of the
+    extension ``--plot`` checked."""
+    from ..html.whole_file import save_figure_whole
+    save_figure_whole(figure, path, dpi=70)
 
 
 def save_and_close(figure: Any, path: str) -> None:

@@ -1,17 +1,17 @@
 """Assembling one self-contained page: the package's CSS and scripts inlined, the data
-as a JavaScript literal, and an atomic write."""
+as a JavaScript literal, and a write that leaves the page whole or not at all
+(``whole_file``)."""
 
 from __future__ import annotations
 
 import json
 import os
-import stat
-import tempfile
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..results.html_tables import esc
+from .whole_file import write_whole
 
 __all__ = ["asset", "page", "write_page", "write_whole", "check_path", "esc", "table_box",
            "deliver"]
@@ -83,37 +83,4 @@ def check_path(path: Any, name: str = "path") -> str | None:
 
 def write_page(path: str, text: str) -> None:
     """Write the whole page (``write_whole``)."""
-    def write(tmp: str) -> None:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    write_whole(path, write)
-
-
-def write_whole(path: str, write: Callable[[str], None]) -> None:
-    """Have ``write`` write an output file (a page, a table, a figure) to a temporary
-    file beside ``path`` with its extension, then rename it to ``path``: a half-written
-    file is never left behind, whatever stops the writing (an error, Ctrl-C), and a
-    file already at ``path`` stays whole until the new one is. As ``open(path, "w")``
-    would: a symbolic link's target is what gets replaced, and a file already there
-    keeps its permissions (a new one gets the umask's)."""
-    if os.path.islink(path):
-        path = os.path.realpath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".indist-fast-", suffix=os.path.splitext(path)[1],
-                               dir=folder)
-    os.close(fd)
-    try:
-        write(tmp)
-        # (mkstemp makes the file private)
-        try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_whole(path, lambda fh: fh.write(text.encode("utf-8")))

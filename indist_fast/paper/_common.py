@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import IO, Any, Iterable, Sequence
 
-from ..html.page import write_whole
+from ..html.whole_file import save_figure_whole, write_text_whole
 
 #: The source documents by seed file name (``../shared/papers/``).
 SUMPTER = "000_c5ed1d39bc699c21"
@@ -98,32 +98,30 @@ class Writer:
                replicates: str = "") -> None:
         """Save ``fig`` as ``name`` (a PNG); ``replicates`` describes its simulation."""
         path = self._add(name, paper, figure, caption, replicates)
-        write_whole(path, lambda tmp: fig.savefig(tmp, dpi=110))
+        save_figure_whole(fig, path, dpi=110)
 
     def table(self, name: str, header: Sequence[str], rows: Iterable[Sequence[Any]],
               paper: str, figure: str, caption: str, replicates: str = "") -> None:
         """Write a CSV table with ``header``; floats keep 6 significant digits."""
         path = self._add(name, paper, figure, caption, replicates)
 
-        def write(tmp: str) -> None:
-            with open(tmp, "w", newline="", encoding="utf-8") as fh:
-                out = csv.writer(fh)
-                out.writerow(header)
-                for row in rows:
-                    out.writerow([f"{v:.6g}" if isinstance(v, float) else v for v in row])
-        write_whole(path, write)
+        def write(fh: IO[str]) -> None:
+            out = csv.writer(fh)
+            out.writerow(header)
+            for row in rows:
+                out.writerow([f"{v:.6g}" if isinstance(v, float) else v for v in row])
+        write_text_whole(path, write)
 
     def manifest(self) -> str:
         """Write ``manifest.csv`` (one row per file written so far)."""
         path = os.path.join(self.outdir, "manifest.csv")
 
-        def write(tmp: str) -> None:
-            with open(tmp, "w", newline="", encoding="utf-8") as fh:
-                out = csv.writer(fh)
-                out.writerow(MANIFEST_FIELDS)
-                for r in self.rows:
-                    out.writerow([r.file, r.paper, r.figure, r.caption, r.replicates])
-        write_whole(path, write)
+        def write(fh: IO[str]) -> None:
+            out = csv.writer(fh)
+            out.writerow(MANIFEST_FIELDS)
+            for r in self.rows:
+                out.writerow([r.file, r.paper, r.figure, r.caption, r.replicates])
+        write_text_whole(path, write)
         return path
 
 

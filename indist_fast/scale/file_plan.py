@@ -23,11 +23,12 @@ from ..io import Source, describe_path, naming_columns, typed_pos_label
 from ..io.columns import role_of
 from ..metrics.segments import evaluate_many_checked, factorize_column
 from ..results.report_table import BootstrapSettings, ReportTable
-from ..table.score_table import with_main_level
+from ..table.score_table import ScoreTable, with_main_level
 from .file_stream import (CountedChunks, Progress, drain, no_rows, read_while_it_fits,
                           rows_in_files)
 from .run_files import RunFile, Spill
 from .streaming import Accumulator
+from .weighted_runs import WeightedRuns
 
 __all__ = ["TablePlan"]
 
@@ -394,22 +395,26 @@ class TablePlan:
 
     def _one_segment(self, spill: Spill, pieces: list[Any], seg: int, eng: Any) -> None:
         """A segment larger than the memory limit: each model out of core, as one score
-        is (sorted runs and one merge; weighted, accumulated score tables)."""
+        is (sorted runs and one merge; weighted, score tables parked and swept by range)."""
         n = int(self.seg_rows[seg])
         two_classes = self.seg_pos[seg] > 0 and self.seg_neg[seg] > 0
         for k in range(len(self.models)):
-            if self.cols["weight"] is not None or not two_classes:
-                # a table of the distinct scores (one class: only its counts are reported)
+            if not two_classes:
+                # a table of the distinct scores: only its counts are reported
                 acc = Accumulator(pos_label=1)
                 for piece in pieces:
                     columns = spill.read(piece)
                     acc.update(columns[1], columns[3 + k], columns[2])
-                table = acc.table
-                if two_classes:
-                    result = eng.sweep_table(table.scores, table.pos, table.neg,
-                                             self.levels_all, self.exclude_self)
-                else:
-                    result = _one_class_sweep(table, self.levels_all)
+                result = _one_class_sweep(acc.table, self.levels_all)
+            elif self.cols["weight"] is not None:
+                # each piece's table parked on disk, swept by score range
+                with WeightedRuns(self.folder, self.limit // 2) as tables:
+                    for piece in pieces:
+                        columns = spill.read(piece)
+                        tables.add(ScoreTable.from_arrays(columns[1], columns[3 + k],
+                                                          columns[2], 1))
+                        del columns
+                    result = tables.sweep(self.levels_all, self.exclude_self)
             else:
                 with RunFile(self.folder, n) as runs:
                     for piece in pieces:

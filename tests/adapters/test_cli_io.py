@@ -182,12 +182,13 @@ def test_ctrl_c_is_a_line_not_a_traceback(tmp_path):
 import time
 import indist_fast.cli as cli
 import indist_fast.cli.output as output
-def slow(figure, tmp):          # (stands in for a figure's long write)
-    open(tmp, "wb").write(b"half a figure")
+def slow(figure, fh):           # (stands in for a figure's long write)
+    fh.write(b"half a figure")
+    fh.flush()
     open({str(marker)!r}, "w").close()
     time.sleep(60)
 import indist_fast.html.page as page
-output.save_figure = lambda figure, path: page.write_whole(path, lambda tmp: slow(figure, tmp))
+output.save_figure = lambda figure, path: page.write_whole(path, lambda fh: slow(figure, fh))
 raise SystemExit(cli.main(["demo", "--plot", {str(plot)!r}]))
 """], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
