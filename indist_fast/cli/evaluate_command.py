@@ -159,7 +159,7 @@ def _html_report(args: argparse.Namespace, result: Any, rows: Callable[[], FileR
     r = rows()
     with warnings.catch_warnings():      # the report above has given them
         warnings.simplefilter("ignore", IndistFastWarning)
-        report_html(r.label, r.scores if len(r.scores) > 1 else r.scores[args.score[0]],
+        report_html(r.label, r.scores,          # a mapping: the page names each model
                     sample_weight=r.weight, pos_label=r.pos_label, n_boot=args.bootstrap,
                     seed=args.seed, title=f"{', '.join(args.score)} ({args.file})",
                     segments=result if isinstance(result, ReportTable) else None,

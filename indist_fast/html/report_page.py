@@ -125,10 +125,10 @@ step="any"></label>
 <p class="small" id="thinning"></p>
 <div class="row" id="current">
 <div class="table-box"><table class="cm" id="confusion">
-<tr><th></th><th>labelled positive</th><th>labelled negative</th></tr>
-<tr><th>positive</th><td class="good">tp <span data-metric="tp"></span></td>
+<tr><th></th><th>predicted positive</th><th>predicted negative</th></tr>
+<tr><th>actual positive</th><td class="good">tp <span data-metric="tp"></span></td>
 <td class="bad">fn <span data-metric="fn"></span></td></tr>
-<tr><th>negative</th><td class="bad">fp <span data-metric="fp"></span></td>
+<tr><th>actual negative</th><td class="bad">fp <span data-metric="fp"></span></td>
 <td class="good">tn <span data-metric="tn"></span></td></tr>
 </table></div>
 <div class="table-box"><table class="metrics" id="rates">

@@ -31,7 +31,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 from .._core.engine import engine
-from .._core.progress import Bar, progress_bar, wants_progress
+from .._core.progress import progress_bar, wants_progress
 from .._core.records import DeLongComponents
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
 from .._core.validation import check_two_classes, prepare_rows
@@ -584,18 +584,21 @@ def _holm(p: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 # --- the comparison ----------------------------------------------------------------------
 
-def _replicates(ranked: list[RankedRows], n_boot: int, seeds: list[np.random.SeedSequence],
-                stratified: bool, level: float, bar: Bar) -> list[dict[str, np.ndarray]]:
+def _replicates(ranked: list[RankedRows], names: list[str], n_boot: int,
+                seeds: list[np.random.SeedSequence], stratified: bool, level: float,
+                progress: bool | None) -> list[dict[str, np.ndarray]]:
     """Every built-in metric on every replicate, per model: one sweep per replicate of
-    the model's own table, the draws given by its seed over its slots."""
+    the model's own table, the draws given by its seed over its slots. One bar per
+    model, counting its replicates (one bar over all would count n_boot times models)."""
     out = []
-    for r, seed in zip(ranked, seeds):
+    for r, name, seed in zip(ranked, names, seeds):
         k = r.slots.n_pos
         w = r.slots.weight
         resampler = Resampler(r.table, r.group[:k], None if w is None else w[:k],
                               r.group[k:], None if w is None else w[k:],
                               stratified=stratified, seed=seed)
-        out.append(derived_metrics(resampler.sweeps(n_boot, np.array([level]), bar=bar)))
+        with progress_bar(progress, n_boot, f"bootstrap {name}", "replicate") as bar:
+            out.append(derived_metrics(resampler.sweeps(n_boot, np.array([level]), bar=bar)))
     return out
 
 
@@ -746,6 +749,14 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     >>> c["auc"].method, c.seed_entropy
     ('bootstrap', 1)
     """
+    if isinstance(score_a, str) or isinstance(score_b, str):
+        # compare(df, "a", "b"): the columns of a table, passed by name
+        names = [v for v in (y_true, score_a, score_b) if isinstance(v, str)]
+        shown = ", ".join(f"df[{n!r}]" for n in names)
+        raise TypeError(f"compare() takes arrays, got the column names "
+                        f"{', '.join(map(repr, names))}: pass the columns, "
+                        f"compare(df[<label>], {shown}), or a mapping of names to "
+                        f"columns, compare(df[<label>], {{name: df[name], ...}}).")
     metric_names = _metric_names(metrics)
     method = _choice(method, "method", METHODS)
     alternative = _choice(alternative, "alternative", ALTERNATIVES)
@@ -813,8 +824,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         seeds = ([seed] * len(ranked) if paired else
                  [np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (j,))
                   for j in range(len(ranked))])
-        with progress_bar(progress, n_boot * len(ranked), "bootstrap", "replicate") as bar:
-            reps = _replicates(ranked, n_boot, seeds, stratified, level, bar)
+        reps = _replicates(ranked, [name for name, _, _ in models], n_boot, seeds,
+                           stratified, level, progress)
 
     pairs: dict[tuple[str, str], dict[str, Difference]] = {}
     for i, j in itertools.combinations(range(len(models)), 2):

@@ -662,3 +662,12 @@ def test_unpaired_delong_alone_reads_the_same_tables_as_with_the_bootstrap(backe
               indist_fast.delong(y, b).variance)
     assert alone["auc"].std_error == pytest.approx(math.sqrt(va + vb), rel=1e-12)
 
+
+
+def test_column_names_say_how_to_pass_the_columns():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"y": [0, 1, 1, 0], "a": [.1, .8, .6, .3], "b": [.2, .7, .1, .4]})
+    with pytest.raises(TypeError, match=r"^compare\(\) takes arrays, got the column names "
+                                        r"'a', 'b': pass the columns, compare\(df\[<label>\], "
+                                        r"df\['a'\], df\['b'\]\)"):
+        indist_fast.compare(df, "a", "b")

@@ -67,7 +67,7 @@ CALLS = {
         lambda r: np.r_[r.columns["auc_low"], r.columns["precision_high"]], 6 * N_BOOT, 2),
     "compare": (lambda **kw: indist_fast.compare(Y, S, T, metrics=("auc", "precision"),
                                                  n_boot=N_BOOT, **kw),
-                lambda r: r["precision"].replicates, 2 * N_BOOT, 1),
+                lambda r: r["precision"].replicates, 2 * N_BOOT, 2),
     "operating_point_intervals": (
         lambda **kw: operating_point_intervals(Y, S, 0.5, n_boot=N_BOOT, **kw),
         lambda r: np.array([r["precision"].bootstrap_low, r["tpr"].bootstrap_high]),
@@ -144,6 +144,13 @@ def test_progress_must_be_a_flag(name):
     call = CALLS[name][0]
     with pytest.raises(TypeError, match="^progress must be True or False"):
         call(progress="yes")
+
+
+def test_compare_shows_one_bar_per_model_counting_its_replicates(fake_tqdm):
+    _quiet(lambda: indist_fast.compare(Y, {"s": S, "t": T}, metrics=("precision",),
+                                       n_boot=N_BOOT, progress=True))
+    assert [(b.desc, b.total, b.n) for b in fake_tqdm] == [
+        ("bootstrap s", N_BOOT, N_BOOT), ("bootstrap t", N_BOOT, N_BOOT)]
 
 
 def test_a_large_bootstrap_moves_the_bar_batch_by_batch(fake_tqdm):
