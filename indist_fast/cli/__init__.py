@@ -77,6 +77,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     main_thread = threading.current_thread() is threading.main_thread()
     before = ({sig: signal.signal(sig, on_interrupt) for sig in STOP_SIGNALS}
               if main_thread else {})
+    unraisable = sys.unraisablehook
+
+    def on_unraisable(info: Any) -> None:
+        # Our KeyboardInterrupt raised inside a callback Python cannot raise from (a
+        # weakref's, a __del__): no "Exception ignored" traceback; the signal is sent
+        # again, to land in the command's own code and stop it now
+        if isinstance(info.exc_value, KeyboardInterrupt) and interrupted:
+            signal.raise_signal(interrupted[-1])
+            return
+        unraisable(info)
+    if main_thread:
+        sys.unraisablehook = on_unraisable
     try:
         try:
             with _quiet(args.quiet):
@@ -85,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for sig, handler in before.items():
                 if handler is not None:     # (None: a handler set outside Python)
                     signal.signal(sig, handler)
+            if main_thread:
+                sys.unraisablehook = unraisable
         if interrupted:     # raised where Python ignores it (a library's cleanup callback)
             raise KeyboardInterrupt
         return code

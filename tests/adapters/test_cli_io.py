@@ -239,3 +239,38 @@ def test_outputs_replace_a_links_target_and_keep_its_permissions(files, tmp_path
     assert target.read_text().startswith("model,n_rows,")      # the new table
     assert os.stat(target).st_mode & 0o777 == 0o600
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".indist-fast-")]
+
+
+def test_an_interrupt_swallowed_by_a_callback_still_stops_the_command(monkeypatch, capsys):
+    """Python cannot raise from a weakref callback or a __del__: the KeyboardInterrupt
+    the signal handler raises there is 'ignored' (with a traceback on stderr) and the
+    command would run on. The command's hook sends the signal again instead."""
+    import argparse
+    import signal
+    import types
+
+    import indist_fast.cli as cli
+    ran_on = []
+
+    def run(args):
+        try:
+            signal.raise_signal(signal.SIGTERM)
+            for _ in range(10):
+                pass
+        except KeyboardInterrupt as exc:         # as a weakref callback would swallow it
+            sys.unraisablehook(types.SimpleNamespace(exc_type=KeyboardInterrupt,
+                                                     exc_value=exc, exc_traceback=None,
+                                                     err_msg=None, object=None))
+        for _ in range(1000):
+            pass
+        ran_on.append(True)
+        return 0
+
+    ns = argparse.Namespace(run=run, quiet=True, command="demo")
+    monkeypatch.setattr(cli, "build_parser",
+                        lambda: types.SimpleNamespace(parse_args=lambda argv: ns))
+    before = sys.unraisablehook
+    assert cli.main([]) == 143
+    assert ran_on == [] and sys.unraisablehook is before
+    err = capsys.readouterr().err
+    assert err == "indist-fast demo: terminated\n"
