@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -62,6 +63,12 @@ def _quiet(quiet: bool) -> Iterator[None]:
             os.environ.pop("INDIST_FAST_PROGRESS", None)
         else:
             os.environ["INDIST_FAST_PROGRESS"] = before
+
+
+def _as_options(message: str) -> str:
+    """A library message in the command line's words: the keyword a user of the command
+    would pass as an option is named as the option (``pos_label`` -> ``--pos-label``)."""
+    return re.sub(r"(?<![\w-])pos_label\b", "--pos-label", message)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -118,5 +125,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, OSError, ImportError) as exc:
         # One line, whatever the message holds (pyarrow's span several): the error
         # is about the input, so a traceback would only hide it.
-        print(f"indist-fast {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        print(f"indist-fast {args.command}: error: {_as_options(one_line(exc))}",
+              file=sys.stderr)
         return 2

@@ -274,3 +274,13 @@ def test_an_interrupt_swallowed_by_a_callback_still_stops_the_command(monkeypatc
     assert ran_on == [] and sys.unraisablehook is before
     err = capsys.readouterr().err
     assert err == "indist-fast demo: terminated\n"
+
+
+def test_errors_name_the_option_not_the_keyword(tmp_path, capsys):
+    path = tmp_path / "labels.csv"
+    path.write_text("y,p\nyes,0.1\nno,0.4\nyes,0.8\nno,0.3\n")
+    assert main(["evaluate", str(path), "--label", "y", "--score", "p"]) == 2
+    err = capsys.readouterr().err
+    assert "pass --pos-label to say which one is positive" in err and " pos_label" not in err
+    assert main(["evaluate", str(path), "--label", "y", "--score", "p",
+                 "--pos-label", "yes", "--json"]) == 0
