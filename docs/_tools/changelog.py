@@ -113,7 +113,7 @@ def main() -> None:
            "its issue was worked in and by the words of its subject; one may sit under a",
            "neighbouring issue. Version 0.1.0 has not been released yet.", ""]
     for number in sorted(ISSUES, reverse=True):
-        title = f"Issue {number}: {ISSUES[number]}"
+        title = ISSUES[number]          # what was built; user-facing text cites no numbers
         out += [title, "-" * len(title), ""] + groups[number] + [""]
     Path(__file__).resolve().parents[1].joinpath("changelog.rst").write_text("\n".join(out))
 
