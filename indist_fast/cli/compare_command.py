@@ -11,7 +11,6 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 
 from .._core.progress import progress_bar
 from ..errors import IndistFastWarning

@@ -12,6 +12,7 @@ import pytest
 import indist_fast
 from indist_fast.cli import main
 from indist_fast.io import read_columns
+from children import CHILD_CWD, child_env
 
 rng = np.random.default_rng(2)
 Y = (rng.random(300) < 0.3).astype(np.int64)
@@ -109,7 +110,7 @@ def test_cli_demo_prints_the_nine_sets(capsys):
 
 def test_console_script_runs():
     out = subprocess.run([sys.executable, "-m", "indist_fast.cli", "--version"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, cwd=CHILD_CWD, env=child_env())
     assert out.returncode == 0 and indist_fast.__version__ in out.stdout
 
 
@@ -190,7 +191,8 @@ def slow(figure, fh):           # (stands in for a figure's long write)
 import indist_fast.html.page as page
 output.save_figure = lambda figure, path: page.write_whole(path, lambda fh: slow(figure, fh))
 raise SystemExit(cli.main(["demo", "--plot", {str(plot)!r}]))
-"""], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+"""], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
+                             cwd=CHILD_CWD)
     deadline = time.monotonic() + 120
     while not marker.exists() and child.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

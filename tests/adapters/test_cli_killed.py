@@ -14,8 +14,8 @@ import time
 import numpy as np
 import pytest
 
-import indist_fast
 from indist_fast.html import whole_file
+from children import child_env
 from procfs import HAS_PROC, held_files_in
 
 pytestmark = [pytest.mark.skipif(not HAS_PROC or not hasattr(os, "O_TMPFILE"),
@@ -23,8 +23,6 @@ pytestmark = [pytest.mark.skipif(not HAS_PROC or not hasattr(os, "O_TMPFILE"),
               pytest.mark.slow]
 pytest.importorskip("matplotlib")
 
-PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
-TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The child runs the command; ``stall`` > 0 holds the stall-th output written, complete
 # in its temporary file but not yet named, until the test kills the child.
@@ -85,8 +83,7 @@ def folder(tmp_path_factory):
 
 
 def child(cwd, argv, unnamed=True, stall=0, marker="-"):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_ROOT, TESTS]),
-               INDIST_FAST_PROGRESS="0")
+    env = child_env(INDIST_FAST_PROGRESS="0")
     return subprocess.Popen([sys.executable, "-c", CHILD, "1" if unnamed else "0",
                              str(stall), str(marker), *argv], cwd=cwd, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -432,10 +432,13 @@ def _run_cli(argv: list[str]) -> tuple[int, str, str]:
 
 def _run_cli_process(argv: list[str]) -> tuple[int, str, str]:
     """``python -m indist_fast.cli`` in a fresh process."""
+    # in the folder of the package under test: from the checkout's root, `-m` would
+    # import the uncompiled tree when the kernels are installed, not built in place
+    import indist_fast
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
     proc = subprocess.run([sys.executable, "-m", "indist_fast.cli", *argv],
-                          capture_output=True, text=True, timeout=60,
-                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(
-                              os.path.abspath(__file__)))))
+                          capture_output=True, text=True, timeout=60, cwd=package_root,
+                          env=dict(os.environ, PYTHONPATH=package_root))
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -13,10 +13,10 @@ import zipfile
 import numpy as np
 import pytest
 
-import indist_fast
 from indist_fast import IndistFastWarning, evaluate_file
 from indist_fast.cli import main
 from indist_fast.io import read_columns
+from children import CHILD_CWD, child_env
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -236,12 +236,9 @@ def test_cli_drop_nulls(tmp_path, capsys):
 @pytest.mark.parametrize("defect", ["directory", "garbage", "empty"])
 def test_cli_process_has_no_traceback(tmp_path, defect):
     path = bad_file(tmp_path, "csv", defect)
-    # Run where the package under test imports (installed, or built in place), not the
-    # checkout's root, whose uncompiled tree would shadow an installed wheel.
-    package_root = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
     out = subprocess.run([sys.executable, "-m", "indist_fast.cli", "evaluate", str(path),
                           "--label", "y", "--score", "s"], capture_output=True, text=True,
-                         cwd=package_root, env=dict(os.environ, PYTHONPATH=package_root))
+                         cwd=CHILD_CWD, env=child_env())
     assert out.returncode == 2
     assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
     assert out.stderr.startswith("indist-fast evaluate: error: path: ")
@@ -267,7 +264,6 @@ def test_numpy_columns_of_the_wrong_dtype(tmp_path):
 
 
 def test_a_pipe_is_not_read(tmp_path):
-    import os
     os.mkfifo(tmp_path / "p.csv")
     with pytest.raises(ValueError, match=r"^path: .* is not a regular file"):
         evaluate_file(tmp_path / "p.csv", label="y", score="s")

@@ -21,6 +21,7 @@ import indist_fast
 from indist_fast import evaluate, evaluate_file, evaluate_many
 from indist_fast.errors import IndistFastWarning
 from indist_fast.scale import file_plan
+from children import CHILD_CWD, child_env
 from procfs import HAS_PROC, held_files_in
 
 pa = pytest.importorskip("pyarrow")
@@ -566,9 +567,9 @@ def test_out_of_core_tables_stay_near_the_memory_limit(tmp_path):
                    row_group_size=1 << 18)
 
     def extra(limit):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
         out = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / "d.parquet"),
-                              limit], capture_output=True, text=True, env=env, check=True)
+                              limit], capture_output=True, text=True, env=child_env(),
+                             cwd=CHILD_CWD, check=True)
         return int(out.stdout.split()[-1])
     limit = 40 * 10**6
     bounded, whole = extra(str(limit)), extra("")

@@ -12,8 +12,8 @@ import warnings
 import numpy as np
 import pytest
 
-import indist_fast
 from indist_fast import IndistFastWarning, evaluate, evaluate_file
+from children import PACKAGE_ROOT
 from procfs import HAS_PROC
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -37,9 +37,8 @@ def load_study():
                     reason="needs Linux /proc and the benchmark scripts")
 def test_memory_limit_bounds_the_peak_on_every_path(tmp_path, monkeypatch):
     pytest.importorskip("pyarrow")
-    # the children import this checkout's package
-    root = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
-    monkeypatch.setenv("PYTHONPATH", root)
+    # the children import the package under test (they start in the data's folder)
+    monkeypatch.setenv("PYTHONPATH", PACKAGE_ROOT)
     rows = load_study().measure(1_000_000, ["5MB"], str(tmp_path), unlimited=False)
     next(rows)
     seen = []

@@ -21,6 +21,7 @@ import pytest
 
 import indist_fast
 from indist_fast import IndistFastWarning, evaluate_file
+from children import CHILD_CWD, child_env
 from procfs import HAS_PROC, held_files_in
 from reports import assert_reports_equal
 
@@ -31,8 +32,6 @@ LIMIT = "600kB"              # about 12 chunks: two dozen runs
 rng = np.random.default_rng(11)
 Y = (rng.random(N) < 0.3).astype(np.int8)
 S = np.round(rng.normal(size=N) + Y, 3).astype(np.float32)
-PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
-TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def quiet(fn, *a, **k):
@@ -46,15 +45,6 @@ def data(tmp_path_factory):
     path = tmp_path_factory.mktemp("data") / "d.npz"
     np.savez(path, y=Y, s=S)
     return path
-
-
-def child_env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_ROOT, TESTS]))
-
-
-# Children start in the folder of the package under test: from the checkout's root,
-# `python -c` would import the uncompiled source tree instead of the installed wheel.
-CHILD_CWD = PACKAGE_ROOT
 
 
 # --- killed runs --------------------------------------------------------------------------------
