@@ -19,6 +19,7 @@ from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, han
 from .inference.compare import Comparison, Comparisons, Difference, compare
 from .scale.streaming import Accumulator
 from .scale.files import evaluate_file
+from .scale.file_tables import score_table_file
 from . import dask
 from .table.score_table import ScoreTable
 from .metrics.segments import evaluate_many
@@ -74,7 +75,7 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
-    "Accumulator", "evaluate_file", "dask", "datasets", "population",
+    "Accumulator", "evaluate_file", "score_table_file", "dask", "datasets", "population",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest",
     "compare", "Comparison", "Comparisons", "Difference",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",

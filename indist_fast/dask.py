@@ -48,7 +48,7 @@ from .metrics.segment_tables import append_totals, concat_tables
 from .metrics.segments import RESERVED, column_names
 from .table.score_table import DEFAULT_LEVELS, ScoreTable, with_main_level
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "score_table"]
 
 
 def _dask() -> Any:
@@ -359,3 +359,77 @@ def _segment_table(dask: Any, parts: list[Any], label: str, models: list[str],
     if total:
         return concat_tables(done[:-1]), done[-1]
     return concat_tables(done), None
+
+
+def score_table(collection: Any, *, label: str | None = None, score: str | None = None,
+                weight: str | None = None, pos_label: Any = None) -> ScoreTable:
+    """The ``ScoreTable`` of all the rows of a dask collection, built where they live.
+
+    Each partition becomes its table on its worker; the tables merge in a tree (eight
+    at a time) and only the merged table reaches the client. Read it for what a
+    ``Report`` does not hold: ``table.calibration()``, ``table.ks()``,
+    ``table.gains()``, ``table.top_k(k)``, curves.
+
+    Parameters
+    ----------
+    collection : dask DataFrame, or a tuple ``(y, score[, weight])`` of dask arrays
+        The rows, as ``evaluate`` takes them; the label codings of the partitions must
+        agree.
+    label, score, weight : str
+        Column names (DataFrames only; weight optional).
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+
+    Returns
+    -------
+    ScoreTable
+        The table ``ScoreTable.from_arrays`` gives on the computed rows (weights of
+        equal scores added in another order: equal to rounding, exactly for counts and
+        integer weights). It holds an entry per distinct score, 24 bytes each, and
+        must fit the client's memory.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import indist_fast.dask
+    >>> y = da.from_array([0, 0, 1, 1, 0, 1], chunks=3)
+    >>> s = da.from_array([0.1, 0.4, 0.4, 0.8, 0.2, 0.9], chunks=3)
+    >>> t = indist_fast.dask.score_table((y, s))
+    >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
+    ([0.9, 0.8, 0.4, 0.2, 0.1], [1, 1, 1, 0, 0], [0, 0, 1, 1, 1])
+    """
+    dask = _dask()
+    delayed = dask.delayed
+    none = np.empty(0)                   # no splitters: each partition one table
+    if isinstance(collection, tuple):
+        if label is not None or score is not None or weight is not None:
+            raise TypeError("label=, score= and weight= name DataFrame columns; with a "
+                            "tuple of dask arrays pass the weights as its third item.")
+        arrays = _check_arrays(collection)
+        y = arrays[0]
+        ys = list(y.to_delayed().ravel())
+        ss = list(arrays[1].rechunk(y.chunks).to_delayed().ravel())
+        ws = (list(arrays[2].rechunk(y.chunks).to_delayed().ravel()) if len(arrays) == 3
+              else [None] * len(ys))
+        tables = [delayed(getitem)(delayed(_partition_table)(a, b, c, pos_label, none), 0)
+                  for a, b, c in zip(ys, ss, ws)]
+    elif _is_dask_frame(collection):
+        if label is None or score is None:
+            raise ValueError("a dask DataFrame needs the label and score column names.")
+        if not isinstance(score, str):
+            raise TypeError(f"score: one column name (a str), got {type(score).__name__}; "
+                            "call once per model.")
+        check_columns([("label", label), ("score", score), ("weight", weight)],
+                      collection.columns, "the DataFrame")
+        tables = [delayed(getitem)(delayed(_frame_partition)(p, label, score, weight,
+                                                             pos_label, none), 0)
+                  for p in collection.to_delayed()]
+    else:
+        raise TypeError("collection must be a dask DataFrame or a tuple (y, score[, "
+                        f"weight]) of dask arrays, got {type(collection).__name__}.")
+    while len(tables) > 1:
+        tables = [delayed(_merge)(tables[i:i + 8]) for i in range(0, len(tables), 8)]
+    table: ScoreTable = dask.compute(tables[0])[0]
+    if table.n_rows == 0:
+        raise ValueError("collection holds no rows.")
+    return table

@@ -26,14 +26,17 @@ from ..errors import warn_one_class
 from ..inference.segment_bootstrap import (bootstrap_settings, interval_columns,
                                           segment_intervals, segment_slots)
 from ..io.frames import arrow_values, columns_by_keyword, table_columns
-from ..results.report_table import REPORT_COLUMNS, BootstrapSettings, ReportTable
+from ..results.report_table import (EXTRA_COLUMNS, REPORT_COLUMNS, BootstrapSettings,
+                                    ReportTable)
+from .segment_extras import check_extra, extra_columns
 from .segment_tables import append_totals
 from ..table.score_table import DEFAULT_LEVELS, with_main_level
 
 __all__ = ["evaluate_many", "evaluate_many_checked"]
 
 # Column names a ReportTable uses itself: segment columns may not take them.
-RESERVED = frozenset(REPORT_COLUMNS) | {"model", "one_class"} | set(interval_columns())
+RESERVED = (frozenset(REPORT_COLUMNS) | {"model", "one_class"} | set(interval_columns())
+            | set(EXTRA_COLUMNS))
 
 
 @columns_by_keyword
@@ -43,7 +46,8 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
                   label: str | None = None, score: str | Iterable[str] | None = None,
                   by: str | Iterable[str] | None = None, weight: str | None = None,
                   total: bool = False, n_boot: int | None = None, seed: Any = 0,
-                  confidence: float = 0.95, progress: bool | None = None) -> ReportTable:
+                  confidence: float = 0.95, progress: bool | None = None,
+                  extra: str | Iterable[str] | None = None) -> ReportTable:
     """``indist_fast.evaluate`` for every segment and every model at once.
 
     Parameters
@@ -97,6 +101,13 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
         A progress bar over the bootstrap replicates (with ``n_boot``; tqdm, on
         stderr), one per model. None: shown when stderr is a terminal or in Jupyter
         (``INDIST_FAST_PROGRESS=0`` turns that off); True always; False never.
+    extra : str or sequence of str, default=None
+        More columns, each read from the segment's score table: ``"ks"`` (the KS
+        statistic, ``ScoreTable.ks``), ``"ece"``, ``"mce"``, ``"brier"``,
+        ``"log_loss"`` (``ScoreTable.calibration`` with its defaults: 10 uniform
+        bins; they need scores in [0, 1]). Each equals the array function on the
+        segment's rows; NaN for a segment of one class. They cost one more sort of the
+        rows by (segment, score) per model.
 
     Returns
     -------
@@ -124,23 +135,32 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     ...                               seed=0, groups=[1, 1, 1, 1, 1, 2, 2, 2])
     >>> [name for name in t.columns if name.startswith("auc")]
     ['auc', 'auc_low', 'auc_high']
+
+    With ``extra``, readings of each segment's table that a ``Report`` does not hold:
+
+    >>> t = indist_fast.evaluate_many(y, [.1, .9, .8, .3, .6, .2, .4, .7],
+    ...                               groups=[1, 1, 1, 1, 2, 2, 2, 2], extra=["ks", "brier"])
+    >>> t.columns["ks"].tolist(), t.columns["brier"].round(4).tolist()
+    ([1.0, 1.0], [0.0375, 0.1375])
     """
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")
     total = check_flag(total, "total")
     boot = bootstrap_settings(n_boot, seed, confidence, progress)
+    extra = check_extra(extra)
     y, models, w, group_arrays, by_names = _inputs(y_true, scores, groups, sample_weight,
                                                    label, score, by, weight)
     return evaluate_many_checked(y, models, w, group_arrays, by_names, pos_label, lv,
-                                 exclude_self, total, boot, label=label, weight=weight)
+                                 exclude_self, total, boot, label=label, weight=weight,
+                                 extra=extra)
 
 
 def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: list[Any],
                           by_names: list[str], pos_label: Any, lv: tuple[float, ...],
                           exclude_self: bool, total: bool, boot: BootstrapSettings | None,
                           *, label: str | None = None, weight: str | None = None,
-                          naming: Callable[[Any], ContextManager[None]] | None = None
-                          ) -> ReportTable:
+                          naming: Callable[[Any], ContextManager[None]] | None = None,
+                          extra: tuple[str, ...] = ()) -> ReportTable:
     """``evaluate_many`` once its settings are checked: for callers that checked them
     already (``evaluate_file``), so that nested calls do not check them again (as
     scikit-learn's ``prefer_skip_nested_validation``). The rows are checked here.
@@ -171,6 +191,8 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
         ``naming(model)``: a context in which errors about a model's rows are named
         (its scores are the argument ``y_score``); by default as ``evaluate_many``
         names them.
+    extra : tuple of str, default=()
+        The columns ``check_extra`` gives.
 
     Returns
     -------
@@ -215,12 +237,14 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
     intervals = None if boot is None else [
         segment_intervals(segment_slots(r, codes, n_table), boot, exclude_self=exclude_self)
         for r in rows]
+    columns = None if not extra else [
+        extra_columns(r, codes, n_table, extra) for r in rows]
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
-                                    exclude_self, intervals, boot)
+                                    exclude_self, intervals, boot, columns)
     warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
     if total:
         table = _with_totals(table, rows, all_levels, exclude_self, list(models), boot,
-                             n_table)
+                             n_table, extra)
     return table
 
 
@@ -303,7 +327,7 @@ def _check_weight_spans(rows: Rows, codes: np.ndarray, n_segments: int,
 
 def _with_totals(table: ReportTable, rows: list[Rows], levels: np.ndarray,
                  exclude_self: bool, models: list[Any], boot: BootstrapSettings | None,
-                 n_segments: int) -> ReportTable:
+                 n_segments: int, extra: tuple[str, ...]) -> ReportTable:
     """``table`` followed by one row per model over all rows (segment columns None;
     their intervals resample at table position ``n_segments``)."""
     codes = np.zeros(rows[0].n_rows, dtype=np.int64)
@@ -311,10 +335,11 @@ def _with_totals(table: ReportTable, rows: list[Rows], levels: np.ndarray,
     intervals = None if boot is None else [
         segment_intervals(segment_slots(r, codes, 1), boot, first_key=n_segments,
                           exclude_self=exclude_self) for r in rows]
+    columns = None if not extra else [extra_columns(r, codes, 1, extra) for r in rows]
     totals = ReportTable._from_sweeps(table.by, {name: np.array([None], dtype=object)
                                                 for name in table.by},
                                      models, whole, table.levels, exclude_self, intervals,
-                                     boot)
+                                     boot, columns)
     return append_totals(table, totals)
 
 

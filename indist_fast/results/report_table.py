@@ -15,7 +15,7 @@ from .._core.validation import check_weight_total
 from .report import Report, plain_value
 from .values import value_text
 
-__all__ = ["ReportTable", "REPORT_COLUMNS"]
+__all__ = ["ReportTable", "REPORT_COLUMNS", "EXTRA_COLUMNS"]
 
 
 class BootstrapSettings(NamedTuple):
@@ -34,6 +34,10 @@ REPORT_COLUMNS = ("n_rows", "weight_pos", "weight_neg", "base_rate", "auc",
                   "average_precision", "n_thresholds", "threshold", "b", "precision", "lift",
                   "tpr", "fpr", "f1", "reached")
 
+
+#: Columns ``evaluate_many(extra=...)`` adds on request: readings of each segment's
+#: score table that the sweeps do not track (KS, and calibration's with its defaults).
+EXTRA_COLUMNS = ("ks", "ece", "mce", "brier", "log_loss")
 
 _POINT = ("threshold", "b", "precision", "lift", "tpr", "fpr", "f1", "reached")
 
@@ -94,7 +98,9 @@ class ReportTable:
         threshold ``r_b`` at level 0.5), ``precision_low``, ``precision_high`` (of
         ``C(r_b)``): each the interval ``indist_fast.bootstrap`` gives on the segment's
         rows alone with the seed ``evaluate_many`` documents (NaN for a segment of one
-        class, and where no replicate defines the metric). With ``total=True`` the
+        class, and where no replicate defines the metric); when asked for with
+        ``extra``, the ``EXTRA_COLUMNS`` named (``ks``, ``ece``, ``mce``, ``brier``,
+        ``log_loss``). With ``total=True`` the
         segment columns hold Python objects (None on the totals rows);
         ``to_pandas`` gives them as nullable columns of their type.
     levels : tuple of float
@@ -154,7 +160,9 @@ class ReportTable:
                     models: Sequence[Any], sweeps: Sequence[SegmentSweeps],
                     levels: tuple[float, ...], exclude_self: bool,
                     intervals: Sequence[Mapping[str, np.ndarray]] | None = None,
-                    boot: "BootstrapSettings | None" = None) -> "ReportTable":
+                    boot: "BootstrapSettings | None" = None,
+                    extra: Sequence[Mapping[str, np.ndarray]] | None = None
+                    ) -> "ReportTable":
         """Rows segment-major, models in the order given.
 
         Parameters
@@ -175,6 +183,8 @@ class ReportTable:
             Per model, interval columns by segment (``segment_intervals``).
         boot : BootstrapSettings, optional
             The settings the intervals were drawn with.
+        extra : sequence of Mapping[str, ndarray], optional
+            Per model, the ``EXTRA_COLUMNS`` asked for, by segment.
 
         Returns
         -------
@@ -195,6 +205,8 @@ class ReportTable:
         columns["model"] = np.tile(model_values, n_seg)
         if intervals is not None:
             per_model = [{**cols, **iv} for cols, iv in zip(per_model, intervals)]
+        if extra is not None:
+            per_model = [{**cols, **ex} for cols, ex in zip(per_model, extra)]
         for name in per_model[0] if per_model else ():
             # (n_mod, n_seg) stacked, then read segment-major
             columns[name] = np.stack([cols[name] for cols in per_model]).T.reshape(-1)
@@ -364,6 +376,7 @@ class ReportTable:
                                  "precision", "lift", "reached"]
         if "auc_low" in self.columns:                  # (n_boot given)
             shown[shown.index("auc") + 1:shown.index("auc") + 1] = ["auc_low", "auc_high"]
+        shown += [name for name in EXTRA_COLUMNS if name in self.columns]
         rows = list(range(len(self)))
         if len(rows) > 20:
             rows = rows[:10] + [-1] + rows[-10:]

@@ -1,0 +1,72 @@
+"""The columns ``evaluate_many(extra=...)`` adds: readings of each segment's score table
+that the engine's sweeps do not track (the KS statistic; calibration's ECE, MCE, Brier
+score and log loss with ``calibration``'s defaults).
+
+The sweeps never build a segment's table; these columns do, from one sort of the rows
+by (segment, score) per model (``SegmentedTables``), then read each table as
+``ScoreTable.ks`` and ``ScoreTable.calibration`` read it, so a column equals the array
+function on the segment's rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+from .._core.validation import Rows
+from ..results.report_table import EXTRA_COLUMNS
+from ..table.score_table import ScoreTable
+from ..table.segmented import SegmentedTables
+
+__all__ = ["check_extra", "extra_columns"]
+
+_CALIBRATION = ("ece", "mce", "brier", "log_loss")
+
+
+def check_extra(extra: Any) -> tuple[str, ...]:
+    """``extra`` as a tuple of known column names (a str is one name)."""
+    if extra is None:
+        return ()
+    names = [extra] if isinstance(extra, str) else extra
+    try:
+        names = list(names)
+    except TypeError:
+        raise TypeError(f"extra must be a column name or a list of them, got "
+                        f"{type(extra).__name__}.") from None
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"extra: column names are str, got {type(name).__name__}.")
+        if name not in EXTRA_COLUMNS:
+            raise ValueError(f"extra: unknown column {name!r}; choose from "
+                             f"{', '.join(EXTRA_COLUMNS)}.")
+    if len(set(names)) < len(names):
+        raise ValueError(f"extra: a column is named twice in {names}.")
+    return tuple(names)
+
+
+def _readings(table: ScoreTable, extra: Iterable[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    if any(name in _CALIBRATION for name in extra):
+        cal = table.calibration()
+        out.update({name: float(getattr(cal, name)) for name in _CALIBRATION})
+    if "ks" in extra:
+        out["ks"] = float(table.ks(method=None).statistic)
+    return out
+
+
+def extra_columns(rows: Rows, codes: np.ndarray, n_segments: int, extra: tuple[str, ...],
+                  ) -> dict[str, np.ndarray]:
+    """The ``extra`` columns of one model, one value per segment ``0 .. n_segments - 1``:
+    NaN for a segment of one class (as its other metrics)."""
+    n_rows = np.bincount(codes, minlength=n_segments)
+    tables = SegmentedTables.from_rows(rows, codes).tables(n_segments, n_rows)
+    columns = {name: np.full(n_segments, np.nan) for name in extra}
+    for g, table in enumerate(tables):
+        if not (table.weight_pos > 0 and table.weight_neg > 0):
+            continue
+        for name, value in _readings(table, extra).items():
+            if name in columns:
+                columns[name][g] = value
+    return columns
+
