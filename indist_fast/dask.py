@@ -130,6 +130,17 @@ def _check_arrays(collection: tuple[Any, ...]) -> list[Any]:
     return list(collection)
 
 
+def _array_chunks(collection: tuple[Any, ...]) -> list[tuple[Any, Any, Any]]:
+    """``(y, score, weight or None)`` per chunk of the labels, as delayed objects."""
+    arrays = _check_arrays(collection)
+    y = arrays[0]
+    ys = list(y.to_delayed().ravel())
+    ss = list(arrays[1].rechunk(y.chunks).to_delayed().ravel())
+    ws = (list(arrays[2].rechunk(y.chunks).to_delayed().ravel()) if len(arrays) == 3
+          else [None] * len(ys))
+    return list(zip(ys, ss, ws))
+
+
 def _merge(pieces: list[ScoreTable]) -> ScoreTable:
     return ScoreTable.concat(pieces)
 
@@ -237,13 +248,7 @@ def evaluate(collection: Any, *, label: str | None = None,
                             "with a tuple of dask arrays pass the weights as its third item "
                             "(for segments, several models or total=, pass a dask "
                             "DataFrame).")
-        arrays = _check_arrays(collection)
-        y = arrays[0]
-        ys = list(y.to_delayed().ravel())
-        ss = list(arrays[1].rechunk(y.chunks).to_delayed().ravel())
-        ws = (list(arrays[2].rechunk(y.chunks).to_delayed().ravel()) if len(arrays) == 3
-              else [None] * len(ys))
-        result, n_rows = _sweep_by_ranges(dask, list(zip(ys, ss, ws)), _array_parts,
+        result, n_rows = _sweep_by_ranges(dask, _array_chunks(collection), _array_parts,
                                           pos_label, lv, exclude_self, n_ranges,
                                           sample_per_partition)
         return Report.from_sweep(result, lv, n_rows, exclude_self)
@@ -405,14 +410,8 @@ def score_table(collection: Any, *, label: str | None = None, score: str | None 
         if label is not None or score is not None or weight is not None:
             raise TypeError("label=, score= and weight= name DataFrame columns; with a "
                             "tuple of dask arrays pass the weights as its third item.")
-        arrays = _check_arrays(collection)
-        y = arrays[0]
-        ys = list(y.to_delayed().ravel())
-        ss = list(arrays[1].rechunk(y.chunks).to_delayed().ravel())
-        ws = (list(arrays[2].rechunk(y.chunks).to_delayed().ravel()) if len(arrays) == 3
-              else [None] * len(ys))
         tables = [delayed(getitem)(delayed(_partition_table)(a, b, c, pos_label, none), 0)
-                  for a, b, c in zip(ys, ss, ws)]
+                  for a, b, c in _array_chunks(collection)]
     elif _is_dask_frame(collection):
         if label is None or score is None:
             raise ValueError("a dask DataFrame needs the label and score column names.")

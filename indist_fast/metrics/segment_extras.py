@@ -28,20 +28,13 @@ def check_extra(extra: Any) -> tuple[str, ...]:
     """``extra`` as a tuple of known column names (a str is one name)."""
     if extra is None:
         return ()
-    names = [extra] if isinstance(extra, str) else extra
-    try:
-        names = list(names)
-    except TypeError:
-        raise TypeError(f"extra must be a column name or a list of them, got "
-                        f"{type(extra).__name__}.") from None
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"extra: column names are str, got {type(name).__name__}.")
-        if name not in EXTRA_COLUMNS:
-            raise ValueError(f"extra: unknown column {name!r}; choose from "
-                             f"{', '.join(EXTRA_COLUMNS)}.")
-    if len(set(names)) < len(names):
-        raise ValueError(f"extra: a column is named twice in {names}.")
+    # (a local import: ``segments`` imports this module for ``extra_columns``)
+    from .segments import column_names
+    names = column_names(extra, "extra")
+    unknown = [name for name in names if name not in EXTRA_COLUMNS]
+    if unknown:
+        raise ValueError(f"extra: unknown column {unknown[0]!r}; choose from "
+                         f"{', '.join(EXTRA_COLUMNS)}.")
     return tuple(names)
 
 
