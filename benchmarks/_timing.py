@@ -9,6 +9,7 @@ ratio of two separately chosen best times.
 from __future__ import annotations
 
 import json
+import platform
 import subprocess
 import sys
 import time
@@ -74,3 +75,12 @@ def in_child(code: str, *args: str) -> dict:
     if out.returncode != 0:
         raise RuntimeError(f"benchmark child failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            return next(line.split(":", 1)[1].strip() for line in fh
+                        if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or "unknown CPU"

@@ -344,6 +344,14 @@ cdef inline void _sort_bucket(word_t* w, Py_ssize_t n) noexcept nogil:
                 return
 
 
+cdef inline void _sort_bucket_words(void* words, Py_ssize_t a, Py_ssize_t b,
+                                    bint wide) noexcept nogil:
+    if wide:
+        _sort_bucket(<uint64_t*>words + a, b - a)
+    else:
+        _sort_bucket(<uint32_t*>words + a, b - a)
+
+
 cdef inline void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top, bint wide,
                         bint blocks, Sink* out) noexcept nogil:
     """Sort words ``a:b`` (one bucket), then sweep their rows from the top
@@ -359,10 +367,7 @@ cdef inline void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t 
     cdef Open g
     cdef Hot h
     cdef Py_ssize_t groups_before = out.sweep.n_groups
-    if wide:
-        _sort_bucket(w64 + a, b - a)
-    else:
-        _sort_bucket(w32 + a, b - a)
+    _sort_bucket_words(words, a, b, wide)
     hot_load(&h, &out.sweep)
     _open_load(&g, out)
     i = b - 1
@@ -384,6 +389,38 @@ cdef inline void _sweep_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t 
     hot_store(&h, &out.sweep)
     _open_store(&g, out)
     out.m += h.n_groups - groups_before
+
+
+cdef inline void _table_bucket(void* words, Py_ssize_t a, Py_ssize_t b, uint8_t top,
+                               bint wide, Sink* out) noexcept nogil:
+    """Sort words ``a:b`` (one bucket), then write their groups from the top into the
+    sink's table columns (int64 counts): a group is a run of words of equal score
+    bits, its positives the sum of their label bits. Nothing is swept."""
+    cdef Py_ssize_t i, start
+    cdef uint64_t* w64 = <uint64_t*>words
+    cdef uint32_t* w32 = <uint32_t*>words
+    cdef uint64_t flip = 0 if top else (ALL64 if wide else LOW32)
+    cdef uint64_t bits
+    cdef int64_t pos
+    _sort_bucket_words(words, a, b, wide)
+    i = b - 1
+    while i >= a:
+        start = i
+        bits = _score_bits(words, i, wide)
+        pos = 0
+        if wide:
+            while i >= a and (w64[i] >> 1) == bits:
+                pos += <int64_t>(w64[i] & 1)
+                i -= 1
+        else:
+            while i >= a and (w32[i] >> 1) == bits:
+                pos += <int64_t>(w32[i] & 1)
+                i -= 1
+        # + 0.0: a group of zeros is the score 0.0 whichever sign its first row had
+        out.scores[out.m] = _score_of(bits << 1, flip, wide) + 0.0
+        out.tp_count[out.m] = pos
+        out.fp_count[out.m] = <int64_t>(start - i) - pos
+        out.m += 1
 
 
 cdef inline uint64_t _score_bits(void* words, Py_ssize_t i, bint wide) noexcept nogil:

@@ -278,6 +278,28 @@ def radix_fill(const label_t[::1] y, const score_t[::1] s, double pos_value,
                          "per `block` rows")
 
 
+cdef int64_t _bucket_rows(const int64_t[::1] links, const int64_t[:, :, ::1] state,
+                         Py_ssize_t block, Py_ssize_t nb, Py_ssize_t top, Py_ssize_t bottom,
+                         int64_t* total) except -1:
+    """The rows of the largest bucket of ``bottom:top`` (it sizes the gathering buffer),
+    and their sum in ``total`` when given, after checking the range and walking every
+    chain once: each must stay inside the words and hold what its state says."""
+    cdef Py_ssize_t b, t
+    cdef int64_t size, biggest = 0
+    if state.shape[1] != 4 or state.shape[2] != nb or not 0 <= bottom <= top <= nb:
+        raise ValueError("bad bucket range")
+    if block < 1:
+        raise ValueError("block must be positive")
+    for b in range(bottom, top):
+        size = 0
+        for t in range(state.shape[0]):
+            size += _chain_rows(links, state[t, 0, b], state[t, 1, b], state[t, 2, b], block)
+        biggest = max(biggest, size)
+        if total != NULL:
+            total[0] += size
+    return biggest
+
+
 def radix_sweep_from(object words, const int64_t[::1] links, const int64_t[:, :, ::1] state,
                      Py_ssize_t block, const uint8_t[::1] tops, Py_ssize_t top,
                      Py_ssize_t bottom, Py_ssize_t split, double weight_pos,
@@ -293,7 +315,7 @@ def radix_sweep_from(object words, const int64_t[::1] links, const int64_t[:, :,
     """
     cdef Py_ssize_t nb = tops.shape[0], b, t, n_writers = state.shape[0]
     cdef Py_ssize_t n_blocks = links.shape[0]
-    cdef int64_t size, biggest = 0, m
+    cdef int64_t biggest, m
     cdef bint wide = isinstance(words, np.ndarray) and words.dtype == np.uint64
     cdef int item = 8 if wide else 4
     cdef Sink sink
@@ -301,18 +323,10 @@ def radix_sweep_from(object words, const int64_t[::1] links, const int64_t[:, :,
     cdef double cp_tp = 0.0, cp_fp = 0.0, cp_gap = 0.0
     cdef Py_ssize_t cp_groups = 0
     cdef bint blocks = simd_on() and exact_blocks(weight_pos, weight_neg)
-    if state.shape[1] != 4 or state.shape[2] != nb or not 0 <= bottom <= split <= top <= nb:
+    if not bottom <= split <= top:
         raise ValueError("bad bucket range")
-    if block < 1:
-        raise ValueError("block must be positive")
     cdef const char* w = <const char*>_words_of(words, n_blocks * block, wide)
-    # Walk every chain once: each must stay inside the words and hold what its state
-    # says, and the largest bucket sizes the buffer.
-    for b in range(bottom, top):
-        size = 0
-        for t in range(n_writers):
-            size += _chain_rows(links, state[t, 0, b], state[t, 1, b], state[t, 2, b], block)
-        biggest = max(biggest, size)
+    biggest = _bucket_rows(links, state, block, nb, top, bottom, NULL)
     buffer_arr = np.empty(biggest * item + 64, dtype=np.uint8)
     cdef char* buf = <char*>cnp.PyArray_DATA(buffer_arr)
     buf += (64 - (<uintptr_t>buf & 63)) & 63
@@ -337,6 +351,37 @@ def radix_sweep_from(object words, const int64_t[::1] links, const int64_t[:, :,
     cp = Checkpoint(cp_tp, 0.0, cp_fp, cp_gap, cp_groups) if checkpoint else None
     return PieceSweep(_close_sweep(&sink), sink.sweep.b_gap, _last_den(&sink.sweep),
                       sink.sweep.tp * sink.sweep.inv_scale, cp)
+
+
+def radix_table(object words, const int64_t[::1] links, const int64_t[:, :, ::1] state,
+                Py_ssize_t block, const uint8_t[::1] tops, Py_ssize_t top,
+                Py_ssize_t bottom):
+    """The score table (descending distinct scores, int64 counts) of buckets ``top - 1``
+    down to ``bottom`` of ``radix_fill``'s words: each bucket gathered, sorted in cache
+    and written out as groups (``_table_bucket``), without a sweep.
+
+    The radix twin of ``table_from_sorted``: the same table as ``np.unique`` of the
+    rows' scores with per-class counts. The words are only read.
+    """
+    cdef Py_ssize_t nb = tops.shape[0], b, t, n_writers = state.shape[0]
+    cdef Py_ssize_t n_blocks = links.shape[0]
+    cdef int64_t biggest, total = 0, m
+    cdef bint wide = isinstance(words, np.ndarray) and words.dtype == np.uint64
+    cdef int item = 8 if wide else 4
+    cdef Sink sink
+    cdef const char* w = <const char*>_words_of(words, n_blocks * block, wide)
+    biggest = _bucket_rows(links, state, block, nb, top, bottom, &total)
+    buffer_arr = np.empty(biggest * item + 64, dtype=np.uint8)
+    cdef char* buf = <char*>cnp.PyArray_DATA(buffer_arr)
+    buf += (64 - (<uintptr_t>buf & 63)) & 63
+    table = _open_table(total, np.int64, &sink)
+    with nogil:
+        for b in range(top - 1, bottom - 1, -1):
+            m = 0
+            for t in range(n_writers):
+                m = _gather(buf, m, w, links, state[t, 0, b], state[t, 1, b], block, item)
+            _table_bucket(buf, 0, m, tops[b], wide, &sink)
+    return _close_table(table, &sink)
 
 
 def bucket_ids(const score_t[::1] s, const uint64_t[::1] table, int64_t base,

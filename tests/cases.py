@@ -135,7 +135,7 @@ _WRAPPED = {"_sorted": ("count_rows", "scatter_scores", "summarize_sorted",
                         "summarize_sorted_from"),
             "_keys": ("scatter_keys", "summarize_keys_from", "summarize_keys",
                       "delong_components"),
-            "_radix": ("radix_fill", "radix_sweep_from"),
+            "_radix": ("radix_fill", "radix_sweep_from", "radix_table"),
             "_radix_weighted": ("radix_fill_weighted", "radix_sweep_weighted_from",
                                 "radix_table_weighted"),
             "_resample": ("replicate_sweeps",)}

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import warnings
 from functools import partial
@@ -29,7 +28,7 @@ from functools import partial
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from _timing import seconds  # noqa: E402
+from _timing import cpu_name, seconds  # noqa: E402
 
 import indist_fast  # noqa: E402
 
@@ -40,15 +39,6 @@ def two_models(n: int, seed: int = 0):
     y = rng.random(n) < 0.1
     noise = rng.normal(size=(2, n))
     return y, 1.5 * y + noise[0], 1.2 * y + 0.6 * noise[0] + 0.8 * noise[1]
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as fh:
-            return next(line.split(":", 1)[1].strip() for line in fh
-                        if line.startswith("model name"))
-    except (OSError, StopIteration):
-        return platform.processor() or "unknown CPU"
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 import numpy as np
 from numpy.typing import NDArray
 
-from .records import (PieceSweep)
+from .records import (PieceSweep, Table)
 
 # def radix_plan(const score_t[::1] s, Py_ssize_t target, Py_ssize_t n_rows=-1)
 def radix_plan(s: np.ndarray, target: int, n_rows: int = -1
@@ -36,6 +36,12 @@ def radix_sweep_from(words: np.ndarray, links: NDArray[np.int64], state: NDArray
                      weight_pos: float, weight_neg: float, levels: NDArray[np.float64],
                      exclude_self: bool, tp_above: float, fp_above: float, gap_above: float,
                      checkpoint: bool) -> PieceSweep: ...
+
+# def radix_table(object words, const int64_t[::1] links, const int64_t[:, :, ::1] state,
+#                 Py_ssize_t block, const uint8_t[::1] tops, Py_ssize_t top,
+#                 Py_ssize_t bottom)
+def radix_table(words: np.ndarray, links: NDArray[np.int64], state: NDArray[np.int64],
+                block: int, tops: NDArray[np.uint8], top: int, bottom: int) -> Table: ...
 
 # def bucket_ids(const score_t[::1] s, const uint64_t[::1] table, int64_t base,
 #                Py_ssize_t start, Py_ssize_t stop, uint16_t[::1] ids, object words=None)

@@ -227,8 +227,10 @@ def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
     """Distinct scores (descending) with positive and negative weight at each.
 
     Weighted rows from ``WEIGHTED_RADIX_MIN_ROWS`` on go through the radix buckets of
-    ``summarize`` (``_weighted_buckets``, ``radix_table_weighted``); fewer, or rows those
-    decline (a bad row, which the keys' pass names), by sorted keys."""
+    ``summarize`` (``_weighted_buckets``, ``radix_table_weighted``), unweighted ones from
+    ``RADIX_MIN_ROWS`` on too (``_radix_table``: each bucket sorted and written out);
+    fewer, or rows those decline (a bad row, which the sorted path names), by sorted
+    keys or sorted class pieces."""
     if w is not None:
         if len(s) >= WEIGHTED_RADIX_MIN_ROWS:
             with Loan() as loan:
@@ -237,6 +239,10 @@ def build_table(y: Array, s: Array, w: Array | None, pos_value: float,
                     return _radix_weighted.radix_table_weighted(k.rows, k.links, k.state, k.block)
         keys_hi, keys_lo, rows, index_bits, *_ = _sorted_keys(y, s, w, pos_value, neg_value)
         return _keys.table_from_keys(keys_hi, keys_lo, rows, index_bits)
+    if len(s) >= RADIX_MIN_ROWS:
+        radix = fast_radix._radix_table(y, s, pos_value, neg_value)
+        if radix is not None:
+            return radix
     return _sorted.table_from_sorted(*_sorted_pieces(y, s, pos_value, neg_value))
 
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from . import _radix, _radix_weighted, threads
 from .page_release import OwnedRows, small_pages
-from .records import (Array, Checkpoint, Costs, Part, PieceSweep, Release, SweepResult)
+from .records import (Array, Checkpoint, Costs, Part, PieceSweep, Release, SweepResult,
+                      Table)
 from .scratch import Loan, aligned_empty
 
 
@@ -57,31 +58,14 @@ def _radix_summary(y: Array, s: Array, pos_value: float, neg_value: float, level
     handed over, ``OwnedRows``, shrink as the words grow), after a first pass that only
     checks them (``radix_check``): past the fill, rows may be gone.
     """
-    plan = _radix_plan(s, len(s))
-    if plan is None:
-        return None
-    table, base, tops = plan
-    nb, groups = len(tops), threads._passes(len(s), release)
+    groups = threads._passes(len(s), release)
     if release is not None and not _clean_rows(y, s, pos_value, neg_value, groups, release):
         return None
-    rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
     with Loan() as loan:
-        words, links, state, free, block = _radix_blocks(
-            s.dtype, nb, rows, isinstance(release, OwnedRows), loan)
-        lines = [np.empty(64 * nb + 64, dtype=np.uint8) for _ in groups[0]]
-
-        def fill(j: int, b: tuple[int, int], finish: bool) -> Callable[[], None]:
-            return lambda: _radix.radix_fill(y, s, pos_value, neg_value, table, base, *b,
-                                               words, links, state[j], free[j], lines[j],
-                                               block, finish)
-        for i, group in enumerate(groups):
-            threads._on_two_threads([fill(j, b, i == len(groups) - 1) for j, b in enumerate(group)])
-            if release is not None:
-                release(group[0][0], group[-1][1])
-        if any(f[2] for f in free):
+        k = _filled(y, s, pos_value, neg_value, groups, release, loan)
+        if k is None:
             return None
-        return _sweep_buckets(_Buckets(words, links, state, block, tops), len(s), levels,
-                              exclude_self)
+        return _sweep_buckets(k, len(s), levels, exclude_self)
 
 
 def summarize_parts(parts: Sequence[Part], rows: Sequence[int], sample: Array,
@@ -156,6 +140,47 @@ class _Buckets(NamedTuple):
     state: Array
     block: int
     tops: Array
+
+
+def _radix_table(y: Array, s: Array, pos_value: float, neg_value: float) -> Table | None:
+    """``build_table`` of unweighted rows by radix buckets (``_radix_summary``'s plan and
+    fill, then each bucket sorted in cache and written out as groups: no sweep), or
+    None when a row is bad: the caller takes the general path, which names it."""
+    with Loan() as loan:
+        k = _filled(y, s, pos_value, neg_value, threads._passes(len(s), None), None, loan)
+        if k is None:
+            return None
+        out: Table = _radix.radix_table(k.words, k.links, k.state, k.block, k.tops,
+                                        len(k.tops), 0)
+        return out
+
+
+def _filled(y: Array, s: Array, pos_value: float, neg_value: float,
+            groups: list[list[tuple[int, int]]], release: Release, loan: Loan
+            ) -> _Buckets | None:
+    """The rows' words in radix buckets (``radix_fill`` on two threads, group by group,
+    each released behind when ``release`` is given), or None when the plan finds no
+    buckets or a row is bad. The words live on ``loan``."""
+    plan = _radix_plan(s, len(s))
+    if plan is None:
+        return None
+    table, base, tops = plan
+    rows = [sum(g[j][1] - g[j][0] for g in groups) for j in range(len(groups[0]))]
+    words, links, state, free, block = _radix_blocks(
+        s.dtype, len(tops), rows, isinstance(release, OwnedRows), loan)
+    lines = [np.empty(64 * len(tops) + 64, dtype=np.uint8) for _ in groups[0]]
+
+    def fill(j: int, b: tuple[int, int], finish: bool) -> Callable[[], None]:
+        return lambda: _radix.radix_fill(y, s, pos_value, neg_value, table, base, *b,
+                                           words, links, state[j], free[j], lines[j],
+                                           block, finish)
+    for i, group in enumerate(groups):
+        threads._on_two_threads([fill(j, b, i == len(groups) - 1) for j, b in enumerate(group)])
+        if release is not None:
+            release(group[0][0], group[-1][1])
+    if any(f[2] for f in free):
+        return None
+    return _Buckets(words, links, state, block, tops)
 
 
 def _sweep_buckets(k: _Buckets, n: int, levels: Array, exclude_self: bool

@@ -10,32 +10,17 @@ function on the segment's rows.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 import numpy as np
 
 from .._core.validation import Rows
-from ..results.report_table import EXTRA_COLUMNS
 from ..table.score_table import ScoreTable
 from ..table.segmented import SegmentedTables
 
-__all__ = ["check_extra", "extra_columns"]
+__all__ = ["extra_columns"]
 
 _CALIBRATION = ("ece", "mce", "brier", "log_loss")
-
-
-def check_extra(extra: Any) -> tuple[str, ...]:
-    """``extra`` as a tuple of known column names (a str is one name)."""
-    if extra is None:
-        return ()
-    # (a local import: ``segments`` imports this module for ``extra_columns``)
-    from .segments import column_names
-    names = column_names(extra, "extra")
-    unknown = [name for name in names if name not in EXTRA_COLUMNS]
-    if unknown:
-        raise ValueError(f"extra: unknown column {unknown[0]!r}; choose from "
-                         f"{', '.join(EXTRA_COLUMNS)}.")
-    return tuple(names)
 
 
 def _readings(table: ScoreTable, extra: Iterable[str]) -> dict[str, float]:

@@ -28,7 +28,7 @@ from ..inference.segment_bootstrap import (bootstrap_settings, interval_columns,
 from ..io.frames import arrow_values, columns_by_keyword, table_columns
 from ..results.report_table import (EXTRA_COLUMNS, REPORT_COLUMNS, BootstrapSettings,
                                     ReportTable)
-from .segment_extras import check_extra, extra_columns
+from .segment_extras import extra_columns
 from .segment_tables import append_totals
 from ..table.score_table import DEFAULT_LEVELS, with_main_level
 
@@ -237,10 +237,10 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
     intervals = None if boot is None else [
         segment_intervals(segment_slots(r, codes, n_table), boot, exclude_self=exclude_self)
         for r in rows]
-    columns = None if not extra else [
+    readings = None if not extra else [
         extra_columns(r, codes, n_table, extra) for r in rows]
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
-                                    exclude_self, intervals, boot, columns)
+                                    exclude_self, intervals, boot, readings)
     warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
     if total:
         table = _with_totals(table, rows, all_levels, exclude_self, list(models), boot,
@@ -335,11 +335,11 @@ def _with_totals(table: ReportTable, rows: list[Rows], levels: np.ndarray,
     intervals = None if boot is None else [
         segment_intervals(segment_slots(r, codes, 1), boot, first_key=n_segments,
                           exclude_self=exclude_self) for r in rows]
-    columns = None if not extra else [extra_columns(r, codes, 1, extra) for r in rows]
+    readings = None if not extra else [extra_columns(r, codes, 1, extra) for r in rows]
     totals = ReportTable._from_sweeps(table.by, {name: np.array([None], dtype=object)
                                                 for name in table.by},
                                      models, whole, table.levels, exclude_self, intervals,
-                                     boot, columns)
+                                     boot, readings)
     return append_totals(table, totals)
 
 
@@ -387,6 +387,18 @@ def column_names(value: Any, name: str) -> list[str]:
     if len(set(names)) < len(names):
         raise ValueError(f"{name} names a column twice: {names}.")
     return names
+
+
+def check_extra(extra: Any) -> tuple[str, ...]:
+    """``extra`` as a tuple of known column names (a str is one name)."""
+    if extra is None:
+        return ()
+    names = column_names(extra, "extra")
+    unknown = [name for name in names if name not in EXTRA_COLUMNS]
+    if unknown:
+        raise ValueError(f"extra: unknown column {unknown[0]!r}; choose from "
+                         f"{', '.join(EXTRA_COLUMNS)}.")
+    return tuple(names)
 
 
 def _models(scores: Any) -> dict[Any, Any]:

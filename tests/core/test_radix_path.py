@@ -310,6 +310,52 @@ def test_weighted_radix_tables_on_two_threads(radix, layout):
     assert radix.calls["radix_table_weighted"]
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_unweighted_radix_tables(radix, layout):
+    """Unweighted tables by the radix buckets of sweeps (``_radix_table``,
+    ``radix_table``): each bucket gathered, sorted and written out as groups, equal to
+    the reference's ``np.unique`` with per-class counts (int64)."""
+    @SETTINGS
+    @given(case=rows(max_n=300, weighted=False, both_classes=False, float32=False),
+           dtype=st.sampled_from(DTYPES))
+    @example(case=(np.arange(60) % 7 == 0, np.linspace(1.0, -1.0, 60), None),
+             dtype=np.float64)
+    def check(case, dtype):
+        y, s, _ = case
+        r, info = prepared((y, s.astype(dtype), None), layout)
+        table_args = (r.y, r.s, None, r.pos_value, r.neg_value)
+        with labelled(info):
+            assert_tables_equal(_fast.build_table(*table_args),
+                                _reference.build_table(*table_args))
+
+    check()
+    assert radix.calls["radix_table"], "no table was written from the buckets"
+
+
+def test_radix_tables_of_ties_zeros_infinities_and_one_class(radix):
+    rng = np.random.default_rng(8)
+    n = 3000
+    cases = [np.full(n, 0.25), rng.integers(0, 3, n).astype(float),
+             rng.choice([0.0, -0.0, np.inf, -np.inf, 1e-300, -1e-300, 5e-324, -5e-324], n),
+             -rng.random(n) - 1.0]
+    for y in (rng.random(n) < 0.2, np.zeros(n, bool), np.ones(n, bool)):
+        for s in cases:
+            for dtype in (np.float64, np.float32):
+                r = prepare_rows(y, s.astype(dtype))
+                args = (r.y, r.s, None, r.pos_value, r.neg_value)
+                fast = _fast.build_table(*args)
+                assert_tables_equal(fast, _reference.build_table(*args))
+                assert not np.signbit(fast.scores[fast.scores == 0]).any()   # +0.0
+    calls = radix.calls["radix_table"]
+    y = rng.random(n) < 0.2
+    s = rng.random(n)
+    s[17] = np.nan                       # a bad row: the general path names it
+    r = prepare_rows(y, np.where(np.isnan(s), 0.5, s))
+    with pytest.raises(ValueError, match="NaN"):
+        _fast.build_table(r.y, s, None, r.pos_value, r.neg_value)
+    assert radix.calls["radix_table"] == calls
+
+
 @pytest.mark.parametrize("label_dtype", [np.uint8, np.int8, np.int32, np.int64, np.float32,
                                          np.float64])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
