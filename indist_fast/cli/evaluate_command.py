@@ -20,6 +20,7 @@ from . import output
 from .arguments import (add_by, add_columns, add_quiet, add_table_output, check_csv_path,
                         html_path, plot_path, progress, seed_type)
 from .file_rows import FileRows, read_rows
+from . import table_readings
 
 #: The table's metrics with their bootstrap interval columns (``<name>_low``, ``_high``).
 _TABLE_METRICS = ("auc", "average_precision", "threshold", "precision", "lift")
@@ -52,6 +53,7 @@ def add_parser(sub: Any) -> None:
                     help="also write an interactive report page (one HTML file)")
     ev.add_argument("--total", action="store_true",
                     help="a table with each model over all rows too")
+    table_readings.add_arguments(ev)
     add_table_output(ev, "report or table (one row per segment and model)")
     ev.set_defaults(run=run)
 
@@ -86,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 result = evaluate(r.label, r.scores[args.score[0]], sample_weight=r.weight,
                                   pos_label=r.pos_label, levels=tuple(args.levels),
                                   n_boot=args.bootstrap, seed=args.seed)
+            extra = table_readings.readings(args) if table_readings.wanted(args) else {}
         for warning in caught:
             print(f"warning: {warning.message}", file=sys.stderr)
         if args.html:
@@ -95,11 +98,15 @@ def run(args: argparse.Namespace) -> int:
             output.write_csv(args.csv, result.to_dict())
             print(f"table: {args.csv}", file=sys.stderr)
         if args.json:
-            output.print_json(result.to_dict())
+            output.print_json({"evaluate": result.to_dict(),
+                               **table_readings.as_dicts(extra)} if extra
+                              else result.to_dict())
         elif args.csv is None:
             print(output.header(args))
             print(table_text(result, args.all_rows) if isinstance(result, ReportTable)
                   else _report_text(result))
+            if extra:
+                print(table_readings.text(extra))
         if args.plot:
             from .figures import evaluate_figure
             output.save_and_close(evaluate_figure(args, rows()), args.plot)
