@@ -168,10 +168,11 @@ def calibration_of(table: "ScoreTable", n_bins: int, strategy: str,
     if not total > 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
     s = table.scores[::-1]                      # ascending, as bins and edges run
-    pos = table.pos[::-1].astype(np.float64) / total
-    neg = table.neg[::-1].astype(np.float64) / total
-    w = pos + neg                               # shares of the total weight
     counts = table.pos[::-1] + table.neg[::-1]      # int64 without weights: exact
+    raw_pos = table.pos[::-1].astype(np.float64)
+    raw_w = counts.astype(np.float64)
+    pos, neg = raw_pos / total, table.neg[::-1].astype(np.float64) / total
+    w = pos + neg                               # shares of the total weight
     edges = calibration_edges(s, counts, table.pos.dtype.kind == "i", n_bins, strategy,
                               dtype)
     # scikit-learn's rule, searchsorted(edges[1:-1], p) (side left): a score on an inner
@@ -179,9 +180,11 @@ def calibration_of(table: "ScoreTable", n_bins: int, strategy: str,
     bounds = np.r_[0, np.searchsorted(s, edges[1:-1], side="right"), len(s)]
     kept = np.flatnonzero(bounds[1:] > bounds[:-1])
     starts = bounds[kept]
-    mass = np.add.reduceat(w, starts)
-    observed = np.add.reduceat(pos, starts) / mass
-    predicted = np.add.reduceat(w * s, starts) / mass
+    # per-bin means from the bins' own sums (exact for counts, as calibration_curve's)
+    bin_weight = np.add.reduceat(raw_w, starts)
+    observed = np.add.reduceat(raw_pos, starts) / bin_weight
+    predicted = np.add.reduceat(raw_w * s, starts) / bin_weight
+    mass = bin_weight / total
     # a mean of values in [0, 1] may round just past them
     np.clip(predicted, 0.0, 1.0, out=predicted)
     gap = np.abs(observed - predicted)
@@ -201,7 +204,7 @@ def calibration_of(table: "ScoreTable", n_bins: int, strategy: str,
     return Calibration(
         n_bins=n_bins, strategy=strategy, edges=edges, bin=kept.astype(np.int64),
         prob_pred=predicted, prob_true=observed,
-        weight=np.add.reduceat(counts.astype(np.float64), starts),
+        weight=bin_weight,
         n_rows=table.n_rows, weight_pos=wp, weight_neg=wn,
         ece=float(np.sum(mass * gap)), mce=float(np.max(gap)),
         brier=float(np.sum(pos * (1.0 - s) ** 2) + np.sum(neg * s**2)),
