@@ -14,7 +14,7 @@ from .metrics.evaluation import (average_precision, curves, evaluate, indistingu
                       precision_at_indistinguishability, precision_recall_curve, roc_auc)
 from .table.precision_recall import PrecisionRecallCurve
 from .metrics.calibration import calibration
-from .results.calibration import Calibration
+from .results.calibration_record import Calibration
 from .results.report import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se

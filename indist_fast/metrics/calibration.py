@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..io.frames import columns_by_keyword, prepare_frame_or_rows
-from ..results.calibration import Calibration
+from ..results.calibration_record import Calibration
 from ..table.calibration_bins import (calibration_of, check_binning,
                                       refuse_probabilities)
 from ..table.score_table import ScoreTable
@@ -131,13 +131,15 @@ def calibration(y_true: Any, y_prob: Any = None, *, n_bins: int = 10,
     Examples
     --------
     >>> import indist_fast
-    >>> y = [0, 0, 0, 0, 1, 1, 1, 1, 1]
+    >>> y = [0, 0, 1, 0, 1, 1, 0, 1, 1]
     >>> p = [0.1, 0.2, 0.3, 0.4, 0.65, 0.7, 0.8, 0.9, 1.0]
     >>> cal = indist_fast.calibration(y, p, n_bins=3)
-    >>> cal.prob_true.tolist(), [round(v, 3) for v in cal.prob_pred]
-    ([0.0, 0.5, 1.0], [0.2, 0.525, 0.85])
+    >>> cal.prob_true.round(4).tolist(), cal.prob_pred.round(3).tolist()
+    ([0.3333, 0.5, 0.75], [0.2, 0.525, 0.85])
     >>> round(cal.ece, 4), round(cal.brier, 4), round(cal.log_loss, 4)
-    (0.1667, 0.0736, 0.2709)
+    (0.0944, 0.1736, 0.5051)
+    >>> round(cal.slope, 3), round(cal.intercept, 3)
+    (0.833, -0.028)
     >>> parts = cal.reliability - cal.resolution + cal.uncertainty + cal.within_bin
     >>> abs(parts - cal.brier) < 1e-12
     True
@@ -149,7 +151,9 @@ def calibration(y_true: Any, y_prob: Any = None, *, n_bins: int = 10,
         _check_rows(rows.s)
     except (ValueError, TypeError) as exc:
         raise type(exc)(str(exc).replace("y_score", "y_prob")) from None
-    return calibration_of(ScoreTable.from_rows(rows), n_bins, strategy, rows.s.dtype)
+    table = ScoreTable.from_rows(rows)
+    return calibration_of(table.scores, table.pos, table.neg, table.n_rows, n_bins, strategy,
+                          rows.s.dtype)
 
 
 def _check_rows(s: np.ndarray) -> None:

@@ -10,17 +10,14 @@ again, so a table merged from chunks, files or partitions gives the same numbers
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 
 from .._core.validation import check_count, check_weight_total
 from ..errors import IndistFastWarning, warn
-from ..results.calibration import Calibration
+from ..results.calibration_record import Calibration
 from .recalibration_fit import RecalibrationFit, recalibration_fit
-
-if TYPE_CHECKING:
-    from .score_table import ScoreTable
 
 __all__ = ["STRATEGIES", "check_binning", "calibration_of", "calibration_edges",
            "check_probabilities", "refuse_probabilities"]
@@ -129,16 +126,20 @@ def _clipped(s: np.ndarray, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
             np.clip(one - p, eps, one - eps).astype(np.float64))
 
 
-def calibration_of(table: "ScoreTable", n_bins: int, strategy: str,
-                   dtype: Any = np.float64) -> Calibration:
-    """The ``Calibration`` of a table whose scores lie in [0, 1], for checked
+def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows: int,
+                   n_bins: int, strategy: str, dtype: Any = np.float64) -> Calibration:
+    """The ``Calibration`` of a score table whose scores lie in [0, 1], for checked
     ``n_bins`` and ``strategy``; ``dtype`` is the dtype the scores had before the
     table (float32 or float64), which scikit-learn's edges and clipping follow.
 
     Parameters
     ----------
-    table : ScoreTable
-        Distinct scores in [0, 1], descending, with their class weights.
+    scores : ndarray of shape (m,)
+        Distinct scores in [0, 1], descending.
+    pos, neg : ndarray of shape (m,)
+        Positive and negative weight (int64 counts, or float64 weights) at each score.
+    n_rows : int
+        Rows behind the table (zero-weight rows included).
     n_bins : int
         Bins (checked by ``check_binning``).
     strategy : {"uniform", "quantile"}
@@ -154,26 +155,26 @@ def calibration_of(table: "ScoreTable", n_bins: int, strategy: str,
     --------
     >>> from indist_fast import ScoreTable
     >>> from indist_fast.table.calibration_bins import calibration_of
-    >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
-    >>> calibration_of(t, 2, "uniform").prob_true.tolist()
-    [0.0, 1.0]
+    >>> t = ScoreTable.from_arrays([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.7])
+    >>> cal = calibration_of(t.scores, t.pos, t.neg, t.n_rows, 3, "uniform")
+    >>> cal.prob_true.round(4).tolist()
+    [0.3333, 1.0, 0.5]
     """
-    if len(table):
-        check_probabilities(float(table.scores[-1]), float(table.scores[0]),
-                            "the table's scores")
+    if len(scores):
+        check_probabilities(float(scores[-1]), float(scores[0]), "the table's scores")
     with np.errstate(over="ignore"):
-        wp, wn = table.weight_pos, table.weight_neg
+        wp, wn = float(pos.sum()), float(neg.sum())
     check_weight_total(wp, wn)
     total = wp + wn
     if not total > 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
-    s = table.scores[::-1]                      # ascending, as bins and edges run
-    counts = table.pos[::-1] + table.neg[::-1]      # int64 without weights: exact
-    raw_pos = table.pos[::-1].astype(np.float64)
+    s = scores[::-1]                            # ascending, as bins and edges run
+    counts = pos[::-1] + neg[::-1]              # int64 without weights: exact
+    raw_pos = pos[::-1].astype(np.float64)
     raw_w = counts.astype(np.float64)
-    pos, neg = raw_pos / total, table.neg[::-1].astype(np.float64) / total
-    w = pos + neg                               # shares of the total weight
-    edges = calibration_edges(s, counts, table.pos.dtype.kind == "i", n_bins, strategy,
+    share_pos, share_neg = raw_pos / total, neg[::-1].astype(np.float64) / total
+    w = share_pos + share_neg                   # shares of the total weight
+    edges = calibration_edges(s, counts, pos.dtype.kind == "i", n_bins, strategy,
                               dtype)
     # scikit-learn's rule, searchsorted(edges[1:-1], p) (side left): a score on an inner
     # edge belongs to the bin below it; the bins are runs of the ascending scores
@@ -188,7 +189,7 @@ def calibration_of(table: "ScoreTable", n_bins: int, strategy: str,
     # a mean of values in [0, 1] may round just past them
     np.clip(predicted, 0.0, 1.0, out=predicted)
     gap = np.abs(observed - predicted)
-    base = float(np.sum(pos))
+    base = float(np.sum(share_pos))
     of_score = np.repeat(np.arange(len(kept)), np.diff(np.r_[starts, len(s)]))
     spread = s - predicted[of_score]
     p_clip, q_clip = _clipped(s, dtype)
@@ -199,22 +200,22 @@ def calibration_of(table: "ScoreTable", n_bins: int, strategy: str,
     # the statistic is a ratio of shares: scale both by the total weight
     hl = float(np.sum(hl_terms) * total)
     df = len(kept) - 2
-    fit = recalibration_fit(p_clip, q_clip, pos, neg)
+    fit = recalibration_fit(p_clip, q_clip, share_pos, share_neg)
     _warn_undefined(fit, df, len(kept))
     return Calibration(
         n_bins=n_bins, strategy=strategy, edges=edges, bin=kept.astype(np.int64),
         prob_pred=predicted, prob_true=observed,
         weight=bin_weight,
-        n_rows=table.n_rows, weight_pos=wp, weight_neg=wn,
+        n_rows=n_rows, weight_pos=wp, weight_neg=wn,
         ece=float(np.sum(mass * gap)), mce=float(np.max(gap)),
-        brier=float(np.sum(pos * (1.0 - s) ** 2) + np.sum(neg * s**2)),
+        brier=float(np.sum(share_pos * (1.0 - s) ** 2) + np.sum(share_neg * s**2)),
         reliability=float(np.sum(mass * (predicted - observed) ** 2)),
         resolution=float(np.sum(mass * (observed - base) ** 2)),
         uncertainty=base * (1.0 - base),
         within_bin_variance=float(np.sum(w * spread**2)),
-        within_bin_covariance=float(np.sum(spread * (pos - w * observed[of_score]))),
-        log_loss=float(-np.sum(pos[pos > 0] * np.log(p_clip[pos > 0]))
-                       - np.sum(neg[neg > 0] * np.log(q_clip[neg > 0]))),
+        within_bin_covariance=float(np.sum(spread * (share_pos - w * observed[of_score]))),
+        log_loss=float(-np.sum(share_pos[share_pos > 0] * np.log(p_clip[share_pos > 0]))
+                       - np.sum(share_neg[share_neg > 0] * np.log(q_clip[share_neg > 0]))),
         slope=fit.slope, intercept=fit.intercept, hosmer_lemeshow=hl,
         hosmer_lemeshow_df=df, hosmer_lemeshow_pvalue=_hosmer_lemeshow_pvalue(hl, df))
 

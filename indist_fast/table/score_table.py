@@ -17,7 +17,7 @@ from .._core.validation import check_group_sums, check_two_classes
 from ..errors import warn_undefined_b
 from .calibration_bins import calibration_of, check_binning
 from .precision_recall import PrecisionRecallCurve, precision_recall_of
-from ..results.calibration import Calibration
+from ..results.calibration_record import Calibration
 from ..results.report import Curves, Report
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
@@ -418,12 +418,12 @@ class ScoreTable:
         Examples
         --------
         >>> from indist_fast import ScoreTable
-        >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.1, 0.8, 0.6, 0.3])
-        >>> t.calibration(n_bins=2).prob_true.tolist()
-        [0.0, 1.0]
+        >>> t = ScoreTable.from_arrays([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.7])
+        >>> t.calibration(n_bins=3).prob_true.round(4).tolist()
+        [0.3333, 1.0, 0.5]
         """
         n_bins, strategy = check_binning(n_bins, strategy)
-        return calibration_of(self, n_bins, strategy)
+        return calibration_of(self.scores, self.pos, self.neg, self.n_rows, n_bins, strategy)
 
 
 def _check_rows_cover(n_rows: int, pos: np.ndarray, neg: np.ndarray) -> None:

@@ -80,12 +80,12 @@ class Calibration:
     Examples
     --------
     >>> import indist_fast
-    >>> cal = indist_fast.calibration([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.2, 0.9],
-    ...                               n_bins=2)
+    >>> cal = indist_fast.calibration([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.9],
+    ...                               n_bins=3)
     >>> cal.bin.tolist(), cal.prob_true.tolist(), cal.weight.tolist()
-    ([0, 1], [0.25, 1.0], [4.0, 2.0])
+    ([0, 1, 2], [0.0, 0.5, 1.0], [2.0, 2.0, 2.0])
     >>> round(cal.brier, 4), round(cal.ece, 4)
-    (0.0821, 0.1)
+    (0.1554, 0.125)
     """
 
     n_bins: int
@@ -144,9 +144,11 @@ class Calibration:
         Examples
         --------
         >>> import indist_fast
-        >>> d = indist_fast.calibration([0, 1, 0, 1], [0.2, 0.7, 0.4, 0.9], n_bins=2).to_dict()
-        >>> d["prob_true"], d["hosmer_lemeshow_pvalue"]
-        ([0.0, 1.0], None)
+        >>> cal = indist_fast.calibration([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.9],
+        ...                               n_bins=3)
+        >>> d = cal.to_dict()
+        >>> d["prob_true"], d["hosmer_lemeshow_df"]
+        ([0.0, 0.5, 1.0], 1)
         """
         return record_dict(self)
 
@@ -161,7 +163,8 @@ class Calibration:
         Examples
         --------
         >>> import indist_fast
-        >>> cal = indist_fast.calibration([0, 1, 0, 1], [0.2, 0.7, 0.4, 0.9], n_bins=2)
+        >>> cal = indist_fast.calibration([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.9],
+        ...                               n_bins=3)
         >>> cal.to_pandas().columns.tolist()
         ['bin', 'lower', 'upper', 'weight', 'prob_pred', 'prob_true']
         """
