@@ -155,10 +155,11 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
     --------
     >>> from indist_fast import ScoreTable
     >>> from indist_fast.table.calibration_bins import calibration_of
-    >>> t = ScoreTable.from_arrays([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.7])
+    >>> t = ScoreTable.from_arrays([1, 0, 0, 1, 1, 0], [0.9, 0.2, 0.7, 0.1, 0.6, 0.5],
+    ...                            [1, 2, 1, 1, 1, 1])
     >>> cal = calibration_of(t.scores, t.pos, t.neg, t.n_rows, 3, "uniform")
-    >>> cal.prob_true.round(4).tolist()
-    [0.3333, 1.0, 0.5]
+    >>> cal.prob_true.round(4).tolist(), cal.weight.tolist()
+    ([0.3333, 0.5, 0.5], [3.0, 2.0, 2.0])
     """
     if len(scores):
         check_probabilities(float(scores[-1]), float(scores[0]), "the table's scores")
