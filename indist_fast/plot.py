@@ -973,7 +973,22 @@ def nine_panels(sets: Mapping[str, tuple[Any, Any]]) -> Any:
 
 class ReliabilityAxes(NamedTuple):
     """The two panels of ``reliability``: the curve, and the histogram below it (None
-    when drawn without one)."""
+    when drawn without one).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> import indist_fast
+    >>> from indist_fast import plot
+    >>> cal = indist_fast.calibration([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.7],
+    ...                               n_bins=3)
+    >>> curve, histogram = plot.reliability(cal, hist=False)
+    >>> histogram is None, curve.get_xlabel()
+    (True, 'mean predicted probability')
+    >>> plt.close("all")
+    """
 
     curve: Any
     histogram: Any
