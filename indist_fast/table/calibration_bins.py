@@ -198,8 +198,10 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
         expected = mass * predicted
         hl_terms = (observed * mass - expected) ** 2 / (expected * (1.0 - predicted))
     hl_terms[(observed * mass - expected) == 0.0] = 0.0
-    # the statistic is a ratio of shares: scale both by the total weight
-    hl = float(np.sum(hl_terms) * total)
+    # the statistic is a ratio of shares: scale both by the total weight (weights read
+    # as counts: a total near float64's limit gives an infinite statistic, p-value 0)
+    with np.errstate(over="ignore"):
+        hl = float(np.sum(hl_terms) * total)
     df = len(kept) - 2
     fit = recalibration_fit(p_clip, q_clip, share_pos, share_neg)
     _warn_undefined(fit, df, len(kept))

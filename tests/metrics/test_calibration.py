@@ -489,3 +489,17 @@ def test_record_is_frozen_and_plain():
     text = str(cal)
     assert "ECE" in text and "Hosmer-Lemeshow" in text and "reliability" in text
     assert repr(cal).startswith("Calibration(3 of 3 uniform bins")
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1.0, 1e150, 1e300])
+def test_weights_of_any_scale(backend, scale):
+    rng = np.random.default_rng(13)
+    p = rng.random(300)
+    y = rng.random(300) < p
+    w = rng.integers(1, 4, 300).astype(float)
+    base = calibration(y, p, sample_weight=w)
+    scaled = calibration(y, p, sample_weight=w * scale)
+    for name in ("ece", "mce", "brier", "log_loss", "slope", "intercept", "within_bin"):
+        assert getattr(scaled, name) == pytest.approx(getattr(base, name), rel=1e-9), name
+    # Hosmer-Lemeshow reads weights as counts: the statistic scales with them
+    assert scaled.hosmer_lemeshow == pytest.approx(base.hosmer_lemeshow * scale, rel=1e-9)
