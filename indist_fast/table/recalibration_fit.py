@@ -33,13 +33,17 @@ def _undefined(reason: str) -> RecalibrationFit:
     return RecalibrationFit(math.nan, math.nan, reason)
 
 
-def _log_likelihood(z: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> float:
-    # log sigma(z) = -log(1 + e^-z), without overflow for large |z|
-    return float(-np.sum(pos * np.logaddexp(0.0, -z)) - np.sum(neg * np.logaddexp(0.0, z)))
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * z)))
+def _likelihood(z: np.ndarray, pos: np.ndarray, total: np.ndarray
+                ) -> tuple[float, np.ndarray]:
+    """The log-likelihood at linear predictors ``z`` and the fitted probabilities, from
+    one exponential: ``log sigma(z) = z - softplus(z)``, ``softplus(z) = max(z, 0) +
+    log1p(e^-|z|)``, which neither overflows nor loses the tails."""
+    e = np.exp(-np.abs(z))
+    softplus = np.maximum(z, 0.0) + np.log1p(e)
+    r = 1.0 / (1.0 + e)
+    mu = np.where(z >= 0.0, r, e * r)
+    # sums of products, not np.dot: a BLAS call's threads cost more than they save here
+    return float((pos * z).sum() - (total * softplus).sum()), mu
 
 
 def recalibration_fit(p: np.ndarray, q: np.ndarray, pos: np.ndarray, neg: np.ndarray
@@ -95,37 +99,41 @@ def recalibration_fit(p: np.ndarray, q: np.ndarray, pos: np.ndarray, neg: np.nda
     scale = float(np.sqrt(np.sum(total * (x - centre) ** 2) / np.sum(total)))
     u = (x - centre) / scale
     theta = np.array([centre, scale])    # z = x: the calibrated line (a = 0, b = 1)
-    ll = _log_likelihood(theta[0] + theta[1] * u, pos, neg)
+    ll, mu = _likelihood(theta[0] + theta[1] * u, pos, total)
     for _ in range(MAX_STEPS):
-        z = theta[0] + theta[1] * u
-        mu = _sigmoid(z)
         resid = pos - total * mu
-        grad = np.array([np.sum(resid), np.sum(resid * u)])
+        grad = np.array([resid.sum(), (resid * u).sum()])
         v = total * mu * (1.0 - mu)
-        info = np.array([[np.sum(v), np.sum(v * u)], [np.sum(v * u), np.sum(v * u * u)]])
+        vu = v * u
+        info = np.array([[v.sum(), vu.sum()], [vu.sum(), (vu * u).sum()]])
         det = info[0, 0] * info[1, 1] - info[0, 1] ** 2
         if not det > 0:
             break
         step = np.array([info[1, 1] * grad[0] - info[0, 1] * grad[1],
                          info[0, 0] * grad[1] - info[0, 1] * grad[0]]) / det
+        # half the Newton decrement: what the step would still gain (the likelihood is
+        # per unit of weight); below float64's resolution of it, take the step and stop
+        if 0.5 * float(grad @ step) <= 1e-15:
+            theta = theta + step
+            b = float(theta[1] / scale)
+            return RecalibrationFit(b, float(theta[0] - b * centre), "")
         t = 1.0
         for _halving in range(60):
             trial = theta + t * step
-            trial_ll = _log_likelihood(trial[0] + trial[1] * u, pos, neg)
+            trial_ll, trial_mu = _likelihood(trial[0] + trial[1] * u, pos, total)
             if trial_ll >= ll:
                 break
             t *= 0.5
         else:
             break                        # no step climbs: at the maximum in float64
-        theta, ll = trial, trial_ll
+        theta, ll, mu = trial, trial_ll, trial_mu
         if np.all(np.abs(t * step) <= 1e-13 * (1.0 + np.abs(theta))):
             b = float(theta[1] / scale)
             return RecalibrationFit(b, float(theta[0] - b * centre), "")
     # the last step was tiny or the curvature vanished: report what was reached when the
     # gradient says it is the maximum, else refuse
-    z = theta[0] + theta[1] * u
-    resid = pos - total * _sigmoid(z)
-    if abs(float(np.sum(resid))) + abs(float(np.sum(resid * u))) <= 1e-9:
+    resid = pos - total * mu
+    if abs(float(resid.sum())) + abs(float((resid * u).sum())) <= 1e-9:
         b = float(theta[1] / scale)
         return RecalibrationFit(b, float(theta[0] - b * centre), "")
     return _undefined("Newton's method did not converge")
