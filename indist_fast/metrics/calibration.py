@@ -86,7 +86,9 @@ def calibration(y_true: Any, y_prob: Any = None, *, n_bins: int = 10,
     quantile edges are weighted inverted-CDF quantiles (``numpy.percentile(y_prob, q,
     weights=sample_weight, method="inverted_cdf")``): the inner edge ``k`` is the
     lowest score whose cumulative weight reaches ``k / n_bins`` of the total, and,
-    by the same rule, its ties go below it. **Empty bins are dropped** from the
+    by the same rule, its ties go below it. Which rule applies follows the table's
+    counts: passing ``sample_weight`` (even all ones) selects the weighted one, and so
+    does a table merged from weighted and unweighted pieces. **Empty bins are dropped** from the
     per-bin arrays (``bin`` says which were kept) and count in no sum; repeated
     quantile edges leave empty bins.
 
