@@ -13,6 +13,8 @@ from .errors import (FractionalWeightsWarning, IndistFastWarning, LevelNotReache
 from .metrics.evaluation import (average_precision, curves, evaluate, indistinguishability_threshold,
                       precision_at_indistinguishability, precision_recall_curve, roc_auc)
 from .table.precision_recall import PrecisionRecallCurve
+from .metrics.calibration import calibration
+from .results.calibration_record import Calibration
 from .results.report import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
@@ -83,5 +85,6 @@ __all__ = [
     "confusion", "Confusion", "best_threshold", "BestThreshold", "dominates", "Dominance",
     "operating_point_intervals", "OperatingPointIntervals", "RateInterval",
     "precision_recall_curve", "PrecisionRecallCurve",
+    "calibration", "Calibration",
     "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
 ]

@@ -23,6 +23,11 @@
     {width: W, height: H, title: "B(r)", xlabel: "threshold r", ylabel: "B"});
   var cost = new IFPlot.Chart(document.getElementById("panel-cost"),
     {width: W, height: H, title: "Cost curves", xlabel: "cost proportion c", ylabel: "loss Q(c)"});
+  // Present only when some model's scores are probabilities (report_page.py decides).
+  var calPanel = document.getElementById("panel-calibration");
+  var rel = calPanel && new IFPlot.Chart(calPanel,
+    {width: W, height: H, title: "Reliability", xlabel: "mean predicted probability",
+     ylabel: "share of positives"});
 
   function color(k) { return COLORS[k % COLORS.length]; }
   function dash(k) { return DASHES[Math.floor(k / COLORS.length) % DASHES.length]; }
@@ -76,6 +81,7 @@
       styled(bch.line(p.threshold, p.b, "curve", "base", c), k);
       styled(cost.line(m.cost.c, m.cost.loss, "curve", "base", c), k);
     });
+    if (rel) drawReliability();
     // the r_b dots over every curve
     models.forEach(function (m, k) {
       if (m.rb_index < 0) return;
@@ -83,6 +89,21 @@
       rbDot(pr, m.points.tpr[m.rb_index], m.precision, k);
     });
     drawModel();
+  }
+
+  // Each model's bins: share of positives against mean predicted probability, over the
+  // diagonal where the two agree (a model whose scores are not probabilities has none).
+  function drawReliability() {
+    rel.clear("base");
+    rel.line([0, 1], [0, 1], "diagonal", "base");
+    models.forEach(function (m, k) {
+      var c = m.calibration;
+      if (!c) return;
+      styled(rel.line(c.prob_pred, c.prob_true, "curve", "base", color(k)), k);
+      c.prob_pred.forEach(function (x, i) {
+        rel.point(x, c.prob_true[i], "dot calpoint", "base", color(k));
+      });
+    });
   }
 
   // The chosen model's histogram, hull and slider range.

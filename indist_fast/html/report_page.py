@@ -21,7 +21,8 @@ from ..results.report import Report
 from ..plot import log_counts
 from ..table.score_table import ScoreTable
 from .page import check_path, deliver, esc, page, table_box
-from ..results.html_tables import report_html_table, report_table_html
+from ..results.calibration_record import Calibration
+from ..results.html_tables import cell, report_html_table, report_table_html, table_html
 
 __all__ = ["report_html", "segment_page", "segment_section", "MAX_POINTS", "MAX_SEGMENT_ROWS"]
 
@@ -32,6 +33,11 @@ _POINT_FIELDS = ("tp", "fp", "tn", "fn", "tpr", "fpr", "tnr", "fnr", "precision"
 _COST_GRID = 201
 #: The most segment rows a page lists (the first ones; the page says how many of how many).
 MAX_SEGMENT_ROWS = 5_000
+#: Uniform bins of the calibration panel (scikit-learn's ``calibration_curve`` default).
+CALIBRATION_BINS = 10
+_CALIBRATION_FIELDS = (("ece", "ECE"), ("mce", "MCE"), ("brier", "Brier"),
+                       ("log_loss", "log loss"), ("slope", "slope"),
+                       ("intercept", "intercept"))
 
 
 def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -100,6 +106,53 @@ def _model_data(name: str, table: ScoreTable, report: Report, exclude_self: bool
             "cost": _cost_envelope(corners["fpr"], corners["tpr"], report.base_rate)}
 
 
+def _calibration(table: ScoreTable) -> tuple[Calibration | None, str]:
+    """The calibration of a model whose scores all lie in [0, 1] (``CALIBRATION_BINS``
+    uniform bins), or None and why not: other scores are not probabilities."""
+    s = table.scores
+    if not (len(s) and s[-1] >= 0.0 and s[0] <= 1.0):
+        return None, (f"the scores run from {float(s[-1]):.4g} to {float(s[0]):.4g}, "
+                      "and a probability lies in [0, 1]")
+    try:
+        return _quiet(table.calibration, CALIBRATION_BINS), ""
+    except ImportError:         # the Hosmer-Lemeshow p-value needs scipy; the page does not
+        return None, "the calibration numbers need scipy (pip install scipy)"
+
+
+def _calibration_data(cal: Calibration | None) -> dict[str, list[Any]] | None:
+    if cal is None:
+        return None
+    return _lists({"prob_pred": cal.prob_pred, "prob_true": cal.prob_true,
+                   "weight": cal.weight})
+
+
+def _calibration_section(models: list[tuple[str, Calibration | None, str]],
+                         named: bool) -> str:
+    """The calibration panel's heading, numbers and notes: a row per model whose scores
+    are probabilities, a note naming the others and why they have none."""
+    rows = [([f"<th>{esc(name)}</th>"] if named else [])
+            + [cell(f, getattr(cal, f)) for f, _ in _CALIBRATION_FIELDS]
+            for name, cal, _ in models if cal is not None]
+    others = [f"{name + ': ' if named else ''}{why}"
+              for name, cal, why in models if cal is None]
+    note = ("" if not others else
+            '<p class="small" id="calibration_note">No calibration where the scores are '
+            f"not probabilities: {esc('; '.join(others))}.</p>\n")
+    if not rows:
+        return "<h2>Calibration</h2>\n" + note
+    header = (["model"] if named else []) + [h for _, h in _CALIBRATION_FIELDS]
+    return (
+        "<h2>Calibration</h2>\n<div class=\"row\">\n"
+        '<div class="panel" id="panel-calibration"></div>\n'
+        + table_box(table_html(header, rows, table_id="calibration")) + "\n</div>\n"
+        + note + f'<p class="small">The scores read as probabilities, in '
+        f"{CALIBRATION_BINS} equal-width bins (empty bins left out): the share of positives "
+        "against the mean predicted probability; on the diagonal they agree. ECE: the "
+        "bins' weighted mean gap, MCE: the largest; slope and intercept of the logistic "
+        "recalibration line (1 and 0 when calibrated; NaN when the scores separate the "
+        "classes). See indist_fast.calibration.</p>")
+
+
 def _models(y_score: Any) -> dict[str, Any]:
     if isinstance(y_score, Mapping):
         return {name: y_score[name] for name in model_names(y_score, "y_score")}
@@ -155,6 +208,7 @@ Dashed grey on the ROC: its convex hull; on B(r): B = 1/2 and the 0.4 to 0.6 ban
 (a colour no model takes): r_b, its dots ringed in their model's colour. Cost curves: the loss
 2[c pi1 (1 - tpr) + (1 - c) pi0 fpr] of the best hull point for each cost proportion c, and
 the slider point's own line.</p>
+{calibration}
 {segments}"""
 
 
@@ -291,6 +345,7 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     models = _models(y_score)
     data = []
     reports: list[tuple[str | None, Report]] = []
+    calibrated: list[tuple[str, Calibration | None, str]] = []
     for name, scores in models.items():
         label = "y_score" if not isinstance(y_score, Mapping) else f"y_score[{name!r}]"
         rows, table = rows_and_table(y_true, scores, sample_weight, pos_label, label)
@@ -303,6 +358,8 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                               progress=progress)
         reports.append((name if isinstance(y_score, Mapping) else None, report))
         data.append(_model_data(name, table, report, exclude_self, max_points, bins))
+        calibrated.append((name, *_calibration(table)))
+        data[-1]["calibration"] = _calibration_data(calibrated[-1][1])
     if groups is not None:
         from ..metrics.segments import evaluate_many
         segments = _quiet(evaluate_many, y_true, models if isinstance(y_score, Mapping)
@@ -322,6 +379,7 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
                         for k, n in enumerate(models)),
         log_checked=" checked" if log or (log is None and log_counts(
             reports[0][1].weight_pos, reports[0][1].weight_neg)) else "",
+        calibration=_calibration_section(calibrated, isinstance(y_score, Mapping)),
         segments="" if segments is None else segment_section(segments))
     text = page(title or "indist_fast: evaluation report", body,
                 {"models": data, "max_points": max_points}, ("report.js", "sort.js"))

@@ -15,7 +15,9 @@ from .._core.validation import (LabelCoding, Rows, as_1d, check_flag, check_leve
                           combine_codings, prepare_rows)
 from .._core.validation import check_group_sums, check_two_classes
 from ..errors import warn_undefined_b
+from .calibration_bins import calibration_of, check_binning
 from .precision_recall import PrecisionRecallCurve, precision_recall_of
+from ..results.calibration_record import Calibration
 from ..results.report import Curves, Report
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
@@ -392,6 +394,36 @@ class ScoreTable:
         0.7917
         """
         return precision_recall_of(self.scores, self.pos, self.neg)
+
+    def calibration(self, n_bins: int = 10, strategy: str = "uniform") -> "Calibration":
+        """The calibration of the table's scores read as probabilities (see
+        ``indist_fast.calibration``): reliability bins, ECE, Brier score and its
+        decomposition, log loss, slope and intercept, Hosmer-Lemeshow.
+
+        The table keeps its scores as float64, so the clipping of log loss (and the
+        interpolation of quantile edges) follows float64 even for rows that were
+        float32; ``indist_fast.calibration`` on the rows follows their dtype.
+
+        Parameters
+        ----------
+        n_bins : int, default=10
+            Number of bins (at least 1).
+        strategy : {"uniform", "quantile"}, default="uniform"
+            Equal-width bins over [0, 1], or bins of equal weight.
+
+        Returns
+        -------
+        Calibration
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.7])
+        >>> t.calibration(n_bins=3).prob_true.round(4).tolist()
+        [0.3333, 1.0, 0.5]
+        """
+        n_bins, strategy = check_binning(n_bins, strategy)
+        return calibration_of(self.scores, self.pos, self.neg, self.n_rows, n_bins, strategy)
 
 
 def _check_rows_cover(n_rows: int, pos: np.ndarray, neg: np.ndarray) -> None:

@@ -353,3 +353,22 @@ def test_a_typed_threshold_is_confusions_when_every_point_is_drawn(browser, tmp_
         got = shown_confusion(browser)
         assert all(same(got[f], getattr(c, f)) for f in FIELDS), (t, got, c)
     check_clean(browser, path)
+
+
+def test_the_calibration_panel_draws_each_probability_model(browser, tmp_path):
+    rng = np.random.default_rng(22)
+    p = rng.beta(2, 3, 4000)
+    y = rng.random(4000) < p
+    models = {"calibrated": p, "too high": p**0.6, "log-odds": np.log(p / (1 - p))}
+    path = tmp_path / "calibration.html"
+    report_html(y, models, path=path)
+    open_page(browser, path)
+    panel = "#panel-calibration"
+    # the diagonal, then one curve per model of probabilities, a dot per non-empty bin
+    assert len(browser.find_elements("css selector", f"{panel} polyline.diagonal")) == 1
+    curves = browser.find_elements("css selector", f"{panel} polyline.curve")
+    assert len(curves) == 2
+    dots = browser.find_elements("css selector", f"{panel} circle.calpoint")
+    assert len(dots) == sum(len(indist_fast.calibration(y, s).bin) for s in (p, p**0.6))
+    assert value(browser, "ece", "#calibration") == indist_fast.calibration(y, p).ece
+    check_clean(browser, path)

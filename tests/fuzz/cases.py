@@ -358,6 +358,28 @@ def _log_loss_check(o: Oracle, v: Any, ri: RowInput) -> None:
     expect_close("log_loss", v, o._mean(terms), rtol=1e-8)
 
 
+def _probability_rule(o: Oracle, ri: RowInput) -> tuple[str, ...] | None:
+    """calibration reads scores as probabilities: any outside [0, 1] (zero-weight rows
+    included) is an error naming y_prob; no weight at all, one naming sample_weight."""
+    s = np.asarray(o.s, dtype=float)
+    if len(s) and not ((s >= 0) & (s <= 1)).all():
+        return ("y_prob",)
+    return (W,) if not o.weight_pos + o.weight_neg > 0 else None
+
+
+def _calibration_record_check(o: Oracle, cal: Any, ri: RowInput) -> None:
+    expect_close("brier", cal.brier, o.brier())
+    for name in ("ece", "mce", "brier", "reliability", "resolution", "uncertainty"):
+        expect_probability(name, getattr(cal, name))
+    expect_probabilities("prob_true", cal.prob_true, nan_ok=False)
+    expect_probabilities("prob_pred", cal.prob_pred, nan_ok=False)
+    total = o.weight_pos + o.weight_neg
+    expect_close("bin weights", float(np.sum(cal.weight)) / total, 1.0)
+    parts = cal.reliability - cal.resolution + cal.uncertainty + cal.within_bin
+    if not abs(parts - cal.brier) <= 1e-9:
+        raise Wrong(f"the decomposition sums to {parts!r}, the Brier score is {cal.brier!r}")
+
+
 def _contingency_check(o: Oracle, table: Any, ri: RowInput) -> None:
     pi1, pi0 = o.pis()
     a = o.auc()
@@ -679,6 +701,11 @@ def _entries() -> list[Entry]:
           unit_scores=True),
         E("precision_recall_curve", f(ifa.precision_recall_curve), _pr_curve_check,
           two_classes=False, rule=_pr_curve_rule),
+        E("calibration", f(ifa.calibration), _calibration_record_check, two_classes=False,
+          rule=_probability_rule, extra_errors=("y_prob",)),
+        E("calibration[quantile]", f(ifa.calibration, n_bins=4, strategy="quantile"),
+          _calibration_record_check, two_classes=False, rule=_probability_rule,
+          extra_errors=("y_prob",)),
         E("threshold_choice.accuracy", f(tc.accuracy), _named_metric_check("accuracy")),
         E("threshold_choice.macro_accuracy", f(tc.macro_accuracy),
           _named_metric_check("macro_accuracy")),
@@ -711,6 +738,8 @@ def _entries() -> list[Entry]:
         E("dask.evaluate[frame]", _dask_frame, lambda o, r, ri: check_report(o, r),
           only=_DASK_INPUTS, backends=False, skip=lambda ri: ri.name in ("s_complex",)),
     ]
+    out.append(E("Calibration.to_dict", f(_as_json(ifa.calibration)), _json_check,
+                 two_classes=False, rule=_probability_rule, extra_errors=("y_prob",)))
     for name, fn in (("Report", ifa.evaluate), ("Curves", ifa.curves),
                      ("BootstrapResult", lambda *a, **k: ifa.bootstrap(*a, n_boot=5, seed=0, **k)),
                      ("DeLongResult", ifa.delong),
