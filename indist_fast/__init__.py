@@ -28,6 +28,10 @@ from .metrics.operating_points import (OperatingPointIntervals, RateInterval,
                                        operating_point_intervals)
 from .metrics.roc_dominance import Dominance, dominates
 from .metrics.threshold_criteria import BestThreshold, best_threshold
+from .metrics.scorecards import gains, ks, top_k
+from .results.separation import KSResult
+from .results.top_k import TopK
+from .results.gains import GainsTable
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
 from . import datasets, population
 
@@ -83,4 +87,5 @@ __all__ = [
     "operating_point_intervals", "OperatingPointIntervals", "RateInterval",
     "precision_recall_curve", "PrecisionRecallCurve",
     "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
+    "ks", "KSResult", "top_k", "TopK", "gains", "GainsTable",
 ]

@@ -1,0 +1,105 @@
+"""The null distribution of the two-sample Kolmogorov-Smirnov statistic (two-sided):
+its exact tail by counting lattice paths, and Smirnov's limit through SciPy. The
+method is chosen as ``scipy.stats.ks_2samp`` chooses it, so the p-values agree.
+
+The exact tail follows the classical path count (Gnedenko and Korolyuk 1951, Hodges
+1958): ranking ``m`` positives and ``n`` negatives together is a monotone lattice path
+from ``(0, 0)`` to ``(m, n)``, each of the ``C(m + n, m)`` paths equally likely under
+the hypothesis, and ``D >= d`` exactly when the path leaves the band
+``|x / m - y / n| < d``. The share of paths that leave it is propagated as a
+probability rather than counted (Viehmann 2021), so that it neither overflows nor
+loses its small values to cancellation.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..errors import IndistFastWarning, warn
+
+__all__ = ["KS_METHODS", "MAX_EXACT_N", "ks_pvalue", "exact_sf"]
+
+#: The values of ``method``: as ``scipy.stats.ks_2samp``'s, and None for no p-value.
+KS_METHODS = ("auto", "exact", "asymp", None)
+#: ``method="auto"`` counts exactly while neither class holds more rows (SciPy's bound).
+MAX_EXACT_N = 10_000
+# The exact count needs the least common multiple of the class sizes below this bound
+# (SciPy's), beyond which it falls back to the limit distribution with a warning.
+_MAX_LCM_FACTOR = np.iinfo(np.int32).max
+
+
+def exact_sf(m: int, n: int, h: int) -> float:
+    """P(D >= h / lcm(m, n)) for classes of ``m`` and ``n`` rows under the hypothesis.
+
+    A path point ``(x, y)`` (``x`` positives and ``y`` negatives ranked so far) lies
+    inside the band when ``|n x - m y| < h g`` with ``g = gcd(m, n)``. ``q(x, y)``, the
+    share of paths to ``(x, y)`` that left the band on the way, is 1 outside it and
+    ``(x q(x - 1, y) + y q(x, y - 1)) / (x + y)`` inside: a path to ``(x, y)`` arrives
+    from its left neighbour with probability ``x / (x + y)``. The cells of one
+    anti-diagonal ``x + y = s`` depend only on the previous one, so each diagonal is
+    one vector step over the band's cells.
+    """
+    if h <= 0:
+        return 1.0
+    g = math.gcd(m, n)
+    a, b = n // g, m // g            # inside: |a x - b y| < h, with y = s - x
+    lo_prev, q_prev = 0, np.zeros(1)         # diagonal 0: the origin, inside
+    for s in range(1, m + n + 1):
+        # x on diagonal s: within the grid, and inside the band:
+        # |(a + b) x - b s| < h  <=>  (b s - h) / (a + b) < x < (b s + h) / (a + b)
+        lo = max(s - n, 0, (b * s - h) // (a + b) + 1)
+        hi = min(s, m, -(-(b * s + h) // (a + b)) - 1)
+        if hi < lo:
+            return 1.0                           # no path stays inside
+        x = np.arange(lo, hi + 1)
+        left = _read(q_prev, lo_prev, x - 1)     # from (x - 1, y)
+        below = _read(q_prev, lo_prev, x)        # from (x, y - 1)
+        q_prev = (x * left + (s - x) * below) / s
+        lo_prev = lo
+    # (m, n) lies inside the band (it is on the diagonal x / m = y / n).
+    return float(min(max(q_prev[m - lo_prev], 0.0), 1.0))
+
+
+def _read(q: np.ndarray, lo: int, x: np.ndarray) -> np.ndarray:
+    """``q`` at positions ``x`` of the previous diagonal, 1 outside its band (those
+    points left it); positions off the grid get a zero coefficient anyway."""
+    out = np.ones(len(x))
+    i = x - lo
+    ok = (i >= 0) & (i < len(q))
+    out[ok] = q[i[ok]]
+    return out
+
+
+def _kstwo() -> Any:
+    try:
+        from scipy.stats import kstwo
+    except ImportError:
+        raise ImportError("the asymptotic KS p-value needs scipy: pip install "
+                          "'indist-fast[stats]' (or pass method='exact', or method=None "
+                          "for the statistic alone)") from None
+    return kstwo
+
+
+def ks_pvalue(d: float, m: int, n: int, method: str) -> tuple[float, str]:
+    """The two-sided p-value of statistic ``d`` for classes of ``m`` and ``n`` rows,
+    and the method used, as ``scipy.stats.ks_2samp(method=method)`` computes them:
+    ``"auto"`` counts exactly up to ``MAX_EXACT_N`` rows per class, the limit beyond;
+    ``"exact"`` falls back to the limit (warning) when ``lcm(m, n)`` is too large."""
+    if method == "auto":
+        method = "exact" if max(m, n) <= MAX_EXACT_N else "asymp"
+    g = math.gcd(m, n)
+    if method == "exact" and (m // g) >= _MAX_LCM_FACTOR / (n // g):
+        warn(f"the exact KS p-value is out of reach for classes of {m:,} and {n:,} rows "
+             "(their least common multiple is too large); using the asymptotic one "
+             "(method='asymp').", IndistFastWarning)
+        method = "asymp"
+    if method == "exact":
+        lcm = (m // g) * n
+        return exact_sf(m, n, int(np.round(d * lcm))), "exact"
+    # Smirnov's limit at the effective size m n / (m + n), rounded as SciPy does.
+    big, small = max(float(m), float(n)), min(float(m), float(n))
+    effective = float(np.round(big * small / (big + small)))
+    return float(np.clip(_kstwo().sf(d, effective), 0.0, 1.0)), "asymp"
