@@ -56,7 +56,7 @@ def top_k_of(table: Any, k: int | float) -> TopK:
     positives = (tp[j - 1] if j else 0.0) + share * float(table.pos[j])
     precision = min(positives / size, 1.0)
     base_rate = wp / total
-    return TopK(k=k, size=size, threshold=float(table.scores[j]), tie_share=share,
+    return TopK(k=k, size=size, threshold=float(table.scores[j]), tie_share=float(share),
                 tp=float(positives), precision=float(precision),
                 recall=float(min(positives / wp, 1.0)), lift=float(precision / base_rate),
                 base_rate=base_rate)
