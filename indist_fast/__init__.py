@@ -29,9 +29,9 @@ from .metrics.operating_points import (OperatingPointIntervals, RateInterval,
 from .metrics.roc_dominance import Dominance, dominates
 from .metrics.threshold_criteria import BestThreshold, best_threshold
 from .metrics.scorecards import gains, ks, top_k
-from .results.separation import KSResult
-from .results.top_k import TopK
-from .results.gains import GainsTable
+from .results.ks_result import KSResult
+from .results.top_k_result import TopK
+from .results.gains_table import GainsTable
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
 from . import datasets, population
 

@@ -976,7 +976,7 @@ def _gains_records(tables: Any, label: Any, color: Any
                    ) -> list[tuple[_Model, Any]]:
     """Each record of a call with its model (name, color), checked before a figure
     opens: one ``GainsTable`` (``label`` names it) or a mapping of name to one."""
-    from .results.gains import GainsTable
+    from .results.gains_table import GainsTable
 
     def checked(record: Any, where: str) -> Any:
         if not isinstance(record, GainsTable):

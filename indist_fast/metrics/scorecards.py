@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..io.frames import columns_by_keyword, prepare_frame_or_rows
-from ..results.gains import GainsTable
-from ..results.separation import KSResult
-from ..results.top_k import TopK
+from ..results.gains_table import GainsTable
+from ..results.ks_result import KSResult
+from ..results.top_k_result import TopK
 from ..table.gains import check_n_bins, gains_of
 from ..table.score_table import ScoreTable
 from ..table.separation import check_ks_method, ks_of

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._core.validation import check_count, check_two_classes
-from ..results.gains import GAINS_COLUMNS, GainsTable
+from ..results.gains_table import GAINS_COLUMNS, GainsTable
 
 __all__ = ["check_n_bins", "gains_of", "MAX_GAINS_BINS"]
 
@@ -17,6 +17,25 @@ MAX_GAINS_BINS = 1_000_000
 
 
 def check_n_bins(n_bins: Any) -> int:
+    """``n_bins`` of ``gains``: an int in ``[1, MAX_GAINS_BINS]``.
+
+    Parameters
+    ----------
+    n_bins : Any
+        The argument as passed.
+
+    Returns
+    -------
+    int
+        The number of bins asked for; TypeError or ValueError naming ``n_bins``
+        otherwise.
+
+    Examples
+    --------
+    >>> from indist_fast.table.gains import check_n_bins
+    >>> check_n_bins(10)
+    10
+    """
     return check_count(n_bins, "n_bins", minimum=1, maximum=MAX_GAINS_BINS)
 
 
@@ -45,7 +64,28 @@ def bin_ends(weights: np.ndarray, n_bins: int) -> np.ndarray:
 
 
 def gains_of(table: Any, n_bins: int) -> GainsTable:
-    """``gains`` of a ``ScoreTable``'s rows, ``n_bins`` already checked."""
+    """``gains`` of a ``ScoreTable``'s rows, ``n_bins`` already checked.
+
+    Parameters
+    ----------
+    table : ScoreTable
+        The rows' table (both classes with positive weight).
+    n_bins : int
+        Bins asked for, checked by ``check_n_bins``.
+
+    Returns
+    -------
+    GainsTable
+        One row per bin, highest scores first.
+
+    Examples
+    --------
+    >>> from indist_fast import ScoreTable
+    >>> from indist_fast.table.gains import gains_of
+    >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.2, 0.7, 0.5, 0.1])
+    >>> gains_of(t, 2)["positives"].tolist()
+    [2.0, 0.0]
+    """
     with np.errstate(over="ignore"):        # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
     pos, neg = table.pos, table.neg

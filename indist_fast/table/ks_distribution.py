@@ -41,6 +41,24 @@ def exact_sf(m: int, n: int, h: int) -> float:
     from its left neighbour with probability ``x / (x + y)``. The cells of one
     anti-diagonal ``x + y = s`` depend only on the previous one, so each diagonal is
     one vector step over the band's cells.
+
+    Parameters
+    ----------
+    m, n : int
+        Rows in each class (>= 1).
+    h : int
+        The statistic times ``lcm(m, n)``, a whole number.
+
+    Returns
+    -------
+    float
+        The probability, in [0, 1].
+
+    Examples
+    --------
+    >>> from indist_fast.table.ks_distribution import exact_sf
+    >>> round(exact_sf(3, 3, 3), 12)    # D = 1: all positives above the negatives, or below
+    0.1
     """
     if h <= 0:
         return 1.0
@@ -87,7 +105,29 @@ def ks_pvalue(d: float, m: int, n: int, method: str) -> tuple[float, str]:
     """The two-sided p-value of statistic ``d`` for classes of ``m`` and ``n`` rows,
     and the method used, as ``scipy.stats.ks_2samp(method=method)`` computes them:
     ``"auto"`` counts exactly up to ``MAX_EXACT_N`` rows per class, the limit beyond;
-    ``"exact"`` falls back to the limit (warning) when ``lcm(m, n)`` is too large."""
+    ``"exact"`` falls back to the limit (warning) when ``lcm(m, n)`` is too large.
+
+    Parameters
+    ----------
+    d : float
+        The statistic, in [0, 1].
+    m, n : int
+        Rows in each class (>= 1).
+    method : {"auto", "exact", "asymp"}
+        As ``scipy.stats.ks_2samp``'s.
+
+    Returns
+    -------
+    tuple of (float, str)
+        The p-value and the method used (``"exact"`` or ``"asymp"``).
+
+    Examples
+    --------
+    >>> from indist_fast.table.ks_distribution import ks_pvalue
+    >>> p, method = ks_pvalue(1.0, 3, 3, "auto")
+    >>> round(p, 12), method
+    (0.1, 'exact')
+    """
     if method == "auto":
         method = "exact" if max(m, n) <= MAX_EXACT_N else "asymp"
     g = math.gcd(m, n)

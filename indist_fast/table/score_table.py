@@ -20,9 +20,9 @@ from .separation import check_ks_method, ks_of
 from .top_k import check_k, top_k_of
 from .gains import check_n_bins, gains_of
 from ..results.report import Curves, Report
-from ..results.separation import KSResult
-from ..results.top_k import TopK
-from ..results.gains import GainsTable
+from ..results.ks_result import KSResult
+from ..results.top_k_result import TopK
+from ..results.gains_table import GainsTable
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
 

@@ -11,14 +11,31 @@ import numpy as np
 
 from .._core.rates import operating_rates, weight_scale
 from .._core.validation import check_two_classes
-from ..results.separation import KSResult
+from ..results.ks_result import KSResult
 from .ks_distribution import KS_METHODS, ks_pvalue
 
 __all__ = ["check_ks_method", "ks_of"]
 
 
 def check_ks_method(method: Any) -> str | None:
-    """``method`` of ``ks``: one of ``KS_METHODS``, or a ValueError naming it."""
+    """``method`` of ``ks``: one of ``KS_METHODS``, or a ValueError naming it.
+
+    Parameters
+    ----------
+    method : Any
+        The argument as passed.
+
+    Returns
+    -------
+    str or None
+        The method.
+
+    Examples
+    --------
+    >>> from indist_fast.table.separation import check_ks_method
+    >>> check_ks_method("exact")
+    'exact'
+    """
     if method is None or (isinstance(method, str) and method in KS_METHODS):
         return method
     raise ValueError(f"method must be 'auto', 'exact', 'asymp' or None (the statistic "
@@ -26,8 +43,28 @@ def check_ks_method(method: Any) -> str | None:
 
 
 def ks_of(table: Any, method: str | None) -> KSResult:
-    """The KS statistic and test of the rows of ``table`` (a ``ScoreTable``), with
-    ``method`` already checked."""
+    """The KS statistic and test of the rows of ``table``, with ``method`` already
+    checked (``ScoreTable.ks``, ``indist_fast.ks``).
+
+    Parameters
+    ----------
+    table : ScoreTable
+        The rows' table (both classes with positive weight).
+    method : str or None
+        Checked by ``check_ks_method``.
+
+    Returns
+    -------
+    KSResult
+        The statistic, where it is reached, and the p-value.
+
+    Examples
+    --------
+    >>> from indist_fast import ScoreTable
+    >>> from indist_fast.table.separation import ks_of
+    >>> ks_of(ScoreTable.from_arrays([0, 1, 1, 0], [0.2, 0.7, 0.5, 0.1]), None).statistic
+    1.0
+    """
     with np.errstate(over="ignore"):        # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
     tp = np.cumsum(table.pos, dtype=np.float64)

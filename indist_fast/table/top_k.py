@@ -8,14 +8,31 @@ from typing import Any
 import numpy as np
 
 from .._core.validation import check_two_classes
-from ..results.top_k import TopK
+from ..results.top_k_result import TopK
 
 __all__ = ["check_k", "top_k_of"]
 
 
 def check_k(k: Any) -> int | float:
     """``k`` of ``top_k``: an int >= 1 (rows) or a float in (0, 1] (a share of them);
-    the bound by the number of rows is checked against the table (``top_k_of``)."""
+    the bound by the number of rows is checked against the table (``top_k_of``).
+
+    Parameters
+    ----------
+    k : Any
+        The argument as passed.
+
+    Returns
+    -------
+    int or float
+        ``k`` as a Python number.
+
+    Examples
+    --------
+    >>> from indist_fast.table.top_k import check_k
+    >>> check_k(5), check_k(0.1)
+    (5, 0.1)
+    """
     if isinstance(k, (bool, np.bool_)):
         raise TypeError(f"k must be an int (rows) or a float in (0, 1] (a share of the "
                         f"rows), got {k!r}.")
@@ -33,7 +50,27 @@ def check_k(k: Any) -> int | float:
 
 
 def top_k_of(table: Any, k: int | float) -> TopK:
-    """``top_k`` of a ``ScoreTable``'s rows, ``k`` already checked by ``check_k``."""
+    """``top_k`` of a ``ScoreTable``'s rows, ``k`` already checked by ``check_k``.
+
+    Parameters
+    ----------
+    table : ScoreTable
+        The rows' table (both classes with positive weight).
+    k : int or float
+        Rows or a share of them; an int above the rows raises ValueError naming ``k``.
+
+    Returns
+    -------
+    TopK
+        Precision, recall and lift among the rows taken.
+
+    Examples
+    --------
+    >>> from indist_fast import ScoreTable
+    >>> from indist_fast.table.top_k import top_k_of
+    >>> top_k_of(ScoreTable.from_arrays([0, 1, 1, 0], [0.2, 0.7, 0.5, 0.1]), 1).precision
+    1.0
+    """
     with np.errstate(over="ignore"):        # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
     taken = np.cumsum(table.pos + table.neg, dtype=np.float64)

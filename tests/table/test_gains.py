@@ -10,7 +10,7 @@ import pytest
 import indist_fast
 import oracle
 from indist_fast import GainsTable, ScoreTable
-from indist_fast.results.gains import GAINS_COLUMNS
+from indist_fast.results.gains_table import GAINS_COLUMNS
 
 
 def rows(seed, n=None, levels=8, weighted=False):
