@@ -987,9 +987,10 @@ def _gains_records(tables: Any, label: Any, color: Any
         if label is not None:
             raise TypeError("label must be None when tables is a mapping: its keys name "
                             "the models.")
-        names = model_names(tables, "tables")
-        colors = _model_colors(color, names)
-        records = [checked(tables[n], f"tables[{n!r}]") for n in names]
+        keys = model_names(tables, "tables")
+        names: list[str | None] = list(keys)
+        colors = _model_colors(color, keys)
+        records = [checked(tables[n], f"tables[{n!r}]") for n in keys]
     else:
         names, colors = [_check_label(label)], [_check_color(color)]
         records = [checked(tables, "tables")]
