@@ -20,12 +20,16 @@ import numpy as np
 
 from ..errors import IndistFastWarning, warn
 
-__all__ = ["KS_METHODS", "MAX_EXACT_N", "ks_pvalue", "exact_sf"]
+__all__ = ["KS_METHODS", "MAX_EXACT_N", "MAX_EXACT_CELLS", "ks_pvalue", "exact_sf",
+           "exact_cells"]
 
 #: The values of ``method``: as ``scipy.stats.ks_2samp``'s, and None for no p-value.
 KS_METHODS = ("auto", "exact", "asymp", None)
 #: ``method="auto"`` counts exactly while neither class holds more rows (SciPy's bound).
 MAX_EXACT_N = 10_000
+#: The most lattice cells an exact p-value visits (about a second); beyond, the limit
+#: distribution with a warning (SciPy would count on, for minutes).
+MAX_EXACT_CELLS = 400_000_000
 # The exact count needs the least common multiple of the class sizes below this bound
 # (SciPy's), beyond which it falls back to the limit distribution with a warning.
 _MAX_LCM_FACTOR = np.iinfo(np.int32).max
@@ -62,6 +66,37 @@ def exact_sf(m: int, n: int, h: int) -> float:
     """
     if h <= 0:
         return 1.0
+    if m == n:
+        return _equal_sizes_sf(n, h)
+    return _band_sf(m, n, h)
+
+
+def exact_cells(m: int, n: int, h: int) -> int:
+    """About how many lattice cells ``exact_sf`` visits: the diagonals times the band's
+    width on each (classes of equal size take a sum of ``n / h`` terms instead)."""
+    if m == n or h <= 0:
+        return n
+    g = math.gcd(m, n)
+    return (m + n) * min(m, n, 2 * h // (m // g + n // g) + 1)
+
+
+def _equal_sizes_sf(n: int, h: int) -> float:
+    """``exact_sf`` for two classes of ``n`` rows, by reflection (Gnedenko and
+    Korolyuk): ``2 sum_k (-1)^(k+1) C(2n, n - k h) / C(2n, n)`` over ``k h <= n``. The
+    ratios are running products of ``(n - j) / (n + j + 1)``, and the alternating sum
+    runs from its smallest term up."""
+    j = np.arange(n, dtype=np.float64)
+    ratios = np.cumprod((n - j) / (n + j + 1.0))      # C(2n, n - i - 1) / C(2n, n)
+    k = np.arange(1, n // h + 1)
+    terms = ratios[k * h - 1] * np.where(k % 2 == 1, 1.0, -1.0)
+    total = 0.0
+    for term in terms[::-1]:
+        total += term
+    return float(min(max(2.0 * total, 0.0), 1.0))
+
+
+def _band_sf(m: int, n: int, h: int) -> float:
+    """``exact_sf`` by propagating the share of paths that left the band."""
     g = math.gcd(m, n)
     a, b = n // g, m // g            # inside: |a x - b y| < h, with y = s - x
     lo_prev, q_prev = 0, np.zeros(1)         # diagonal 0: the origin, inside
@@ -138,7 +173,14 @@ def ks_pvalue(d: float, m: int, n: int, method: str) -> tuple[float, str]:
         method = "asymp"
     if method == "exact":
         lcm = (m // g) * n
-        return exact_sf(m, n, int(np.round(d * lcm))), "exact"
+        h = int(np.round(d * lcm))
+        if exact_cells(m, n, h) <= MAX_EXACT_CELLS:
+            return exact_sf(m, n, h), "exact"
+        warn(f"the exact KS p-value for classes of {m:,} and {n:,} rows would take "
+             f"about {exact_cells(m, n, h):,} steps; using the asymptotic one "
+             "(method='asymp'), as method='auto' does past 10,000 rows per class.",
+             IndistFastWarning)
+        method = "asymp"
     # Smirnov's limit at the effective size m n / (m + n), rounded as SciPy does.
     big, small = max(float(m), float(n)), min(float(m), float(n))
     effective = float(np.round(big * small / (big + small)))

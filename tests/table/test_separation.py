@@ -195,3 +195,20 @@ def test_ks_record_is_plain():
                             "sign": 1, "pvalue": 1.0, "method": "exact", "n_pos": 1.0,
                             "n_neg": 1.0}
     assert str(ks).startswith("KS 1 at threshold 0.7") and "p-value 1" in str(ks)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 40, 513])
+def test_equal_sizes_reflection_equals_the_band_count(n):
+    from indist_fast.table.ks_distribution import _band_sf, _equal_sizes_sf
+    for h in sorted({1, max(1, n // 7), max(1, n // 3), max(1, n // 2), n}):
+        assert _equal_sizes_sf(n, h) == pytest.approx(_band_sf(n, n, h), rel=1e-12,
+                                                      abs=1e-300)
+
+
+def test_an_exact_count_too_long_falls_back_with_a_warning():
+    from indist_fast.table.ks_distribution import MAX_EXACT_CELLS, exact_cells
+    m, n = 1_000_000, 500_000                 # lcm small, band wide: hours of counting
+    assert exact_cells(m, n, 10_000) > MAX_EXACT_CELLS
+    with pytest.warns(indist_fast.IndistFastWarning, match="steps"):
+        p, used = ks_pvalue(0.01, m, n, "exact")
+    assert used == "asymp" and p == ks_pvalue(0.01, m, n, "asymp")[0]
