@@ -25,7 +25,7 @@ _SHOWN = (("bin", "bin"), ("score_high", "score high"), ("score_low", "score low
           ("lift", "lift"), ("cumulative_lift", "cum lift"), ("ks", "ks"))
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class GainsTable:
     """Bins of rows by score quantile, highest scores first (the decile "gains table"),
     with the positives each bin holds and captures.
