@@ -73,7 +73,26 @@ def exact_sf(m: int, n: int, h: int) -> float:
 
 def exact_cells(m: int, n: int, h: int) -> int:
     """About how many lattice cells ``exact_sf`` visits: the diagonals times the band's
-    width on each (classes of equal size take a sum of ``n / h`` terms instead)."""
+    width on each (classes of equal size take a sum of ``n / h`` terms instead).
+
+    Parameters
+    ----------
+    m, n : int
+        Rows in each class (>= 1).
+    h : int
+        The statistic times ``lcm(m, n)``.
+
+    Returns
+    -------
+    int
+        The work, compared with ``MAX_EXACT_CELLS``.
+
+    Examples
+    --------
+    >>> from indist_fast.table.ks_distribution import exact_cells
+    >>> exact_cells(4, 2, 2)
+    12
+    """
     if m == n or h <= 0:
         return n
     g = math.gcd(m, n)
