@@ -31,6 +31,10 @@ from .metrics.operating_points import (OperatingPointIntervals, RateInterval,
                                        operating_point_intervals)
 from .metrics.roc_dominance import Dominance, dominates
 from .metrics.threshold_criteria import BestThreshold, best_threshold
+from .metrics.scorecards import gains, ks, top_k
+from .results.ks_result import KSResult
+from .results.top_k_result import TopK
+from .results.gains_table import GainsTable
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
 from . import datasets, population
 
@@ -87,4 +91,5 @@ __all__ = [
     "precision_recall_curve", "PrecisionRecallCurve",
     "calibration", "Calibration",
     "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
+    "ks", "KSResult", "top_k", "TopK", "gains", "GainsTable",
 ]

@@ -136,3 +136,60 @@ def exact_auc(y, s, w=None):
     wins = sum((wp * wn * (1 if sp > sn else Fraction(1, 2) if sp == sn else 0)
                 for sp, wp in pos for sn, wn in neg), Fraction(0))
     return wins / (sum(w for _, w in pos) * sum(w for _, w in neg))
+
+
+def ks(y, s, w=None):
+    """KS by a plain loop over thresholds: (max |tpr - fpr|, the highest threshold
+    reaching it), rates from the rows at ``s >= t`` (weights as copies)."""
+    y = np.asarray(y, bool)
+    s = np.asarray(s, np.float64)
+    w = np.ones(len(s)) if w is None else np.asarray(w, np.float64)
+    keep = w > 0
+    y, s, w = y[keep], s[keep], w[keep]
+    wp, wn = w[y].sum(), w[~y].sum()
+    best, where = -1.0, None
+    for t in np.unique(s)[::-1]:
+        lab = s >= t
+        gap = abs(w[lab & y].sum() / wp - w[lab & ~y].sum() / wn)
+        if gap > best + 1e-12:
+            best, where = gap, t
+    return best, where
+
+
+def top_k_by_orders(y, s, k):
+    """Positives among the first ``k`` rows sorted by score, averaged over every order
+    of the rows (so over every order of the tied ones): the expected count, exactly."""
+    from fractions import Fraction
+    from itertools import permutations
+    y, s = list(map(bool, y)), list(map(float, s))
+    total, count = Fraction(0), 0
+    for order in permutations(range(len(y))):
+        ranked = sorted(order, key=lambda i: -s[i])      # stable: ties keep the order
+        total += sum(y[i] for i in ranked[:k])
+        count += 1
+    return total / count
+
+
+def gains_bins(y, s, w, n_bins):
+    """The gains table's bins by a loop over distinct scores with exact fractions:
+    each bin's (highest score, lowest score, weight, positive weight); bin j ends at
+    the first distinct score where the running weight reaches j / n_bins of it all."""
+    from fractions import Fraction
+    y = np.asarray(y, bool)
+    s = np.asarray(s, np.float64)
+    w = np.ones(len(s)) if w is None else np.asarray(w, np.float64)
+    keep = w > 0
+    y, s, w = y[keep], s[keep], w[keep]
+    total = sum(Fraction(x) for x in w)
+    distinct = sorted(set(s.tolist()), reverse=True)
+    bins, running, j, start = [], Fraction(0), 1, None
+    for t in distinct:
+        start = t if start is None else start
+        running += sum(Fraction(x) for x in w[s == t])
+        if running >= Fraction(j, n_bins) * total:
+            members = (s <= start) & (s >= t)
+            bins.append((start, t, float(w[members].sum()), float(w[members & y].sum())))
+            while j <= n_bins and running >= Fraction(j, n_bins) * total:
+                j += 1
+            start = None
+    return bins

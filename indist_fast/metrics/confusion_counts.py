@@ -105,10 +105,35 @@ def point_fields(p: Points, k: Any, with_b: bool = True) -> dict[str, Any]:
         npv = np.clip(tn / (tn + fn), 0.0, 1.0)
         accuracy = np.clip((tp + tn) / (wp + wn), 0.0, 1.0)
     balanced = (rates.tpr + tnr) / 2.0
+    mcc, kappa = agreement(tp, fp, tn, fn)
     return {"tp": tp, "fp": fp, "tn": tn, "fn": fn, "tpr": rates.tpr, "fpr": rates.fpr,
             "tnr": tnr, "fnr": fnr, "precision": rates.precision, "npv": npv,
             "accuracy": accuracy, "balanced_accuracy": balanced, "f1": rates.f1,
-            **({"b": p.b(k)} if with_b else {})}
+            "mcc": mcc, "kappa": kappa, **({"b": p.b(k)} if with_b else {})}
+
+
+def agreement(tp: Any, fp: Any, tn: Any, fn: Any) -> tuple[Any, Any]:
+    """Matthews' correlation (Matthews 1975) and Cohen's kappa (Cohen 1960) of the
+    predictions ``score >= t`` with the labels, from the four counts (arrays or
+    scalars). Counts are read as shares of the total first, so that weights of any
+    magnitude neither overflow the products nor underflow them.
+
+    Where every row is predicted one class (nothing or everything positive) the
+    correlation's denominator is 0 and MCC is 0, as scikit-learn's
+    ``matthews_corrcoef`` gives; kappa is 0 there without a special case (the observed
+    agreement is the chance one). With both classes present kappa's denominator is
+    never 0.
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        total = tp + fp + tn + fn
+        tp, fp, tn, fn = tp / total, fp / total, tn / total, fn / total
+        called_pos, called_neg = tp + fp, tn + fn
+        is_pos, is_neg = tp + fn, fp + tn
+        cross = tp * tn - fp * fn
+        spread = np.sqrt(called_pos * called_neg) * np.sqrt(is_pos * is_neg)
+        mcc = np.where(spread > 0, cross / np.where(spread > 0, spread, 1.0), 0.0)
+        kappa = 2.0 * cross / (called_pos * is_neg + is_pos * called_neg)
+    return np.clip(mcc, -1.0, 1.0), np.clip(kappa, -1.0, 1.0)
 
 
 def finish_fields(values: Mapping[str, Any], shape: tuple[int, ...] | None) -> dict[str, Any]:
@@ -172,6 +197,16 @@ CONFUSION_FIELDS_DOC = """
         ``(tp + tn) / W`` and ``(tpr + tnr) / 2``.
     f1 : float or ndarray
         ``2 tp / (2 tp + fp + fn)``.
+    mcc : float or ndarray
+        Matthews' correlation coefficient of the predictions with the labels,
+        ``(tp tn - fp fn) / sqrt((tp + fp)(tp + fn)(tn + fp)(tn + fn))`` (Matthews
+        1975), in [-1, 1]; 0 where every row is predicted one class, as
+        scikit-learn's ``matthews_corrcoef`` gives.
+    kappa : float or ndarray
+        Cohen's kappa (Cohen 1960), the agreement beyond chance of the predictions
+        with the labels: ``2 (tp tn - fp fn) / ((tp + fp)(fp + tn) + (tp + fn)(fn +
+        tn))``, scikit-learn's ``cohen_kappa_score``; 0 where every row is predicted
+        one class.
     b : float or ndarray
         B(r) at the operating point (definitions page; ``exclude_self`` as in ``evaluate``);
         NaN when nothing is labelled positive, or where its denominator is not
@@ -211,6 +246,8 @@ class Confusion:
     balanced_accuracy: Any
     f1: Any
     b: Any
+    mcc: Any
+    kappa: Any
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types (arrays as lists, NaN as None).
@@ -255,7 +292,8 @@ def confusion_text(c: Confusion) -> str:
         f"{'actual +':10} {cells[0]:>{w}} {cells[1]:>{w}}   tpr {g(c.tpr)}  fnr {g(c.fnr)}",
         f"{'actual -':10} {cells[2]:>{w}} {cells[3]:>{w}}   fpr {g(c.fpr)}  tnr {g(c.tnr)}",
         f"precision {g(c.precision)}  npv {g(c.npv)}  accuracy {g(c.accuracy)}  "
-        f"balanced accuracy {g(c.balanced_accuracy)}  f1 {g(c.f1)}  B {g(c.b)}"])
+        f"balanced accuracy {g(c.balanced_accuracy)}  f1 {g(c.f1)}  B {g(c.b)}",
+        f"mcc {g(c.mcc)}  kappa {g(c.kappa)}"])
 
 
 _ROW_FIELDS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "precision", "f1", "b")

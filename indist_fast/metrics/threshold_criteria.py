@@ -1,9 +1,10 @@
 """The best threshold for a criterion (``best_threshold``): the figure of merit of every
 operating point at once from one sort, then its optimum. The criteria (``CRITERIA``)
-are the classic rates, Youden's J, F1, a cost or gain (among them the loss ``Q(c)`` of
-Hernandez-Orallo, Flach and Ferri, "Threshold Choice Methods: the Missing Link"),
-Punzi's figure of merit, the approximate median significance, a target rate, the
-indistinguishability threshold of the definitions page, or a callable.
+are the classic rates, Youden's J, F1, Matthews' correlation, Cohen's kappa, a cost or
+gain (among them the loss ``Q(c)`` of Hernandez-Orallo, Flach and Ferri, "Threshold
+Choice Methods: the Missing Link"), Punzi's figure of merit, the approximate median
+significance, a target rate, the indistinguishability threshold of the definitions
+page, or a callable.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ _SPECS: dict[str, _Criterion] = {
     "balanced_accuracy": _Criterion((), {}, "maximise (tpr + tnr) / 2"),
     "youden": _Criterion((), {}, "maximise Youden's J = tpr - fpr"),
     "f1": _Criterion((), {}, "maximise 2 tp / (2 tp + fp + fn)"),
+    "mcc": _Criterion((), {}, "maximise Matthews' correlation of the predictions with "
+                              "the labels"),
+    "kappa": _Criterion((), {}, "maximise Cohen's kappa of the predictions with the "
+                                "labels"),
     "cost": _Criterion((), {"c": None, "cost_fn": None, "cost_fp": None, "gain_tp": None,
                             "gain_tn": None},
                        "minimise the loss Q(c) of Hernandez-Orallo et al. (c=), or the mean "
@@ -190,7 +195,7 @@ def _choose(p: Points, name: str, params: dict[str, Any]) -> tuple[int, float]:
             inner = 2.0 * ((s + b) * np.log1p(s / b) - s)
             # ln(1 + x) >= x / (1 + x) makes ``inner`` >= 0; rounding may not.
             values, goal = np.where(b > 0, np.sqrt(np.maximum(inner, 0.0)), np.nan), "max"
-        elif name in ("accuracy", "balanced_accuracy", "f1"):
+        elif name in ("accuracy", "balanced_accuracy", "f1", "mcc", "kappa"):
             values, goal = point_fields(p, slice(None), with_b=False)[name], "max"
         elif name == "youden":
             values, goal = p.tp / p.weight_pos - p.fp / p.weight_neg, "max"
@@ -250,7 +255,8 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
     criterion : str or callable
         One of ``indist_fast.metrics.operating_points.CRITERIA``:
 
-        - ``"accuracy"``, ``"balanced_accuracy"``, ``"youden"`` (tpr - fpr), ``"f1"``.
+        - ``"accuracy"``, ``"balanced_accuracy"``, ``"youden"`` (tpr - fpr), ``"f1"``,
+          ``"mcc"`` (Matthews' correlation), ``"kappa"`` (Cohen's kappa).
         - ``"cost"``: exactly one of ``c=`` (cost proportion in [0, 1], minimise
           Hernandez-Orallo et al.'s ``Q(c) = 2 [c pi1 (1 - tpr) + (1 - c) pi0 fpr]``),
           ``cost_fn=`` and ``cost_fp=`` (non-negative costs per unit of weight; minimise

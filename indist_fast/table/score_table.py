@@ -15,10 +15,16 @@ from .._core.validation import (LabelCoding, Rows, as_1d, check_flag, check_leve
                           combine_codings, prepare_rows)
 from .._core.validation import check_group_sums, check_two_classes
 from ..errors import warn_undefined_b
-from .calibration_bins import calibration_of, check_binning
 from .precision_recall import PrecisionRecallCurve, precision_recall_of
-from ..results.calibration_record import Calibration
+from .calibration_bins import calibration_of, check_binning
+from .separation import check_ks_method, ks_of
+from .top_k import check_k, top_k_of
+from .gains import check_n_bins, gains_of
 from ..results.report import Curves, Report
+from ..results.calibration_record import Calibration
+from ..results.ks_result import KSResult
+from ..results.top_k_result import TopK
+from ..results.gains_table import GainsTable
 
 __all__ = ["ScoreTable", "DEFAULT_LEVELS"]
 
@@ -394,6 +400,79 @@ class ScoreTable:
         0.7917
         """
         return precision_recall_of(self.scores, self.pos, self.neg)
+
+    def ks(self, *, method: str | None = "auto") -> KSResult:
+        """The Kolmogorov-Smirnov statistic and test of the table's rows (see
+        ``indist_fast.ks``), for a table built from chunks, files or partitions.
+
+        Parameters
+        ----------
+        method : {"auto", "exact", "asymp"} or None, default="auto"
+            How the two-sided p-value is computed, as ``scipy.stats.ks_2samp``'s
+            ``method``; None for the statistic alone.
+
+        Returns
+        -------
+        KSResult
+            The statistic, the highest threshold reaching it, the rates there and the
+            p-value.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> ks = t.ks()
+        >>> round(ks.statistic, 4), ks.threshold, round(ks.pvalue, 4)
+        (0.6667, 0.8, 0.6)
+        """
+        return ks_of(self, check_ks_method(method))
+
+    def top_k(self, k: int | float) -> TopK:
+        """Precision, recall and lift among the ``k`` highest-scored rows (see
+        ``indist_fast.top_k``).
+
+        Parameters
+        ----------
+        k : int or float
+            Rows (an int >= 1; with weights, weight) or a share of them (a float in
+            (0, 1]).
+
+        Returns
+        -------
+        TopK
+            The rows taken, the threshold at the cut and the rates.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> t.top_k(2).precision, t.top_k(0.5).recall
+        (1.0, 0.6666666666666666)
+        """
+        return top_k_of(self, check_k(k))
+
+    def gains(self, n_bins: int = 10) -> GainsTable:
+        """The gains table of the rows: bins by score, highest first (see
+        ``indist_fast.gains``).
+
+        Parameters
+        ----------
+        n_bins : int, default=10
+            Bins asked for (deciles by default); ties can leave fewer.
+
+        Returns
+        -------
+        GainsTable
+            One row per bin.
+
+        Examples
+        --------
+        >>> from indist_fast import ScoreTable
+        >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+        >>> t.gains(n_bins=2)["cumulative_capture"].tolist()
+        [0.6666666666666666, 1.0]
+        """
+        return gains_of(self, check_n_bins(n_bins))
 
     def calibration(self, n_bins: int = 10, strategy: str = "uniform") -> "Calibration":
         """The calibration of the table's scores read as probabilities (see

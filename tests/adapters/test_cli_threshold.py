@@ -27,6 +27,8 @@ CASES = {
     "balanced_accuracy": ([], {}),
     "youden": ([], {}),
     "f1": ([], {}),
+    "mcc": ([], {}),
+    "kappa": ([], {}),
     "cost": (["--cost-fn", "5", "--cost-fp", "1"], {"cost_fn": 5.0, "cost_fp": 1.0}),
     "punzi": (["--a", "2", "--background-scale", "0.5"], {"a": 2.0, "background_scale": 0.5}),
     "ams": (["--b-reg", "3"], {"b_reg": 3.0}),

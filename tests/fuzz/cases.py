@@ -170,6 +170,37 @@ def _ap_check(o: Oracle, a: Any, ri: RowInput) -> None:
     expect_close("average_precision", a, o.average_precision())
 
 
+def _ks_check(o: Oracle, ks: Any, ri: RowInput) -> None:
+    c = o.curves()
+    expect_probability("statistic", ks.statistic)
+    expect_close("statistic", ks.statistic, float(np.max(np.abs(c["tpr"] - c["fpr"]))))
+    expect_close("ks gap", abs(ks.tpr - ks.fpr), ks.statistic)
+    if ks.pvalue is not None:
+        expect_probability("pvalue", ks.pvalue)
+
+
+def _top_k_check(o: Oracle, top: Any, ri: RowInput) -> None:
+    expect_probability("precision", top.precision)
+    expect_probability("recall", top.recall)
+    expect_close("size", top.size, 0.5 * (o.weight_pos + o.weight_neg))
+    # the tied group at the cut is taken in part: tp lies between its edges' counts
+    c = o.curves()
+    if c["tp"] is None:                   # weights beyond the oracle's range
+        return
+    k = int(np.flatnonzero(c["thresholds"] == top.threshold)[0])
+    low = c["tp"][k - 1] if k else 0.0
+    if not low - 1e-9 * o.weight_pos <= top.tp <= c["tp"][k] + 1e-9 * o.weight_pos:
+        raise Wrong(f"tp {top.tp!r} outside [{low!r}, {c['tp'][k]!r}]")
+
+
+def _gains_check(o: Oracle, g: Any, ri: RowInput) -> None:
+    expect_close("cumulative_capture", g["cumulative_capture"][-1], 1.0)
+    expect_close("positives", float(np.sum(g["positives"])), o.weight_pos)
+    expect_close("negatives", float(np.sum(g["negatives"])), o.weight_neg)
+    if len(g) > 4:
+        raise Wrong(f"{len(g)} bins of 4")
+
+
 def _boot_check(o: Oracle, res: Any, ri: RowInput) -> None:
     intervals = res.intervals if hasattr(res, "intervals") else res
     c = o.curves()
@@ -631,6 +662,10 @@ def _entries() -> list[Entry]:
         E("curves", f(ifa.curves), lambda o, c, ri: check_curves(o, c)),
         E("roc_auc", f(ifa.roc_auc), _auc_check),
         E("average_precision", f(ifa.average_precision), _ap_check),
+        E("ks", f(ifa.ks, method=None), _ks_check),
+        E("ks[pvalue]", f(ifa.ks, weights=False), _ks_check, weights=False),
+        E("top_k", f(ifa.top_k, 0.5), _top_k_check),
+        E("gains", f(ifa.gains, n_bins=4), _gains_check),
         E("indistinguishability_threshold", f(ifa.indistinguishability_threshold),
           _threshold_check()),
         E("precision_at_indistinguishability", f(ifa.precision_at_indistinguishability),

@@ -181,6 +181,14 @@ def criterion_values(name: str, params: dict[str, Any], tp: np.ndarray, fp: np.n
             return tp / P - fp / N, "max"
         if name == "f1":
             return 2 * tp / (2 * tp + fp + fn), "max"
+        if name in ("mcc", "kappa"):
+            # in shares of W, written out from the 2x2 table
+            a, b, c, d = tp / W, fp / W, tn / W, fn / W
+            if name == "kappa":
+                return 2 * (a * c - b * d) / ((a + b) * (b + c) + (a + d) * (d + c)), "max"
+            spread = np.sqrt((a + b) * (c + d) * (a + d) * (b + c))
+            return np.where(spread > 0, (a * c - b * d) / np.where(spread > 0, spread, 1),
+                            0.0), "max"
         if name == "cost":
             if "c" in params:
                 c = params["c"]

@@ -242,6 +242,7 @@ def _unpaired_check(r: Any, sets: list[tuple[Any, ...]], alt: str) -> None:
 
 CRITERIA: list[tuple[str, dict[str, Any]]] = [
     ("accuracy", {}), ("balanced_accuracy", {}), ("youden", {}), ("f1", {}),
+    ("mcc", {}), ("kappa", {}),
     ("cost", {"c": 0.3}), ("cost", {"c": 0.0}), ("cost", {"c": 1.0}),
     ("cost", {"cost_fn": 1.0, "cost_fp": 5.0}), ("cost", {"cost_fn": 0.0, "cost_fp": 2}),
     ("cost", {"gain_tp": 2.0, "gain_tn": 1.0}),
@@ -255,7 +256,8 @@ CRITERIA: list[tuple[str, dict[str, Any]]] = [
 
 # Over the whole table of row inputs (the others on the rows of ``models``): youden and
 # f1 have their own entries in ``cases``.
-ROW_CRITERIA = [("accuracy", {}), ("balanced_accuracy", {}), ("cost", {"c": 0.3}),
+ROW_CRITERIA = [("accuracy", {}), ("balanced_accuracy", {}), ("mcc", {}), ("kappa", {}),
+                ("cost", {"c": 0.3}),
                 ("cost", {"cost_fn": 1.0, "cost_fp": 5.0}),
                 ("cost", {"gain_tp": 2.0, "gain_tn": 1.0}), ("punzi", {}), ("ams", {}),
                 ("ams", {"b_reg": 0.0}), ("recall", {"target": 0.5}),

@@ -353,4 +353,23 @@ def param_cases() -> list[Case]:
                 return ifa.evaluate_many, (y, np.c_[1 - p, p]), {}
             return ifa.evaluate_many, (y, s), {"groups": groups}
         out.append(_err("evaluate_many", f"groups={tag}", make, *names))
+
+    # the scorecard figures: KS's method, top_k's k, gains' n_bins
+    for tag, method in (("str", "Exact"), ("int", 1), ("approx", "approx"), ("list", ["auto"])):
+        out.append(_err("ks", f"method={tag}", lambda m=method: (
+            ifa.ks, _rows()[:2], {"method": m}), "method"))
+    out.append(_err("ks", "method=exact_fractional_weights", lambda: (
+        ifa.ks, _rows()[:2], {"sample_weight": np.linspace(0.5, 2.0, 12)}), "sample_weight"))
+    for tag, k in (("zero", 0), ("neg", -1), ("above_rows", 13), ("share_zero", 0.0),
+                   ("share_above1", 1.5), ("nan", NAN), ("inf", INF), ("bool", True),
+                   ("str", "3"), ("none", None), ("list", [3])):
+        out.append(_err("top_k", f"k={tag}", lambda k=k: (
+            ifa.top_k, (*_rows()[:2], k), {}), "k"))
+    for tag, k in (("one", 1), ("all", 12), ("share_all", 1.0), ("np_int", np.int64(5)),
+                   ("np_float", np.float32(0.25))):
+        out.append(_ok("top_k", f"k={tag}", lambda k=k: (ifa.top_k, (*_rows()[:2], k), {}),
+                       lambda top: expect_probability("precision", top.precision)))
+    for tag, n_bins in BAD_COUNT:
+        out.append(_err("gains", f"n_bins={tag}", lambda n=n_bins: (
+            ifa.gains, _rows()[:2], {"n_bins": n}), "n_bins"))
     return out
