@@ -29,7 +29,7 @@ from .metrics.operating_points import (OperatingPointIntervals, RateInterval,
 from .metrics.roc_dominance import Dominance, dominates
 from .metrics.threshold_criteria import BestThreshold, best_threshold
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
-from . import datasets, population
+from . import datasets, multiclass, population
 
 __version__ = "0.1.0"
 
@@ -74,7 +74,7 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
-    "Accumulator", "evaluate_file", "dask", "datasets", "population",
+    "Accumulator", "evaluate_file", "dask", "datasets", "multiclass", "population",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest",
     "compare", "Comparison", "Comparisons", "Difference",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",

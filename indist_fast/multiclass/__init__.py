@@ -6,7 +6,8 @@ columns' order) and every class's column is sorted once; one-vs-one reads the pa
 counts of every class against the column's class from that one sort.
 """
 
+from ._reports import MACRO_FIELDS, evaluate
 from ._roc_auc import roc_auc
 from ._top_k import top_k_accuracy
 
-__all__ = ["roc_auc", "top_k_accuracy"]
+__all__ = ["roc_auc", "evaluate", "top_k_accuracy", "MACRO_FIELDS"]

@@ -8,7 +8,6 @@ from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
-from .._core import threads
 from .._core.engine import engine
 from ..errors import IndistFastWarning, warn
 from ..table.score_table import with_main_level
@@ -18,6 +17,9 @@ from ._pair_counts import pair_counts
 __all__ = ["roc_auc"]
 
 _T = TypeVar("_T")
+# Below this many rows a second thread costs more than it saves (the engine's own
+# threshold for splitting one pass over two threads).
+THREAD_MIN_ROWS = 50_000
 _MULTI_CLASS = ("ovr", "ovo")
 _AVERAGES = {"ovr": ("micro", "macro", "weighted", None), "ovo": ("macro", "weighted")}
 
@@ -32,7 +34,7 @@ def check_choice(value: Any, name: str, options: Sequence[Any], why: str = "") -
 def on_two_threads(jobs: Sequence[Callable[[], _T]], n_rows: int) -> list[_T]:
     """Results of independent jobs in order, two at a time when the rows are many enough
     to repay a thread (the sorts and prefix sums release the GIL)."""
-    if len(jobs) < 2 or n_rows < threads.PARALLEL_MIN_ROWS:
+    if len(jobs) < 2 or n_rows < THREAD_MIN_ROWS:
         return [job() for job in jobs]
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="indist_fast_classes") as pool:
         return list(pool.map(lambda job: job(), jobs))
