@@ -29,7 +29,7 @@ def pair_counts(codes: np.ndarray, col: np.ndarray, positive: int, n_classes: in
     keys' order is the scores' order unless two distinct scores share their leading
     bits, which a sort of the exact scores then detects (the argsort is the fallback).
     """
-    if w is None and n_classes < 1 << 16:
+    if w is None and n_classes < 1 << 16 and len(col) < 1 << 31:
         counts = _packed_counts(codes, col, positive, n_classes)
         if counts is not None:
             return counts
@@ -45,14 +45,17 @@ def _packed_counts(codes: np.ndarray, col: np.ndarray, positive: int,
                    n_classes: int) -> np.ndarray | None:
     bits = max(1, int(n_classes - 1).bit_length())
     shift = np.uint64(bits)
-    if col.min() >= 0:          # (probabilities: the float's own bits are in order)
-        keys = (col + 0.0).view(np.uint64)
+    low = np.uint64((1 << bits) - 1)
+    if col.min() >= 0:
+        # (probabilities: the float's own bits are in order once the sign bit of -0.0
+        # is cleared, in the same pass that clears the class's bits)
+        keys = np.bitwise_and(col.view(np.uint64), ~(_SIGN | low))
     else:
         keys = ordered_bits(col)
-    keys &= ~np.uint64((1 << bits) - 1)
+        keys &= ~low
     keys |= codes.view(np.uint64)            # (codes: int64, non-negative)
     keys.sort()
-    labels = (keys & np.uint64((1 << bits) - 1)).view(np.int64)
+    labels = (keys & low).view(np.int64)
     keys >>= shift                          # the leading bits alone
     new = keys[1:] != keys[:-1]
     if not new.all():
@@ -63,8 +66,8 @@ def _packed_counts(codes: np.ndarray, col: np.ndarray, positive: int,
             return None
         return _group_counts(labels, new, positive, n_classes, None)
     # No ties: each row of another class counts the positive rows above it.
-    is_pos = labels == positive
-    above = np.cumsum(is_pos, dtype=np.float64)
+    # (int32 prefix counts: n < 2**31 rows here, see pair_counts)
+    above = np.cumsum(labels == positive, dtype=np.int32)
     np.subtract(above[-1], above, out=above)
     return np.bincount(labels, weights=above, minlength=n_classes)
 
