@@ -24,16 +24,14 @@ def pair_counts(codes: np.ndarray, col: np.ndarray, positive: int, n_classes: in
     """``out[j]`` = sum over rows x of class ``positive`` and rows y of class ``j`` of
     ``w_x w_y ([s_x > s_y] + [s_x == s_y] / 2)`` with ``s`` the scores ``col``.
 
-    Without weights the rows are sorted as packed keys (the score's leading bits, the
-    class in the bits that remain), a plain sort of integers instead of an argsort; the
-    keys' order is the scores' order unless two distinct scores share their leading
-    bits, which a sort of the exact scores then detects (the argsort is the fallback).
+    Without weights the rows are sorted as packed integer keys, the score's order bits
+    above the class's bits: a plain sort instead of an argsort (about 5x cheaper).
     """
     if w is None and n_classes < 1 << 16 and len(col) < 1 << 31:
         counts = _packed_counts(codes, col, positive, n_classes)
         if counts is not None:
             return counts
-    order = np.argsort(col, kind="stable")
+    order = np.argsort(col)             # (ties are grouped by value: no need of stable)
     s = col[order]
     labels = codes[order].astype(np.intp)
     weights = None if w is None else w[order]
@@ -41,29 +39,49 @@ def pair_counts(codes: np.ndarray, col: np.ndarray, positive: int, n_classes: in
     return _group_counts(labels, new, positive, n_classes, weights)
 
 
+def packed_keys(codes: np.ndarray, col: np.ndarray, bits: int) -> tuple[np.ndarray, bool]:
+    """Keys ``(order bits of the score) << bits | class`` and whether they are exact.
+
+    Exact when the scores' order bits span less than ``2**(64 - bits)`` once shifted
+    to start at 0 (probabilities: from the smallest positive score up, 0 kept below
+    it; 1e-6 .. 1 spans about 2**56). Otherwise the lowest ``bits`` order bits make
+    room for the class: distinct scores that share the rest tie in the keys.
+    """
+    low = np.uint64((1 << bits) - 1)
+    if col.min() >= 0:
+        u = np.bitwise_and(col.view(np.uint64), ~_SIGN)       # (-0.0 as 0.0)
+    else:
+        u = ordered_bits(col)
+    lo, hi = u.min(), u.max()
+    room = np.uint64(1 << (64 - bits))
+    if lo == 0 and hi > 0 and hi >= room:
+        lo = np.min(u, where=u > 0, initial=hi) - np.uint64(1)
+        np.maximum(u, lo, out=u)
+    exact = bool(hi - lo < room)
+    if exact:
+        u -= lo
+        u <<= np.uint64(bits)
+    else:
+        u &= ~low
+    u |= codes.view(np.uint64)              # (codes: int64, non-negative)
+    return u, exact
+
+
 def _packed_counts(codes: np.ndarray, col: np.ndarray, positive: int,
                    n_classes: int) -> np.ndarray | None:
     bits = max(1, int(n_classes - 1).bit_length())
-    shift = np.uint64(bits)
-    low = np.uint64((1 << bits) - 1)
-    if col.min() >= 0:
-        # (probabilities: the float's own bits are in order once the sign bit of -0.0
-        # is cleared, in the same pass that clears the class's bits)
-        keys = np.bitwise_and(col.view(np.uint64), ~(_SIGN | low))
-    else:
-        keys = ordered_bits(col)
-        keys &= ~low
-    keys |= codes.view(np.uint64)            # (codes: int64, non-negative)
+    keys, exact = packed_keys(codes, col, bits)
     keys.sort()
-    labels = (keys & low).view(np.int64)
-    keys >>= shift                          # the leading bits alone
+    labels = (keys & np.uint64((1 << bits) - 1)).view(np.int64)
+    keys >>= np.uint64(bits)                # the order bits alone
     new = keys[1:] != keys[:-1]
     if not new.all():
-        # Ties, or distinct scores sharing their leading bits: the keys are only in the
-        # scores' order when the exact scores have as many distinct values.
-        exact = np.sort(col + 0.0)
-        if np.count_nonzero(exact[1:] != exact[:-1]) != np.count_nonzero(new):
-            return None
+        # Ties, or (inexact keys) distinct scores sharing their kept bits: then the
+        # keys are in the scores' order only if the scores have as many distinct values.
+        if not exact:
+            scores = np.sort(col + 0.0)
+            if np.count_nonzero(scores[1:] != scores[:-1]) != np.count_nonzero(new):
+                return None
         return _group_counts(labels, new, positive, n_classes, None)
     # No ties: each row of another class counts the positive rows above it.
     # (int32 prefix counts: n < 2**31 rows here, see pair_counts)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from indist_fast.multiclass._pair_counts import ordered_bits, pair_counts
+from indist_fast.multiclass._pair_counts import ordered_bits, packed_keys, pair_counts
 
 
 def brute(codes, col, positive, k, w=None):
@@ -35,12 +35,16 @@ def test_every_class_at_once(weighted):
         np.testing.assert_allclose(got[other], brute(codes, col, c, k, w)[other], atol=1e-9)
 
 
-def test_distinct_scores_sharing_leading_bits():
-    # 1.0 and the next float differ in the bits the packed keys give to the class: the
-    # keys would tie them; the exact scores' count of distinct values says they differ
+@pytest.mark.parametrize("low, high, exact", [(0.25, 0.5, True), (0.0, 0.5, True),
+                                             (1e-300, 1e300, False), (-1e300, 0.5, False)])
+def test_distinct_scores_one_ulp_apart(low, high, exact):
+    # 1.0 and the next float: exact keys keep them apart; when the scores span too
+    # many order bits the keys lose their lowest bits to the class and tie them, and
+    # the count of the exact scores' distinct values sends them to the argsort
     up = np.nextafter(1.0, 2.0)
-    col = np.array([1.0, up, 1.0, up, 0.5])
-    codes = np.array([0, 1, 1, 2, 0], dtype=np.int64)
+    col = np.array([1.0, up, 1.0, up, low, high, 0.75])
+    codes = np.array([0, 1, 1, 2, 0, 2, 1], dtype=np.int64)
+    assert packed_keys(codes, col, 2)[1] is exact
     for c in range(3):
         np.testing.assert_allclose(pair_counts(codes, col, c, 3), brute(codes, col, c, 3))
 
