@@ -73,7 +73,7 @@ def evaluate(y_true: Any, y_prob: Any = None, *, labels: Any = None,
     >>> p = [[.6, .3, .1], [.2, .5, .3], [.1, .2, .7], [.3, .3, .4], [.4, .4, .2], [.5, .1, .4]]
     >>> t = multiclass.evaluate(y, p)
     >>> t.columns["class"].tolist(), t.columns["auc"].round(3).tolist()
-    (['cat', 'dog', 'eel'], [1.0, 0.875, 0.875])
+    (['cat', 'dog', 'eel'], [1.0, 1.0, 0.938])
     >>> t.report(**{"class": "cat"}).auc
     1.0
     """

@@ -115,11 +115,11 @@ def roc_auc(y_true: Any, y_prob: Any = None, *, multi_class: str = "ovr",
     >>> y = [0, 1, 2, 2, 1, 0]
     >>> p = [[.6, .3, .1], [.2, .5, .3], [.1, .2, .7], [.3, .3, .4], [.4, .4, .2], [.5, .1, .4]]
     >>> round(multiclass.roc_auc(y, p), 4)
-    0.9167
+    0.9792
     >>> round(multiclass.roc_auc(y, p, multi_class="ovo"), 4)
-    0.9167
+    0.9792
     >>> multiclass.roc_auc(y, p, average=None).round(3).tolist()
-    [1.0, 0.875, 0.875]
+    [1.0, 1.0, 0.938]
     """
     y_true, y_prob, sample_weight = from_table(y_true, y_prob, sample_weight, label,
                                                score, weight)
@@ -135,7 +135,7 @@ def roc_auc(y_true: Any, y_prob: Any = None, *, multi_class: str = "ovr",
         return _binary(coded.codes, coded.classes, y_prob, w)
     p = score_columns(y_prob, len(y), coded.n_classes)
     if multi_class == "ovo":
-        return _ovo(coded.codes, coded.classes, p, w, average)
+        return _ovo(coded.codes, coded.classes, p, w, str(average))
     return _ovr(coded.codes, coded.classes, p, w, average)
 
 

@@ -122,7 +122,8 @@ def _binary_hits(codes: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
     if k >= 2:
         return np.ones(len(s), dtype=bool)
     threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
-    return (s > threshold) == (codes == 1)
+    hits: np.ndarray = np.equal(s > threshold, codes == 1)
+    return hits
 
 
 def _hits(codes: np.ndarray, columns: np.ndarray, k: int) -> np.ndarray:
@@ -130,10 +131,10 @@ def _hits(codes: np.ndarray, columns: np.ndarray, k: int) -> np.ndarray:
     above it or tie with it at a higher column index (scikit-learn's stable argsort,
     reversed)."""
     n_classes, n = columns.shape
-    own = columns[codes, np.arange(n)]
+    own: np.ndarray = columns[codes, np.arange(n)]
     ahead = np.zeros(n, dtype=np.int64)
     for c in range(n_classes):
         col = columns[c]
         ahead += (col > own) | ((col == own) & (c > codes))
-    hits: np.ndarray = ahead < k
+    hits: np.ndarray = np.less(ahead, k)
     return hits
