@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._core.validation import as_1d, first_missing
+from .._core.validation import as_1d, first_missing, weight_column
 from ..io.frames import table_columns
 
 # Integer labels spanning at most this many values (or a few per row) are coded by a
@@ -47,8 +47,10 @@ def from_table(y_true: Any, y_prob: Any, sample_weight: Any, label: str | None,
 
 
 def label_array(y_true: Any) -> np.ndarray:
-    """``y_true`` as a 1-d array of labels with no missing value."""
+    """``y_true`` as a 1-d array of labels, at least one, none missing."""
     y = as_1d(y_true, "y_true")
+    if len(y) == 0:
+        raise ValueError("y_true is empty: need at least one row.")
     if y.dtype.kind == "f" and np.isnan(y).any():
         raise ValueError(f"y_true contains NaN (first at row "
                          f"{int(np.flatnonzero(np.isnan(y))[0])}).")
@@ -161,26 +163,32 @@ def score_columns(y_prob: Any, n_rows: int, n_classes: int, *, name: str = "y_pr
     return columns
 
 
+def score_vector(y_score: Any, n_rows: int, name: str) -> np.ndarray:
+    """One score per row (the second class's, in the binary case) as contiguous
+    float64, NaN refused."""
+    s = np.asarray(y_score)
+    if s.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real numbers, got an array of dtype {s.dtype}.")
+    if len(s) != n_rows:
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                         f"[{n_rows}, {len(s)}] (y_true, {name}).")
+    s = np.ascontiguousarray(s, dtype=np.float64)
+    if np.isnan(s).any():
+        raise ValueError(f"{name} contains NaN at row {int(np.flatnonzero(np.isnan(s))[0])}.")
+    return s
+
+
 def weight_array(sample_weight: Any, n_rows: int) -> np.ndarray | None:
     """Finite non-negative float64 weights, one per row, or None."""
-    if sample_weight is None:
+    w = weight_column(sample_weight)
+    if w is None:
         return None
-    w = as_1d(sample_weight, "sample_weight")
-    if w.dtype.kind not in "biuf":
-        raise TypeError(f"sample_weight must hold real numbers, got an array of dtype "
-                        f"{w.dtype}.")
     if len(w) != n_rows:
         raise ValueError(f"Found input variables with inconsistent numbers of samples: "
                          f"[{n_rows}, {len(w)}] (y_true, sample_weight).")
-    w = np.ascontiguousarray(w, dtype=np.float64)
     bad = ~(np.isfinite(w) & (w >= 0))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise ValueError(f"sample_weight must be finite and non-negative; found "
                          f"{w[row]!r} at row {row}.")
     return w
-
-
-def check_rows(y: np.ndarray) -> None:
-    if len(y) == 0:
-        raise ValueError("y_true is empty: need at least one row.")

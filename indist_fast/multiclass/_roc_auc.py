@@ -11,7 +11,8 @@ import numpy as np
 from .._core.engine import engine
 from ..errors import IndistFastWarning, warn
 from ..table.score_table import with_main_level
-from ._inputs import code_labels, from_table, label_array, score_columns, weight_array
+from ._inputs import (code_labels, from_table, label_array, score_columns, score_vector,
+                      weight_array)
 from ._pair_counts import pair_counts
 
 __all__ = ["roc_auc"]
@@ -127,8 +128,6 @@ def roc_auc(y_true: Any, y_prob: Any = None, *, multi_class: str = "ovr",
     check_choice(average, "average", _AVERAGES[multi_class],
                  f" with multi_class={multi_class!r}")
     y = label_array(y_true)
-    if len(y) == 0:
-        raise ValueError("y_true is empty: need at least one row.")
     w = weight_array(sample_weight, len(y))
     coded = code_labels(y, labels)
     if np.ndim(y_prob) == 1:
@@ -145,15 +144,7 @@ def _binary(codes: np.ndarray, classes: np.ndarray, y_prob: Any,
     if len(classes) > 2:
         raise ValueError(f"y_prob should be a 2d array of shape (n_samples, n_classes) "
                          f"when there are {len(classes)} classes, got a 1d array.")
-    s = np.asarray(y_prob)
-    if s.dtype.kind not in "biuf":
-        raise TypeError(f"y_prob must hold real numbers, got an array of dtype {s.dtype}.")
-    if len(s) != len(codes):
-        raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                         f"[{len(codes)}, {len(s)}] (y_true, y_prob).")
-    s = np.ascontiguousarray(s, dtype=np.float64)
-    if np.isnan(s).any():
-        raise ValueError(f"y_prob contains NaN at row {int(np.flatnonzero(np.isnan(s))[0])}.")
+    s = score_vector(y_prob, len(codes), "y_prob")
     positive = (codes == 1).view(np.uint8)
     auc = binary_auc(positive, s, w)
     if np.isnan(auc):

@@ -8,7 +8,8 @@ import numpy as np
 
 from .._core.validation import check_count, check_flag
 from ..errors import IndistFastWarning, warn
-from ._inputs import code_labels, from_table, label_array, score_columns, weight_array
+from ._inputs import (code_labels, from_table, label_array, score_columns, score_vector,
+                      weight_array)
 
 __all__ = ["top_k_accuracy"]
 
@@ -63,8 +64,6 @@ def top_k_accuracy(y_true: Any, y_score: Any = None, *, k: int = 2, labels: Any 
     k = check_count(k, "k")
     normalize = check_flag(normalize, "normalize")
     y = label_array(y_true)
-    if len(y) == 0:
-        raise ValueError("y_true is empty: need at least one row.")
     w = weight_array(sample_weight, len(y))
     coded = code_labels(y, labels)
     n_classes = coded.n_classes
@@ -110,15 +109,7 @@ def top_k_accuracy(y_true: Any, y_score: Any = None, *, k: int = 2, labels: Any 
 
 
 def _binary_hits(codes: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
-    if scores.dtype.kind not in "biuf":
-        raise TypeError(f"y_score must hold real numbers, got an array of dtype "
-                        f"{scores.dtype}.")
-    if len(scores) != len(codes):
-        raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                         f"[{len(codes)}, {len(scores)}] (y_true, y_score).")
-    s = scores.astype(np.float64, copy=False)
-    if np.isnan(s).any():
-        raise ValueError(f"y_score contains NaN at row {int(np.flatnonzero(np.isnan(s))[0])}.")
+    s = score_vector(scores, len(codes), "y_score")
     if k >= 2:
         return np.ones(len(s), dtype=bool)
     threshold = 0.5 if s.min() >= 0 and s.max() <= 1 else 0.0
