@@ -48,15 +48,19 @@ def packed_keys(codes: np.ndarray, col: np.ndarray, bits: int) -> tuple[np.ndarr
     room for the class: distinct scores that share the rest tie in the keys.
     """
     low = np.uint64((1 << bits) - 1)
-    if col.min() >= 0:
+    room = np.uint64(1 << (64 - bits))
+    smallest, largest = col.min(), col.max()
+    if smallest >= 0:
         u = np.bitwise_and(col.view(np.uint64), ~_SIGN)       # (-0.0 as 0.0)
+        lo, hi = np.array([smallest + 0.0, largest]).view(np.uint64)
+        if lo == 0 and hi >= room:
+            # 0 just below the smallest positive score
+            lo = np.array(np.min(col, where=col > 0, initial=largest)).view(np.uint64)
+            lo -= np.uint64(1)
+            np.maximum(u, lo, out=u)
     else:
         u = ordered_bits(col)
-    lo, hi = u.min(), u.max()
-    room = np.uint64(1 << (64 - bits))
-    if lo == 0 and hi > 0 and hi >= room:
-        lo = np.min(u, where=u > 0, initial=hi) - np.uint64(1)
-        np.maximum(u, lo, out=u)
+        lo, hi = ordered_bits(np.array([smallest, largest]))
     exact = bool(hi - lo < room)
     if exact:
         u -= lo
