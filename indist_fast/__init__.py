@@ -36,7 +36,7 @@ from .results.ks_result import KSResult
 from .results.top_k_result import TopK
 from .results.gains_table import GainsTable
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
-from . import datasets, population
+from . import datasets, multiclass, population
 
 __version__ = "0.1.0"
 
@@ -81,7 +81,8 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
-    "Accumulator", "evaluate_file", "score_table_file", "dask", "datasets", "population",
+    "Accumulator", "evaluate_file", "score_table_file", "dask", "datasets", "multiclass",
+    "population",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest",
     "compare", "Comparison", "Comparisons", "Difference",
     "IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",

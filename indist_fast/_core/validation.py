@@ -317,7 +317,8 @@ def first_missing(values: np.ndarray) -> int:
     return -1
 
 
-def _weights(sample_weight: Any) -> np.ndarray | None:
+def weight_column(sample_weight: Any) -> np.ndarray | None:
+    """``sample_weight`` as contiguous native float64 (values unchecked), or None."""
     if sample_weight is None:
         return None
     w = as_1d(sample_weight, "sample_weight")
@@ -332,7 +333,7 @@ def prepare_rows(y_true: Any, y_score: Any, sample_weight: Any = None,
     """Validate and convert the three row arrays; raise on anything the kernels can't take."""
     s = _scores(y_score)
     y, pos_value, neg_value, coding = _labels(y_true, pos_label)
-    w = _weights(sample_weight)
+    w = weight_column(sample_weight)
     _check_lengths(y, s, w)
     if len(s) == 0:
         raise ValueError("y_true and y_score are empty: need at least one row.")

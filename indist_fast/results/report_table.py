@@ -153,7 +153,9 @@ class ReportTable:
             if row < size:
                 return block[row % len(block)], row // len(block)
             row -= size
-        raise IndexError(row)
+        # (a row no sweep backs: an average of other rows, e.g. a multi-label "macro")
+        raise ValueError("this row averages other rows' numbers: it has no Report of "
+                         "its own; report() the rows it averages.")
 
     @classmethod
     def _from_sweeps(cls, by: Sequence[str], segments: Mapping[str, np.ndarray],

@@ -8,6 +8,7 @@ from .files import file_cases
 from .more import (accumulator_cases, dask_cases, dataset_cases, frame_cases, html_cases,
                    plot_cases, resolving_power_cases, sklearn_cases, table_cases)
 from .params import param_cases
+from .multiclass_cases import multiclass_cases
 from .population_cases import population_cases
 from .entry_points import entry_point_cases
 from .value_cases import value_cases
@@ -24,7 +25,8 @@ def build_cases(tmp: str) -> list[Case]:
     """Every case; ``tmp`` is the directory ``files.write_files`` filled."""
     cases = (row_cases() + param_cases() + table_cases() + accumulator_cases()
              + frame_cases() + resolving_power_cases() + sklearn_cases() + dask_cases()
-             + plot_cases() + dataset_cases() + population_cases() + html_cases()
+             + plot_cases() + dataset_cases() + population_cases() + multiclass_cases()
+             + html_cases()
              + file_cases(tmp) + entry_point_cases(tmp) + value_cases(tmp))
     cases += args36.argument_cases(tmp)
     for case in cases:

@@ -33,7 +33,10 @@ FLOORS: list[set[str]] = [
     {"_core"},                                  # the engine
     {"io", "results", "memory", "population"},  # rows in, records out, settings, models
     {"table"},                                  # the score table every metric reads
-    {"inference"},                              # uncertainty over the table
+    # uncertainty over the table; several classes (multiclass reads the engine, rows
+    # in, the records and the table's levels, nothing above the table: the lowest
+    # floor above it)
+    {"inference", "multiclass"},
     {"metrics"},                                # everything read from tables
     {"scale"},                                  # the same numbers from files, chunks, parts
     {"plot", "sklearn", "dask", "datasets"},    # adapters
