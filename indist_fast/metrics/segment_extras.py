@@ -37,6 +37,13 @@ def extra_columns(rows: Rows, codes: np.ndarray, n_segments: int, extra: tuple[s
                   ) -> dict[str, np.ndarray]:
     """The ``extra`` columns of one model, one value per segment ``0 .. n_segments - 1``:
     NaN for a segment of one class (as its other metrics)."""
+    if any(name in _CALIBRATION for name in extra) and len(rows.s):
+        lo, hi = float(np.min(rows.s)), float(np.max(rows.s))
+        if not (0.0 <= lo and hi <= 1.0):
+            asked = [name for name in extra if name in _CALIBRATION]
+            raise ValueError(f"extra {asked} reads y_score as probabilities, which must "
+                             f"lie in [0, 1]; they run from {lo!r} to {hi!r}. Map margins "
+                             "or log-odds through a sigmoid, or ask only for 'ks'.")
     n_rows = np.bincount(codes, minlength=n_segments)
     tables = SegmentedTables.from_rows(rows, codes).tables(n_segments, n_rows)
     columns = {name: np.full(n_segments, np.nan) for name in extra}

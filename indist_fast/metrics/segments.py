@@ -237,8 +237,12 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
     intervals = None if boot is None else [
         segment_intervals(segment_slots(r, codes, n_table), boot, exclude_self=exclude_self)
         for r in rows]
-    readings = None if not extra else [
-        extra_columns(r, codes, n_table, extra) for r in rows]
+    readings = None
+    if extra:
+        readings = []
+        for name, r in zip(models, rows):
+            with naming(name):
+                readings.append(extra_columns(r, codes, n_table, extra))
     table = ReportTable._from_sweeps(by_names, segment_values, list(models), sweeps, lv,
                                     exclude_self, intervals, boot, readings)
     warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))

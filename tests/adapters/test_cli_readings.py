@@ -26,7 +26,8 @@ def log(tmp_path):
 
 
 def test_text_holds_each_scores_readings(log, capsys):
-    assert main(["evaluate", log, "--label", "y", "--score", "p", "q", "--calibration",
+    assert main(["evaluate", log, "--label", "y", "--score", "p", "--score", "q",
+                 "--calibration",
                  "--gains", "--quiet"]) == 0
     out = capsys.readouterr().out
     for name, s in (("p", P), ("q", Q)):

@@ -66,7 +66,8 @@ def test_extra_is_checked_by_name():
 
 
 def test_calibration_columns_need_probabilities():
-    with pytest.raises(ValueError, match="y_prob"):
-        evaluate_many(Y, P * 3, groups=G, extra="ece")
+    with pytest.raises(ValueError, match=r"^extra \['ece'\] reads scores\['q'\] as "
+                                         r"probabilities, which must lie in \[0, 1\]"):
+        evaluate_many(Y, {"p": P, "q": Q * 3}, groups=G, extra="ece")
     t = evaluate_many(Y, P * 3, groups=G, extra="ks")        # KS reads any scores
     assert "ece" not in t.columns and np.isfinite(t.columns["ks"][0])
