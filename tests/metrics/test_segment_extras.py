@@ -65,6 +65,7 @@ def test_extra_is_checked_by_name():
         evaluate_many(pd.DataFrame({"y": Y, "p": P, "ks": G}), label="y", score="p", by="ks")
 
 
+@pytest.mark.filterwarnings("ignore::indist_fast.IndistFastWarning")      # (segment 4)
 def test_calibration_columns_need_probabilities():
     with pytest.raises(ValueError, match=r"^extra \['ece'\] reads scores\['q'\] as "
                                          r"probabilities, which must lie in \[0, 1\]"):
