@@ -444,6 +444,9 @@ def test_record_is_frozen_and_plain():
     text = str(cal)
     assert "ECE" in text and "Hosmer-Lemeshow" in text and "reliability" in text
     assert repr(cal).startswith("Calibration(3 of 3 uniform bins")
+    html = cal._repr_html_()
+    assert f'data-metric="ece" data-value="{cal.ece!r}"' in html
+    assert html.count('data-metric="prob_true"') == len(cal)
 
 
 @pytest.mark.parametrize("scale", [1e-300, 1e-150, 1.0, 1e150, 1e300])
