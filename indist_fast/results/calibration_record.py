@@ -173,6 +173,19 @@ class Calibration:
                              "upper": self.edges[self.bin + 1], "weight": self.weight,
                              "prob_pred": self.prob_pred, "prob_true": self.prob_true})
 
+    def _repr_html_(self) -> str:
+        from .html_tables import cell, table_html
+        summary = ("ece", "mce", "brier", "reliability", "resolution", "uncertainty",
+                   "log_loss", "slope", "intercept", "hosmer_lemeshow",
+                   "hosmer_lemeshow_pvalue")
+        bins = [[cell("bin", k), cell("prob_pred", f), cell("prob_true", o),
+                 cell("weight", w)]
+                for k, f, o, w in zip(self.bin.tolist(), self.prob_pred.tolist(),
+                                      self.prob_true.tolist(), self.weight.tolist())]
+        return (table_html(summary, [[cell(f, getattr(self, f)) for f in summary]],
+                           caption=f"calibration, {self.strategy} bins")
+                + table_html(("bin", "predicted", "observed", "weight"), bins))
+
     def __repr__(self) -> str:
         return (f"Calibration({len(self)} of {self.n_bins} {self.strategy} bins, "
                 f"ece={self.ece:.4g}, brier={self.brier:.4g}, log_loss={self.log_loss:.4g}, "

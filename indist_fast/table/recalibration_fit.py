@@ -93,27 +93,39 @@ def recalibration_fit(p: np.ndarray, q: np.ndarray, pos: np.ndarray, neg: np.nda
         return _undefined("the probabilities separate the classes (every positive at or "
                           f"{'above' if lo_pos >= hi_neg else 'below'} every negative), so "
                           "the maximum-likelihood slope is infinite")
-    total = pos + neg
+    # shares of the total weight: the likelihood per unit of weight, whose float64
+    # resolution the stopping rule reads
+    weight = float(pos.sum() + neg.sum())
+    pos = pos / weight
+    total = pos + neg / weight
     # centred and scaled x: the Hessian stays well conditioned whatever the scores' spread
-    centre = float(np.sum(total * x) / np.sum(total))
-    scale = float(np.sqrt(np.sum(total * (x - centre) ** 2) / np.sum(total)))
+    centre = float(np.sum(total * x))
+    scale = float(np.sqrt(np.sum(total * (x - centre) ** 2)))
     u = (x - centre) / scale
-    theta = np.array([centre, scale])    # z = x: the calibrated line (a = 0, b = 1)
-    ll, mu = _likelihood(theta[0] + theta[1] * u, pos, total)
+    # start from the better of the calibrated line (z = x) and the base rate alone
+    # (b = 0), where Newton's steps on a logistic likelihood are well behaved
+    base = float(pos.sum())
+    starts = [np.array([centre, scale]), np.array([math.log(base) - math.log1p(-base), 0.0])]
+    fits = [_likelihood(s[0] + s[1] * u, pos, total) for s in starts]
+    k = int(fits[1][0] > fits[0][0])
+    theta, (ll, mu) = starts[k], fits[k]
     for _ in range(MAX_STEPS):
         resid = pos - total * mu
-        grad = np.array([resid.sum(), (resid * u).sum()])
         v = total * mu * (1.0 - mu)
-        vu = v * u
-        info = np.array([[v.sum(), vu.sum()], [vu.sum(), (vu * u).sum()]])
-        det = info[0, 0] * info[1, 1] - info[0, 1] ** 2
-        if not det > 0:
+        # the weighted least-squares form of the Newton step, with u centred on its
+        # v-weighted mean m: no difference of large products (a flat region where most
+        # v underflow would make the determinant's two terms cancel)
+        s0 = float(v.sum())
+        m = float((v * u).sum()) / s0 if s0 > 0 else 0.0
+        spread = float((v * (u - m) ** 2).sum())
+        if not (s0 > 0 and spread > 0):
             break
-        step = np.array([info[1, 1] * grad[0] - info[0, 1] * grad[1],
-                         info[0, 0] * grad[1] - info[0, 1] * grad[0]]) / det
+        g0 = float(resid.sum())
+        db = float((resid * (u - m)).sum()) / spread
+        step = np.array([g0 / s0 - m * db, db])
         # half the Newton decrement: what the step would still gain (the likelihood is
         # per unit of weight); below float64's resolution of it, take the step and stop
-        if 0.5 * float(grad @ step) <= 1e-15:
+        if 0.5 * (g0 * step[0] + float((resid * u).sum()) * db) <= 1e-15:
             theta = theta + step
             b = float(theta[1] / scale)
             return RecalibrationFit(b, float(theta[0] - b * centre), "")

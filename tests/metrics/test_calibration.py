@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, log_loss
 
-import indist_fast
 from indist_fast import Calibration, ScoreTable, calibration
 from indist_fast.errors import IndistFastWarning
 
@@ -150,19 +149,6 @@ def test_random_probabilities_match_scikit_learn(backend, dtype, strategy):
         assert weighted.brier == pytest.approx(
             brier_score_loss(y, p, sample_weight=w), rel=rtol)
         assert weighted.log_loss == pytest.approx(log_loss(y, p, sample_weight=w), rel=rtol)
-
-
-def test_quantile_edges_are_numpys_to_the_bit(backend):
-    rng = np.random.default_rng(2)
-    for dtype in (np.float64, np.float32):
-        for n in (1, 2, 7, 100, 1001):
-            p = rng.random(n).astype(dtype)
-            p[n // 2:] = np.round(p[n // 2:], 1)
-            for n_bins in (1, 2, 3, 10, 13, 50):
-                cal = quiet_calibration(np.arange(n) % 2, p, n_bins=n_bins,
-                                        strategy="quantile")
-                np.testing.assert_array_equal(
-                    cal.edges, np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100))
 
 
 def test_probabilities_zero_and_one_clip_as_scikit_learn(backend):
@@ -380,32 +366,6 @@ def test_hosmer_lemeshow_needs_scipy(monkeypatch):
 
 # --- tables from chunks -----------------------------------------------------------------
 
-@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
-@pytest.mark.parametrize("weighted", [False, True])
-def test_a_table_merged_from_chunks_gives_the_same_record(backend, strategy, weighted):
-    rng = np.random.default_rng(9)
-    p = np.round(rng.random(3000), 3)
-    y = rng.random(3000) < p
-    w = rng.integers(0, 3, 3000).astype(float) if weighted else None
-    whole = calibration(y, p, sample_weight=w, n_bins=7, strategy=strategy)
-    cuts = [0, 500, 1700, 3000]
-    parts = [ScoreTable.from_arrays(y[a:b], p[a:b], None if w is None else w[a:b])
-             for a, b in zip(cuts, cuts[1:])]
-    acc = indist_fast.Accumulator()
-    for a, b in zip(cuts, cuts[1:]):
-        acc.update(y[a:b], p[a:b], None if w is None else w[a:b])
-    for table in (parts[0].merge(parts[1]).merge(parts[2]), acc.table):
-        merged = table.calibration(n_bins=7, strategy=strategy)
-        np.testing.assert_array_equal(merged.edges, whole.edges)
-        np.testing.assert_array_equal(merged.bin, whole.bin)
-        for name in ("prob_pred", "prob_true", "weight"):
-            np.testing.assert_allclose(getattr(merged, name), getattr(whole, name),
-                                       rtol=1e-13)
-        for name in FIELDS + ("slope", "intercept", "hosmer_lemeshow_pvalue"):
-            assert getattr(merged, name) == pytest.approx(getattr(whole, name),
-                                                          rel=1e-12), name
-
-
 def test_backends_agree():
     from indist_fast._core import engine as _engine
     rng = np.random.default_rng(10)
@@ -429,11 +389,6 @@ def test_a_score_outside_zero_one_is_refused_naming_y_prob(bad):
         calibration([0, 1, 1, 0], p)
     with pytest.raises(ValueError, match="y_prob"):           # zero weight: still refused
         calibration([0, 1, 1, 0], p, sample_weight=[1, 1, 0, 1])
-
-
-def test_a_table_of_scores_outside_zero_one_is_refused():
-    with pytest.raises(ValueError, match="the table's scores must hold probabilities"):
-        ScoreTable.from_arrays([0, 1], [-1.0, 2.0]).calibration()
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
@@ -489,6 +444,9 @@ def test_record_is_frozen_and_plain():
     text = str(cal)
     assert "ECE" in text and "Hosmer-Lemeshow" in text and "reliability" in text
     assert repr(cal).startswith("Calibration(3 of 3 uniform bins")
+    html = cal._repr_html_()
+    assert f'data-metric="ece" data-value="{cal.ece!r}"' in html
+    assert html.count('data-metric="prob_true"') == len(cal)
 
 
 @pytest.mark.parametrize("scale", [1e-300, 1e-150, 1.0, 1e150, 1e300])
