@@ -36,6 +36,9 @@ def test_the_python_tour_runs(tmp_path, monkeypatch):
     m2 = rng.normal(size=n) + 1.0 * y
     p = 1 / (1 + np.exp(-m1))
     day = rng.integers(1, 4, n)
+    labels = rng.integers(0, 3, n)                        # a three-class model
+    probs = rng.dirichlet(np.ones(3), n) + np.eye(3)[labels]
+    probs /= probs.sum(axis=1, keepdims=True)
     frame = pd.DataFrame({"y": y, "m1": m1, "m2": m2})
     for d in np.unique(day):
         folder = tmp_path / "logs" / f"day={d}"
@@ -43,7 +46,8 @@ def test_the_python_tour_runs(tmp_path, monkeypatch):
         frame[day == d].to_parquet(folder / "part.parquet")
     monkeypatch.chdir(tmp_path)
     (tour,) = [b for b in blocks("python") if "evaluate_file" in b]
-    namespace = {"y": y, "p": p, "m1": m1, "m2": m2, "day": day}
+    namespace = {"y": y, "p": p, "m1": m1, "m2": m2, "day": day, "labels": labels,
+                 "probs": probs}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         exec(compile(tour, "README.md", "exec"), namespace)
