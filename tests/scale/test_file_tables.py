@@ -25,6 +25,21 @@ def assert_same_table(got, want):
     np.testing.assert_array_equal(got.pos, want.pos)     # integer sums: exact
     np.testing.assert_array_equal(got.neg, want.neg)
     assert got.pos.dtype == want.pos.dtype
+    # and so every reading of the table: the same numbers from disk or a cluster
+    for reading in (lambda t: t.calibration(), lambda t: t.calibration(strategy="quantile"),
+                    lambda t: t.ks(), lambda t: t.gains(), lambda t: t.top_k(0.05)):
+        assert _plain(reading(got).to_dict()) == _plain(reading(want).to_dict())
+
+
+def _plain(value):
+    """A record's dict with arrays as lists (NaN compared as equal to itself)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in (value.tolist() if isinstance(value, np.ndarray) else value)]
+    if isinstance(value, float) and value != value:
+        return "nan"
+    return value
 
 
 @pytest.fixture(scope="module")
