@@ -203,7 +203,8 @@ class Calibration:
             f"{self.resolution:.4f} + uncertainty {self.uncertainty:.4f} + within bins "
             f"{self.within_bin:.4f}",
             f"Hosmer-Lemeshow {self.hosmer_lemeshow:.4g} on {self.hosmer_lemeshow_df} df, "
-            f"p = {'undefined' if math.isnan(p) else f'{p:.4g}'}",
+            + ("p < 1e-300" if p == 0.0          # an underflow, never p = 0
+               else f"p = {'undefined' if math.isnan(p) else f'{p:.4g}'}"),
             "",
             f"{'bin':>4} {'from':>8} {'to':>8} {'weight':>12} {'predicted':>10} "
             f"{'observed':>10}",

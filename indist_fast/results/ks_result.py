@@ -79,7 +79,8 @@ class KSResult:
         return record_dict(self)
 
     def __str__(self) -> str:
+        shown = "< 1e-300" if self.pvalue == 0.0 else f"{self.pvalue:.4g}"   # underflow
         test = ("" if self.pvalue is None
-                else f", p-value {self.pvalue:.4g} ({self.method}, two-sided)")
+                else f", p-value {shown} ({self.method}, two-sided)")
         return (f"KS {self.statistic:.4g} at threshold {self.threshold:.6g} "
                 f"(tpr {self.tpr:.4g}, fpr {self.fpr:.4g}){test}")
