@@ -10,11 +10,13 @@ function on the segment's rows.
 
 from __future__ import annotations
 
+import warnings
 from typing import Iterable
 
 import numpy as np
 
 from .._core.validation import Rows
+from ..errors import IndistFastWarning
 from ..table.score_table import ScoreTable
 from ..table.segmented import SegmentedTables
 
@@ -26,7 +28,11 @@ _CALIBRATION = ("ece", "mce", "brier", "log_loss")
 def _readings(table: ScoreTable, extra: Iterable[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     if any(name in _CALIBRATION for name in extra):
-        cal = table.calibration()
+        with warnings.catch_warnings():
+            # (its warnings are about the slope and the Hosmer-Lemeshow test, which
+            # these columns do not hold: one per segment would bury the table's own)
+            warnings.simplefilter("ignore", IndistFastWarning)
+            cal = table.calibration()
         out.update({name: float(getattr(cal, name)) for name in _CALIBRATION})
     if "ks" in extra:
         out["ks"] = float(table.ks(method=None).statistic)

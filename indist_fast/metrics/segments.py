@@ -141,7 +141,7 @@ def evaluate_many(y_true: Any, scores: Any = None, *, groups: Any = None,
     >>> t = indist_fast.evaluate_many(y, [.1, .9, .8, .3, .6, .2, .4, .7],
     ...                               groups=[1, 1, 1, 1, 2, 2, 2, 2], extra=["ks", "brier"])
     >>> t.columns["ks"].tolist(), t.columns["brier"].round(4).tolist()
-    ([1.0, 1.0], [0.0375, 0.1375])
+    ([1.0, 1.0], [0.0375, 0.1125])
     """
     lv = check_levels(levels)
     exclude_self = check_flag(exclude_self, "exclude_self")

@@ -20,7 +20,10 @@ no model takes.
 
 from ._curve_figures import (b_curve, b_split, c_tpr_fpr_vs_b, cost_curves, pr, roc,
                              scores_by_class, signal_curves)
-from ._drawing import LOG_COUNTS_BELOW, PALETTE, R_B_COLOR, log_counts  # noqa: F401
+from ._drawing import LOG_COUNTS_BELOW as LOG_COUNTS_BELOW
+from ._drawing import PALETTE as PALETTE
+from ._drawing import R_B_COLOR as R_B_COLOR
+from ._drawing import log_counts as log_counts
 from ._gains_charts import gains, lift
 from ._reliability_diagram import ReliabilityAxes, reliability
 from ._sheet_figures import nine_panels, report_sheet

@@ -44,6 +44,7 @@ def _calibrations(calibration: Any, label: Any) -> list[tuple[str | None, Any]]:
     if label is not None:
         raise TypeError("label must be None when several calibrations are drawn: name them "
                         "with a mapping of name to Calibration.")
+    items: list[tuple[str | None, Any]]
     if isinstance(calibration, Mapping):
         items = [(str(k), v) for k, v in calibration.items()]
     elif isinstance(calibration, (list, tuple)):
