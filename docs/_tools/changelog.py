@@ -36,6 +36,10 @@ ISSUES = {
         "and a peers table (open)",
     17: "A documentation site: concepts, guides, definitions with citations, and every "
         "public name",
+    34: "A house a contributor can enter, first contact in minutes, nothing silent: areas "
+        "on floors, quick tests and reproducible defaults, the defects of an adversarial run",
+    37: "Beyond the ROC: calibration, KS, gains, top-k, MCC and kappa, several classes, and "
+        "tables read from files and clusters",
 }
 
 # (issue, words) tried in order within the first session, where issues 2-7 ran side by side.
@@ -67,6 +71,10 @@ def issue_of(commit: str, stamp: str, subject: str) -> int:
     if commit in OVERRIDES:
         return OVERRIDES[commit]
     s = subject.lower()
+    if stamp >= "2026-11-28 01:30":
+        return 37
+    if stamp >= "2026-11-27 18:30":     # three issues worked side by side: one section
+        return 34
     if stamp < "2026-11-22 00:00":
         for number, words in FIRST_SESSION:
             if re.search(words, s):
