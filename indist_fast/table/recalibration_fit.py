@@ -5,6 +5,13 @@ weights (a binomial regression of the score table, not of the rows).
 ``b`` is the calibration slope (1 for calibrated scores; below 1, predictions too
 extreme; above 1, too timid) and ``a`` the intercept (0 for calibrated scores at
 slope 1).
+
+A table holds up to one entry per row, so the fit is built to read it few times: a
+fit on an evenly strided subsample of the entries gives the start, from which Newton's
+method converges on all of them in about three passes; each pass takes the gradient
+and Hessian from one exponential per entry, and the likelihood is evaluated only when
+a step may have overshot. The passes run over blocks of ``BLOCK`` entries, so their
+temporaries stay small.
 """
 
 from __future__ import annotations
@@ -14,11 +21,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["RecalibrationFit", "recalibration_fit"]
+__all__ = ["RecalibrationFit", "recalibration_fit", "fit_logits"]
 
 #: Newton steps before giving up; the log-likelihood is concave and each step is
 #: halved until it climbs, so a fit with a finite maximum converges in a few dozen.
 MAX_STEPS = 200
+#: Entries per block of a pass (the temporaries of one block stay in cache).
+BLOCK = 1 << 16
+#: Entries of the subsample whose fit starts a larger table's.
+SUBSAMPLE = 1 << 16
+#: Half the Newton decrement (per unit of weight) below which the step is taken and
+#: the fit stops: float64's resolution of the likelihood.
+DECREMENT = 1e-15
 
 
 class RecalibrationFit(NamedTuple):
@@ -29,21 +43,219 @@ class RecalibrationFit(NamedTuple):
     undefined: str
 
 
+class _Moments(NamedTuple):
+    """What one pass reads at a point: the curvature's weight ``s0``, mean ``m`` and
+    centred spread of ``u``, and the gradient ``(g0, g1)`` (per unit of weight)."""
+
+    s0: float
+    m: float
+    spread: float
+    g0: float
+    g1: float
+
+
 def _undefined(reason: str) -> RecalibrationFit:
     return RecalibrationFit(math.nan, math.nan, reason)
 
 
-def _likelihood(z: np.ndarray, pos: np.ndarray, total: np.ndarray
-                ) -> tuple[float, np.ndarray]:
-    """The log-likelihood at linear predictors ``z`` and the fitted probabilities, from
-    one exponential: ``log sigma(z) = z - softplus(z)``, ``softplus(z) = max(z, 0) +
-    log1p(e^-|z|)``, which neither overflows nor loses the tails."""
-    e = np.exp(-np.abs(z))
-    softplus = np.maximum(z, 0.0) + np.log1p(e)
-    r = 1.0 / (1.0 + e)
-    mu = np.where(z >= 0.0, r, e * r)
-    # sums of products, not np.dot: a BLAS call's threads cost more than they save here
-    return float((pos * z).sum() - (total * softplus).sum()), mu
+def _blocks(n: int) -> range:
+    return range(0, n, BLOCK)
+
+
+def _moments(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
+             buf: np.ndarray) -> _Moments:
+    """Gradient and Hessian of the log-likelihood at ``z = theta[0] + theta[1] u``, from
+    ``mu = 1 / (1 + e^-z)``: ``e^-z`` overflows to infinity only where ``mu`` is 0, and
+    ``1 - mu`` is exact given ``mu``. The blocks' centred spreads are combined by Chan,
+    Golub and LeVeque's rule, so no difference of large sums is taken."""
+    a, b = float(theta[0]), float(theta[1])
+    s0 = mean = spread = g0 = g1 = 0.0
+    with np.errstate(over="ignore"):
+        for i in _blocks(len(u)):
+            uc, pc, tc = u[i:i + BLOCK], pos[i:i + BLOCK], total[i:i + BLOCK]
+            e, tm, w = buf[0, :len(uc)], buf[1, :len(uc)], buf[2, :len(uc)]
+            np.multiply(uc, -b, out=e)
+            e -= a
+            np.exp(e, out=e)
+            e += 1.0
+            np.divide(tc, e, out=tm)                 # total * mu
+            np.subtract(pc, tm, out=w)               # the residual
+            g0 += float(w.sum())
+            w *= uc
+            g1 += float(w.sum())
+            np.reciprocal(e, out=e)
+            np.subtract(1.0, e, out=e)
+            e *= tm                                  # v = total * mu * (1 - mu)
+            c0 = float(e.sum())
+            if c0 > 0:
+                np.multiply(e, uc, out=w)
+                cm = float(w.sum()) / c0
+                np.subtract(uc, cm, out=w)
+                w *= w
+                w *= e
+                merged = s0 + c0
+                d = cm - mean
+                mean += d * (c0 / merged)
+                spread += float(w.sum()) + d * d * (s0 * (c0 / merged))
+                s0 = merged
+    return _Moments(s0, mean, spread, g0, g1)
+
+
+def _likelihood(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
+                buf: np.ndarray) -> float:
+    """The log-likelihood at ``z = theta[0] + theta[1] u`` (per unit of weight), from
+    ``log sigma(z) = z - softplus(z)``, ``softplus(z) = max(z, 0) + log1p(e^-|z|)``,
+    which neither overflows nor loses the tails."""
+    a, b = float(theta[0]), float(theta[1])
+    ll = 0.0
+    for i in _blocks(len(u)):
+        uc = u[i:i + BLOCK]
+        z, e = buf[0, :len(uc)], buf[1, :len(uc)]
+        np.multiply(uc, b, out=z)
+        z += a
+        ll += float(np.sum(pos[i:i + BLOCK] * z))
+        np.abs(z, out=e)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        np.log1p(e, out=e)
+        np.maximum(z, 0.0, out=z)
+        z += e
+        z *= total[i:i + BLOCK]
+        ll -= float(z.sum())
+    return ll
+
+
+def _newton(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
+            buf: np.ndarray) -> np.ndarray | None:
+    """The maximum from ``theta``, or None when Newton's method does not reach it.
+
+    A step ``d`` to ``theta + d`` is kept without the likelihood when the gradient
+    there still climbs along ``d``: the likelihood is concave, so ``L(theta + d) >=
+    L(theta) + grad L(theta + d) . d``. Otherwise the step is halved until the
+    likelihood climbs."""
+    mo = _moments(u, pos, total, theta, buf)
+    for _ in range(MAX_STEPS):
+        if not (mo.s0 > 0 and mo.spread > 0):
+            break
+        # the weighted least-squares form of the Newton step, with u centred on its
+        # v-weighted mean m: no difference of large products
+        db = (mo.g1 - mo.m * mo.g0) / mo.spread
+        step = np.array([mo.g0 / mo.s0 - mo.m * db, db])
+        # half the Newton decrement: what the step would still gain; below float64's
+        # resolution of it, take the step and stop
+        if 0.5 * (mo.g0 * step[0] + mo.g1 * db) <= DECREMENT:
+            return theta + step
+        t = 1.0
+        trial = theta + step
+        trial_mo = _moments(u, pos, total, trial, buf)
+        if trial_mo.g0 * step[0] + trial_mo.g1 * step[1] < 0:
+            ll = _likelihood(u, pos, total, theta, buf)
+            for _halving in range(60):
+                if _likelihood(u, pos, total, trial, buf) >= ll:
+                    break
+                t *= 0.5
+                trial = theta + t * step
+            else:
+                break                    # no step climbs: at the maximum in float64
+            if t < 1.0:
+                trial_mo = _moments(u, pos, total, trial, buf)
+        theta, mo = trial, trial_mo
+        if np.all(np.abs(t * step) <= 1e-13 * (1.0 + np.abs(theta))):
+            return theta
+    # the last step was tiny or the curvature vanished: report what was reached when the
+    # gradient says it is the maximum, else refuse
+    return theta if abs(mo.g0) + abs(mo.g1) <= 1e-9 else None
+
+
+def _start(u: np.ndarray, pos: np.ndarray, total: np.ndarray, centre: float,
+           scale: float, buf: np.ndarray) -> np.ndarray:
+    """The better of the calibrated line (``z = x``) and the base rate alone (``b =
+    0``), where Newton's steps on a logistic likelihood are well behaved."""
+    base = float(pos.sum()) / float(total.sum())
+    starts = [np.array([centre, scale]), np.array([math.log(base) - math.log1p(-base), 0.0])]
+    lls = [_likelihood(u, pos, total, s, buf) for s in starts]
+    return starts[int(lls[1] > lls[0])]
+
+
+def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarray
+               ) -> RecalibrationFit:
+    """``recalibration_fit`` from the logits ``x`` and the class weights as shares of
+    their total (``total = pos + neg``, summing to 1). ``x`` is a float64 work array:
+    it is overwritten (centred and scaled in place).
+
+    Parameters
+    ----------
+    x : ndarray of shape (m,)
+        ``log p - log q`` of the clipped probabilities; overwritten.
+    pos, neg, total : ndarray of shape (m,)
+        Positive, negative and total weight at each score, as shares of the total.
+
+    Returns
+    -------
+    RecalibrationFit
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.table.recalibration_fit import fit_logits
+    >>> pos, neg = np.array([1.0, 2.0, 4.0]) / 14, np.array([4.0, 2.0, 1.0]) / 14
+    >>> fit = fit_logits(np.log([0.25, 1.0, 4.0]), pos, neg, pos + neg)
+    >>> round(fit.slope, 6), round(fit.intercept, 6), fit.undefined
+    (1.0, 0.0, '')
+    """
+    has_pos, has_neg = pos > 0, neg > 0
+    if not has_pos.any() or not has_neg.any():
+        return _undefined(f"y_true holds only {'negatives' if not has_pos.any() else 'positives'} "
+                          "(rows of weight 0 excluded), so no line separates their rates")
+    if x.min() == x.max():
+        return _undefined("every probability is the same (after clipping to [eps, "
+                          "1 - eps]), so the slope is not identified")
+    lo_pos = np.min(x, where=has_pos, initial=np.inf)
+    hi_pos = np.max(x, where=has_pos, initial=-np.inf)
+    lo_neg = np.min(x, where=has_neg, initial=np.inf)
+    hi_neg = np.max(x, where=has_neg, initial=-np.inf)
+    del has_pos, has_neg
+    if lo_pos >= hi_neg or hi_pos <= lo_neg:
+        return _undefined("the probabilities separate the classes (every positive at or "
+                          f"{'above' if lo_pos >= hi_neg else 'below'} every negative), so "
+                          "the maximum-likelihood slope is infinite")
+    buf = np.empty((3, min(BLOCK, len(x))))
+    # centred and scaled x: the Hessian stays well conditioned whatever the scores' spread
+    centre = _sum_product(total, x, buf[0])
+    x -= centre
+    scale = math.sqrt(_sum_product(total, x, buf[0], square=True))
+    x /= scale
+    u = x
+    theta = None
+    if len(u) > 4 * SUBSAMPLE:
+        # an evenly strided subsample's maximum is within its sampling error of the
+        # whole table's, from where Newton's steps converge quadratically
+        k = len(u) // SUBSAMPLE
+        sub_total = total[::k].copy()
+        weight = float(sub_total.sum())
+        if weight > 0:
+            sub = u[::k].copy(), pos[::k] / weight, sub_total / weight
+            theta = _newton(*sub, _start(*sub, centre, scale, buf), buf)
+    if theta is None or not np.all(np.isfinite(theta)):
+        theta = _start(u, pos, total, centre, scale, buf)
+    theta = _newton(u, pos, total, theta, buf)
+    if theta is None:
+        return _undefined("Newton's method did not converge")
+    b = float(theta[1] / scale)
+    return RecalibrationFit(b, float(theta[0] - b * centre), "")
+
+
+def _sum_product(a: np.ndarray, b: np.ndarray, scratch: np.ndarray,
+                 square: bool = False) -> float:
+    """``sum(a * b)`` (``sum(a * b**2)`` when ``square``), block by block."""
+    out = 0.0
+    for i in _blocks(len(a)):
+        w = scratch[:len(a[i:i + BLOCK])]
+        np.multiply(a[i:i + BLOCK], b[i:i + BLOCK], out=w)
+        if square:
+            w *= b[i:i + BLOCK]
+        out += float(w.sum())
+    return out
 
 
 def recalibration_fit(p: np.ndarray, q: np.ndarray, pos: np.ndarray, neg: np.ndarray
@@ -79,73 +291,10 @@ def recalibration_fit(p: np.ndarray, q: np.ndarray, pos: np.ndarray, neg: np.nda
     >>> round(fit.slope, 6), round(fit.intercept, 6), fit.undefined
     (1.0, 0.0, '')
     """
-    x = np.log(p) - np.log(q)
-    has_pos, has_neg = pos > 0, neg > 0
-    if not has_pos.any() or not has_neg.any():
-        return _undefined(f"y_true holds only {'negatives' if not has_pos.any() else 'positives'} "
-                          "(rows of weight 0 excluded), so no line separates their rates")
-    if x.min() == x.max():
-        return _undefined("every probability is the same (after clipping to [eps, "
-                          "1 - eps]), so the slope is not identified")
-    lo_pos, hi_pos = x[has_pos].min(), x[has_pos].max()
-    lo_neg, hi_neg = x[has_neg].min(), x[has_neg].max()
-    if lo_pos >= hi_neg or hi_pos <= lo_neg:
-        return _undefined("the probabilities separate the classes (every positive at or "
-                          f"{'above' if lo_pos >= hi_neg else 'below'} every negative), so "
-                          "the maximum-likelihood slope is infinite")
+    x = np.log(p)
+    x -= np.log(q)
     # shares of the total weight: the likelihood per unit of weight, whose float64
     # resolution the stopping rule reads
     weight = float(pos.sum() + neg.sum())
-    pos = pos / weight
-    total = pos + neg / weight
-    # centred and scaled x: the Hessian stays well conditioned whatever the scores' spread
-    centre = float(np.sum(total * x))
-    scale = float(np.sqrt(np.sum(total * (x - centre) ** 2)))
-    u = (x - centre) / scale
-    # start from the better of the calibrated line (z = x) and the base rate alone
-    # (b = 0), where Newton's steps on a logistic likelihood are well behaved
-    base = float(pos.sum())
-    starts = [np.array([centre, scale]), np.array([math.log(base) - math.log1p(-base), 0.0])]
-    fits = [_likelihood(s[0] + s[1] * u, pos, total) for s in starts]
-    k = int(fits[1][0] > fits[0][0])
-    theta, (ll, mu) = starts[k], fits[k]
-    for _ in range(MAX_STEPS):
-        resid = pos - total * mu
-        v = total * mu * (1.0 - mu)
-        # the weighted least-squares form of the Newton step, with u centred on its
-        # v-weighted mean m: no difference of large products (a flat region where most
-        # v underflow would make the determinant's two terms cancel)
-        s0 = float(v.sum())
-        m = float((v * u).sum()) / s0 if s0 > 0 else 0.0
-        spread = float((v * (u - m) ** 2).sum())
-        if not (s0 > 0 and spread > 0):
-            break
-        g0 = float(resid.sum())
-        db = float((resid * (u - m)).sum()) / spread
-        step = np.array([g0 / s0 - m * db, db])
-        # half the Newton decrement: what the step would still gain (the likelihood is
-        # per unit of weight); below float64's resolution of it, take the step and stop
-        if 0.5 * (g0 * step[0] + float((resid * u).sum()) * db) <= 1e-15:
-            theta = theta + step
-            b = float(theta[1] / scale)
-            return RecalibrationFit(b, float(theta[0] - b * centre), "")
-        t = 1.0
-        for _halving in range(60):
-            trial = theta + t * step
-            trial_ll, trial_mu = _likelihood(trial[0] + trial[1] * u, pos, total)
-            if trial_ll >= ll:
-                break
-            t *= 0.5
-        else:
-            break                        # no step climbs: at the maximum in float64
-        theta, ll, mu = trial, trial_ll, trial_mu
-        if np.all(np.abs(t * step) <= 1e-13 * (1.0 + np.abs(theta))):
-            b = float(theta[1] / scale)
-            return RecalibrationFit(b, float(theta[0] - b * centre), "")
-    # the last step was tiny or the curvature vanished: report what was reached when the
-    # gradient says it is the maximum, else refuse
-    resid = pos - total * mu
-    if abs(float(resid.sum())) + abs(float((resid * u).sum())) <= 1e-9:
-        b = float(theta[1] / scale)
-        return RecalibrationFit(b, float(theta[0] - b * centre), "")
-    return _undefined("Newton's method did not converge")
+    pos, neg = pos / weight, neg / weight
+    return fit_logits(x, pos, neg, pos + neg)
