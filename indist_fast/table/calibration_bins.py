@@ -261,7 +261,7 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
     with np.errstate(over="ignore"):
         hl = float(np.sum(hl_terms) * total)
     df = len(kept) - 2
-    fit = fit_logits(logits, share_pos, share_neg, w)
+    fit = fit_logits(logits, share_pos, share_neg, w, ascending=True)
     _warn_undefined(fit, df, len(kept))
     return Calibration(
         n_bins=n_bins, strategy=strategy, edges=edges, bin=kept.astype(np.int64),

@@ -43,18 +43,18 @@ def bin_ends(weights: np.ndarray, n_bins: int) -> np.ndarray:
     """Index of the last distinct score of each bin: bin ``j`` (1-based) ends at the
     first score where the running weight reaches ``j / n_bins`` of the total. A score
     reaching several marks ends those bins together: they are one bin, listed once."""
+    running = np.cumsum(weights)
     if weights.dtype.kind == "i":
-        running = np.cumsum(weights)
         total = int(running[-1])
         if total < 2**62 // n_bins:
-            # exact: running >= j total / n_bins  <=>  n_bins running >= j total
-            marks = np.arange(1, n_bins + 1, dtype=np.int64) * total
-            ends = np.searchsorted(running * n_bins, marks, side="left")
+            # exact: running >= j total / n_bins  <=>  running >= ceil(j total / n_bins),
+            # the running counts being whole
+            marks = -(-np.arange(1, n_bins + 1, dtype=np.int64) * total // n_bins)
+            ends = np.searchsorted(running, marks, side="left")
         else:
             ends = np.searchsorted(running.astype(np.float64),
                                    np.arange(1, n_bins + 1) * (total / n_bins), side="left")
     else:
-        running = np.cumsum(weights)
         ends = np.searchsorted(running, np.arange(1, n_bins + 1) * (running[-1] / n_bins),
                                side="left")
     # The last bin ends at the last score, whatever rounding did to the running sum.

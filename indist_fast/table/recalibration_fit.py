@@ -177,8 +177,8 @@ def _start(u: np.ndarray, pos: np.ndarray, total: np.ndarray, centre: float,
     return starts[int(lls[1] > lls[0])]
 
 
-def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarray
-               ) -> RecalibrationFit:
+def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarray,
+               ascending: bool = False) -> RecalibrationFit:
     """``recalibration_fit`` from the logits ``x`` and the class weights as shares of
     their total (``total = pos + neg``, summing to 1). ``x`` is a float64 work array:
     it is overwritten (centred and scaled in place).
@@ -189,6 +189,9 @@ def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarra
         ``log p - log q`` of the clipped probabilities; overwritten.
     pos, neg, total : ndarray of shape (m,)
         Positive, negative and total weight at each score, as shares of the total.
+    ascending : bool, default=False
+        Whether ``x`` is non-decreasing (the logits of ascending scores), which finds
+        the classes' extremes without a pass over ``x``.
 
     Returns
     -------
@@ -207,14 +210,23 @@ def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarra
     if not has_pos.any() or not has_neg.any():
         return _undefined(f"y_true holds only {'negatives' if not has_pos.any() else 'positives'} "
                           "(rows of weight 0 excluded), so no line separates their rates")
-    if x.min() == x.max():
+    if ascending:
+        # the extremes at the first and last entry of each class: no pass over x
+        lowest, highest = x[0], x[-1]
+        first, last = np.argmax(has_pos), len(x) - 1 - np.argmax(has_pos[::-1])
+        lo_pos, hi_pos = x[first], x[last]
+        first, last = np.argmax(has_neg), len(x) - 1 - np.argmax(has_neg[::-1])
+        lo_neg, hi_neg = x[first], x[last]
+    else:
+        lowest, highest = x.min(), x.max()
+        lo_pos = np.min(x, where=has_pos, initial=np.inf)
+        hi_pos = np.max(x, where=has_pos, initial=-np.inf)
+        lo_neg = np.min(x, where=has_neg, initial=np.inf)
+        hi_neg = np.max(x, where=has_neg, initial=-np.inf)
+    del has_pos, has_neg
+    if lowest == highest:
         return _undefined("every probability is the same (after clipping to [eps, "
                           "1 - eps]), so the slope is not identified")
-    lo_pos = np.min(x, where=has_pos, initial=np.inf)
-    hi_pos = np.max(x, where=has_pos, initial=-np.inf)
-    lo_neg = np.min(x, where=has_neg, initial=np.inf)
-    hi_neg = np.max(x, where=has_neg, initial=-np.inf)
-    del has_pos, has_neg
     if lo_pos >= hi_neg or hi_pos <= lo_neg:
         return _undefined("the probabilities separate the classes (every positive at or "
                           f"{'above' if lo_pos >= hi_neg else 'below'} every negative), so "

@@ -67,8 +67,8 @@ def ks_of(table: Any, method: str | None) -> KSResult:
     """
     with np.errstate(over="ignore"):        # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
-    tp = np.cumsum(table.pos, dtype=np.float64)
-    fp = np.cumsum(table.neg, dtype=np.float64)
+    # counts run in int64 (exact, and no conversion pass); weights in float64
+    tp, fp = np.cumsum(table.pos), np.cumsum(table.neg)
     wp, wn = float(tp[-1]), float(fp[-1])   # the in-order totals, as ``curves`` uses
     if method is not None:
         _check_frequency_weights(table)
@@ -76,8 +76,12 @@ def ks_of(table: Any, method: str | None) -> KSResult:
     # integer counts below 2**26 per class, so equal gaps tie exactly and the first
     # (highest threshold) wins. The power-of-two scale keeps the products in range.
     scale = weight_scale(wp, wn)
-    gap = (tp * scale) * (wn * scale) - (fp * scale) * (wp * scale)
-    k = int(np.argmax(np.abs(gap)))
+    gap = _scaled(tp, scale) * (wn * scale)
+    gap -= _scaled(fp, scale) * (wp * scale)
+    # the first largest |gap|: the first maximum and the first minimum, the larger in
+    # size (the earlier on a tie), without an array of |gap|
+    high, low = int(np.argmax(gap)), int(np.argmin(gap))
+    k = low if -gap[low] > gap[high] or (-gap[low] == gap[high] and low < high) else high
     rates = operating_rates(float(tp[k]), float(fp[k]), wp, wn)
     statistic = float(min(abs(rates.tpr - rates.fpr), 1.0))
     sign = 0 if gap[k] == 0 else (1 if gap[k] > 0 else -1)
@@ -86,6 +90,12 @@ def ks_of(table: Any, method: str | None) -> KSResult:
     return KSResult(statistic=statistic, threshold=float(table.scores[k]), tpr=rates.tpr,
                     fpr=rates.fpr, sign=sign, pvalue=pvalue, method=used, n_pos=wp,
                     n_neg=wn)
+
+
+def _scaled(running: np.ndarray, scale: float) -> np.ndarray:
+    """``running * scale``, exact (the scale is a power of two); the array itself at
+    scale 1, counts then turning float64 in the product that follows."""
+    return running if scale == 1.0 else running * scale
 
 
 def _check_frequency_weights(table: Any) -> None:
