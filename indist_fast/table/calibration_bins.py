@@ -120,10 +120,8 @@ def _clipped(s: np.ndarray, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
     the scores' dtype, both clipped to ``[eps, 1 - eps]`` of that dtype."""
     d = np.dtype(dtype)
     eps = np.finfo(d).eps
-    one = d.type(1)
-    if d == np.float64:
-        return np.clip(s, eps, one - eps), np.clip(one - s, eps, one - eps)
     p = s.astype(d)
+    one = d.type(1)
     return (np.clip(p, eps, one - eps).astype(np.float64),
             np.clip(one - p, eps, one - eps).astype(np.float64))
 
@@ -153,12 +151,14 @@ def _score_sums(s: np.ndarray, share_pos: np.ndarray, share_neg: np.ndarray,
                 observed: np.ndarray, dtype: Any, logits: np.ndarray) -> _ScoreSums:
     """The sums over the scores (ascending ``s`` with their shares of the weight),
     block by block, and each score's clipped logit written to ``logits``."""
+    d = np.dtype(dtype)
+    eps = np.finfo(d).eps
     brier = wbv = wbc = loss = 0.0
     for i in range(0, len(s), BLOCK):
         j = min(i + BLOCK, len(s))
         sc, pc, nc, wc = s[i:j], share_pos[i:j], share_neg[i:j], w[i:j]
-        a = np.subtract(1.0, sc)
-        a *= a
+        q = np.subtract(1.0, sc)
+        a = np.multiply(q, q)
         a *= pc
         b = np.multiply(sc, sc)
         b *= nc
@@ -167,11 +167,15 @@ def _score_sums(s: np.ndarray, share_pos: np.ndarray, share_neg: np.ndarray,
         np.multiply(spread, spread, out=a)
         a *= wc
         wbv += float(np.sum(a))
-        np.multiply(wc, _runs(observed, bounds, i, j), out=a)
-        np.subtract(pc, a, out=a)
-        a *= spread
+        # sum w (p - f_k) (y - o_k): each bin's sum of w (p - f_k) is 0 (f_k is the
+        # bin's weighted mean), so the o_k term drops and y's share is what remains
+        np.multiply(pc, spread, out=a)
         wbc += float(np.sum(a))
-        p, q = _clipped(sc, dtype)
+        if d == np.float64:
+            p = np.clip(sc, eps, 1.0 - eps)
+            np.clip(q, eps, 1.0 - eps, out=q)
+        else:
+            p, q = _clipped(sc, d)
         np.log(p, out=p)
         np.log(q, out=q)
         # a share of 0 adds 0: log p and log q are finite after clipping

@@ -63,13 +63,14 @@ def _blocks(n: int) -> range:
 
 
 def _moments(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
-             buf: np.ndarray) -> _Moments:
+             buf: np.ndarray, shift: float = 0.0) -> _Moments:
     """Gradient and Hessian of the log-likelihood at ``z = theta[0] + theta[1] u``, from
-    ``mu = 1 / (1 + e^-z)``: ``e^-z`` overflows to infinity only where ``mu`` is 0, and
-    ``1 - mu`` is exact given ``mu``. The blocks' centred spreads are combined by Chan,
-    Golub and LeVeque's rule, so no difference of large sums is taken."""
+    ``e = 1 + e^-z``: ``total mu = total / e`` and ``v = total mu (1 - mu) = total mu -
+    total mu / e`` (``e^-z`` overflows to infinity only where ``mu`` is 0). The spread
+    of ``u`` is summed about ``shift``, the previous step's mean: its centred form
+    ``sum v (u - c)^2 - s0 (m - c)^2`` then subtracts no two large numbers."""
     a, b = float(theta[0]), float(theta[1])
-    s0 = mean = spread = g0 = g1 = 0.0
+    s0 = s1 = s2 = g0 = g1 = 0.0
     with np.errstate(over="ignore"):
         for i in _blocks(len(u)):
             uc, pc, tc = u[i:i + BLOCK], pos[i:i + BLOCK], total[i:i + BLOCK]
@@ -81,24 +82,18 @@ def _moments(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarra
             np.divide(tc, e, out=tm)                 # total * mu
             np.subtract(pc, tm, out=w)               # the residual
             g0 += float(w.sum())
-            w *= uc
+            np.divide(tm, e, out=e)
+            np.subtract(tm, e, out=e)                # v
+            s0 += float(e.sum())
+            np.subtract(uc, shift, out=tm)           # u - c
+            w *= tm
             g1 += float(w.sum())
-            np.reciprocal(e, out=e)
-            np.subtract(1.0, e, out=e)
-            e *= tm                                  # v = total * mu * (1 - mu)
-            c0 = float(e.sum())
-            if c0 > 0:
-                np.multiply(e, uc, out=w)
-                cm = float(w.sum()) / c0
-                np.subtract(uc, cm, out=w)
-                w *= w
-                w *= e
-                merged = s0 + c0
-                d = cm - mean
-                mean += d * (c0 / merged)
-                spread += float(w.sum()) + d * d * (s0 * (c0 / merged))
-                s0 = merged
-    return _Moments(s0, mean, spread, g0, g1)
+            e *= tm
+            s1 += float(e.sum())
+            e *= tm
+            s2 += float(e.sum())
+    m = s1 / s0 if s0 > 0 else 0.0
+    return _Moments(s0, shift + m, s2 - s1 * m, g0, g1 + shift * g0)
 
 
 def _likelihood(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
@@ -147,7 +142,7 @@ def _newton(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray
             return theta + step
         t = 1.0
         trial = theta + step
-        trial_mo = _moments(u, pos, total, trial, buf)
+        trial_mo = _moments(u, pos, total, trial, buf, mo.m)
         if trial_mo.g0 * step[0] + trial_mo.g1 * step[1] < 0:
             ll = _likelihood(u, pos, total, theta, buf)
             for _halving in range(60):
@@ -158,7 +153,7 @@ def _newton(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray
             else:
                 break                    # no step climbs: at the maximum in float64
             if t < 1.0:
-                trial_mo = _moments(u, pos, total, trial, buf)
+                trial_mo = _moments(u, pos, total, trial, buf, mo.m)
         theta, mo = trial, trial_mo
         if np.all(np.abs(t * step) <= 1e-13 * (1.0 + np.abs(theta))):
             return theta
