@@ -81,6 +81,8 @@ def calibration_edges(ascending: np.ndarray, weight: np.ndarray | None, integer:
     """
     if strategy == "uniform":
         return np.linspace(0.0, 1.0, n_bins + 1)
+    if weight is None:
+        raise TypeError("quantile edges need the scores' weight, got None.")
     # as numpy.percentile gets them from calibration_curve: q * 100, then / 100
     q = np.true_divide(np.linspace(0.0, 1.0, n_bins + 1) * 100, 100)
     if integer:

@@ -139,7 +139,7 @@ def _newton(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray
         # half the Newton decrement: what the step would still gain; below float64's
         # resolution of it, take the step and stop
         if 0.5 * (mo.g0 * step[0] + mo.g1 * db) <= DECREMENT:
-            return theta + step
+            return np.asarray(theta + step)
         t = 1.0
         trial = theta + step
         trial_mo = _moments(u, pos, total, trial, buf, mo.m)
