@@ -240,7 +240,7 @@ def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarra
         k = len(u) // SUBSAMPLE
         sub_total = total[::k].copy()
         weight = float(sub_total.sum())
-        if weight > 0:
+        if pos[::k].any() and neg[::k].any():          # both classes in the subsample
             sub = u[::k].copy(), pos[::k] / weight, sub_total / weight
             theta = _newton(*sub, _start(*sub, centre, scale, buf), buf)
     if theta is None or not np.all(np.isfinite(theta)):
