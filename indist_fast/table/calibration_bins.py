@@ -95,8 +95,9 @@ def calibration_edges(ascending: np.ndarray, weight: np.ndarray | None, integer:
         below[top] = above[top] = n - 1
         t = virtual - below
         # order statistic k is the first distinct score whose running count passes k
-        a = ascending[np.searchsorted(cum, below, side="right")].astype(dtype)
-        b = ascending[np.searchsorted(cum, above, side="right")].astype(dtype)
+        # (k whole, searched as int64: a float key would convert the running counts)
+        a = ascending[np.searchsorted(cum, below.astype(np.int64), side="right")].astype(dtype)
+        b = ascending[np.searchsorted(cum, above.astype(np.int64), side="right")].astype(dtype)
         return _lerp(a, b, t)
     cdf = np.cumsum(weight, dtype=np.float64)
     cdf /= cdf[-1]
@@ -148,17 +149,19 @@ def _runs(values: np.ndarray, bounds: np.ndarray, i: int, j: int) -> np.ndarray:
     return np.repeat(values[k0:k1], lengths)
 
 
-def _score_sums(s: np.ndarray, share_pos: np.ndarray, share_neg: np.ndarray,
+def _score_sums(s: np.ndarray, share_pos: np.ndarray, neg: np.ndarray, total: float,
                 w: np.ndarray, bounds: np.ndarray, predicted: np.ndarray,
                 observed: np.ndarray, dtype: Any, logits: np.ndarray) -> _ScoreSums:
-    """The sums over the scores (ascending ``s`` with their shares of the weight),
-    block by block, and each score's clipped logit written to ``logits``."""
+    """The sums over the scores (ascending ``s`` with their shares of the weight, the
+    negatives' taken block by block from ``neg / total``), and each score's clipped
+    logit written to ``logits``."""
     d = np.dtype(dtype)
     eps = np.finfo(d).eps
     brier = wbv = wbc = loss = 0.0
     for i in range(0, len(s), BLOCK):
         j = min(i + BLOCK, len(s))
-        sc, pc, nc, wc = s[i:j], share_pos[i:j], share_neg[i:j], w[i:j]
+        sc, pc, wc = s[i:j], share_pos[i:j], w[i:j]
+        nc = np.divide(neg[i:j], total)
         q = np.subtract(1.0, sc)
         a = np.multiply(q, q)
         a *= pc
@@ -233,8 +236,9 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
     s = scores[::-1]                            # ascending, as bins and edges run
     pos_up, neg_up = pos[::-1], neg[::-1]
-    share_pos, share_neg = np.divide(pos_up, total), np.divide(neg_up, total)
-    w = share_pos + share_neg                   # shares of the total weight
+    share_pos = np.divide(pos_up, total)
+    w = np.divide(neg_up, total)
+    w += share_pos                              # shares of the total weight
     edges = calibration_edges(s, pos_up + neg_up if strategy == "quantile" else None,
                               pos.dtype.kind == "i", n_bins, strategy, dtype)
     # scikit-learn's rule, searchsorted(edges[1:-1], p) (side left): a score on an inner
@@ -256,7 +260,7 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
     gap = np.abs(observed - predicted)
     base = float(np.sum(share_pos))
     logits = np.empty(len(s))
-    sums = _score_sums(s, share_pos, share_neg, w, np.r_[starts, len(s)], predicted,
+    sums = _score_sums(s, share_pos, neg_up, total, w, np.r_[starts, len(s)], predicted,
                        observed, dtype, logits)
     with np.errstate(divide="ignore", invalid="ignore"):
         expected = mass * predicted
@@ -267,7 +271,7 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
     with np.errstate(over="ignore"):
         hl = float(np.sum(hl_terms) * total)
     df = len(kept) - 2
-    fit = fit_logits(logits, share_pos, share_neg, w, ascending=True)
+    fit = fit_logits(logits, share_pos, neg_up, w, ascending=True)
     _warn_undefined(fit, df, len(kept))
     return Calibration(
         n_bins=n_bins, strategy=strategy, edges=edges, bin=kept.astype(np.int64),

@@ -175,15 +175,17 @@ def _start(u: np.ndarray, pos: np.ndarray, total: np.ndarray, centre: float,
 def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarray,
                ascending: bool = False) -> RecalibrationFit:
     """``recalibration_fit`` from the logits ``x`` and the class weights as shares of
-    their total (``total = pos + neg``, summing to 1). ``x`` is a float64 work array:
+    their total (``total`` the positive and negative shares added, summing to 1). ``x`` is a float64 work array:
     it is overwritten (centred and scaled in place).
 
     Parameters
     ----------
     x : ndarray of shape (m,)
         ``log p - log q`` of the clipped probabilities; overwritten.
-    pos, neg, total : ndarray of shape (m,)
-        Positive, negative and total weight at each score, as shares of the total.
+    pos, total : ndarray of shape (m,)
+        Positive and total weight at each score, as shares of the total.
+    neg : ndarray of shape (m,)
+        Negative weight at each score, on any scale (only where it is positive is read).
     ascending : bool, default=False
         Whether ``x`` is non-decreasing (the logits of ascending scores), which finds
         the classes' extremes without a pass over ``x``.
