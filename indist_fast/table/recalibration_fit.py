@@ -62,21 +62,23 @@ def _blocks(n: int) -> range:
     return range(0, n, BLOCK)
 
 
-def _moments(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
-             buf: np.ndarray, shift: float = 0.0) -> _Moments:
-    """Gradient and Hessian of the log-likelihood at ``z = theta[0] + theta[1] u``, from
-    ``e = 1 + e^-z``: ``total mu = total / e`` and ``v = total mu (1 - mu) = total mu -
-    total mu / e`` (``e^-z`` overflows to infinity only where ``mu`` is 0). The spread
-    of ``u`` is summed about ``shift``, the previous step's mean: its centred form
-    ``sum v (u - c)^2 - s0 (m - c)^2`` then subtracts no two large numbers."""
+def _moments(x: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
+             frame: tuple[float, float], buf: np.ndarray, shift: float = 0.0) -> _Moments:
+    """Gradient and Hessian of the log-likelihood at ``z = theta[0] + theta[1] u``, ``u
+    = (x - c) / s`` for ``frame = (c, s)``, from ``e = 1 + e^-z``: ``total mu = total /
+    e`` and ``v = total mu (1 - mu) = total mu - total mu / e`` (``e^-z`` overflows to
+    infinity only where ``mu`` is 0). The spread of ``u`` is summed about ``shift``, the
+    previous step's mean: its centred form ``sum v (u - shift)^2 - s0 (m - shift)^2``
+    then subtracts no two large numbers."""
+    c, s = frame
     a, b = float(theta[0]), float(theta[1])
     s0 = s1 = s2 = g0 = g1 = 0.0
     with np.errstate(over="ignore"):
-        for i in _blocks(len(u)):
-            uc, pc, tc = u[i:i + BLOCK], pos[i:i + BLOCK], total[i:i + BLOCK]
-            e, tm, w = buf[0, :len(uc)], buf[1, :len(uc)], buf[2, :len(uc)]
-            np.multiply(uc, -b, out=e)
-            e -= a
+        for i in _blocks(len(x)):
+            xc, pc, tc = x[i:i + BLOCK], pos[i:i + BLOCK], total[i:i + BLOCK]
+            e, tm, w = buf[0, :len(xc)], buf[1, :len(xc)], buf[2, :len(xc)]
+            np.multiply(xc, -b / s, out=e)
+            e += b * c / s - a                       # -z
             np.exp(e, out=e)
             e += 1.0
             np.divide(tc, e, out=tm)                 # total * mu
@@ -85,29 +87,31 @@ def _moments(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarra
             np.divide(tm, e, out=e)
             np.subtract(tm, e, out=e)                # v
             s0 += float(e.sum())
-            np.subtract(uc, shift, out=tm)           # u - c
+            np.subtract(xc, c + s * shift, out=tm)   # s (u - shift)
             w *= tm
             g1 += float(w.sum())
             e *= tm
             s1 += float(e.sum())
             e *= tm
             s2 += float(e.sum())
+    s1, s2, g1 = s1 / s, s2 / (s * s), g1 / s
     m = s1 / s0 if s0 > 0 else 0.0
     return _Moments(s0, shift + m, s2 - s1 * m, g0, g1 + shift * g0)
 
 
-def _likelihood(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
-                buf: np.ndarray) -> float:
-    """The log-likelihood at ``z = theta[0] + theta[1] u`` (per unit of weight), from
-    ``log sigma(z) = z - softplus(z)``, ``softplus(z) = max(z, 0) + log1p(e^-|z|)``,
-    which neither overflows nor loses the tails."""
+def _likelihood(x: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
+                frame: tuple[float, float], buf: np.ndarray) -> float:
+    """The log-likelihood at ``z = theta[0] + theta[1] (x - c) / s`` (per unit of
+    weight), from ``log sigma(z) = z - softplus(z)``, ``softplus(z) = max(z, 0) +
+    log1p(e^-|z|)``, which neither overflows nor loses the tails."""
+    c, s = frame
     a, b = float(theta[0]), float(theta[1])
     ll = 0.0
-    for i in _blocks(len(u)):
-        uc = u[i:i + BLOCK]
-        z, e = buf[0, :len(uc)], buf[1, :len(uc)]
-        np.multiply(uc, b, out=z)
-        z += a
+    for i in _blocks(len(x)):
+        xc = x[i:i + BLOCK]
+        z, e = buf[0, :len(xc)], buf[1, :len(xc)]
+        np.multiply(xc, b / s, out=z)
+        z += a - b * c / s
         ll += float(np.sum(pos[i:i + BLOCK] * z))
         np.abs(z, out=e)
         np.negative(e, out=e)
@@ -120,15 +124,17 @@ def _likelihood(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.nda
     return ll
 
 
-def _newton(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
-            buf: np.ndarray) -> np.ndarray | None:
-    """The maximum from ``theta``, or None when Newton's method does not reach it.
+def _newton(x: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray,
+            frame: tuple[float, float], buf: np.ndarray) -> np.ndarray | None:
+    """The maximum from ``theta`` (coefficients of ``u = (x - c) / s``, ``frame = (c,
+    s)``), or None when Newton's method does not reach it.
 
     A step ``d`` to ``theta + d`` is kept without the likelihood when the gradient
     there still climbs along ``d``: the likelihood is concave, so ``L(theta + d) >=
     L(theta) + grad L(theta + d) . d``. Otherwise the step is halved until the
     likelihood climbs."""
-    mo = _moments(u, pos, total, theta, buf)
+    data = (x, pos, total)
+    mo = _moments(*data, theta, frame, buf)
     for _ in range(MAX_STEPS):
         if not (mo.s0 > 0 and mo.spread > 0):
             break
@@ -142,18 +148,18 @@ def _newton(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray
             return np.asarray(theta + step)
         t = 1.0
         trial = theta + step
-        trial_mo = _moments(u, pos, total, trial, buf, mo.m)
+        trial_mo = _moments(*data, trial, frame, buf, mo.m)
         if trial_mo.g0 * step[0] + trial_mo.g1 * step[1] < 0:
-            ll = _likelihood(u, pos, total, theta, buf)
+            ll = _likelihood(*data, theta, frame, buf)
             for _halving in range(60):
-                if _likelihood(u, pos, total, trial, buf) >= ll:
+                if _likelihood(*data, trial, frame, buf) >= ll:
                     break
                 t *= 0.5
                 trial = theta + t * step
             else:
                 break                    # no step climbs: at the maximum in float64
             if t < 1.0:
-                trial_mo = _moments(u, pos, total, trial, buf, mo.m)
+                trial_mo = _moments(*data, trial, frame, buf, mo.m)
         theta, mo = trial, trial_mo
         if np.all(np.abs(t * step) <= 1e-13 * (1.0 + np.abs(theta))):
             return theta
@@ -162,26 +168,41 @@ def _newton(u: np.ndarray, pos: np.ndarray, total: np.ndarray, theta: np.ndarray
     return theta if abs(mo.g0) + abs(mo.g1) <= 1e-9 else None
 
 
-def _start(u: np.ndarray, pos: np.ndarray, total: np.ndarray, centre: float,
-           scale: float, buf: np.ndarray) -> np.ndarray:
+def _start(x: np.ndarray, pos: np.ndarray, total: np.ndarray, frame: tuple[float, float],
+           buf: np.ndarray) -> np.ndarray:
     """The better of the calibrated line (``z = x``) and the base rate alone (``b =
     0``), where Newton's steps on a logistic likelihood are well behaved."""
     base = float(pos.sum()) / float(total.sum())
-    starts = [np.array([centre, scale]), np.array([math.log(base) - math.log1p(-base), 0.0])]
-    lls = [_likelihood(u, pos, total, s, buf) for s in starts]
+    starts = [np.array(frame), np.array([math.log(base) - math.log1p(-base), 0.0])]
+    lls = [_likelihood(x, pos, total, s, frame, buf) for s in starts]
     return starts[int(lls[1] > lls[0])]
+
+
+def _frame(x: np.ndarray, total: np.ndarray, buf: np.ndarray) -> tuple[float, float]:
+    """``(c, s)``: the weighted mean and standard deviation of ``x``, which centre and
+    scale it so that the Hessian stays well conditioned whatever the scores' spread
+    (``s`` 0 when ``x`` is constant under the weight)."""
+    weight = float(total.sum())
+    centre = _sum_product(total, x, buf[0]) / weight
+    spread = 0.0
+    for i in _blocks(len(x)):
+        w = buf[0, :len(x[i:i + BLOCK])]
+        np.subtract(x[i:i + BLOCK], centre, out=w)
+        w *= w
+        w *= total[i:i + BLOCK]
+        spread += float(w.sum())
+    return centre, math.sqrt(spread / weight)
 
 
 def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarray,
                ascending: bool = False) -> RecalibrationFit:
     """``recalibration_fit`` from the logits ``x`` and the class weights as shares of
-    their total (``total`` the positive and negative shares added, summing to 1). ``x`` is a float64 work array:
-    it is overwritten (centred and scaled in place).
+    their total (``total`` the positive and negative shares added, summing to 1).
 
     Parameters
     ----------
     x : ndarray of shape (m,)
-        ``log p - log q`` of the clipped probabilities; overwritten.
+        ``log p - log q`` of the clipped probabilities.
     pos, total : ndarray of shape (m,)
         Positive and total weight at each score, as shares of the total.
     neg : ndarray of shape (m,)
@@ -229,40 +250,36 @@ def fit_logits(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, total: np.ndarra
                           f"{'above' if lo_pos >= hi_neg else 'below'} every negative), so "
                           "the maximum-likelihood slope is infinite")
     buf = np.empty((3, min(BLOCK, len(x))))
-    # centred and scaled x: the Hessian stays well conditioned whatever the scores' spread
-    centre = _sum_product(total, x, buf[0])
-    x -= centre
-    scale = math.sqrt(_sum_product(total, x, buf[0], square=True))
-    x /= scale
-    u = x
-    theta = None
-    if len(u) > 4 * SUBSAMPLE:
+    theta = frame = None
+    if len(x) > 4 * SUBSAMPLE:
         # an evenly strided subsample's maximum is within its sampling error of the
-        # whole table's, from where Newton's steps converge quadratically
-        k = len(u) // SUBSAMPLE
+        # whole table's, from where Newton's steps converge quadratically; its mean and
+        # spread of x serve to condition the whole fit
+        k = len(x) // SUBSAMPLE
         sub_total = total[::k].copy()
         weight = float(sub_total.sum())
         if pos[::k].any() and neg[::k].any():          # both classes in the subsample
-            sub = u[::k].copy(), pos[::k] / weight, sub_total / weight
-            theta = _newton(*sub, _start(*sub, centre, scale, buf), buf)
-    if theta is None or not np.all(np.isfinite(theta)):
-        theta = _start(u, pos, total, centre, scale, buf)
-    theta = _newton(u, pos, total, theta, buf)
+            sub = x[::k].copy(), pos[::k] / weight, sub_total / weight
+            frame = _frame(sub[0], sub[2], buf)
+            if frame[1] > 0:
+                theta = _newton(*sub, _start(*sub, frame, buf), frame, buf)
+    if theta is None or frame is None or not np.all(np.isfinite(theta)):
+        frame = _frame(x, total, buf)
+        theta = _start(x, pos, total, frame, buf)
+    theta = _newton(x, pos, total, theta, frame, buf)
     if theta is None:
         return _undefined("Newton's method did not converge")
+    centre, scale = frame
     b = float(theta[1] / scale)
     return RecalibrationFit(b, float(theta[0] - b * centre), "")
 
 
-def _sum_product(a: np.ndarray, b: np.ndarray, scratch: np.ndarray,
-                 square: bool = False) -> float:
-    """``sum(a * b)`` (``sum(a * b**2)`` when ``square``), block by block."""
+def _sum_product(a: np.ndarray, b: np.ndarray, scratch: np.ndarray) -> float:
+    """``sum(a * b)``, block by block."""
     out = 0.0
     for i in _blocks(len(a)):
         w = scratch[:len(a[i:i + BLOCK])]
         np.multiply(a[i:i + BLOCK], b[i:i + BLOCK], out=w)
-        if square:
-            w *= b[i:i + BLOCK]
         out += float(w.sum())
     return out
 

@@ -102,7 +102,7 @@ def test_a_step_that_overshoots_is_halved_to_the_maximum():
     x = np.log(p / (1 - p))
     shares = pos / 25.0, (pos + neg) / 25.0
     buf = np.empty((3, min(BLOCK, len(x))))
-    theta = _newton(x, *shares, np.array([8.0, -12.0]), buf)
+    theta = _newton(x, *shares, np.array([8.0, -12.0]), (0.0, 1.0), buf)
     assert theta is not None
     assert theta[1] == pytest.approx(want.slope, rel=1e-10)
     assert theta[0] == pytest.approx(want.intercept, rel=1e-10, abs=1e-12)
