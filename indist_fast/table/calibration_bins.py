@@ -173,7 +173,7 @@ def _score_sums(s: np.ndarray, share_pos: np.ndarray, neg: np.ndarray, total: fl
         a *= wc
         wbv += float(np.sum(a))
         # sum w (p - f_k) (y - o_k): each bin's sum of w (p - f_k) is 0 (f_k is the
-        # bin's weighted mean), so the o_k term drops and y's share is what remains
+        # bin's weighted mean), so the o_k term adds 0 and only y's share is summed
         np.multiply(pc, spread, out=a)
         wbc += float(np.sum(a))
         if d == np.float64:
