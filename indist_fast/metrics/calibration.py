@@ -161,6 +161,8 @@ def calibration(y_true: Any, y_prob: Any = None, *, n_bins: int = 10,
 def _check_rows(s: np.ndarray) -> None:
     """Every row's score in [0, 1], zero-weight rows included (the table leaves those
     out, and a score that is not a probability is a mistake whatever its weight)."""
+    if not len(s) or (s.min() >= 0.0 and s.max() <= 1.0):   # NaN fails both
+        return
     with np.errstate(invalid="ignore"):
         bad = ~((s >= 0.0) & (s <= 1.0))           # NaN included
     if bad.any():

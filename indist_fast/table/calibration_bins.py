@@ -10,14 +10,14 @@ again, so a table merged from chunks, files or partitions gives the same numbers
 from __future__ import annotations
 
 import math
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
 from .._core.validation import check_count, check_weight_total
 from ..errors import IndistFastWarning, warn
 from ..results.calibration_record import Calibration
-from .recalibration_fit import RecalibrationFit, recalibration_fit
+from .recalibration_fit import RecalibrationFit, fit_logits
 
 __all__ = ["STRATEGIES", "check_binning", "calibration_of", "calibration_edges",
            "check_probabilities", "refuse_probabilities"]
@@ -65,10 +65,10 @@ def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
     return np.asarray(out, dtype=np.float64)
 
 
-def calibration_edges(ascending: np.ndarray, weight: np.ndarray, integer: bool,
+def calibration_edges(ascending: np.ndarray, weight: np.ndarray | None, integer: bool,
                       n_bins: int, strategy: str, dtype: Any = np.float64) -> np.ndarray:
     """The ``n_bins + 1`` edges of the bins for distinct scores ``ascending`` with
-    their weight (counts when ``integer``).
+    their weight (counts when ``integer``; not read, and may be None, for ``uniform``).
 
     ``uniform``: ``linspace(0, 1, n_bins + 1)``. ``quantile`` with counts:
     ``numpy.percentile`` of the rows (linear interpolation) at ``linspace(0, 100,
@@ -81,6 +81,8 @@ def calibration_edges(ascending: np.ndarray, weight: np.ndarray, integer: bool,
     """
     if strategy == "uniform":
         return np.linspace(0.0, 1.0, n_bins + 1)
+    if weight is None:
+        raise TypeError("quantile edges need the scores' weight, got None.")
     # as numpy.percentile gets them from calibration_curve: q * 100, then / 100
     q = np.true_divide(np.linspace(0.0, 1.0, n_bins + 1) * 100, 100)
     if integer:
@@ -93,8 +95,9 @@ def calibration_edges(ascending: np.ndarray, weight: np.ndarray, integer: bool,
         below[top] = above[top] = n - 1
         t = virtual - below
         # order statistic k is the first distinct score whose running count passes k
-        a = ascending[np.searchsorted(cum, below, side="right")].astype(dtype)
-        b = ascending[np.searchsorted(cum, above, side="right")].astype(dtype)
+        # (k whole, searched as int64: a float key would convert the running counts)
+        a = ascending[np.searchsorted(cum, below.astype(np.int64), side="right")].astype(dtype)
+        b = ascending[np.searchsorted(cum, above.astype(np.int64), side="right")].astype(dtype)
         return _lerp(a, b, t)
     cdf = np.cumsum(weight, dtype=np.float64)
     cdf /= cdf[-1]
@@ -124,6 +127,68 @@ def _clipped(s: np.ndarray, dtype: Any) -> tuple[np.ndarray, np.ndarray]:
     one = d.type(1)
     return (np.clip(p, eps, one - eps).astype(np.float64),
             np.clip(one - p, eps, one - eps).astype(np.float64))
+
+
+#: Scores per block of the per-score sums (their temporaries stay small).
+BLOCK = 1 << 16
+
+
+class _ScoreSums(NamedTuple):
+    brier: float
+    within_bin_variance: float
+    within_bin_covariance: float
+    log_loss: float
+
+
+def _runs(values: np.ndarray, bounds: np.ndarray, i: int, j: int) -> np.ndarray:
+    """Each score's bin value for the scores ``i:j``, bin ``k`` holding the scores
+    ``bounds[k]:bounds[k + 1]``."""
+    k0 = int(np.searchsorted(bounds, i, side="right")) - 1
+    k1 = int(np.searchsorted(bounds, j, side="left"))
+    lengths = np.minimum(bounds[k0 + 1:k1 + 1], j) - np.maximum(bounds[k0:k1], i)
+    return np.repeat(values[k0:k1], lengths)
+
+
+def _score_sums(s: np.ndarray, share_pos: np.ndarray, neg: np.ndarray, total: float,
+                w: np.ndarray, bounds: np.ndarray, predicted: np.ndarray,
+                observed: np.ndarray, dtype: Any, logits: np.ndarray) -> _ScoreSums:
+    """The sums over the scores (ascending ``s`` with their shares of the weight, the
+    negatives' taken block by block from ``neg / total``), and each score's clipped
+    logit written to ``logits``."""
+    d = np.dtype(dtype)
+    eps = np.finfo(d).eps
+    brier = wbv = wbc = loss = 0.0
+    for i in range(0, len(s), BLOCK):
+        j = min(i + BLOCK, len(s))
+        sc, pc, wc = s[i:j], share_pos[i:j], w[i:j]
+        nc = np.divide(neg[i:j], total)
+        q = np.subtract(1.0, sc)
+        a = np.multiply(q, q)
+        a *= pc
+        b = np.multiply(sc, sc)
+        b *= nc
+        brier += float(np.sum(a)) + float(np.sum(b))
+        spread = np.subtract(sc, _runs(predicted, bounds, i, j))
+        np.multiply(spread, spread, out=a)
+        a *= wc
+        wbv += float(np.sum(a))
+        # sum w (p - f_k) (y - o_k): each bin's sum of w (p - f_k) is 0 (f_k is the
+        # bin's weighted mean), so the o_k term adds 0 and only y's share is summed
+        np.multiply(pc, spread, out=a)
+        wbc += float(np.sum(a))
+        if d == np.float64:
+            p = np.clip(sc, eps, 1.0 - eps)
+            np.clip(q, eps, 1.0 - eps, out=q)
+        else:
+            p, q = _clipped(sc, d)
+        np.log(p, out=p)
+        np.log(q, out=q)
+        # a share of 0 adds 0: log p and log q are finite after clipping
+        np.multiply(pc, p, out=a)
+        np.multiply(nc, q, out=b)
+        loss -= float(np.sum(a)) + float(np.sum(b))
+        np.subtract(p, q, out=logits[i:j])
+    return _ScoreSums(brier, wbv, wbc, loss)
 
 
 def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows: int,
@@ -170,30 +235,33 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
     if not total > 0:
         raise ValueError("sample_weight is zero on every row: nothing to evaluate.")
     s = scores[::-1]                            # ascending, as bins and edges run
-    counts = pos[::-1] + neg[::-1]              # int64 without weights: exact
-    raw_pos = pos[::-1].astype(np.float64)
-    raw_w = counts.astype(np.float64)
-    share_pos, share_neg = raw_pos / total, neg[::-1].astype(np.float64) / total
-    w = share_pos + share_neg                   # shares of the total weight
-    edges = calibration_edges(s, counts, pos.dtype.kind == "i", n_bins, strategy,
-                              dtype)
+    pos_up, neg_up = pos[::-1], neg[::-1]
+    share_pos = np.divide(pos_up, total)
+    w = np.divide(neg_up, total)
+    w += share_pos                              # shares of the total weight
+    edges = calibration_edges(s, pos_up + neg_up if strategy == "quantile" else None,
+                              pos.dtype.kind == "i", n_bins, strategy, dtype)
     # scikit-learn's rule, searchsorted(edges[1:-1], p) (side left): a score on an inner
     # edge belongs to the bin below it; the bins are runs of the ascending scores
     bounds = np.r_[0, np.searchsorted(s, edges[1:-1], side="right"), len(s)]
     kept = np.flatnonzero(bounds[1:] > bounds[:-1])
     starts = bounds[kept]
-    # per-bin means from the bins' own sums (exact for counts, as calibration_curve's)
+    # per-bin means from the bins' own sums (exact for counts, as calibration_curve's;
+    # counts add exactly in float64)
+    raw_w = np.add(pos_up, neg_up, dtype=np.float64)
     bin_weight = np.add.reduceat(raw_w, starts)
-    observed = np.add.reduceat(raw_pos, starts) / bin_weight
-    predicted = np.add.reduceat(raw_w * s, starts) / bin_weight
+    observed = np.add.reduceat(pos_up, starts).astype(np.float64) / bin_weight
+    raw_w *= s
+    predicted = np.add.reduceat(raw_w, starts) / bin_weight
+    del raw_w
     mass = bin_weight / total
     # a mean of values in [0, 1] may round just past them
     np.clip(predicted, 0.0, 1.0, out=predicted)
     gap = np.abs(observed - predicted)
     base = float(np.sum(share_pos))
-    of_score = np.repeat(np.arange(len(kept)), np.diff(np.r_[starts, len(s)]))
-    spread = s - predicted[of_score]
-    p_clip, q_clip = _clipped(s, dtype)
+    logits = np.empty(len(s))
+    sums = _score_sums(s, share_pos, neg_up, total, w, np.r_[starts, len(s)], predicted,
+                       observed, dtype, logits)
     with np.errstate(divide="ignore", invalid="ignore"):
         expected = mass * predicted
         hl_terms = (observed * mass - expected) ** 2 / (expected * (1.0 - predicted))
@@ -203,7 +271,7 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
     with np.errstate(over="ignore"):
         hl = float(np.sum(hl_terms) * total)
     df = len(kept) - 2
-    fit = recalibration_fit(p_clip, q_clip, share_pos, share_neg)
+    fit = fit_logits(logits, share_pos, neg_up, w, ascending=True)
     _warn_undefined(fit, df, len(kept))
     return Calibration(
         n_bins=n_bins, strategy=strategy, edges=edges, bin=kept.astype(np.int64),
@@ -211,14 +279,13 @@ def calibration_of(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, n_rows:
         weight=bin_weight,
         n_rows=n_rows, weight_pos=wp, weight_neg=wn,
         ece=float(np.sum(mass * gap)), mce=float(np.max(gap)),
-        brier=float(np.sum(share_pos * (1.0 - s) ** 2) + np.sum(share_neg * s**2)),
+        brier=sums.brier,
         reliability=float(np.sum(mass * (predicted - observed) ** 2)),
         resolution=float(np.sum(mass * (observed - base) ** 2)),
         uncertainty=base * (1.0 - base),
-        within_bin_variance=float(np.sum(w * spread**2)),
-        within_bin_covariance=float(np.sum(spread * (share_pos - w * observed[of_score]))),
-        log_loss=float(-np.sum(share_pos[share_pos > 0] * np.log(p_clip[share_pos > 0]))
-                       - np.sum(share_neg[share_neg > 0] * np.log(q_clip[share_neg > 0]))),
+        within_bin_variance=sums.within_bin_variance,
+        within_bin_covariance=sums.within_bin_covariance,
+        log_loss=sums.log_loss,
         slope=fit.slope, intercept=fit.intercept, hosmer_lemeshow=hl,
         hosmer_lemeshow_df=df, hosmer_lemeshow_pvalue=_hosmer_lemeshow_pvalue(hl, df))
 

@@ -39,27 +39,27 @@ def check_n_bins(n_bins: Any) -> int:
     return check_count(n_bins, "n_bins", minimum=1, maximum=MAX_GAINS_BINS)
 
 
-def bin_ends(weights: np.ndarray, n_bins: int) -> np.ndarray:
+def bin_ends(running: np.ndarray, n_bins: int) -> np.ndarray:
     """Index of the last distinct score of each bin: bin ``j`` (1-based) ends at the
-    first score where the running weight reaches ``j / n_bins`` of the total. A score
-    reaching several marks ends those bins together: they are one bin, listed once."""
-    if weights.dtype.kind == "i":
-        running = np.cumsum(weights)
+    first score where the running weight (``running``, the prefix sums of the weight
+    per score) reaches ``j / n_bins`` of the total. A score reaching several marks ends
+    those bins together: they are one bin, listed once."""
+    if running.dtype.kind == "i":
         total = int(running[-1])
         if total < 2**62 // n_bins:
-            # exact: running >= j total / n_bins  <=>  n_bins running >= j total
-            marks = np.arange(1, n_bins + 1, dtype=np.int64) * total
-            ends = np.searchsorted(running * n_bins, marks, side="left")
+            # exact: running >= j total / n_bins  <=>  running >= ceil(j total / n_bins),
+            # the running counts being whole
+            marks = -(-np.arange(1, n_bins + 1, dtype=np.int64) * total // n_bins)
+            ends = np.searchsorted(running, marks, side="left")
         else:
             ends = np.searchsorted(running.astype(np.float64),
                                    np.arange(1, n_bins + 1) * (total / n_bins), side="left")
     else:
-        running = np.cumsum(weights)
         ends = np.searchsorted(running, np.arange(1, n_bins + 1) * (running[-1] / n_bins),
                                side="left")
     # The last bin ends at the last score, whatever rounding did to the running sum.
-    ends = np.minimum(ends, len(weights) - 1)
-    ends[-1] = len(weights) - 1
+    ends = np.minimum(ends, len(running) - 1)
+    ends[-1] = len(running) - 1
     return np.unique(ends)
 
 
@@ -89,7 +89,8 @@ def gains_of(table: Any, n_bins: int) -> GainsTable:
     with np.errstate(over="ignore"):        # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
     pos, neg = table.pos, table.neg
-    ends = bin_ends(pos + neg, n_bins)
+    running = pos + neg
+    ends = bin_ends(np.cumsum(running, out=running), n_bins)
     starts = np.r_[0, ends[:-1] + 1]
     # Each bin summed on its own (not as a difference of running sums, which loses a
     # small bin's weight below a large one's in floating point).

@@ -67,18 +67,34 @@ def ks_of(table: Any, method: str | None) -> KSResult:
     """
     with np.errstate(over="ignore"):        # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
-    tp = np.cumsum(table.pos, dtype=np.float64)
-    fp = np.cumsum(table.neg, dtype=np.float64)
-    wp, wn = float(tp[-1]), float(fp[-1])   # the in-order totals, as ``curves`` uses
+    pos, neg = table.pos, table.neg
     if method is not None:
         _check_frequency_weights(table)
-    # tpr - fpr = (TP W_N - FP W_P) / (W_P W_N): the numerators are compared, exact for
-    # integer counts below 2**26 per class, so equal gaps tie exactly and the first
-    # (highest threshold) wins. The power-of-two scale keeps the products in range.
-    scale = weight_scale(wp, wn)
-    gap = (tp * scale) * (wn * scale) - (fp * scale) * (wp * scale)
-    k = int(np.argmax(np.abs(gap)))
-    rates = operating_rates(float(tp[k]), float(fp[k]), wp, wn)
+    # tpr - fpr = (TP W_N - FP W_P) / (W_P W_N): the numerators are compared, so equal
+    # gaps tie exactly and the first (highest threshold) wins
+    wp_int, wn_int = (int(pos.sum()), int(neg.sum())) if pos.dtype.kind == "i" else (0, 0)
+    exact = 0 < wp_int * wn_int < 2**62
+    if exact:
+        # counts: the numerators in int64, exactly, as one prefix sum of per-score terms
+        wp, wn = float(wp_int), float(wn_int)
+        gap = pos * wn_int
+        gap -= neg * wp_int
+        np.cumsum(gap, out=gap)
+    else:
+        # exact for integer counts below 2**26 per class; the power-of-two scale keeps
+        # the products in range
+        tp, fp = np.cumsum(pos, dtype=np.float64), np.cumsum(neg, dtype=np.float64)
+        wp, wn = float(tp[-1]), float(fp[-1])   # the in-order totals, as ``curves`` uses
+        scale = weight_scale(wp, wn)
+        gap = (tp * scale) * (wn * scale)
+        gap -= (fp * scale) * (wp * scale)
+    # the first largest |gap|: the first maximum and the first minimum, the larger in
+    # size (the earlier on a tie), without an array of |gap|
+    high, low = int(np.argmax(gap)), int(np.argmin(gap))
+    k = low if -gap[low] > gap[high] or (-gap[low] == gap[high] and low < high) else high
+    at_k = ((float(pos[:k + 1].sum()), float(neg[:k + 1].sum())) if exact
+            else (float(tp[k]), float(fp[k])))
+    rates = operating_rates(*at_k, wp, wn)
     statistic = float(min(abs(rates.tpr - rates.fpr), 1.0))
     sign = 0 if gap[k] == 0 else (1 if gap[k] > 0 else -1)
     pvalue, used = (None, None) if method is None else ks_pvalue(

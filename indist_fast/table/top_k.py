@@ -73,9 +73,16 @@ def top_k_of(table: Any, k: int | float) -> TopK:
     """
     with np.errstate(over="ignore"):        # an infinite total is refused just below
         check_two_classes(table.weight_pos, table.weight_neg)
-    taken = np.cumsum(table.pos + table.neg, dtype=np.float64)
-    tp = np.cumsum(table.pos, dtype=np.float64)
-    total, wp = float(taken[-1]), float(tp[-1])
+    pos, neg = table.pos, table.neg
+    if pos.dtype.kind == "i":
+        # counts: the totals exact from two sums, the running count only as far as the cut
+        wp = float(pos.sum())
+        total = wp + float(neg.sum())
+        taken = None
+    else:
+        taken = np.cumsum(pos + neg)
+        tp = np.cumsum(pos)
+        total, wp = float(taken[-1]), float(tp[-1])
     if isinstance(k, int):
         if k > total:
             raise ValueError(f"k must be at most the number of rows ({total:,g}; with "
@@ -86,14 +93,34 @@ def top_k_of(table: Any, k: int | float) -> TopK:
     # The cut falls in the first group whose running weight reaches ``size``; of that
     # tied group, the rows taken are a random subset, so each brings the group's
     # positive share on average.
-    j = min(int(np.searchsorted(taken, size, side="left")), len(taken) - 1)
-    before = taken[j - 1] if j else 0.0
-    group = float(table.pos[j]) + float(table.neg[j])
+    if taken is None:
+        j, before = _first_reaching(pos, neg, size)
+        tp_before = float(pos[:j].sum())
+    else:
+        j = min(int(np.searchsorted(taken, size, side="left")), len(taken) - 1)
+        before = float(taken[j - 1]) if j else 0.0
+        tp_before = float(tp[j - 1]) if j else 0.0
+    group = float(pos[j]) + float(neg[j])
     share = min(max((size - before) / group, 0.0), 1.0)
-    positives = (tp[j - 1] if j else 0.0) + share * float(table.pos[j])
+    positives = tp_before + share * float(pos[j])
     precision = min(positives / size, 1.0)
     base_rate = wp / total
     return TopK(k=k, size=size, threshold=float(table.scores[j]), tie_share=float(share),
                 tp=float(positives), precision=float(precision),
                 recall=float(min(positives / wp, 1.0)), lift=float(precision / base_rate),
                 base_rate=base_rate)
+
+
+def _first_reaching(pos: np.ndarray, neg: np.ndarray, size: float) -> tuple[int, float]:
+    """The first entry whose running count (``pos + neg``, int64) reaches ``size``, and
+    the count before it, summed in blocks that double from the top: a cut among the
+    highest scores reads few entries. The last entry when none reaches it."""
+    carry, i, block = 0, 0, 1 << 12
+    while i < len(pos):
+        running = np.cumsum(pos[i:i + block] + neg[i:i + block])
+        running += carry
+        if running[-1] >= size or i + block >= len(pos):
+            at = min(int(np.searchsorted(running, size, side="left")), len(running) - 1)
+            return i + at, float(running[at - 1] if at else carry)
+        carry, i, block = int(running[-1]), i + block, block * 2
+    raise AssertionError("unreachable: the table is not empty")

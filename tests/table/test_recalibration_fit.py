@@ -73,3 +73,36 @@ def test_clipped_scores_collapse_to_one_value():
     p = np.array([eps, eps])
     got = recalibration_fit(p, 1 - p, np.array([1.0, 0.0]), np.array([0.0, 1.0]))
     assert "every probability is the same" in got.undefined
+
+
+def test_a_subsample_start_reaches_the_same_maximum(monkeypatch):
+    # past 4 SUBSAMPLE entries the fit starts from a strided subsample's maximum; from
+    # the usual start it must land on the same point, to float64's resolution
+    from indist_fast.table import recalibration_fit as module
+    rng = np.random.default_rng(5)
+    n = 4 * module.SUBSAMPLE + 1
+    p = np.sort(rng.uniform(0.01, 0.99, n))
+    pos = (rng.random(n) < 1 / (1 + np.exp(-(0.3 + 1.4 * np.log(p / (1 - p)))))) * 1.0
+    got = recalibration_fit(p, 1 - p, pos, 1.0 - pos)
+    monkeypatch.setattr(module, "SUBSAMPLE", n)
+    want = recalibration_fit(p, 1 - p, pos, 1.0 - pos)
+    assert got.undefined == want.undefined == ""
+    assert got.slope == pytest.approx(want.slope, rel=1e-12)
+    assert got.intercept == pytest.approx(want.intercept, rel=1e-12, abs=1e-12)
+    assert 1.2 < got.slope < 1.6
+
+
+def test_a_step_that_overshoots_is_halved_to_the_maximum():
+    # from far off the Newton step overshoots (the gradient turns against it): the
+    # likelihood then decides, and the same maximum is reached
+    from indist_fast.table.recalibration_fit import BLOCK, _newton
+    p = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
+    pos, neg = np.array([1.0, 2.0, 2.0, 5.0, 3.0]), np.array([4.0, 3.0, 2.0, 2.0, 1.0])
+    want = recalibration_fit(p, 1 - p, pos, neg)
+    x = np.log(p / (1 - p))
+    shares = pos / 25.0, (pos + neg) / 25.0
+    buf = np.empty((3, min(BLOCK, len(x))))
+    theta = _newton(x, *shares, np.array([8.0, -12.0]), (0.0, 1.0), buf)
+    assert theta is not None
+    assert theta[1] == pytest.approx(want.slope, rel=1e-10)
+    assert theta[0] == pytest.approx(want.intercept, rel=1e-10, abs=1e-12)

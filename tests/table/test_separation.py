@@ -212,3 +212,15 @@ def test_an_exact_count_too_long_falls_back_with_a_warning():
     with pytest.warns(indist_fast.IndistFastWarning, match="steps"):
         p, used = ks_pvalue(0.01, m, n, "exact")
     assert used == "asymp" and p == ks_pvalue(0.01, m, n, "asymp")[0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_counts_in_int64_equal_weights_of_one(seed):
+    # counts compare exact int64 numerators, weights float64 ones: the same point wins,
+    # ties included (few distinct scores)
+    rng = np.random.default_rng(seed)
+    y = rng.random(50_000) < 0.2
+    s = rng.integers(0, 40 if seed % 2 else 5_000, 50_000).astype(float)
+    counts = ScoreTable.from_arrays(y, s)
+    weights = ScoreTable.from_arrays(y, s, np.ones(len(y)))
+    assert counts.ks(method=None) == weights.ks(method=None)

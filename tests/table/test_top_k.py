@@ -99,3 +99,16 @@ def test_record_is_plain():
                              "tp": 1.0, "precision": 1.0, "recall": 0.5, "lift": 2.0,
                              "base_rate": 0.5}
     assert "precision 1, recall 0.5, lift 2" in str(top)
+
+
+@pytest.mark.parametrize("k", [1, 4095, 4096, 4097, 30_000, 99_999, 100_000, 0.37, 1.0])
+def test_counts_read_as_far_as_the_cut_equal_weights_of_one(k):
+    # counts find the cut in blocks that double from the top; weights of one (float64)
+    # run one prefix sum over the table: the two must agree, in every block and at the end
+    rng = np.random.default_rng(7)
+    y = rng.random(100_000) < 0.3
+    s = rng.integers(0, 20_000, 100_000).astype(float)
+    counts = ScoreTable.from_arrays(y, s)
+    weights = ScoreTable.from_arrays(y, s, np.ones(len(y)))
+    assert counts.pos.dtype.kind == "i" and weights.pos.dtype.kind == "f"
+    assert counts.top_k(k) == weights.top_k(k)
