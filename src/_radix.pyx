@@ -355,13 +355,17 @@ def radix_sweep_from(object words, const int64_t[::1] links, const int64_t[:, :,
 
 def radix_table(object words, const int64_t[::1] links, const int64_t[:, :, ::1] state,
                 Py_ssize_t block, const uint8_t[::1] tops, Py_ssize_t top,
-                Py_ssize_t bottom):
-    """The score table (descending distinct scores, int64 counts) of buckets ``top - 1``
-    down to ``bottom`` of ``radix_fill``'s words: each bucket gathered, sorted in cache
-    and written out as groups (``_table_bucket``), without a sweep.
+                Py_ssize_t bottom, double[::1] scores, int64_t[::1] pos, int64_t[::1] neg,
+                Py_ssize_t offset):
+    """Write the score table (descending distinct scores, int64 counts) of buckets
+    ``top - 1`` down to ``bottom`` of ``radix_fill``'s words into ``scores``, ``pos``
+    and ``neg`` from ``offset`` on; returns the groups written. Each bucket is gathered,
+    sorted in cache and written out as groups (``_table_bucket``), without a sweep.
 
     The radix twin of ``table_from_sorted``: the same table as ``np.unique`` of the
-    rows' scores with per-class counts. The words are only read.
+    rows' scores with per-class counts. The words are only read; two calls on disjoint
+    bucket ranges may run at once, each into its own part of the columns (the rows of
+    the range bound its groups).
     """
     cdef Py_ssize_t nb = tops.shape[0], b, t, n_writers = state.shape[0]
     cdef Py_ssize_t n_blocks = links.shape[0]
@@ -371,17 +375,24 @@ def radix_table(object words, const int64_t[::1] links, const int64_t[:, :, ::1]
     cdef Sink sink
     cdef const char* w = <const char*>_words_of(words, n_blocks * block, wide)
     biggest = _bucket_rows(links, state, block, nb, top, bottom, &total)
+    if (offset < 0 or scores.shape[0] < offset + total or pos.shape[0] != scores.shape[0]
+            or neg.shape[0] != scores.shape[0]):
+        raise ValueError("the table's columns must hold the range's rows from offset on")
     buffer_arr = np.empty(biggest * item + 64, dtype=np.uint8)
     cdef char* buf = <char*>cnp.PyArray_DATA(buffer_arr)
     buf += (64 - (<uintptr_t>buf & 63)) & 63
-    table = _open_table(total, np.int64, &sink)
+    sink_init(&sink)
+    if total:
+        sink.scores = &scores[offset]
+        sink.tp_count = &pos[offset]
+        sink.fp_count = &neg[offset]
     with nogil:
         for b in range(top - 1, bottom - 1, -1):
             m = 0
             for t in range(n_writers):
                 m = _gather(buf, m, w, links, state[t, 0, b], state[t, 1, b], block, item)
             _table_bucket(buf, 0, m, tops[b], wide, &sink)
-    return _close_table(table, &sink)
+    return sink.m
 
 
 def bucket_ids(const score_t[::1] s, const uint64_t[::1] table, int64_t base,

@@ -5,7 +5,7 @@
 import numpy as np
 from numpy.typing import NDArray
 
-from .records import (PieceSweep, Table)
+from .records import (PieceSweep)
 
 # def radix_plan(const score_t[::1] s, Py_ssize_t target, Py_ssize_t n_rows=-1)
 def radix_plan(s: np.ndarray, target: int, n_rows: int = -1
@@ -39,9 +39,12 @@ def radix_sweep_from(words: np.ndarray, links: NDArray[np.int64], state: NDArray
 
 # def radix_table(object words, const int64_t[::1] links, const int64_t[:, :, ::1] state,
 #                 Py_ssize_t block, const uint8_t[::1] tops, Py_ssize_t top,
-#                 Py_ssize_t bottom)
+#                 Py_ssize_t bottom, double[::1] scores, int64_t[::1] pos, int64_t[::1] neg,
+#                 Py_ssize_t offset)
 def radix_table(words: np.ndarray, links: NDArray[np.int64], state: NDArray[np.int64],
-                block: int, tops: NDArray[np.uint8], top: int, bottom: int) -> Table: ...
+                block: int, tops: NDArray[np.uint8], top: int, bottom: int,
+                scores: NDArray[np.float64], pos: NDArray[np.int64], neg: NDArray[np.int64],
+                offset: int) -> int: ...
 
 # def bucket_ids(const score_t[::1] s, const uint64_t[::1] table, int64_t base,
 #                Py_ssize_t start, Py_ssize_t stop, uint16_t[::1] ids, object words=None)

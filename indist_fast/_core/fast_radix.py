@@ -145,14 +145,39 @@ class _Buckets(NamedTuple):
 def _radix_table(y: Array, s: Array, pos_value: float, neg_value: float) -> Table | None:
     """``build_table`` of unweighted rows by radix buckets (``_radix_summary``'s plan and
     fill, then each bucket sorted in cache and written out as groups: no sweep), or
-    None when a row is bad: the caller takes the general path, which names it."""
+    None when a row is bad: the caller takes the general path, which names it.
+
+    Two bucket ranges of about half the rows each are written on two threads into
+    one set of columns, the lower range from the upper range's rows on; the lower
+    range's groups move up behind the upper's only when ties made the upper range
+    shorter than its rows (distinct scores: nothing moves)."""
+    n = len(s)
     with Loan() as loan:
-        k = _filled(y, s, pos_value, neg_value, threads._passes(len(s), None), None, loan)
+        k = _filled(y, s, pos_value, neg_value, threads._passes(n, None), None, loan)
         if k is None:
             return None
-        out: Table = _radix.radix_table(k.words, k.links, k.state, k.block, k.tops,
-                                        len(k.tops), 0)
-        return out
+        nb = len(k.tops)
+        scores = np.empty(max(n, 1), dtype=np.float64)
+        pos = np.empty(max(n, 1), dtype=np.int64)
+        neg = np.empty(max(n, 1), dtype=np.int64)
+
+        def write(top: int, bottom: int, offset: int) -> Callable[[], int]:
+            return lambda: _radix.radix_table(k.words, k.links, k.state, k.block, k.tops,
+                                              top, bottom, scores, pos, neg, offset)
+        if n < threads.PARALLEL_MIN_ROWS or nb < 2 or getattr(threads._serial, "on", False):
+            m = write(nb, 0, 0)()
+        else:
+            sizes = (k.state[:, 2] * k.block + k.state[:, 1]).sum(axis=0)
+            mid, _ = _middle_buckets(sizes, n)
+            rows_hi = int(sizes[mid:].sum())
+            m_hi, m_lo = threads._on_two_threads([write(nb, mid, 0), write(mid, 0, rows_hi)])
+            if m_hi < rows_hi:
+                for column in (scores, pos, neg):
+                    column[m_hi:m_hi + m_lo] = column[rows_hi:rows_hi + m_lo]
+            m = m_hi + m_lo
+    for column in (scores, pos, neg):
+        column.resize(m, refcheck=False)     # in place: a copy would double the peak
+    return Table(scores, pos, neg)
 
 
 def _filled(y: Array, s: Array, pos_value: float, neg_value: float,

@@ -184,6 +184,22 @@ def test_radix_kernels_refuse_bad_arguments():
     with pytest.raises(ValueError, match="chain"):
         sweep(f.state, links=loop)
 
+    def table(state, n_out=10, offset=0, top=len(f.tops)):
+        cols = np.empty(n_out), np.empty(n_out, np.int64), np.empty(n_out, np.int64)
+        return _radix.radix_table(f.words, f.links, state, f.block, f.tops, top, 0, *cols,
+                                  offset), cols
+    m, (scores, pos, neg) = table(f.state)
+    assert m == 10 and scores.tolist() == sorted(s.tolist(), reverse=True)
+    assert (pos + neg).tolist() == [1] * 10 and pos.sum() == 5
+    with pytest.raises(ValueError, match="columns must hold the range's rows"):
+        table(f.state, n_out=9)
+    with pytest.raises(ValueError, match="columns must hold the range's rows"):
+        table(f.state, offset=1)
+    with pytest.raises(ValueError, match="bucket range"):
+        table(f.state, top=len(f.tops) + 1)
+    with pytest.raises(ValueError, match="chain"):
+        table(longer)
+
 
 def test_too_many_buckets_hands_back(radix, monkeypatch):
     """Bucket ids are 16-bit: a plan of more buckets leaves the rows to the general
@@ -313,8 +329,10 @@ def test_weighted_radix_tables_on_two_threads(radix, layout):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_unweighted_radix_tables(radix, layout):
     """Unweighted tables by the radix buckets of sweeps (``_radix_table``,
-    ``radix_table``): each bucket gathered, sorted and written out as groups, equal to
-    the reference's ``np.unique`` with per-class counts (int64)."""
+    ``radix_table``): each bucket gathered, sorted and written out as groups, the two
+    halves of the buckets on two threads (the lower half moved up behind the upper one
+    where ties shortened it), equal to the reference's ``np.unique`` with per-class
+    counts (int64)."""
     @SETTINGS
     @given(case=rows(max_n=300, weighted=False, both_classes=False, float32=False),
            dtype=st.sampled_from(DTYPES))
@@ -330,6 +348,7 @@ def test_unweighted_radix_tables(radix, layout):
 
     check()
     assert radix.calls["radix_table"], "no table was written from the buckets"
+    assert radix.helper["radix_table"], "the lower buckets' table never ran on the helper"
 
 
 def test_radix_tables_of_ties_zeros_infinities_and_one_class(radix):
