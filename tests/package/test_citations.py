@@ -39,8 +39,9 @@ def shipped_files() -> list[pathlib.Path]:
     files = [p for p in PACKAGE.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES]
     docs = SOURCE / "docs"
     if docs.is_dir():
+        # (the changelog lists commit subjects: one names the wrong credit it removed)
         files += [p for p in docs.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES
-                  and "_build" not in p.parts]
+                  and "_build" not in p.parts and p.name != "changelog.rst"]
     files += [p for p in (SOURCE / name for name in
                           ("README.md", "CONTRIBUTING.md", "pyproject.toml")) if p.is_file()]
     return files
