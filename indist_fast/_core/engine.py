@@ -124,6 +124,13 @@ class Engine(Protocol):
                     exclude_self: bool, weight_pos: float, weight_neg: float,
                     tp_above: float, fp_above: float, b_above: float) -> RangeSweep: ...
 
+    def transpose_sums(self, p: Array) -> tuple[Array, Array]: ...
+
+    def sorted_pair_counts(self, keys: Array, bits: int, positive: int) -> tuple[Array, int]: ...
+
+    def ordered_pair_counts(self, order: Array, col: Array, codes: Array, w: Array | None,
+                            positive: int, n_classes: int) -> Array: ...
+
 
 _active: tuple[str, ModuleType] | None = None
 

@@ -17,8 +17,8 @@ from typing import Any, Callable, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import (_keys, _radix, _radix_weighted, _resample, _runs, _segments, _sorted, _tables,
-               fast_radix, threads)
+from . import (_keys, _multiclass, _radix, _radix_weighted, _resample, _runs, _segments,
+               _sorted, _tables, fast_radix, threads)
 from .fast_radix import summarize_parts
 from .records import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
                       PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
@@ -37,7 +37,8 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
-           "segment_replicate_sweeps", "delong_components", "paired_moments"]
+           "segment_replicate_sweeps", "delong_components", "paired_moments",
+           "transpose_sums", "sorted_pair_counts", "ordered_pair_counts"]
 
 # Up to this many unweighted rows, ``summarize`` runs as one kernel call on one thread:
 # the general path's fixed costs (pivot, blocks, cursors, thread hand-offs) outweigh its
@@ -732,3 +733,21 @@ def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array
     order): a counting pass, then each segment's (score, row) pairs sorted in cache."""
     return _resample.segment_order(np.ascontiguousarray(codes, dtype=np.int64),
                                    np.ascontiguousarray(s, dtype=np.float64), n_segments)
+
+
+def transpose_sums(p: Array) -> tuple[Array, Array]:
+    """The columns of ``p`` (2-d float64, C order) as the rows of a new array, and the
+    sum of each row of ``p``, in one pass over ``p``."""
+    return _multiclass.transpose_sums(p)
+
+
+def sorted_pair_counts(keys: Array, bits: int, positive: int) -> tuple[Array, int]:
+    """Twice one class's pair counts against every class, from sorted packed keys, and
+    the number of distinct scores."""
+    return _multiclass.sorted_pair_counts(keys, bits, positive)
+
+
+def ordered_pair_counts(order: Array, col: Array, codes: Array, w: Array | None,
+                        positive: int, n_classes: int) -> Array:
+    """One class's pair counts against every class, rows visited in ascending order."""
+    return _multiclass.ordered_pair_counts(order, col, codes, w, positive, n_classes)
