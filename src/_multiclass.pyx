@@ -10,8 +10,12 @@ NumPy twin).
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
+from libc.string cimport memcpy
+from libc.math cimport INFINITY
 
 cnp.import_array()
+
+cdef uint64_t SIGN = <uint64_t>1 << 63
 
 
 # ---------------------------------------------------------------------------
@@ -43,6 +47,68 @@ def transpose_sums(const double[:, ::1] p):
 # ---------------------------------------------------------------------------
 # Pair counts of one column.
 
+cdef inline uint64_t _order_bits(double x) noexcept nogil:
+    """Unsigned integers in the order of the float64 scores (-0.0 as +0.0)."""
+    cdef uint64_t u
+    x += 0.0
+    memcpy(&u, &x, 8)
+    return ~u if u >> 63 else u | SIGN
+
+
+def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits):
+    """Keys ``(order bits of the score) << bits | class`` and whether they are exact, in
+    two passes over the column (its range, then the keys).
+
+    NumPy equivalent (and the rule of exactness): ``indist_fast._core.reference.packed_keys``.
+    """
+    if bits < 1 or bits > 16:
+        raise ValueError(f"bits must be in 1..16, got {bits}")
+    cdef Py_ssize_t n = col.shape[0], i, bad = -1
+    if codes.shape[0] != n:
+        raise ValueError("codes and col differ in length")
+    keys_arr = np.empty(n, dtype=np.uint64)
+    if n == 0:
+        return keys_arr, True
+    cdef uint64_t[::1] keys = keys_arr
+    cdef uint64_t low = (<uint64_t>1 << bits) - 1, room = <uint64_t>1 << (64 - bits)
+    cdef uint64_t lo, hi, u
+    cdef double smallest = col[0], largest = col[0], positive = INFINITY, x
+    cdef bint exact, signed
+    with nogil:
+        for i in range(n):
+            x = col[i]
+            if x < smallest:
+                smallest = x
+            if x > largest:
+                largest = x
+            if 0.0 < x < positive:
+                positive = x
+        signed = smallest < 0
+        if signed:
+            lo, hi = _order_bits(smallest), _order_bits(largest)
+        else:
+            # the plain bits of the non-negative floats (the sign bit clear)
+            lo, hi = _order_bits(smallest) & ~SIGN, _order_bits(largest) & ~SIGN
+            if lo == 0 and hi >= room:
+                # 0 just below the smallest positive score
+                lo = (_order_bits(positive if positive < INFINITY else largest) & ~SIGN) - 1
+        exact = hi - lo < room
+        for i in range(n):
+            u = _order_bits(col[i])
+            if not signed:
+                u &= ~SIGN
+                if u < lo:
+                    u = lo
+            u = ((u - lo) << bits) if exact else (u & ~low)
+            if <uint64_t>codes[i] > low:
+                bad = i
+                break
+            keys[i] = u | <uint64_t>codes[i]
+    if bad >= 0:
+        raise ValueError(f"codes out of range at row {bad}")
+    return keys_arr, exact
+
+
 def sorted_pair_counts(const uint64_t[::1] keys, int bits, int64_t positive):
     """Twice the pair counts of class ``positive`` against each class from packed keys
     ``(order bits of the score) << bits | class`` sorted ascending, and the number of
@@ -58,12 +124,22 @@ def sorted_pair_counts(const uint64_t[::1] keys, int bits, int64_t positive):
     cdef Py_ssize_t n = keys.shape[0], i = n - 1, j, r
     out_arr = np.zeros(1 << bits, dtype=np.int64)
     cdef int64_t[::1] out = out_arr
-    cdef uint64_t mask = (<uint64_t>1 << bits) - 1, lab = <uint64_t>positive, score
+    cdef uint64_t mask = (<uint64_t>1 << bits) - 1, lab = <uint64_t>positive, score, key
     cdef int64_t above = 0, at, value, groups = 0
     with nogil:
         # From the highest score down: ``above`` positive rows strictly above the group.
         while i >= 0:
-            score = keys[i] >> bits
+            key = keys[i]
+            score = key >> bits
+            if i == 0 or (keys[i - 1] >> bits) != score:
+                # a score of one row (the common case, kept free of the group loops:
+                # half the time of the general step without ties)
+                at = (key & mask) == lab
+                out[key & mask] += 2 * above + at
+                above += at
+                groups += 1
+                i -= 1
+                continue
             at = 0
             j = i
             while j >= 0 and (keys[j] >> bits) == score:

@@ -6,6 +6,10 @@ from numpy.typing import NDArray
 # def transpose_sums(const double[:, ::1] p)
 def transpose_sums(p: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
 
+# def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits)
+def packed_keys(codes: NDArray[np.int64], col: NDArray[np.float64],
+                bits: int) -> tuple[NDArray[np.uint64], bool]: ...
+
 # def sorted_pair_counts(const uint64_t[::1] keys, int bits, int64_t positive)
 def sorted_pair_counts(keys: NDArray[np.uint64], bits: int,
                        positive: int) -> tuple[NDArray[np.int64], int]: ...

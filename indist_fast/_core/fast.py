@@ -38,7 +38,8 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments",
-           "transpose_sums", "sorted_pair_counts", "ordered_pair_counts"]
+           "transpose_sums", "packed_keys", "sorted_pair_counts",
+           "ordered_pair_counts"]
 
 # Up to this many unweighted rows, ``summarize`` runs as one kernel call on one thread:
 # the general path's fixed costs (pivot, blocks, cursors, thread hand-offs) outweigh its
@@ -739,6 +740,11 @@ def transpose_sums(p: Array) -> tuple[Array, Array]:
     """The columns of ``p`` (2-d float64, C order) as the rows of a new array, and the
     sum of each row of ``p``, in one pass over ``p``."""
     return _multiclass.transpose_sums(p)
+
+
+def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:
+    """Keys ``(order bits of the score) << bits | class`` and whether they are exact."""
+    return _multiclass.packed_keys(codes, col, bits)
 
 
 def sorted_pair_counts(keys: Array, bits: int, positive: int) -> tuple[Array, int]:

@@ -33,7 +33,8 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments",
-           "transpose_sums", "sorted_pair_counts", "ordered_pair_counts"]
+           "transpose_sums", "packed_keys", "sorted_pair_counts",
+           "ordered_pair_counts"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -481,6 +482,60 @@ def transpose_sums(p: Array) -> tuple[Array, Array]:
         np.einsum("ij->i", block, out=sums[i:i + _BLOCK_ROWS], dtype=np.float64,
                   casting="safe")
     return columns, sums
+
+
+_SIGN = np.uint64(1 << 63)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def ordered_bits(col: Array) -> Array:
+    """Unsigned integers in the order of the float64 scores (-0.0 as +0.0)."""
+    u = (col + 0.0).view(np.uint64)         # (+ 0.0 turns -0.0 into +0.0)
+    # negative floats: all bits flipped; others: the sign bit set
+    flip = (u >> np.uint64(63)) * _ALL | _SIGN
+    return u ^ flip
+
+
+def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:
+    """Keys ``(order bits of the score) << bits | class`` (``codes`` int64 in
+    ``0 .. 2**bits - 1``, ``col`` float64 without NaN) and whether they are exact.
+
+    Exact when the scores' order bits span less than ``2**(64 - bits)`` once shifted
+    to start at 0 (probabilities: from the smallest positive score up, 0 kept below
+    it; 1e-6 .. 1 spans about 2**56). Otherwise the lowest ``bits`` order bits make
+    room for the class: distinct scores that share the rest tie in the keys.
+    """
+    if not 1 <= bits <= 16:
+        raise ValueError(f"bits must be in 1..16, got {bits}")
+    if len(codes) != len(col):
+        raise ValueError("codes and col differ in length")
+    low = np.uint64((1 << bits) - 1)
+    outside = np.flatnonzero(codes.view(np.uint64) > low)
+    if len(outside):
+        raise ValueError(f"codes out of range at row {outside[0]}")
+    if len(col) == 0:
+        return np.empty(0, dtype=np.uint64), True
+    room = np.uint64(1 << (64 - bits))
+    smallest, largest = col.min(), col.max()
+    if smallest >= 0:
+        u = np.bitwise_and(col.view(np.uint64), ~_SIGN)       # (-0.0 as 0.0)
+        lo, hi = np.array([smallest + 0.0, largest]).view(np.uint64)
+        if lo == 0 and hi >= room:
+            # 0 just below the smallest positive score
+            lo = np.array(np.min(col, where=col > 0, initial=largest)).view(np.uint64)
+            lo -= np.uint64(1)
+            np.maximum(u, lo, out=u)
+    else:
+        u = ordered_bits(col)
+        lo, hi = ordered_bits(np.array([smallest, largest]))
+    exact = bool(hi - lo < room)
+    if exact:
+        u -= lo
+        u <<= np.uint64(bits)
+    else:
+        u &= ~low
+    u |= codes.view(np.uint64)
+    return u, exact
 
 
 def sorted_pair_counts(keys: Array, bits: int, positive: int) -> tuple[Array, int]:

@@ -9,17 +9,6 @@ import numpy as np
 
 from .._core.engine import engine
 
-_SIGN = np.uint64(1 << 63)
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
-def ordered_bits(col: np.ndarray) -> np.ndarray:
-    """Unsigned integers in the order of the float64 scores (-0.0 as +0.0)."""
-    u = (col + 0.0).view(np.uint64)         # (+ 0.0 turns -0.0 into +0.0)
-    # negative floats: all bits flipped; others: the sign bit set
-    flip = (u >> np.uint64(63)) * _ALL | _SIGN
-    return u ^ flip
-
 
 def pair_counts(codes: np.ndarray, col: np.ndarray, positive: int, n_classes: int,
                 w: np.ndarray | None = None) -> np.ndarray:
@@ -38,42 +27,10 @@ def pair_counts(codes: np.ndarray, col: np.ndarray, positive: int, n_classes: in
     return engine().ordered_pair_counts(order, col, codes, w, positive, n_classes)
 
 
-def packed_keys(codes: np.ndarray, col: np.ndarray, bits: int) -> tuple[np.ndarray, bool]:
-    """Keys ``(order bits of the score) << bits | class`` and whether they are exact.
-
-    Exact when the scores' order bits span less than ``2**(64 - bits)`` once shifted
-    to start at 0 (probabilities: from the smallest positive score up, 0 kept below
-    it; 1e-6 .. 1 spans about 2**56). Otherwise the lowest ``bits`` order bits make
-    room for the class: distinct scores that share the rest tie in the keys.
-    """
-    low = np.uint64((1 << bits) - 1)
-    room = np.uint64(1 << (64 - bits))
-    smallest, largest = col.min(), col.max()
-    if smallest >= 0:
-        u = np.bitwise_and(col.view(np.uint64), ~_SIGN)       # (-0.0 as 0.0)
-        lo, hi = np.array([smallest + 0.0, largest]).view(np.uint64)
-        if lo == 0 and hi >= room:
-            # 0 just below the smallest positive score
-            lo = np.array(np.min(col, where=col > 0, initial=largest)).view(np.uint64)
-            lo -= np.uint64(1)
-            np.maximum(u, lo, out=u)
-    else:
-        u = ordered_bits(col)
-        lo, hi = ordered_bits(np.array([smallest, largest]))
-    exact = bool(hi - lo < room)
-    if exact:
-        u -= lo
-        u <<= np.uint64(bits)
-    else:
-        u &= ~low
-    u |= codes.view(np.uint64)              # (codes: int64, non-negative)
-    return u, exact
-
-
 def _packed_counts(codes: np.ndarray, col: np.ndarray, positive: int,
                    n_classes: int) -> np.ndarray | None:
     bits = max(1, int(n_classes - 1).bit_length())
-    keys, exact = packed_keys(codes, col, bits)
+    keys, exact = engine().packed_keys(codes, col, bits)
     keys.sort()
     twice, n_scores = engine().sorted_pair_counts(keys, bits, positive)
     # Inexact keys tie distinct scores that share their kept bits: then the keys are

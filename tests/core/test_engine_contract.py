@@ -394,6 +394,11 @@ def sorted_pair_counts_args(draw: Draw, r: Rows) -> tuple:
     return keys, bits, positive
 
 
+def packed_keys_args(draw: Draw, r: Rows) -> tuple:
+    codes, _, k = _classes(draw, r)
+    return codes, r.s.astype(np.float64), draw(st.integers(max(1, (k - 1).bit_length()), 16))
+
+
 def assert_counts_equal(fast, ref):
     np.testing.assert_array_equal(fast[0], ref[0])
     assert fast[0].dtype == ref[0].dtype and fast[1] == ref[1]
@@ -447,6 +452,7 @@ TWINS: dict[str, Twin] = {
     "summarize_models": Twin(summarize_models_args, assert_model_sweeps_equal, True,
                              "count_rows"),
     "transpose_sums": Twin(transpose_sums_args, assert_transposed_equal),
+    "packed_keys": Twin(packed_keys_args, assert_counts_equal),
     "sorted_pair_counts": Twin(sorted_pair_counts_args, assert_counts_equal),
     "ordered_pair_counts": Twin(ordered_pair_counts_args, assert_allclose),
 }

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from indist_fast._core import fast, reference
-from indist_fast.multiclass._pair_counts import ordered_bits, packed_keys, pair_counts
+from indist_fast._core.reference import ordered_bits
+from indist_fast.multiclass._pair_counts import pair_counts
 
 
 def brute(codes, col, positive, k, w=None):
@@ -46,7 +47,8 @@ def test_distinct_scores_one_ulp_apart(backend, low, high, exact):
     up = np.nextafter(1.0, 2.0)
     col = np.array([1.0, up, 1.0, up, low, high, 0.75])
     codes = np.array([0, 1, 1, 2, 0, 2, 1], dtype=np.int64)
-    assert packed_keys(codes, col, 2)[1] is exact
+    for twin in (fast, reference):
+        assert twin.packed_keys(codes, col, 2)[1] is exact
     for c in range(3):
         np.testing.assert_allclose(pair_counts(codes, col, c, 3), brute(codes, col, c, 3))
 
@@ -65,6 +67,35 @@ def _column(rng, n):
     col[rng.random(n) < 0.05] = np.inf
     col[rng.random(n) < 0.05] = -np.inf
     return col
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-300, 1e300])
+def test_packed_keys_against_twin(scale):
+    rng = np.random.default_rng(4)
+    for trial in range(200):
+        n, bits = int(rng.integers(0, 50)), int(rng.integers(1, 17))
+        codes = rng.integers(0, min(1 << bits, 9), n).astype(np.int64)
+        col = _column(rng, n) * (1.0 if trial % 4 else scale)
+        if trial % 3 == 0:
+            col = np.abs(col)                  # probabilities' branch, zeros included
+        if trial % 7 == 0 and n:
+            col[0] = np.finfo(np.float64).tiny * rng.random()     # subnormal
+        keys, exact = fast.packed_keys(codes, col, bits)
+        want, want_exact = reference.packed_keys(codes, col, bits)
+        assert keys.dtype == np.uint64 and exact is want_exact
+        np.testing.assert_array_equal(keys, want)
+        np.testing.assert_array_equal(keys & np.uint64((1 << bits) - 1), codes)
+        if exact:                              # ascending keys: ascending scores
+            s = col[np.argsort(keys, kind="stable")]
+            assert (s[1:] >= s[:-1]).all()
+
+
+@pytest.mark.parametrize("twin", [fast, reference])
+def test_packed_keys_refuse_codes_out_of_range(twin):
+    col = np.array([0.1, 0.5, 0.2])
+    for codes in ([0, 4, 1], [0, -1, 1]):
+        with pytest.raises(ValueError, match="out of range at row 1"):
+            twin.packed_keys(np.array(codes, dtype=np.int64), col, 2)
 
 
 def test_sorted_pair_counts_against_twin_and_brute_force():
