@@ -11,11 +11,8 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memcpy
-from libc.math cimport INFINITY
 
 cnp.import_array()
-
-cdef uint64_t SIGN = <uint64_t>1 << 63
 
 
 # ---------------------------------------------------------------------------
@@ -52,14 +49,15 @@ cdef inline uint64_t _order_bits(double x) noexcept nogil:
     cdef uint64_t u
     x += 0.0
     memcpy(&u, &x, 8)
-    return ~u if u >> 63 else u | SIGN
+    return ~u if u >> 63 else u | (<uint64_t>1 << 63)
 
 
-def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits):
-    """Keys ``(order bits of the score) << bits | class`` and whether they are exact, in
-    two passes over the column (its range, then the keys).
+def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits, uint64_t lo,
+                bint exact, bint signed):
+    """Keys ``(order bits of the score) << bits | class`` counted from ``lo``, in one
+    pass (``indist_fast._core.key_range`` gives ``lo``, ``exact`` and ``signed``).
 
-    NumPy equivalent (and the rule of exactness): ``indist_fast._core.reference.packed_keys``.
+    NumPy equivalent: ``indist_fast._core.reference.packed_keys``.
     """
     if bits < 1 or bits > 16:
         raise ValueError(f"bits must be in 1..16, got {bits}")
@@ -67,46 +65,26 @@ def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits):
     if codes.shape[0] != n:
         raise ValueError("codes and col differ in length")
     keys_arr = np.empty(n, dtype=np.uint64)
-    if n == 0:
-        return keys_arr, True
     cdef uint64_t[::1] keys = keys_arr
-    cdef uint64_t low = (<uint64_t>1 << bits) - 1, room = <uint64_t>1 << (64 - bits)
-    cdef uint64_t lo, hi, u
-    cdef double smallest = col[0], largest = col[0], positive = INFINITY, x
-    cdef bint exact, signed
+    # (locals, not module constants: a global is reloaded after each store to the keys)
+    cdef uint64_t low = (<uint64_t>1 << bits) - 1, sign = <uint64_t>1 << 63, u, outside = 0
     with nogil:
-        for i in range(n):
-            x = col[i]
-            if x < smallest:
-                smallest = x
-            if x > largest:
-                largest = x
-            if 0.0 < x < positive:
-                positive = x
-        signed = smallest < 0
-        if signed:
-            lo, hi = _order_bits(smallest), _order_bits(largest)
-        else:
-            # the plain bits of the non-negative floats (the sign bit clear)
-            lo, hi = _order_bits(smallest) & ~SIGN, _order_bits(largest) & ~SIGN
-            if lo == 0 and hi >= room:
-                # 0 just below the smallest positive score
-                lo = (_order_bits(positive if positive < INFINITY else largest) & ~SIGN) - 1
-        exact = hi - lo < room
         for i in range(n):
             u = _order_bits(col[i])
             if not signed:
-                u &= ~SIGN
-                if u < lo:
-                    u = lo
+                u &= ~sign
+                u = lo if u < lo else u
             u = ((u - lo) << bits) if exact else (u & ~low)
-            if <uint64_t>codes[i] > low:
-                bad = i
-                break
+            outside |= <uint64_t>codes[i] > low        # (no exit: the loop vectorises)
             keys[i] = u | <uint64_t>codes[i]
+        if outside:
+            for i in range(n):
+                if <uint64_t>codes[i] > low:
+                    bad = i
+                    break
     if bad >= 0:
         raise ValueError(f"codes out of range at row {bad}")
-    return keys_arr, exact
+    return keys_arr
 
 
 def sorted_pair_counts(const uint64_t[::1] keys, int bits, int64_t positive):

@@ -6,9 +6,10 @@ from numpy.typing import NDArray
 # def transpose_sums(const double[:, ::1] p)
 def transpose_sums(p: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
 
-# def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits)
-def packed_keys(codes: NDArray[np.int64], col: NDArray[np.float64],
-                bits: int) -> tuple[NDArray[np.uint64], bool]: ...
+# def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits, uint64_t lo,
+#                 bint exact, bint signed)
+def packed_keys(codes: NDArray[np.int64], col: NDArray[np.float64], bits: int, lo: int,
+                exact: bool, signed: bool) -> NDArray[np.uint64]: ...
 
 # def sorted_pair_counts(const uint64_t[::1] keys, int bits, int64_t positive)
 def sorted_pair_counts(keys: NDArray[np.uint64], bits: int,

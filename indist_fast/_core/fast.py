@@ -20,6 +20,7 @@ import numpy as np
 from . import (_keys, _multiclass, _radix, _radix_weighted, _resample, _runs, _segments,
                _sorted, _tables, fast_radix, threads)
 from .fast_radix import summarize_parts
+from .key_range import key_range
 from .records import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
                       PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
                       SegmentSweeps, SortedClasses, SweepResult, Table, CROSSING_WIDTH,
@@ -743,8 +744,16 @@ def transpose_sums(p: Array) -> tuple[Array, Array]:
 
 
 def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:
-    """Keys ``(order bits of the score) << bits | class`` and whether they are exact."""
-    return _multiclass.packed_keys(codes, col, bits)
+    """Keys ``(order bits of the score) << bits | class`` and whether they are exact:
+    the column's range by NumPy's vectorised min and max, the keys in one pass."""
+    if not 1 <= bits <= 16:
+        raise ValueError(f"bits must be in 1..16, got {bits}")
+    if len(codes) != len(col):
+        raise ValueError("codes and col differ in length")
+    if len(col) == 0:
+        return np.empty(0, dtype=np.uint64), True
+    lo, exact, signed = key_range(col, bits)
+    return _multiclass.packed_keys(codes, col, bits, lo, exact, signed), exact
 
 
 def sorted_pair_counts(keys: Array, bits: int, positive: int) -> tuple[Array, int]:

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .curves import CurveColumns, _columns
+from .key_range import key_range, ordered_bits
 from .records import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments,
                       RangeSweep, ReplicateCounts, SegmentSweeps, SortedClasses, Part,
                       Release, SweepResult, Table, CROSSING_WIDTH, REPLICATE_HEAD,
@@ -484,27 +485,10 @@ def transpose_sums(p: Array) -> tuple[Array, Array]:
     return columns, sums
 
 
-_SIGN = np.uint64(1 << 63)
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
-def ordered_bits(col: Array) -> Array:
-    """Unsigned integers in the order of the float64 scores (-0.0 as +0.0)."""
-    u = (col + 0.0).view(np.uint64)         # (+ 0.0 turns -0.0 into +0.0)
-    # negative floats: all bits flipped; others: the sign bit set
-    flip = (u >> np.uint64(63)) * _ALL | _SIGN
-    return u ^ flip
-
-
 def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:
     """Keys ``(order bits of the score) << bits | class`` (``codes`` int64 in
-    ``0 .. 2**bits - 1``, ``col`` float64 without NaN) and whether they are exact.
-
-    Exact when the scores' order bits span less than ``2**(64 - bits)`` once shifted
-    to start at 0 (probabilities: from the smallest positive score up, 0 kept below
-    it; 1e-6 .. 1 spans about 2**56). Otherwise the lowest ``bits`` order bits make
-    room for the class: distinct scores that share the rest tie in the keys.
-    """
+    ``0 .. 2**bits - 1``, ``col`` float64 without NaN) and whether they are exact
+    (``key_range``)."""
     if not 1 <= bits <= 16:
         raise ValueError(f"bits must be in 1..16, got {bits}")
     if len(codes) != len(col):
@@ -515,22 +499,14 @@ def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:
         raise ValueError(f"codes out of range at row {outside[0]}")
     if len(col) == 0:
         return np.empty(0, dtype=np.uint64), True
-    room = np.uint64(1 << (64 - bits))
-    smallest, largest = col.min(), col.max()
-    if smallest >= 0:
-        u = np.bitwise_and(col.view(np.uint64), ~_SIGN)       # (-0.0 as 0.0)
-        lo, hi = np.array([smallest + 0.0, largest]).view(np.uint64)
-        if lo == 0 and hi >= room:
-            # 0 just below the smallest positive score
-            lo = np.array(np.min(col, where=col > 0, initial=largest)).view(np.uint64)
-            lo -= np.uint64(1)
-            np.maximum(u, lo, out=u)
-    else:
+    lo, exact, signed = key_range(col, bits)
+    if signed:
         u = ordered_bits(col)
-        lo, hi = ordered_bits(np.array([smallest, largest]))
-    exact = bool(hi - lo < room)
+    else:
+        u = np.bitwise_and(col.view(np.uint64), ~np.uint64(1 << 63))    # (-0.0 as 0.0)
+        np.maximum(u, np.uint64(lo), out=u)
     if exact:
-        u -= lo
+        u -= np.uint64(lo)
         u <<= np.uint64(bits)
     else:
         u &= ~low

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from indist_fast._core import fast, reference
-from indist_fast._core.reference import ordered_bits
+from indist_fast._core.key_range import ordered_bits
 from indist_fast.multiclass._pair_counts import pair_counts
 
 
