@@ -18,39 +18,31 @@ cnp.import_array()
 # ---------------------------------------------------------------------------
 # Score columns.
 
-def transpose_sums(const double[:, ::1] p):
-    """The columns of ``p`` as rows of a new (k, n) array, and each row's sum, in one
-    pass over ``p``.
+def transpose_rows(const double[:, ::1] p, double[:, ::1] columns, double[::1] sums,
+                   Py_ssize_t start, Py_ssize_t stop):
+    """Rows ``start:stop`` of ``p`` written transposed into ``columns`` (k, n) and their
+    sums (left to right) into ``sums``, in one pass (threads take disjoint rows).
 
     NumPy equivalent: ``indist_fast._core.reference.transpose_sums``.
     """
     cdef Py_ssize_t n = p.shape[0], k = p.shape[1], i, c
-    columns_arr = np.empty((k, n), dtype=np.float64)
-    sums_arr = np.empty(n, dtype=np.float64)
-    cdef double[:, ::1] columns = columns_arr
-    cdef double[::1] sums = sums_arr
+    if columns.shape[0] != k or columns.shape[1] != n or sums.shape[0] != n:
+        raise ValueError("columns and sums do not match p")
+    if not 0 <= start <= stop <= n:
+        raise ValueError(f"rows {start}:{stop} out of 0:{n}")
     cdef double total, x
     with nogil:
-        for i in range(n):
+        for i in range(start, stop):
             total = 0.0
             for c in range(k):
                 x = p[i, c]
                 columns[c, i] = x
                 total += x
             sums[i] = total
-    return columns_arr, sums_arr
 
 
 # ---------------------------------------------------------------------------
 # Pair counts of one column.
-
-cdef inline uint64_t _order_bits(double x) noexcept nogil:
-    """Unsigned integers in the order of the float64 scores (-0.0 as +0.0)."""
-    cdef uint64_t u
-    x += 0.0
-    memcpy(&u, &x, 8)
-    return ~u if u >> 63 else u | (<uint64_t>1 << 63)
-
 
 def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits, uint64_t lo,
                 bint exact, bint signed):
@@ -67,17 +59,32 @@ def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits, uint6
     keys_arr = np.empty(n, dtype=np.uint64)
     cdef uint64_t[::1] keys = keys_arr
     # (locals, not module constants: a global is reloaded after each store to the keys)
-    cdef uint64_t low = (<uint64_t>1 << bits) - 1, sign = <uint64_t>1 << 63, u, outside = 0
+    cdef uint64_t low = (<uint64_t>1 << bits) - 1, sign = <uint64_t>1 << 63, raw, d, seen = 0
+    # exact: (u - lo) << bits; else u with its lowest bits cleared: v = u - lo + add,
+    # key = (v << shift) & keep | class; branch-free so that the loops vectorise
+    cdef uint64_t add = 0 if exact else lo, keep = ~(<uint64_t>0) if exact else ~low
+    cdef int shift = bits if exact else 0
+    cdef double x
     with nogil:
         for i in range(n):
-            u = _order_bits(col[i])
-            if not signed:
-                u &= ~sign
-                u = lo if u < lo else u
-            u = ((u - lo) << bits) if exact else (u & ~low)
-            outside |= <uint64_t>codes[i] > low        # (no exit: the loop vectorises)
-            keys[i] = u | <uint64_t>codes[i]
-        if outside:
+            seen |= <uint64_t>codes[i]      # (above ``low`` iff some class is)
+        if seen <= low:
+            if signed:
+                for i in range(n):
+                    x = col[i] + 0.0                     # (-0.0 as +0.0)
+                    memcpy(&raw, &x, 8)
+                    # order bits: negative floats all bits flipped, others the sign set
+                    d = (raw ^ ((0 - (raw >> 63)) | sign)) - lo
+                    keys[i] = (((d + add) << shift) & keep) | <uint64_t>codes[i]
+            else:
+                for i in range(n):
+                    memcpy(&raw, &col[i], 8)
+                    # the plain bits (-0.0 as 0.0), raised to ``lo``: below it the
+                    # difference wraps past 2**63 and is cleared
+                    d = (raw & ~sign) - lo
+                    d &= (d >> 63) - 1
+                    keys[i] = (((d + add) << shift) & keep) | <uint64_t>codes[i]
+        else:
             for i in range(n):
                 if <uint64_t>codes[i] > low:
                     bad = i

@@ -3,8 +3,10 @@
 import numpy as np
 from numpy.typing import NDArray
 
-# def transpose_sums(const double[:, ::1] p)
-def transpose_sums(p: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]: ...
+# def transpose_rows(const double[:, ::1] p, double[:, ::1] columns, double[::1] sums,
+#                    Py_ssize_t start, Py_ssize_t stop)
+def transpose_rows(p: NDArray[np.float64], columns: NDArray[np.float64],
+                   sums: NDArray[np.float64], start: int, stop: int) -> None: ...
 
 # def packed_keys(const int64_t[::1] codes, const double[::1] col, int bits, uint64_t lo,
 #                 bint exact, bint signed)

@@ -739,8 +739,17 @@ def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array
 
 def transpose_sums(p: Array) -> tuple[Array, Array]:
     """The columns of ``p`` (2-d float64, C order) as the rows of a new array, and the
-    sum of each row of ``p``, in one pass over ``p``."""
-    return _multiclass.transpose_sums(p)
+    sum of each row of ``p``, in one pass over ``p``: each half of the rows on a thread
+    of its own when there are many."""
+    n, k = p.shape
+    columns = np.empty((k, n), dtype=np.float64)
+    sums = np.empty(n, dtype=np.float64)
+    half = n // 2 if n >= threads.PARALLEL_MIN_ROWS else n
+
+    def job(start: int, stop: int) -> Callable[[], None]:
+        return lambda: _multiclass.transpose_rows(p, columns, sums, start, stop)
+    threads._on_two_threads([job(0, half)] + ([job(half, n)] if half < n else []))
+    return columns, sums
 
 
 def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:

@@ -154,7 +154,7 @@ def test_ordered_pair_counts_refuse_a_row_out_of_range():
         fast.ordered_pair_counts(np.array([0, 5, 1]), col, codes, None, 0, 2)
 
 
-@pytest.mark.parametrize("shape", [(0, 3), (1, 1), (5, 2), (4097, 10), (9000, 3)])
+@pytest.mark.parametrize("shape", [(0, 3), (1, 1), (5, 2), (4097, 10), (9000, 3), (60_001, 3)])
 def test_transpose_sums_against_twin(shape):
     rng = np.random.default_rng(3)
     p = rng.random(shape)
