@@ -466,6 +466,8 @@ def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array
             np.lexsort((-(s.astype(np.float64) + 0.0), codes)).astype(np.int64))
 
 
+# --- several classes (twin of src/_multiclass.pyx) ----------------------------------------
+
 # Rows per block of the transposing copy: a block of the (n, k) input and its
 # transpose both stay in cache (column by column copies read the whole matrix k times).
 _BLOCK_ROWS = 4096
