@@ -17,9 +17,10 @@ from typing import Any, Callable, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import (_keys, _radix, _radix_weighted, _resample, _runs, _segments, _sorted, _tables,
-               fast_radix, threads)
+from . import (_keys, _multiclass, _radix, _radix_weighted, _resample, _runs, _segments,
+               _sorted, _tables, fast_radix, threads)
 from .fast_radix import summarize_parts
+from .key_range import key_range
 from .records import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
                       PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
                       SegmentSweeps, SortedClasses, SweepResult, Table, CROSSING_WIDTH,
@@ -37,7 +38,9 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
-           "segment_replicate_sweeps", "delong_components", "paired_moments"]
+           "segment_replicate_sweeps", "delong_components", "paired_moments",
+           "transpose_sums", "packed_keys", "sorted_pair_counts",
+           "ordered_pair_counts"]
 
 # Up to this many unweighted rows, ``summarize`` runs as one kernel call on one thread:
 # the general path's fixed costs (pivot, blocks, cursors, thread hand-offs) outweigh its
@@ -738,3 +741,43 @@ def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array
     order): a counting pass, then each segment's (score, row) pairs sorted in cache."""
     return _resample.segment_order(np.ascontiguousarray(codes, dtype=np.int64),
                                    np.ascontiguousarray(s, dtype=np.float64), n_segments)
+
+
+def transpose_sums(p: Array) -> tuple[Array, Array]:
+    """The columns of ``p`` (2-d float64, C order) as the rows of a new array, and the
+    sum of each row of ``p``, in one pass over ``p``: each half of the rows on a thread
+    of its own when there are many."""
+    n, k = p.shape
+    columns = np.empty((k, n), dtype=np.float64)
+    sums = np.empty(n, dtype=np.float64)
+    half = n // 2 if n >= threads.PARALLEL_MIN_ROWS else n
+
+    def job(start: int, stop: int) -> Callable[[], None]:
+        return lambda: _multiclass.transpose_rows(p, columns, sums, start, stop)
+    threads._on_two_threads([job(0, half)] + ([job(half, n)] if half < n else []))
+    return columns, sums
+
+
+def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:
+    """Keys ``(order bits of the score) << bits | class`` and whether they are exact:
+    the column's range by NumPy's vectorised min and max, the keys in one pass."""
+    if not 1 <= bits <= 16:
+        raise ValueError(f"bits must be in 1..16, got {bits}")
+    if len(codes) != len(col):
+        raise ValueError("codes and col differ in length")
+    if len(col) == 0:
+        return np.empty(0, dtype=np.uint64), True
+    lo, exact, signed = key_range(col, bits)
+    return _multiclass.packed_keys(codes, col, bits, lo, exact, signed), exact
+
+
+def sorted_pair_counts(keys: Array, bits: int, positive: int) -> tuple[Array, int]:
+    """Twice one class's pair counts against every class, from sorted packed keys, and
+    the number of distinct scores."""
+    return _multiclass.sorted_pair_counts(keys, bits, positive)
+
+
+def ordered_pair_counts(order: Array, col: Array, codes: Array, w: Array | None,
+                        positive: int, n_classes: int) -> Array:
+    """One class's pair counts against every class, rows visited in ascending order."""
+    return _multiclass.ordered_pair_counts(order, col, codes, w, positive, n_classes)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .curves import CurveColumns, _columns
+from .key_range import key_range, ordered_bits
 from .records import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments,
                       RangeSweep, ReplicateCounts, SegmentSweeps, SortedClasses, Part,
                       Release, SweepResult, Table, CROSSING_WIDTH, REPLICATE_HEAD,
@@ -32,7 +33,9 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "replicate_counts",
            "replicate_sweeps", "delong_sums", "sweep_range", "sorted_classes",
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
-           "segment_replicate_sweeps", "delong_components", "paired_moments"]
+           "segment_replicate_sweeps", "delong_components", "paired_moments",
+           "transpose_sums", "packed_keys", "sorted_pair_counts",
+           "ordered_pair_counts"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -461,3 +464,91 @@ def segment_order(codes: Array, s: Array, n_segments: int) -> tuple[Array, Array
     # (+ 0.0: -0.0 and 0.0 are one score, tied by row as the kernel ties them)
     return (np.argsort(codes, kind="stable").astype(np.int64),
             np.lexsort((-(s.astype(np.float64) + 0.0), codes)).astype(np.int64))
+
+
+# --- several classes (twin of src/_multiclass.pyx) ----------------------------------------
+
+# Rows per block of the transposing copy: a block of the (n, k) input and its
+# transpose both stay in cache (column by column copies read the whole matrix k times).
+_BLOCK_ROWS = 4096
+
+
+def transpose_sums(p: Array) -> tuple[Array, Array]:
+    """The columns of ``p`` (2-d float64, C order) as the rows of a new array, and the
+    sum of each row of ``p`` (twin of the kernel, which sums each row left to right)."""
+    n, k = p.shape
+    columns = np.empty((k, n), dtype=np.float64)
+    sums = np.empty(n, dtype=np.float64)
+    for i in range(0, n, _BLOCK_ROWS):
+        block = p[i:i + _BLOCK_ROWS]
+        columns[:, i:i + _BLOCK_ROWS] = block.T
+        np.einsum("ij->i", block, out=sums[i:i + _BLOCK_ROWS], dtype=np.float64,
+                  casting="safe")
+    return columns, sums
+
+
+def packed_keys(codes: Array, col: Array, bits: int) -> tuple[Array, bool]:
+    """Keys ``(order bits of the score) << bits | class`` (``codes`` int64 in
+    ``0 .. 2**bits - 1``, ``col`` float64 without NaN) and whether they are exact
+    (``key_range``)."""
+    if not 1 <= bits <= 16:
+        raise ValueError(f"bits must be in 1..16, got {bits}")
+    if len(codes) != len(col):
+        raise ValueError("codes and col differ in length")
+    low = np.uint64((1 << bits) - 1)
+    outside = np.flatnonzero(codes.view(np.uint64) > low)
+    if len(outside):
+        raise ValueError(f"codes out of range at row {outside[0]}")
+    if len(col) == 0:
+        return np.empty(0, dtype=np.uint64), True
+    lo, exact, signed = key_range(col, bits)
+    if signed:
+        u = ordered_bits(col)
+    else:
+        u = np.bitwise_and(col.view(np.uint64), ~np.uint64(1 << 63))    # (-0.0 as 0.0)
+        np.maximum(u, np.uint64(lo), out=u)
+    if exact:
+        u -= np.uint64(lo)
+        u <<= np.uint64(bits)
+    else:
+        u &= ~low
+    u |= codes.view(np.uint64)
+    return u, exact
+
+
+def sorted_pair_counts(keys: Array, bits: int, positive: int) -> tuple[Array, int]:
+    """Twice the pair counts of class ``positive`` against each class (int64, length
+    ``2**bits``) from packed keys ``(order bits) << bits | class`` sorted ascending, and
+    the number of distinct order bits (twin of the kernel): a row of class j adds twice
+    the positive rows strictly above its score plus those at it."""
+    if not 1 <= bits <= 16:
+        raise ValueError(f"bits must be in 1..16, got {bits}")
+    labels = (keys & np.uint64((1 << bits) - 1)).astype(np.intp)
+    scores = keys >> np.uint64(bits)
+    group = np.zeros(len(keys), dtype=np.intp)
+    np.cumsum(scores[1:] != scores[:-1], out=group[1:])
+    n_groups = int(group[-1]) + 1 if len(keys) else 0
+    at = np.bincount(group[labels == positive], minlength=n_groups)
+    above = at.sum() - np.cumsum(at)
+    out = np.zeros(1 << bits, dtype=np.int64)
+    np.add.at(out, labels, (2 * above + at)[group])       # (integers: exact)
+    return out, n_groups
+
+
+def ordered_pair_counts(order: Array, col: Array, codes: Array, w: Array | None,
+                        positive: int, n_classes: int) -> Array:
+    """Pair counts of class ``positive`` against each class (float64), rows visited in
+    ``order`` (ascending ``col``), each weighing ``w`` (1 when None): a row adds its
+    weight times the positive weight strictly above its score plus half that at it
+    (twin of the kernel)."""
+    s, labels = col[order], codes[order]
+    if len(labels) and (labels.min() < 0 or labels.max() >= n_classes):
+        raise ValueError("order or codes out of range")
+    weights = np.ones(len(s)) if w is None else w[order]
+    group = np.zeros(len(s), dtype=np.intp)
+    np.cumsum(s[1:] != s[:-1], out=group[1:])
+    at = np.bincount(group, weights=np.where(labels == positive, weights, 0.0))
+    above = at.sum() - np.cumsum(at)
+    per_row = (above + 0.5 * at)[group] * weights
+    # (astype: np.bincount of no rows is int64)
+    return np.bincount(labels, weights=per_row, minlength=n_classes).astype(np.float64)

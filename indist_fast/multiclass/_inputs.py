@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._core.engine import engine
 from .._core.validation import as_1d, first_missing, weight_column
 from ..io.frames import table_columns
 
@@ -112,11 +113,6 @@ def code_labels(y: np.ndarray, labels: Any) -> Coded:
     return Coded(order[at_clipped][codes], given)
 
 
-# Rows per block of the transposing copy: a block of the (n, k) input and its
-# transpose both stay in cache (column by column copies read the whole matrix k times).
-_BLOCK_ROWS = 4096
-
-
 def score_columns(y_prob: Any, n_rows: int, n_classes: int, *, name: str = "y_prob",
                   sums_to_one: bool = True) -> np.ndarray:
     """The scores as a new float64 array of shape (n_classes, n_rows): one contiguous
@@ -136,19 +132,11 @@ def score_columns(y_prob: Any, n_rows: int, n_classes: int, *, name: str = "y_pr
         raise ValueError(f"{name} has {p.shape[1]} columns but there are {n_classes} "
                          f"classes: one column per label (pass labels= when y_true does "
                          f"not hold every class).")
-    columns = np.empty((n_classes, n_rows), dtype=np.float64)
-    sums = np.empty(n_rows, dtype=np.float64)
-    if p.dtype.kind in "biu" or p.dtype.itemsize > 8:
-        p = p.astype(np.float64)
     if p.flags.f_contiguous or n_classes == 1:
-        columns[...] = p.T
-        np.sum(columns, axis=0, out=sums)
+        columns = np.array(p.T, dtype=np.float64, order="C")
+        sums = np.sum(columns, axis=0)
     else:
-        for i in range(0, n_rows, _BLOCK_ROWS):
-            block = p[i:i + _BLOCK_ROWS]
-            columns[:, i:i + _BLOCK_ROWS] = block.T
-            np.einsum("ij->i", block, out=sums[i:i + _BLOCK_ROWS], dtype=np.float64,
-                      casting="safe")
+        columns, sums = engine().transpose_sums(np.ascontiguousarray(p, dtype=np.float64))
     bad = ~np.isfinite(sums)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])

@@ -213,10 +213,11 @@ def _ovo(codes: np.ndarray, classes: np.ndarray, p: np.ndarray, w: np.ndarray | 
     weights = class_weights(codes, w, n_classes)
     a, b = np.triu_indices(len(present), 1)
     a, b = present[a], present[b]
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):   # (NaN where a class weighs 0)
         pairs = (u[a, b] + u[b, a]) / (2.0 * weights[a] * weights[b])
+        share = (weights[a] + weights[b]) / weights.sum()
     undefined = (weights == 0) & (np.bincount(codes, minlength=n_classes) > 0)
     warn_undefined(classes, undefined, "One-vs-one")
     if average == "macro":
         return float(np.mean(pairs))
-    return float(np.average(pairs, weights=(weights[a] + weights[b]) / weights.sum()))
+    return float(np.average(pairs, weights=share))

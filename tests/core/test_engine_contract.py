@@ -366,6 +366,50 @@ def assert_segment_sweeps_equal(fast, ref):
         np.testing.assert_allclose(f, r, rtol=TOL, atol=TOL, equal_nan=True, err_msg=field)
 
 
+def transpose_sums_args(draw: Draw, r: Rows) -> tuple:
+    """The rows' scores as one column of a C-ordered matrix of up to four columns."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    others = rng.random((r.n_rows, draw(st.integers(0, 3))))
+    return (np.ascontiguousarray(np.column_stack([r.s.astype(np.float64), others])),)
+
+
+def assert_transposed_equal(fast, ref):
+    np.testing.assert_array_equal(fast[0], ref[0])
+    np.testing.assert_allclose(fast[1], ref[1], rtol=TOL, atol=TOL, equal_nan=True)
+
+
+def _classes(draw: Draw, r: Rows) -> tuple[np.ndarray, int, int]:
+    """Codes of up to five classes for the rows, and one class as the positive."""
+    k = draw(st.integers(1, 5))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return rng.integers(0, k, r.n_rows).astype(np.int64), draw(st.integers(0, k - 1)), k
+
+
+def sorted_pair_counts_args(draw: Draw, r: Rows) -> tuple:
+    """Keys as multiclass packs them: the ranks of the scores above the class bits."""
+    codes, positive, k = _classes(draw, r)
+    bits = max(1, (k - 1).bit_length())
+    ranks = np.unique(r.s.astype(np.float64) + 0.0, return_inverse=True)[1].reshape(-1)
+    keys = np.sort(ranks.astype(np.uint64) << np.uint64(bits) | codes.view(np.uint64))
+    return keys, bits, positive
+
+
+def packed_keys_args(draw: Draw, r: Rows) -> tuple:
+    codes, _, k = _classes(draw, r)
+    return codes, r.s.astype(np.float64), draw(st.integers(max(1, (k - 1).bit_length()), 16))
+
+
+def assert_counts_equal(fast, ref):
+    np.testing.assert_array_equal(fast[0], ref[0])
+    assert fast[0].dtype == ref[0].dtype and fast[1] == ref[1]
+
+
+def ordered_pair_counts_args(draw: Draw, r: Rows) -> tuple:
+    codes, positive, k = _classes(draw, r)
+    col = r.s.astype(np.float64)
+    return np.argsort(col), col, codes, r.w, positive, k
+
+
 @dataclass(frozen=True)
 class Twin:
     """How the generic test calls one protocol function and compares the twins.
@@ -407,6 +451,10 @@ TWINS: dict[str, Twin] = {
                                "count_rows"),
     "summarize_models": Twin(summarize_models_args, assert_model_sweeps_equal, True,
                              "count_rows"),
+    "transpose_sums": Twin(transpose_sums_args, assert_transposed_equal),
+    "packed_keys": Twin(packed_keys_args, assert_counts_equal),
+    "sorted_pair_counts": Twin(sorted_pair_counts_args, assert_counts_equal),
+    "ordered_pair_counts": Twin(ordered_pair_counts_args, assert_allclose),
 }
 
 

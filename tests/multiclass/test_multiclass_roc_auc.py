@@ -159,6 +159,10 @@ def test_a_class_of_zero_weight(backend):
     assert ours == pytest.approx(theirs, abs=1e-12)
     with pytest.warns(IndistFastWarning):
         assert np.isnan(multiclass.roc_auc(y, p, multi_class="ovo", sample_weight=w))
+    for mc, av in COMBOS:                   # every weight 0: NaN (weighted ovr: 0), warned
+        with pytest.warns(IndistFastWarning):
+            got = multiclass.roc_auc(y, p, multi_class=mc, average=av, sample_weight=0 * w)
+        assert np.all(np.isnan(got)) or (mc, av, got) == ("ovr", "weighted", 0.0)
 
 
 def test_two_classes(backend):
