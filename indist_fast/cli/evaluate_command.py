@@ -105,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
             print(output.header(args))
             print(table_text(result, args.all_rows) if isinstance(result, ReportTable)
                   else _report_text(result))
-            if extra:
-                print(table_readings.text(extra))
+        if extra and not args.json:        # (also beside --csv, which holds the table)
+            print(table_readings.text(extra).lstrip("\n"))
         if args.plot:
             from .figures import evaluate_figure
             output.save_and_close(evaluate_figure(args, rows()), args.plot)

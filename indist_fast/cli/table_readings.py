@@ -36,7 +36,10 @@ def readings(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
                                  weight=args.weight, pos_label=args.pos_label,
                                  progress=progress(args), drop_nulls=args.drop_nulls)
         if args.calibration:
-            out.setdefault("calibration", {})[score] = table.calibration()
+            try:
+                out.setdefault("calibration", {})[score] = table.calibration()
+            except ValueError as exc:       # scores that are not probabilities
+                raise ValueError(f"--calibration: score column {score!r}: {exc}") from None
         if args.gains:
             out.setdefault("gains", {})[score] = table.gains()
     return out

@@ -147,7 +147,9 @@ def score_columns(y_prob: Any, n_rows: int, n_classes: int, *, name: str = "y_pr
     if sums_to_one and off.any():
         row = int(np.flatnonzero(off)[0])
         raise ValueError(f"{name} must hold probabilities that sum to 1 over the classes "
-                         f"in each row; row {row} sums to {sums[row]!r}.")
+                         f"in each row; row {row} sums to {float(sums[row])!r}. Pass the "
+                         "model's predict_proba(X) (or a softmax of its decision_function); "
+                         "multiclass.evaluate also reads scores that do not sum to 1.")
     return columns
 
 

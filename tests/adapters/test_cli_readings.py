@@ -50,4 +50,13 @@ def test_scores_that_are_not_probabilities_are_named(tmp_path, capsys):
     assert main(["evaluate", str(path), "--label", "y", "--score", "m", "--calibration",
                  "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "probabilit" in err and "Traceback" not in err
+    assert "--calibration: score column 'm'" in err and "probabilit" in err
+    assert "Traceback" not in err
+
+
+def test_readings_are_printed_beside_a_csv_table(log, tmp_path, capsys):
+    out_csv = tmp_path / "t.csv"
+    assert main(["evaluate", log, "--label", "y", "--score", "p", "--gains", "--csv",
+                 str(out_csv), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out_csv.exists() and f"gains of 'p' (all rows):\n{indist_fast.gains(Y, P)}" in out
