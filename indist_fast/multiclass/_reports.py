@@ -23,7 +23,7 @@ __all__ = ["evaluate", "MACRO_FIELDS"]
 #: numbers are NaN, its ``n_thresholds`` 0.
 MACRO_FIELDS = ("weight_pos", "weight_neg", "base_rate", "auc", "average_precision", "b",
                 "precision", "lift", "tpr", "fpr", "f1")
-_MODEL = "y_prob"
+_MODEL = "score"          # as evaluate_many names one array of scores
 
 
 def evaluate(y_true: Any, y_prob: Any = None, *, labels: Any = None,
