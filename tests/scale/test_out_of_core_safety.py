@@ -164,7 +164,8 @@ PEAK = textwrap.dedent("""
     import numpy, pyarrow, pyarrow.csv, pyarrow.compute, pyarrow.parquet
     from indist_fast import evaluate_file
     from indist_fast._core import _runs
-    from procfs import peak_rss_bytes
+    from procfs import no_huge_pages, peak_rss_bytes
+    no_huge_pages()
     warnings.simplefilter("ignore")
     small, big, limit = sys.argv[1:4]
     # A first run loads what every run loads (thread pools, kernels, the readers'
