@@ -111,6 +111,7 @@ def main() -> None:
             continue
         subject = subject.replace("SPEC §", "section ").replace("`", "'")
         subject = subject.replace("*", "\\*")
+        subject = subject.replace("|", "\\|")        # |x| would be a substitution
         # A word ending in "_" is a reference to reStructuredText ("W_* enum")
         subject = re.sub(r"(?<=\w)_(?!\w)", r"\\_", subject)
         groups[issue_of(commit, stamp, subject)].append(f"- ``{commit}`` ({stamp[5:]}) {subject}")
