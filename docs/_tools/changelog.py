@@ -99,6 +99,16 @@ def issue_of(commit: str, stamp: str, subject: str) -> int:
     return 12
 
 
+def without_issue_numbers(subject: str) -> str:
+    """The subject without its references to issue numbers (user-facing text cites
+    none): "README: the issue-16 targets" reads "README: the targets"."""
+    s = re.sub(r"\s*\b(?:for |of )?[Ii]ssues?[- ]#?\d+(?:\s*(?:-|and|,)\s*\d+)*\b", "", subject)
+    s = re.sub(r"\(\s*,?\s*", "(", s)
+    s = s.replace("()", "").replace(" :", ":").replace("( ", "(")
+    s = s.strip()
+    return s[:1].upper() + s[1:] if s[:1].islower() and subject[:1].isupper() else s
+
+
 def main() -> None:
     branch = sys.argv[1] if len(sys.argv) > 1 else "main"
     log = subprocess.run(["git", "log", "--reverse", "--no-merges",
@@ -112,6 +122,7 @@ def main() -> None:
         subject = subject.replace("SPEC §", "section ").replace("`", "'")
         subject = subject.replace("*", "\\*")
         subject = subject.replace("|", "\\|")        # |x| would be a substitution
+        subject = without_issue_numbers(subject)
         # A word ending in "_" is a reference to reStructuredText ("W_* enum")
         subject = re.sub(r"(?<=\w)_(?!\w)", r"\\_", subject)
         groups[issue_of(commit, stamp, subject)].append(f"- ``{commit}`` ({stamp[5:]}) {subject}")
