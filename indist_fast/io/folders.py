@@ -95,10 +95,13 @@ def dataset_files(path: Any) -> Files | None:
     if not matches:
         raise ValueError(f"path: the pattern {name} matches no file.")
     out = []
+    seen: set[str] = set()          # ``a/**`` matches a folder and the files in it
     for match in matches:
         inside = _folder_files(match) if os.path.isdir(match) else [match]
-        out.extend((f, _partition_keys(f, "")) for f in inside if not
-                   _hidden(os.path.basename(f)))
+        for f in inside:
+            if not _hidden(os.path.basename(f)) and f not in seen:
+                seen.add(f)
+                out.append((f, _partition_keys(f, "")))
     return out
 
 

@@ -142,6 +142,17 @@ def locate(path: Any, filesystem: Any = None) -> Any:
         return path
     if uri.group(1).lower() == "file":
         return unquote(urlsplit(path).path)
+    if has_magic(path[uri.end():]):
+        # The wildcards are ours, not the URI's ([ is not valid there): the folder
+        # before them is resolved, the pattern kept on its path.
+        names = path.split("/")
+        first = next((i for i, name in enumerate(names) if i >= 3 and has_magic(name)), 0)
+        if not first:
+            raise ValueError(f"path: {path}: a wildcard in the bucket (or host) of a URI "
+                             "is not supported; give the bucket by name.")
+        base = _resolve("/".join(names[:first]), uri.group(1).lower())
+        return StorePath(path, base.filesystem,
+                         "/".join([base.inner.rstrip("/")] + names[first:]))
     return _resolve(path, uri.group(1).lower())
 
 
