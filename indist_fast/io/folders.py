@@ -106,15 +106,22 @@ def dataset_files(path: Any) -> Files | None:
 
 
 def _store_files(name: StorePath) -> Files | None:
-    """``dataset_files`` of a folder or pattern in a store (one request: the listing)."""
+    """``dataset_files`` of a folder or pattern in a store (one request: the listing),
+    the files and their order those of the same folder or pattern on disk."""
     kind = store_kind(name)
     if kind == "folder":
         return [(f, _partition_keys(f, name)) for f in _folder_files(name)]
     if kind == "file" or not has_magic(name.inner):
         return None                                # check_file names what is missing
-    out: Files = [(f, _partition_keys(f, "")) for f, below in store_glob(name)
-                  if not any(map(_hidden, below.split("/") if below else [])) and not
-                  _hidden(f.inner.rsplit("/", 1)[-1])]
+    out: Files = []
+    seen: set[str] = set()
+    for match, inside in store_glob(name):
+        for f, below in inside:
+            hidden = _hidden(f.inner.rsplit("/", 1)[-1]) if not below else any(
+                map(_hidden, below.split("/")))
+            if not hidden and f not in seen:
+                seen.add(f)
+                out.append((f, _partition_keys(f, "")))
     if not out:
         raise ValueError(f"path: the pattern {name} matches no file.")
     return out

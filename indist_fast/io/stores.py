@@ -253,10 +253,9 @@ def store_kind(path: StorePath) -> str:
     return "folder" if info.type == pafs.FileType.Directory else "missing"
 
 
-def store_tree(path: StorePath) -> list[tuple[StorePath, str]]:
-    """Every file under a folder with its path relative to it, in the order
-    ``os.walk`` with sorted names gives a local folder's (a folder's files before its
-    subfolders'), so a dataset's rows come in the same order from a store as from disk."""
+def _listing(path: StorePath) -> list[tuple[Any, str]]:
+    """Every file and folder under a folder (one request, or a few pages of one), each
+    with its path relative to it."""
     import pyarrow as pa
     import pyarrow.fs as pafs
     base = path.inner.rstrip("/")
@@ -264,37 +263,58 @@ def store_tree(path: StorePath) -> list[tuple[StorePath, str]]:
         infos = path.filesystem.get_file_info(pafs.FileSelector(base, recursive=True))
     except (OSError, pa.ArrowException) as exc:
         raise _store_error(path, exc) from exc
-    found = []
-    for info in infos:
-        if info.type == pafs.FileType.File:
-            rel = info.path[len(base):].lstrip("/") if info.path.startswith(base) else info.path
-            found.append((path.child(info.path, info.size), rel))
-
-    def walk_order(item: tuple[StorePath, str]) -> list[tuple[int, str]]:
-        names = item[1].split("/")
-        return [(1, n) for n in names[:-1]] + [(0, names[-1])]
-
-    return sorted(found, key=walk_order)
+    return [(info, info.path[len(base):].lstrip("/") if info.path.startswith(base)
+             else info.path) for info in infos]
 
 
-def store_glob(pattern: StorePath) -> list[tuple[StorePath, str]]:
-    """The files a glob pattern (``*``, ``?``, ``[...]`` within a name, ``**`` any
-    depth) matches, listed from the folder before its first wildcard, each with the
-    names below the folder the pattern matched (``""`` for a file it matched)."""
+def _walk_order(rel: str) -> list[tuple[int, str]]:
+    """The order ``os.walk`` with sorted names gives: a folder's files before its
+    subfolders'."""
+    names = rel.split("/")
+    return [(1, n) for n in names[:-1]] + [(0, names[-1])]
+
+
+def _files(path: StorePath, listing: list[tuple[Any, str]]) -> list[tuple[StorePath, str]]:
+    import pyarrow.fs as pafs
+    found = [(path.child(info.path, info.size), rel) for info, rel in listing
+             if info.type == pafs.FileType.File]
+    return sorted(found, key=lambda item: _walk_order(item[1]))
+
+
+def store_tree(path: StorePath) -> list[tuple[StorePath, str]]:
+    """Every file under a folder with its path relative to it, in the order of a
+    local folder's files (``os.walk``, sorted), so a dataset's rows come in the same
+    order from a store as from disk."""
+    return _files(path, _listing(path))
+
+
+def store_glob(pattern: StorePath) -> list[tuple[StorePath, list[tuple[StorePath, str]]]]:
+    """What a glob pattern (``*``, ``?``, ``[...]`` within a name, ``**`` any depth)
+    matches, as ``glob.glob`` orders local matches (sorted), each with the files it
+    stands for and their paths below it: a file itself (``""``), a folder every file
+    under it. One listing, of the folder before the first wildcard."""
+    import pyarrow.fs as pafs
     parts = pattern.inner.split("/")
     first = next(i for i, part in enumerate(parts) if has_magic(part))
     regex = re.compile(_translate("/".join(parts[first:])))
     folder = pattern.child("/".join(parts[:first]))
     if store_kind(folder) != "folder":
         return []
-    out = []
-    for f, rel in store_tree(folder):
+    listing = _listing(folder)
+    entries = [(folder, "", True)] + [
+        (folder.child(info.path, info.size if info.type == pafs.FileType.File else None),
+         rel, info.type == pafs.FileType.Directory) for info, rel in listing]
+    matched = sorted(((p, rel, is_dir) for p, rel, is_dir in entries if regex.fullmatch(rel)),
+                     key=lambda m: m[1])
+    under: dict[str, list[tuple[StorePath, str]]] = {rel: [] for _, rel, is_dir in matched
+                                                     if is_dir}
+    for f, rel in _files(folder, listing):
         names = rel.split("/")
-        depth = next((k for k in range(len(names), 0, -1)
-                      if regex.fullmatch("/".join(names[:k]))), None)
-        if depth is not None:
-            out.append((f, "/".join(names[depth:])))
-    return out
+        for k in range(len(names)):
+            above = "/".join(names[:k])
+            if above in under:
+                under[above].append((f, "/".join(names[k:])))
+    return [(p, under[rel] if is_dir else [(p, "")]) for p, rel, is_dir in matched]
 
 
 def _translate(pattern: str) -> str:
@@ -323,9 +343,10 @@ def _translate(pattern: str) -> str:
                 if end < 0:
                     piece += re.escape(c)
                 else:
-                    body = name[i + 1:end]
-                    body = "^" + body[1:] if body.startswith("!") else body
-                    piece += "[" + body.replace("\\", "\\\\") + "]"
+                    body = name[i + 1:end].replace("\\", "\\\\").replace("[", "\\[")
+                    body = ("^" + body[1:] if body.startswith("!") else
+                            "\\" + body if body.startswith("^") else body)
+                    piece += "[" + body + "]"
                     i = end
             else:
                 piece += re.escape(c)
