@@ -34,6 +34,9 @@ def open_parquet(path: str, cols: dict[str, str | None], drop_nulls: bool) -> So
     per_row = sum(row_bytes(schema.field(c).type) for c in wanted)
 
     def batches(rows: int) -> Iterator[Any]:
+        if isinstance(path, StorePath):
+            yield from _store_batches(path, wanted, rows, max(rows * per_row, 1))
+            return
         # A fresh file per pass, reading column chunks page by page through a bounded
         # buffer: by default a whole row group (any size) is read into memory at once.
         with _parquet_file(path, buffer_size=1 << 20, pre_buffer=False) as f:
@@ -145,6 +148,38 @@ class RowGroups:
                 s = plain_numpy(col)
                 out.append(s[::max(1, len(s) // _SAMPLE_SCORES)])
         return np.concatenate(out)
+
+
+# Bytes of column chunks a store is asked for at once: requests large enough that a
+# store's latency does not dominate, few enough to bound the memory they take.
+_STORE_SPAN_MIN = 8 << 20
+_STORE_SPAN_MAX = 64 << 20
+
+
+def _store_batches(path: StorePath, wanted: list[str], rows: int, budget: int
+                   ) -> Iterator[Any]:
+    """``iter_batches`` of a file in a store, over spans of consecutive row groups of
+    a bounded size: each span's column chunks are fetched in a few coalesced requests
+    (``pre_buffer``) and dropped when the next span starts (the read cache lives until
+    the next ``iter_batches``); page by page, as on disk, a file of many small row
+    groups would take a request per column chunk."""
+    limit = min(_STORE_SPAN_MAX, max(_STORE_SPAN_MIN, budget))
+    with _parquet_file(path, pre_buffer=True) as f:
+        meta = f.metadata
+        names = set(wanted)
+        span: list[int] = []
+        held = 0
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            size = sum(group.column(c).total_compressed_size for c in range(group.num_columns)
+                       if group.column(c).path_in_schema in names)
+            if span and held + size > limit:
+                yield from f.iter_batches(batch_size=rows, row_groups=span, columns=wanted)
+                span, held = [], 0
+            span.append(g)
+            held += size
+        if span:
+            yield from f.iter_batches(batch_size=rows, row_groups=span, columns=wanted)
 
 
 def _parquet_file(path: str, **options: Any) -> Any:
