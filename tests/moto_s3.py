@@ -59,15 +59,17 @@ def s3_environment(monkeypatch: pytest.MonkeyPatch, endpoint: str | None) -> Non
         monkeypatch.setenv("AWS_ENDPOINT_URL", endpoint)
 
 
-def filesystem(endpoint: str, **options: Any) -> Any:
+def filesystem(endpoint: str, patient: bool = False, **options: Any) -> Any:
     """A pyarrow ``S3FileSystem`` on ``endpoint``: credentials given, one attempt and
-    short timeouts (an error comes in a second, never a hang)."""
+    short timeouts (an error comes in seconds, never a hang); ``patient``: three
+    attempts and long timeouts, for writing the test data on a busy machine."""
     import pyarrow.fs as pafs
     host = endpoint.split("://", 1)[1]
     settings: dict[str, Any] = dict(
         access_key=KEY, secret_key=SECRET, region=REGION, scheme="http",
-        endpoint_override=host, connect_timeout=1, request_timeout=5,
-        retry_strategy=pafs.AwsStandardS3RetryStrategy(max_attempts=1))
+        endpoint_override=host, connect_timeout=5 if patient else 1,
+        request_timeout=60 if patient else 5,
+        retry_strategy=pafs.AwsStandardS3RetryStrategy(max_attempts=3 if patient else 1))
     settings.update(options)
     return pafs.S3FileSystem(**settings)
 
@@ -81,5 +83,6 @@ def make_bucket(endpoint: str, bucket: str) -> None:
 def listing(endpoint: str, bucket: str) -> list[tuple[str, int, Any]]:
     """Every object of a bucket with its size and modification time."""
     import pyarrow.fs as pafs
-    infos = filesystem(endpoint).get_file_info(pafs.FileSelector(bucket, recursive=True))
+    store = filesystem(endpoint, patient=True)
+    infos = store.get_file_info(pafs.FileSelector(bucket, recursive=True))
     return sorted((i.path, i.size, i.mtime) for i in infos)

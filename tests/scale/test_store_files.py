@@ -80,7 +80,8 @@ def data(endpoint, tmp_path_factory):
     df = frame()
     write_tree(root, df)
     moto_s3.make_bucket(endpoint, BUCKET)
-    pafs.copy_files(root, BUCKET, destination_filesystem=moto_s3.filesystem(endpoint))
+    pafs.copy_files(root, BUCKET,
+                    destination_filesystem=moto_s3.filesystem(endpoint, patient=True))
     return root, df
 
 
@@ -167,7 +168,7 @@ def test_filesystem_argument(s3, monkeypatch, endpoint):
     URI whose scheme is dropped)."""
     monkeypatch.delenv("AWS_ENDPOINT_URL")
     root, _ = s3
-    fs = moto_s3.filesystem(endpoint)
+    fs = moto_s3.filesystem(endpoint, patient=True)
     kw = dict(label="y", score=["p"], by="day", progress=False)
     local = evaluate_file(os.path.join(root, "logs"), **kw)
     same_table(evaluate_file(f"{BUCKET}/logs/", filesystem=fs, **kw), local)
