@@ -20,6 +20,7 @@ __all__ = ["StorePath", "locate", "open_input", "file_size", "store_kind", "stor
 
 _URI = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]+)://")
 _MAGIC = re.compile(r"[*?[]")
+_URI_MAGIC = re.compile(r"[*[]")
 #: The fsspec package that reads a scheme, for the error where none is installed.
 _PACKAGES = {"s3": "s3fs", "s3a": "s3fs", "gs": "gcsfs", "gcs": "gcsfs", "abfs": "adlfs",
              "abfss": "adlfs", "az": "adlfs", "adl": "adlfs", "hf": "huggingface_hub",
@@ -142,18 +143,23 @@ def locate(path: Any, filesystem: Any = None) -> Any:
         return path
     if uri.group(1).lower() == "file":
         return unquote(urlsplit(path).path)
-    if has_magic(path[uri.end():]):
-        # The wildcards are ours, not the URI's ([ is not valid there): the folder
-        # before them is resolved, the pattern kept on its path.
-        names = path.split("/")
-        first = next((i for i, name in enumerate(names) if i >= 3 and has_magic(name)), 0)
+    scheme = uri.group(1).lower()
+    # In a URI a ? starts the query (``?endpoint_override=...``): its wildcards are *
+    # and [...] only.
+    where, _, query = path.partition("?")
+    if _URI_MAGIC.search(where[uri.end():]):
+        # The wildcards are ours, not the URI's: the folder before them is resolved,
+        # the pattern kept on its path.
+        names = where.split("/")
+        first = next((i for i, name in enumerate(names)
+                      if i >= 3 and _URI_MAGIC.search(name)), 0)
         if not first:
             raise ValueError(f"path: {path}: a wildcard in the bucket (or host) of a URI "
                              "is not supported; give the bucket by name.")
-        base = _resolve("/".join(names[:first]), uri.group(1).lower())
+        base = _resolve("/".join(names[:first]) + (f"?{query}" if query else ""), scheme)
         return StorePath(path, base.filesystem,
                          "/".join([base.inner.rstrip("/")] + names[first:]))
-    return _resolve(path, uri.group(1).lower())
+    return _resolve(path, scheme)
 
 
 def _as_arrow(filesystem: Any) -> Any:
@@ -200,6 +206,8 @@ def _resolve(uri: str, scheme: str) -> StorePath:
                           "pyarrow") from None
     try:
         fs, inner = pafs.FileSystem.from_uri(uri)
+    except OSError as exc:          # its scheme, but no bucket, region or network
+        raise ValueError(f"path: cannot read {uri}: {_one_line(exc)}") from exc
     except (pa.ArrowException, ValueError) as exc:
         arrow_error = exc
     else:

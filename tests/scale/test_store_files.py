@@ -178,6 +178,18 @@ def test_filesystem_argument(s3, monkeypatch, endpoint):
                evaluate_file([os.path.join(root, p.split("/", 1)[1]) for p in listed], **kw))
 
 
+def test_endpoint_in_uri_query(s3, monkeypatch, endpoint):
+    """pyarrow's URI options (``?endpoint_override=...``): the ? starts the query, not
+    a wildcard, also after a glob pattern."""
+    monkeypatch.delenv("AWS_ENDPOINT_URL")
+    root, _ = s3
+    query = f"?endpoint_override={endpoint.split('://')[1]}&scheme=http&region=us-east-1"
+    kw = dict(label="y", score=["p"], by="day", progress=False)
+    local = evaluate_file(os.path.join(root, "logs"), **kw)
+    same_table(evaluate_file(uri("logs/") + query, **kw), local)
+    same_table(evaluate_file(uri("logs/day=*/*.parquet") + query, **kw), local)
+
+
 def test_cli_reads_uri(s3):
     from indist_fast.cli import main
     import contextlib
