@@ -202,3 +202,34 @@ def test_name_patterns_as_fnmatch(pattern):
         want = fnmatch.fnmatchcase(name, pattern) and "/" not in name and not (
             name.startswith(".") and not pattern.startswith("."))
         assert bool(regex.fullmatch(name)) == want, (pattern, name)
+
+
+@pytest.mark.parametrize("span", [1, 10**9])
+def test_parquet_spans_of_row_groups(backend, tmp_path, monkeypatch, span):
+    """A store's Parquet file read a row group per span, or all in one: the same table
+    as the file read from disk."""
+    from indist_fast.io import parquet_files
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 3000)
+    s = np.round(rng.random(3000) + 0.3 * y, 2)
+    path = str(tmp_path / "groups.parquet")
+    pq.write_table(pa.table({"y": y, "s": s, "other": s * 2}), path, row_group_size=128)
+    monkeypatch.setattr(parquet_files, "_STORE_SPAN_MIN", span)
+    monkeypatch.setattr(parquet_files, "_STORE_SPAN_MAX", span)
+    spans = []
+    real = pq.ParquetFile.iter_batches
+
+    def counted(self, *args, **kw):
+        spans.append(kw.get("row_groups"))
+        return real(self, *args, **kw)
+
+    monkeypatch.setattr(pq.ParquetFile, "iter_batches", counted)
+    src = open_source(through_store(path), COLS)
+    got = [np.concatenate(c) for c in list(zip(*src.chunks(1000)))[:2]]
+    np.testing.assert_array_equal(got[0], y)
+    np.testing.assert_array_equal(got[1], s)
+    assert len(spans) == (24 if span == 1 else 1)
+    got_table = score_table_file(through_store(path), label="y", score="s", progress=False)
+    want = ScoreTable.from_arrays(y, s)
+    np.testing.assert_array_equal(got_table.pos, want.pos)
+    np.testing.assert_array_equal(got_table.neg, want.neg)
