@@ -1,8 +1,10 @@
 """Local files keep their speed now that ``evaluate_file`` reads URIs: this checkout
 against a baseline checkout (before object stores), paired, on the same local files;
 and, for scale, the same folder read from a local S3-compatible server (moto).
+``--this`` another copy of the baseline gives the A/A ratios: the noise of the host.
 
     python benchmarks/studies/store_paths.py --base /tmp/base [--rows 2e6] [--rep 5] [--s3]
+    python benchmarks/studies/store_paths.py --base /tmp/base --this /tmp/base2   (A/A)
 
 ``--base`` is a checkout of the baseline whose compiled kernels are in place (e.g.
 ``git archive <commit> indist_fast | tar -x -C /tmp/base`` and a copy of
@@ -73,6 +75,7 @@ def run(root: str, path: str, by: str, env: dict[str, str] | None = None) -> dic
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", required=True, help="baseline checkout (kernels in place)")
+    ap.add_argument("--this", default=HERE, help="the checkout measured (default: this one)")
     ap.add_argument("--rows", type=float, default=2e6)
     ap.add_argument("--rep", type=int, default=5)
     ap.add_argument("--s3", action="store_true", help="also read the folder from moto")
@@ -84,9 +87,9 @@ def main() -> None:
         for name, (path, by) in cases.items():
             base, new, ratios = [], [], []
             for _ in range(args.rep):
-                a, b = run(args.base, path, by), run(HERE, path, by)
+                a, b = run(args.base, path, by), run(args.this, path, by)
                 assert a["auc"] == b["auc"], (a, b)
-                assert a["module"].startswith(args.base) and b["module"].startswith(HERE)
+                assert a["module"].startswith(args.base) and b["module"].startswith(args.this)
                 base.append(a["seconds"])
                 new.append(b["seconds"])
                 ratios.append(b["seconds"] / a["seconds"])
