@@ -134,6 +134,8 @@ def locate(path: Any, filesystem: Any = None) -> Any:
     fs = None if filesystem is None else _as_arrow(filesystem)
     if isinstance(path, (list, tuple)):
         return [locate(p, filesystem) for p in path]
+    if fs is not None and isinstance(path, (bytes, os.PathLike)):
+        path = os.fsdecode(os.fspath(path))
     if not isinstance(path, str):
         return path                          # path-like or bad: checked where it was
     uri = _URI.match(path)

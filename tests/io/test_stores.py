@@ -127,6 +127,16 @@ def test_fsspec_memory_filesystem(backend, tree):
         mem.rm("/indist-store-test", recursive=True)
 
 
+def test_path_like_with_filesystem(tree):
+    """A ``pathlib.Path`` (or bytes) with ``filesystem=`` is a path in that filesystem."""
+    import pathlib
+    path = pathlib.Path(tree) / "z.csv"
+    for given in (path, os.fsencode(path), [path]):
+        located = locate(given, pafs.LocalFileSystem())
+        one = located[0] if isinstance(located, list) else located
+        assert isinstance(one, StorePath) and one.inner == str(path)
+
+
 def test_store_path_pickles(tree):
     p = through_store(os.path.join(tree, "z.csv"))
     q = pickle.loads(pickle.dumps(p))
