@@ -64,6 +64,12 @@ def write_tree(root: str, df) -> None:
     feather.write_feather(df.drop(columns="region"), os.path.join(root, "one.feather"),
                           chunksize=1000)
     np.savez(os.path.join(root, "one.npz"), y=df["y"], p=df["p"])
+    bad = df.drop(columns="region").iloc[:50].copy()
+    bad.loc[bad.index[7], "p"] = np.nan
+    for day in (1, 2):
+        os.makedirs(os.path.join(root, "bad", f"day={day}"))
+        (bad if day == 2 else df.iloc[:50]).drop(columns="day").to_parquet(
+            os.path.join(root, "bad", f"day={day}", "part-0.parquet"), index=False)
 
 
 @pytest.fixture(scope="session")
@@ -219,6 +225,15 @@ def test_store_errors_name_path(s3, rel, error, names):
     assert message.startswith("path:") and uri(rel) in message
     for name in names:
         assert name in message
+
+
+def test_bad_row_named_by_uri(s3):
+    """A NaN score in the second file: the error names the URI of the file and its row."""
+    with pytest.raises(ValueError) as info:
+        evaluate_file(uri("bad/"), label="y", score=["p"], by="day", progress=False)
+    message = str(info.value)
+    assert uri("bad/day=2/part-0.parquet") in message and "row 7" in message
+    assert message.startswith("score: column 'p'")
 
 
 def test_missing_bucket(s3):
