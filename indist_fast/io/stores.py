@@ -15,6 +15,8 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from .source import one_line
+
 __all__ = ["StorePath", "locate", "open_input", "file_size", "store_kind", "store_tree",
            "store_glob", "has_magic"]
 
@@ -209,7 +211,7 @@ def _resolve(uri: str, scheme: str) -> StorePath:
     try:
         fs, inner = pafs.FileSystem.from_uri(uri)
     except OSError as exc:          # its scheme, but no bucket, region or network
-        raise ValueError(f"path: cannot read {uri}: {_one_line(exc)}") from exc
+        raise ValueError(f"path: cannot read {uri}: {one_line(exc)}") from exc
     except (pa.ArrowException, ValueError) as exc:
         arrow_error = exc
     else:
@@ -219,14 +221,14 @@ def _resolve(uri: str, scheme: str) -> StorePath:
     fsspec = _fsspec()
     if fsspec is None:
         raise ValueError(f"path: cannot read {uri}: pyarrow does not read {scheme}:// "
-                         f"({_one_line(arrow_error)}) and fsspec is not installed; "
+                         f"({one_line(arrow_error)}) and fsspec is not installed; "
                          f"{need}.")
     try:
         fs, inner = fsspec.core.url_to_fs(uri)
     except ImportError as exc:
         raise ValueError(f"path: cannot read {uri}: {scheme}:// needs a package that is "
-                         f"not installed ({_one_line(exc)}); "
-                         f"{'pip install ' + package if package else _one_line(exc)}."
+                         f"not installed ({one_line(exc)}); "
+                         f"{'pip install ' + package if package else one_line(exc)}."
                          ) from None
     except ValueError as exc:
         if "protocol not known" in str(exc).lower():
@@ -234,18 +236,16 @@ def _resolve(uri: str, scheme: str) -> StorePath:
                              "pyarrow nor fsspec reads it); give a local path or a URI "
                              "such as s3://bucket/key, gs://, abfs://, hdfs://, "
                              "file://.") from None
-        raise ValueError(f"path: cannot read {uri}: {_one_line(exc)}") from None
+        raise ValueError(f"path: cannot read {uri}: {one_line(exc)}") from None
+    except Exception as exc:        # a package's own error: no network, no credentials
+        raise ValueError(f"path: cannot read {uri}: {one_line(exc)}") from exc
     return StorePath(uri, pafs.PyFileSystem(pafs.FSSpecHandler(fs)), str(inner))
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _store_error(path: StorePath, exc: BaseException) -> ValueError:
     """A filesystem's error (no credentials, no bucket, no access, no network) as a
     ``ValueError`` naming ``path``."""
-    return ValueError(f"path: cannot read {path}: {_one_line(exc)}")
+    return ValueError(f"path: cannot read {path}: {one_line(exc)}")
 
 
 def store_kind(path: StorePath) -> str:
