@@ -121,7 +121,9 @@ def add_columns(p: argparse.ArgumentParser, weight: bool = True, several: bool =
     command can use weights: resolving power resamples unweighted rows; ``--score``
     repeated where the command reads several models)."""
     p.add_argument("file", metavar="PATH", help="a file (.parquet, .csv, .csv.gz, .feather, "
-                   ".npy, .npz), a folder of them (hive partitions become columns) or a glob")
+                   ".npy, .npz), a folder of them (hive partitions become columns) or a glob; "
+                   "local, or a URI in an object store (s3://bucket/logs/, gs://, abfs://, "
+                   "credentials from the environment)")
     p.add_argument("--label", required=True, action=Once, help="label column")
     if several:
         p.add_argument("--score", required=True, action=Distinct,

@@ -12,6 +12,9 @@ mix with another format's in one dataset). ``folders`` reads datasets of files
 (folders with hive partitions, glob patterns, lists), ``columns`` holds the checks
 and errors by column role, ``reading`` the entry points ``open_source`` and
 ``read_columns``, ``frames`` the columns of in-memory DataFrames and Arrow tables.
+``stores`` resolves URIs of object stores (``s3://``, ``gs://``, ``abfs://``...) to a
+filesystem and a path in it (``StorePath``), through which the formats open, size and
+list files that are not on the local disk.
 
 Every problem with a file is a ``ValueError`` (or ``TypeError`` for a column of the
 wrong type, ``FileNotFoundError`` for a missing file) whose message starts with the

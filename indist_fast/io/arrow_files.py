@@ -9,13 +9,13 @@ the column and its first row, unless ``drop_nulls`` skips the rows holding one.
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
 from .columns import check_present, null_error, role_of, text_allowed
 from .source import Source, guarded, reading
+from .stores import StorePath, file_size
 
 __all__ = ["open_ipc", "arrow_kind", "check_arrow_types", "row_bytes", "arrow_to_numpy",
            "plain_arrow", "plain_dtype", "plain_numpy", "numpy_dtype", "batch_chunks"]
@@ -244,7 +244,7 @@ def open_ipc(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
             mm.seek(0)
             return ipc.open_stream(mm, options=options)
 
-    with reading(path, kind), pa.memory_map(path) as mm:
+    with reading(path, kind), _mapped(path) as mm:
         first = reader([], mm)
         schema = first.schema
         n_rows = first.count_rows() if hasattr(first, "get_batch") else None
@@ -255,7 +255,7 @@ def open_ipc(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
     per_row = sum(row_bytes(schema.field(c).type) for c in wanted)
 
     def batches(rows: int) -> Iterator[Any]:
-        with pa.memory_map(path) as mm:
+        with _mapped(path) as mm:
             r = reader(fields, mm)
             stream = (r.get_batch(i) for i in range(r.num_record_batches)) \
                 if hasattr(r, "get_batch") else r
@@ -264,4 +264,13 @@ def open_ipc(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
                     yield batch.slice(start, rows)
 
     chunks, unkept = batch_chunks(batches, cols, path, kind, drop_nulls)
-    return Source(n_rows, per_row, chunks, n_bytes=os.path.getsize(path), unkept=unkept)
+    return Source(n_rows, per_row, chunks, n_bytes=file_size(path), unkept=unkept)
+
+
+def _mapped(path: str) -> Any:
+    """An IPC file to read: memory-mapped on the local disk, opened through its store
+    (random access) in a store."""
+    import pyarrow as pa
+    if isinstance(path, StorePath):
+        return path.filesystem.open_input_file(path.inner)
+    return pa.memory_map(path)

@@ -20,6 +20,7 @@ from .arrow_files import batch_chunks, check_arrow_types, plain_numpy
 from .columns import (CSV_FALSE, CSV_NULLS, CSV_TRUE, check_present, null_error, role_of,
                       text_allowed)
 from .source import Source, one_line, reading
+from .stores import StorePath, file_size, open_input
 
 __all__ = ["open_csv", "CSV_CODECS", "CSV_NULLS", "CSV_TRUE", "CSV_FALSE"]
 
@@ -38,7 +39,7 @@ def _csv_open(path: str) -> tuple[Any, Any]:
     """``(text, raw)``: a binary stream of the CSV text, decompressed where the name
     says so, and the file under it (whose position counts the bytes read on disk)."""
     codec = _csv_codec(path)
-    raw = open(path, "rb")
+    raw = open_input(path)
     if codec is None:
         return raw, raw
     try:
@@ -47,6 +48,8 @@ def _csv_open(path: str) -> tuple[Any, Any]:
         raw.close()
         raise ImportError(f"reading {codec} compressed CSV needs pyarrow: pip install "
                           "pyarrow") from None
+    if isinstance(path, StorePath):                   # already a pyarrow file
+        return pa.CompressedInputStream(raw, codec), raw
     return pa.CompressedInputStream(pa.PythonFile(raw, mode="r"), codec), raw
 
 
@@ -125,7 +128,7 @@ def open_csv(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source
     chunks, unkept = batch_chunks(batches, cols, path, ".csv", drop_nulls)
 
     position: list[Any] = [None]          # the file being read, for progress
-    size = os.path.getsize(path)
+    size = file_size(path)
 
     def done_bytes() -> int:
         raw = position[0]

@@ -14,6 +14,7 @@ import numpy as np
 from .columns import role_of, text_allowed
 from .registry import FAMILIES, FORMATS, check_file, format_of, unsupported
 from .source import Source, check_input_path
+from .stores import StorePath, file_size, has_magic, store_glob, store_kind, store_tree
 
 __all__ = ["dataset_files", "open_dataset", "check_any_path"]
 
@@ -31,9 +32,12 @@ def _hidden(name: str) -> bool:
 def _folder_files(folder: str) -> list[str]:
     """Every data file under ``folder``, in sorted order, hidden ones skipped."""
     found: list[str] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not _hidden(d))
-        found.extend(os.path.join(root, f) for f in sorted(files) if not _hidden(f))
+    if isinstance(folder, StorePath):
+        found = [f for f, rel in store_tree(folder) if not any(map(_hidden, rel.split("/")))]
+    else:
+        for root, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not _hidden(d))
+            found.extend(os.path.join(root, f) for f in sorted(files) if not _hidden(f))
     if not found:
         raise ValueError(f"path: {folder} is a directory with no data files in it (or "
                          f"under it); expected files ending in {', '.join(sorted(FORMATS))}.")
@@ -44,6 +48,8 @@ def _partition_keys(path: str, base: str) -> dict[str, str | None]:
     """``key=value`` folder names between ``base`` and the file (hive partitions), the
     values URL-decoded as pyarrow writes them; None for a null partition."""
     from urllib.parse import unquote
+    if isinstance(path, StorePath):            # the names in the store, not the URI's
+        path, base = path.inner, base and base.inner    # type: ignore[attr-defined]
     rel = os.path.relpath(os.path.dirname(path), base) if base else os.path.dirname(path)
     keys: dict[str, str | None] = {}
     for part in rel.replace(os.sep, "/").split("/"):
@@ -79,6 +85,8 @@ def dataset_files(path: Any) -> Files | None:
                                                 _partition_keys(check_input_path(item), ""))])
         return out
     name = check_any_path(path)
+    if isinstance(name, StorePath):
+        return _store_files(name)
     if os.path.isdir(name):
         return [(f, _partition_keys(f, name)) for f in _folder_files(name)]
     if os.path.exists(name) or not glob.has_magic(name):
@@ -87,10 +95,35 @@ def dataset_files(path: Any) -> Files | None:
     if not matches:
         raise ValueError(f"path: the pattern {name} matches no file.")
     out = []
+    seen: set[str] = set()          # ``a/**`` matches a folder and the files in it
     for match in matches:
         inside = _folder_files(match) if os.path.isdir(match) else [match]
-        out.extend((f, _partition_keys(f, "")) for f in inside if not
-                   _hidden(os.path.basename(f)))
+        for f in inside:
+            if not _hidden(os.path.basename(f)) and f not in seen:
+                seen.add(f)
+                out.append((f, _partition_keys(f, "")))
+    return out
+
+
+def _store_files(name: StorePath) -> Files | None:
+    """``dataset_files`` of a folder or pattern in a store (one request: the listing),
+    the files and their order those of the same folder or pattern on disk."""
+    kind = store_kind(name)
+    if kind == "folder":
+        return [(f, _partition_keys(f, name)) for f in _folder_files(name)]
+    if kind == "file" or not has_magic(name.inner):
+        return None                                # check_file names what is missing
+    out: Files = []
+    seen: set[str] = set()
+    for match, inside in store_glob(name):
+        for f, below in inside:
+            hidden = _hidden(f.inner.rsplit("/", 1)[-1]) if not below else any(
+                map(_hidden, below.split("/")))
+            if not hidden and f not in seen:
+                seen.add(f)
+                out.append((f, _partition_keys(f, "")))
+    if not out:
+        raise ValueError(f"path: the pattern {name} matches no file.")
     return out
 
 
@@ -204,7 +237,7 @@ def open_dataset(where: str, files: Files, cols: dict[str, str | None],
     may be partition keys, filled in as constants."""
     _one_family(where, files)
     opened = _open_files(where, files, cols, drop_nulls)
-    sizes = [os.path.getsize(f) for f, _ in files]
+    sizes = [file_size(f) for f, _ in files]
     known = all(src.n_rows is not None for _, src, _, _ in opened)
     # (first row in the stream, file, its unkept)
     starts: list[tuple[int, str, Callable[[int], int] | None]] = []

@@ -13,6 +13,7 @@ from .arrow_files import (arrow_to_numpy, batch_chunks, check_arrow_types, numpy
                           plain_arrow, plain_dtype, plain_numpy, row_bytes)
 from .columns import check_present
 from .source import Source, reading
+from .stores import StorePath
 
 __all__ = ["open_parquet", "RowGroups"]
 
@@ -20,10 +21,10 @@ __all__ = ["open_parquet", "RowGroups"]
 def open_parquet(path: str, cols: dict[str, str | None], drop_nulls: bool) -> Source:
     """The columns ``cols`` of a Parquet file."""
     try:
-        import pyarrow.parquet as pq
+        import pyarrow.parquet  # noqa: F401  (the error below names the package)
     except ImportError:
         raise ImportError("reading .parquet needs pyarrow: pip install pyarrow") from None
-    with reading(path, ".parquet"), pq.ParquetFile(path) as pf:
+    with reading(path, ".parquet"), _parquet_file(path) as pf:
         schema = pf.schema_arrow
         n_rows = pf.metadata.num_rows
         sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.num_row_groups)]
@@ -33,9 +34,12 @@ def open_parquet(path: str, cols: dict[str, str | None], drop_nulls: bool) -> So
     per_row = sum(row_bytes(schema.field(c).type) for c in wanted)
 
     def batches(rows: int) -> Iterator[Any]:
+        if isinstance(path, StorePath):
+            yield from _store_batches(path, wanted, rows, max(rows * per_row, 1))
+            return
         # A fresh file per pass, reading column chunks page by page through a bounded
         # buffer: by default a whole row group (any size) is read into memory at once.
-        with pq.ParquetFile(path, buffer_size=1 << 20, pre_buffer=False) as f:
+        with _parquet_file(path, buffer_size=1 << 20, pre_buffer=False) as f:
             yield from f.iter_batches(batch_size=rows, columns=wanted)
 
     chunks, unkept = batch_chunks(batches, cols, path, ".parquet", drop_nulls)
@@ -108,9 +112,8 @@ class RowGroups:
         --------
         See ``RowGroups``.
         """
-        import pyarrow.parquet as pq
         wanted = list(dict.fromkeys((self.label, self.score)))
-        with reading(self.path, ".parquet"), pq.ParquetFile(self.path) as f:
+        with reading(self.path, ".parquet"), _parquet_file(self.path) as f:
             for g in groups:
                 table = f.read_row_group(g, columns=wanted, use_threads=False)
                 y, s = (_one_chunk(table.column(c)) for c in (self.label, self.score))
@@ -132,12 +135,11 @@ class RowGroups:
         --------
         See ``RowGroups``.
         """
-        import pyarrow.parquet as pq
         k = len(self.sizes)
         picked = sorted({round(i * (k - 1) / max(_SAMPLE_GROUPS - 1, 1))
                          for i in range(min(_SAMPLE_GROUPS, k))})
         out = []
-        with reading(self.path, ".parquet"), pq.ParquetFile(self.path) as f:
+        with reading(self.path, ".parquet"), _parquet_file(self.path) as f:
             for g in picked:
                 col = _one_chunk(f.read_row_group(g, columns=[self.score],
                                                   use_threads=False).column(0))
@@ -146,6 +148,46 @@ class RowGroups:
                 s = plain_numpy(col)
                 out.append(s[::max(1, len(s) // _SAMPLE_SCORES)])
         return np.concatenate(out)
+
+
+# Bytes of column chunks a store is asked for at once: requests large enough that a
+# store's latency does not dominate, few enough to bound the memory they take.
+_STORE_SPAN_MIN = 8 << 20
+_STORE_SPAN_MAX = 64 << 20
+
+
+def _store_batches(path: StorePath, wanted: list[str], rows: int, budget: int
+                   ) -> Iterator[Any]:
+    """``iter_batches`` of a file in a store, over spans of consecutive row groups of
+    a bounded size: each span's column chunks are fetched in a few coalesced requests
+    (``pre_buffer``) and dropped when the next span starts (the read cache lives until
+    the next ``iter_batches``); page by page, as on disk, a file of many small row
+    groups would take a request per column chunk."""
+    limit = min(_STORE_SPAN_MAX, max(_STORE_SPAN_MIN, budget))
+    with _parquet_file(path, pre_buffer=True) as f:
+        meta = f.metadata
+        names = set(wanted)
+        span: list[int] = []
+        held = 0
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            size = sum(group.column(c).total_compressed_size for c in range(group.num_columns)
+                       if group.column(c).path_in_schema in names)
+            if span and held + size > limit:
+                yield from f.iter_batches(batch_size=rows, row_groups=span, columns=wanted)
+                span, held = [], 0
+            span.append(g)
+            held += size
+        if span:
+            yield from f.iter_batches(batch_size=rows, row_groups=span, columns=wanted)
+
+
+def _parquet_file(path: str, **options: Any) -> Any:
+    """A ``pyarrow.parquet.ParquetFile``, opened through its store for a store's file."""
+    import pyarrow.parquet as pq
+    if isinstance(path, StorePath):
+        return pq.ParquetFile(path.inner, filesystem=path.filesystem, **options)
+    return pq.ParquetFile(path, **options)
 
 
 def _one_chunk(col: Any) -> Any:
@@ -175,18 +217,17 @@ def _parquet_read_all(path: str, cols: dict[str, str | None], schema: Any
     """Every row group of a Parquet file of plain columns, decoded on two threads
     straight into one array per column (no chunks to concatenate: the peak is the
     columns and a row group per thread). None when a column holds a null."""
-    import pyarrow.parquet as pq
     from concurrent.futures import ThreadPoolExecutor
     names = {role: name for role, name in cols.items() if name is not None}
     wanted = list(dict.fromkeys(names.values()))
-    with reading(path, ".parquet"), pq.ParquetFile(path) as pf:
+    with reading(path, ".parquet"), _parquet_file(path) as pf:
         sizes = [pf.metadata.row_group(g).num_rows for g in range(pf.num_row_groups)]
     starts = np.concatenate(([0], np.cumsum(sizes, dtype=np.int64)))
     out = {role: np.empty(int(starts[-1]), dtype=numpy_dtype(schema.field(name).type))
            for role, name in names.items()}
 
     def read(groups: list[int]) -> bool:
-        with reading(path, ".parquet"), pq.ParquetFile(path) as f:
+        with reading(path, ".parquet"), _parquet_file(path) as f:
             for g in groups:
                 table = f.read_row_group(g, columns=wanted, use_threads=False)
                 for role, name in names.items():

@@ -14,13 +14,15 @@ from .columns import check_names
 from .folders import check_any_path, dataset_files, open_dataset
 from .registry import FORMATS, check_file, format_of
 from .source import Source, describe_path
+from .stores import file_size, locate
 
 __all__ = ["open_source", "read_columns"]
 
 _READ_CHUNK_ROWS = 1 << 22
 
 
-def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False) -> Source:
+def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = False,
+                filesystem: Any = None) -> Source:
     """The columns ``cols`` (role -> name, or None) of a file or a dataset of files.
 
     Parameters
@@ -29,13 +31,18 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
         A file (``.parquet``, ``.csv``, ``.csv.gz``/``.bz2``/``.zst``, ``.feather``/
         ``.arrow``/``.ipc``, ``.npy`` structured, ``.npz``), a folder (read
         recursively; ``key=value`` folder names are hive partitions), a glob pattern,
-        or a list of these.
+        or a list of these; or a URI of any of these in an object store
+        (``s3://bucket/logs/``, ``gs://``, ``abfs://``, ``hdfs://``, ``file://``: the
+        schemes pyarrow or fsspec resolve).
     cols : dict of str to str or None
         Role (``label``, ``score``, ``weight``; more models as ``score#1``, ...,
         segment columns as ``by#0``, ...) to column name; None for no weights. Segment
         columns may be partition keys.
     drop_nulls : bool, default=False
         Skip the rows with a null in a used column instead of raising.
+    filesystem : pyarrow.fs.FileSystem or fsspec.AbstractFileSystem, default=None
+        The filesystem ``path`` is in (then a path in it, a URI's scheme dropped);
+        by default each URI's own, with credentials from the environment.
 
     Returns
     -------
@@ -59,14 +66,16 @@ def open_source(path: Any, cols: dict[str, str | None], *, drop_nulls: bool = Fa
     """
     check_names(cols)
     drop_nulls = check_flag(drop_nulls, "drop_nulls")
+    where = path
+    path = locate(path, filesystem)
     files = dataset_files(path)
     if files is None:
         name = check_file(check_any_path(path))
         src = FORMATS[format_of(name)](name, cols, drop_nulls)
         if src.n_bytes is None:
-            src.n_bytes = os.path.getsize(name)
+            src.n_bytes = file_size(name)
         return src
-    return open_dataset(describe_path(path), files, cols, drop_nulls)
+    return open_dataset(describe_path(where), files, cols, drop_nulls)
 
 
 def read_columns(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,

@@ -10,6 +10,7 @@ from .csv_files import CSV_CODECS, open_csv
 from .numpy_files import open_npy, open_npz
 from .parquet_files import open_parquet
 from .source import Opener
+from .stores import StorePath, store_kind
 
 __all__ = ["FORMATS", "FAMILIES", "format_of", "unsupported", "check_file"]
 
@@ -50,6 +51,8 @@ def unsupported(path: str) -> ValueError:
 
 def check_file(path: str) -> str:
     """``path`` checked to be a readable file of a supported format."""
+    if isinstance(path, StorePath):
+        return _check_store_file(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"path: no such file: {path}")
     if os.path.isdir(path):
@@ -63,4 +66,26 @@ def check_file(path: str) -> str:
             pass
     except OSError as exc:
         raise ValueError(f"path: cannot open {path}: {exc.strerror or exc}.") from exc
+    return path
+
+
+#: Formats read memory-mapped from a local disk only.
+_LOCAL_ONLY = (".npy", ".npz")
+
+
+def _check_store_file(path: StorePath) -> StorePath:
+    """``check_file`` of a file in a store (listed files are known to be there)."""
+    if path.size is None:
+        kind = store_kind(path)
+        if kind == "missing":
+            raise FileNotFoundError(f"path: no such file or folder: {path}")
+        if kind == "folder":
+            raise ValueError(f"path: {path} is a directory, not a file.")
+    ext = format_of(path.inner)
+    if ext not in FORMATS:
+        raise unsupported(path)
+    if ext in _LOCAL_ONLY:
+        raise ValueError(f"path: {path}: {ext} files are read memory-mapped from a local "
+                         "disk, not from a store; copy it to a local disk, or store the "
+                         "columns as Parquet.")
     return path

@@ -29,7 +29,7 @@ _CHUNK_ROWS = 1_000_000
 def score_table_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
                      label: str, score: str, weight: str | None = None,
                      pos_label: Any = None, progress: bool | None = None,
-                     drop_nulls: bool = False) -> ScoreTable:
+                     drop_nulls: bool = False, filesystem: Any = None) -> ScoreTable:
     """The ``ScoreTable`` of a score column in files: every reading of a table, from disk.
 
     The table of the file's rows is the one ``ScoreTable.from_arrays`` gives on the
@@ -42,7 +42,8 @@ def score_table_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[s
     ----------
     path : str, path-like, or a list of them
         A file or a dataset of files, as ``evaluate_file`` reads them (Parquet, CSV,
-        Arrow IPC, ``.npy``, ``.npz``; folders, hive partitions, globs, lists).
+        Arrow IPC, ``.npy``, ``.npz``; folders, hive partitions, globs, lists; URIs
+        in object stores such as ``"s3://bucket/logs/"``).
     label, score, weight : str
         Column names (weight optional).
     pos_label : scalar, default=None
@@ -53,6 +54,8 @@ def score_table_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[s
     drop_nulls : bool, default=False
         Skip rows with a null in a used column (default: a null is an error naming
         the column and row), as in ``evaluate_file``.
+    filesystem : pyarrow.fs.FileSystem or fsspec.AbstractFileSystem, default=None
+        The filesystem ``path`` is in, as in ``evaluate_file``.
 
     Returns
     -------
@@ -85,7 +88,7 @@ def score_table_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[s
         progress = check_flag(progress, "progress")
     drop_nulls = check_flag(drop_nulls, "drop_nulls")
     cols = {"label": label, "score": score, "weight": weight}
-    src = open_source(path, cols, drop_nulls=drop_nulls)
+    src = open_source(path, cols, drop_nulls=drop_nulls, filesystem=filesystem)
     bar = Progress(progress, src)
     try:
         with naming_columns(path, cols):

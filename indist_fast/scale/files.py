@@ -135,8 +135,8 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: None = None,
                   memory_limit: Any = None, progress: bool | None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: Literal[False] = False,
-                  n_boot: None = None, seed: Any = 0, confidence: float = 0.95
-                  ) -> Report: ...
+                  n_boot: None = None, seed: Any = 0, confidence: float = 0.95,
+                  filesystem: Any = None) -> Report: ...
 
 
 @overload
@@ -146,7 +146,8 @@ def evaluate_file(path: _Paths, *, label: str, score: list[str] | tuple[str, ...
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = 0, confidence: float = 0.95) -> ReportTable: ...
+                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None
+                  ) -> ReportTable: ...
 
 
 @overload
@@ -156,7 +157,8 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: str | Sequence[st
                   memory_limit: Any = None, progress: bool | None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = 0, confidence: float = 0.95) -> ReportTable: ...
+                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None
+                  ) -> ReportTable: ...
 
 
 def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
@@ -166,7 +168,8 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = 0, confidence: float = 0.95) -> Report | ReportTable:
+                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None
+                  ) -> Report | ReportTable:
     """``evaluate`` (or ``evaluate_many``) on columns of files, exactly, whatever their size.
 
     One score column without ``by`` gives the ``Report`` ``indist_fast.evaluate``
@@ -200,7 +203,12 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         skipped; ``key=value`` folder names are hive partition keys, usable in ``by``;
         a file that holds a partition key's column too must agree with its folder),
         a glob pattern (``"logs/*.parquet"``, ``**`` for any depth) or a list of paths.
-        Every file of a dataset has the same format and the used columns.
+        Every file of a dataset has the same format and the used columns. Any of
+        these may be a URI in an object store (``"s3://bucket/logs/"``, ``gs://``,
+        ``abfs://``, ``hdfs://``, ``file://``: the schemes pyarrow's filesystems or
+        fsspec resolve), read with the credentials of the standard environment
+        (``AWS_ACCESS_KEY_ID``, ``AWS_ENDPOINT_URL``...); ``.npy`` and ``.npz`` are
+        read from a local disk only. Nothing is written to the store.
     label, weight : str
         Column names (weight optional).
     score : str or list of str
@@ -249,6 +257,11 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         pyarrow ``table.drop_null()``. In CSV files empty fields and markers such as
         ``NA``, ``NaN`` or ``null`` are nulls. NaN stored as a float (``.npy``,
         ``.npz``, Parquet) is not a null: it is an error as in ``evaluate``.
+    filesystem : pyarrow.fs.FileSystem or fsspec.AbstractFileSystem, default=None
+        The filesystem ``path`` is in, for settings the environment does not give
+        (an endpoint, credentials, timeouts): ``path`` is then a path in it, such as
+        ``"bucket/logs/"`` (a URI's scheme is dropped). By default each URI's own
+        filesystem, local paths the local disk.
 
     Returns
     -------
@@ -296,7 +309,7 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     boot = bootstrap_settings(n_boot, seed, confidence, progress)   # before reading
     if isinstance(score, str) and by is None and not total and n_boot is None:
         cols = {"label": label, "score": score, "weight": weight}
-        src = open_source(path, cols, drop_nulls=drop_nulls)
+        src = open_source(path, cols, drop_nulls=drop_nulls, filesystem=filesystem)
         with naming_columns(path, cols):
             return _evaluate_source(src, path, cols, pos_label, lv, exclude_self, limit,
                                     progress, folder, drop_nulls)
@@ -310,7 +323,7 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     cols = {"label": label, "score": scores[0], "weight": weight,
             **{f"score#{k}": s for k, s in enumerate(scores[1:], 1)},
             **{f"by#{k}": b for k, b in enumerate(by_names)}}
-    src = open_source(path, cols, drop_nulls=drop_nulls)
+    src = open_source(path, cols, drop_nulls=drop_nulls, filesystem=filesystem)
     plan = TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls, total,
                      boot)
     with naming_columns(path, cols):

@@ -524,6 +524,25 @@ def file_cases(tmp: str) -> list[Case]:
             shown = (os.fsdecode(p),) if isinstance(p, (str, bytes)) and p else ()
             out.append(Case(f"{entry}/path={tag}", entry, lambda fn=fn, p=p: (
                 fn, (p,), {"label": "y", "score": "s"}), names=("path",) + shown, valid=False))
+    # URIs that cannot be read, found without a network; a filesystem of another kind
+    def local_fs() -> Any:
+        import pyarrow.fs
+        return pyarrow.fs.LocalFileSystem()
+
+    for tag, p, kw, names in (
+            ("uri_unknown_scheme", "zz://bucket/x.parquet", lambda: {},
+             ("path", "zz://bucket/x.parquet")),
+            ("uri_file_missing", "file://" + os.path.join(tmp, "nope.parquet"), lambda: {},
+             ("path", "nope.parquet")),
+            ("uri_bucket_wildcard", "s3://logs*/x.parquet", lambda: {}, ("path", "logs*")),
+            ("filesystem_str", good, lambda: {"filesystem": "s3"}, ("filesystem",)),
+            ("npz_through_filesystem", os.path.join(tmp, "good_z.npz"),
+             lambda: {"filesystem": local_fs()}, ("path", "good_z.npz")),
+            ("missing_through_filesystem", os.path.join(tmp, "nope.csv"),
+             lambda: {"filesystem": local_fs()}, ("path", "nope.csv"))):
+        out.append(Case(f"evaluate_file/{tag}", "evaluate_file", lambda p=p, kw=kw: (
+            evaluate_file, (p,), {"label": "y", "score": "s", **kw()}), names=names,
+            valid=False))
     out.append(Case("evaluate_file/pathlib", "evaluate_file", lambda: (
         evaluate_file, (__import__("pathlib").Path(good),), {"label": "y", "score": "s"}),
         check=_report_check(_rows(_data()), False)))
