@@ -15,47 +15,64 @@ NumPy twin).
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t
+from libc.string cimport memcpy
 
 from indist_fast._core.records import WindowBase, WindowStep
 
 cnp.import_array()
 
 
-cdef inline Py_ssize_t _gallop(const double* a, Py_ssize_t lo, Py_ssize_t n,
-                               double v) noexcept nogil:
-    """First index from ``lo`` on whose score is >= v: steps doubling from ``lo``, then
-    halving, so sorted queries cost O(log gap) each and stay near the last one (the
-    base is far larger than a batch: a search from its start would miss the cache at
-    every level)."""
-    cdef Py_ssize_t hi, mid, step = 1
-    if lo >= n or a[lo] >= v:
-        return lo
-    hi = lo + 1
-    while hi < n and a[hi] < v:
-        lo = hi
-        step <<= 1
-        hi = lo + step
-    if hi > n:
-        hi = n
-    while hi - lo > 1:
-        mid = (lo + hi) >> 1
-        if a[mid] < v:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+cdef extern from *:
+    void __builtin_prefetch(const void*) noexcept nogil
+
+# Queries searched side by side: each round moves every query of a block one level
+# down the base, so their cache misses overlap instead of waiting on each other.
+cdef enum:
+    BLOCK = 16
+
+
+cdef inline void _lower_bounds(const double* a, Py_ssize_t m, const double* v,
+                               Py_ssize_t* out, Py_ssize_t nq) noexcept nogil:
+    """For each query, the first index whose score is >= it (branchless binary search
+    of ``BLOCK`` queries at once, each probe prefetched a level ahead: a batch against
+    a base of a million scores misses the cache at most levels, and one query at a
+    time would pay those misses in a row)."""
+    cdef Py_ssize_t q, i, cnt, n, half
+    cdef Py_ssize_t pos[BLOCK]
+    q = 0
+    while q < nq:
+        cnt = BLOCK if nq - q > BLOCK else nq - q
+        if m == 0:
+            for i in range(cnt):
+                out[q + i] = 0
+            q += BLOCK
+            continue
+        for i in range(cnt):
+            pos[i] = 0
+        n = m
+        while n > 1:
+            half = n >> 1
+            for i in range(cnt):
+                pos[i] = pos[i] + half if a[pos[i] + half] < v[q + i] else pos[i]
+                __builtin_prefetch(&a[pos[i] + ((n - half) >> 1)])
+            n -= half
+        for i in range(cnt):
+            out[q + i] = pos[i] + (1 if a[pos[i]] < v[q + i] else 0)
+        q += BLOCK
 
 
 def window_step(const double[::1] base_s, const double[::1] base_pc,
                 const double[::1] base_nc, const double[::1] d_s, const double[::1] d_p,
                 const double[::1] d_n, const int64_t[::1] d_c, const double[::1] x_s,
                 const double[::1] x_p, const double[::1] x_n, const int64_t[::1] x_c,
-                double total_pos):
+                double total_pos, double[::1] out_s, double[::1] out_p, double[::1] out_n,
+                int64_t[::1] out_c):
     """Doubled change of U when the signed rows ``x`` (ascending scores) join a window
     held as a base (ascending distinct scores, cumulative weights of length m + 1) plus
-    a delta run ``d``; returns it with the delta run that has ``x`` merged in (entries
-    whose row count falls to 0 dropped). ``total_pos`` is the window's positive weight
-    before the step.
+    a delta run ``d``, and the delta run with ``x`` merged in (entries whose row count
+    falls to 0 dropped), written to ``out_*`` (room for ``len(d) + len(x)`` entries;
+    the window reuses them, since fresh arrays of that size cost a page fault per
+    page). ``total_pos`` is the window's positive weight before the step.
 
     NumPy equivalent: ``indist_fast._core.reference.window_step``.
     """
@@ -66,19 +83,29 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
         raise ValueError("d_s, d_p, d_n and d_c differ in length")
     if x_p.shape[0] != nx or x_n.shape[0] != nx or x_c.shape[0] != nx:
         raise ValueError("x_s, x_p, x_n and x_c differ in length")
-    out_s_arr = np.empty(nd + nx, np.float64)
-    out_p_arr = np.empty(nd + nx, np.float64)
-    out_n_arr = np.empty(nd + nx, np.float64)
-    out_c_arr = np.empty(nd + nx, np.int64)
-    cdef double[::1] out_s = out_s_arr, out_p = out_p_arr, out_n = out_n_arr
-    cdef int64_t[::1] out_c = out_c_arr
-    cdef Py_ssize_t i = 0, j = 0, k = 0, bi = 0, eq
+    if (out_s.shape[0] < nd + nx or out_p.shape[0] < nd + nx or out_n.shape[0] < nd + nx
+            or out_c.shape[0] < nd + nx):
+        raise ValueError("out_s, out_p, out_n and out_c need room for len(d) + len(x)")
+    firsts_arr = np.empty(nx + 1, np.float64)
+    found_arr = np.empty(nx + 1, np.intp)
+    cdef double[::1] firsts = firsts_arr
+    cdef Py_ssize_t[::1] found = found_arr
+    cdef Py_ssize_t i = 0, j = 0, k = 0, g = 0, ng = 0, bi, eq
     cdef double v, gp, gn, dp, dn, dcp = 0.0, dcn = 0.0, xcn = 0.0, du2 = 0.0
     cdef double n_below, n_eq, p_eq, p_le
     cdef int64_t gc, dc
     with nogil:
+        # the distinct scores of x, searched in the base all at once
         while i < nx:
             v = x_s[i]
+            firsts[ng] = v
+            ng += 1
+            while i < nx and x_s[i] == v:
+                i += 1
+        _lower_bounds(&base_s[0] if m else NULL, m, &firsts[0], &found[0], ng)
+        i = 0
+        for g in range(ng):
+            v = firsts[g]
             gp = 0.0
             gn = 0.0
             gc = 0
@@ -105,7 +132,7 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
                 dn = d_n[j]
                 dc = d_c[j]
                 j += 1
-            bi = _gallop(&base_s[0] if m else NULL, bi, m, v)
+            bi = found[g]
             eq = 1 if bi < m and base_s[bi] == v else 0
             n_below = base_nc[bi] + dcn
             n_eq = base_nc[bi + eq] - base_nc[bi] + dn
@@ -123,22 +150,24 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
                 out_n[k] = dn + gn
                 out_c[k] = dc + gc
                 k += 1
-        while j < nd:
-            out_s[k] = d_s[j]
-            out_p[k] = d_p[j]
-            out_n[k] = d_n[j]
-            out_c[k] = d_c[j]
-            k += 1
-            j += 1
-    return WindowStep(du2, out_s_arr[:k], out_p_arr[:k], out_n_arr[:k], out_c_arr[:k])
+        if j < nd:
+            memcpy(&out_s[k], &d_s[j], (nd - j) * sizeof(double))
+            memcpy(&out_p[k], &d_p[j], (nd - j) * sizeof(double))
+            memcpy(&out_n[k], &d_n[j], (nd - j) * sizeof(double))
+            memcpy(&out_c[k], &d_c[j], (nd - j) * sizeof(int64_t))
+            k += nd - j
+    return WindowStep(du2, out_s.base[:k], out_p.base[:k], out_n.base[:k], out_c.base[:k])
 
 
 def window_merge(const double[::1] a_s, const double[::1] a_p, const double[::1] a_n,
                  const int64_t[::1] a_c, const double[::1] b_s, const double[::1] b_p,
-                 const double[::1] b_n, const int64_t[::1] b_c):
+                 const double[::1] b_n, const int64_t[::1] b_c, double[::1] s,
+                 double[::1] p, double[::1] n, int64_t[::1] c, double[::1] pc,
+                 double[::1] nc):
     """Merge two signed runs (ascending, repeats allowed) into one of distinct scores,
     entries of row count 0 dropped, with cumulative weights (length m + 1) and the
-    doubled U of the result: the base of a window after a rebuild.
+    doubled U of the result: the base of a window after a rebuild. Written to the
+    last six arrays (room for ``len(a) + len(b)`` entries, one more cumulative sum).
 
     NumPy equivalent: ``indist_fast._core.reference.window_merge``.
     """
@@ -147,14 +176,9 @@ def window_merge(const double[::1] a_s, const double[::1] a_p, const double[::1]
         raise ValueError("a_s, a_p, a_n and a_c differ in length")
     if b_p.shape[0] != nb or b_n.shape[0] != nb or b_c.shape[0] != nb:
         raise ValueError("b_s, b_p, b_n and b_c differ in length")
-    s_arr = np.empty(na + nb, np.float64)
-    p_arr = np.empty(na + nb, np.float64)
-    n_arr = np.empty(na + nb, np.float64)
-    c_arr = np.empty(na + nb, np.int64)
-    pc_arr = np.empty(na + nb + 1, np.float64)
-    nc_arr = np.empty(na + nb + 1, np.float64)
-    cdef double[::1] s = s_arr, p = p_arr, n = n_arr, pc = pc_arr, nc = nc_arr
-    cdef int64_t[::1] c = c_arr
+    if (s.shape[0] < na + nb or p.shape[0] < na + nb or n.shape[0] < na + nb
+            or c.shape[0] < na + nb or pc.shape[0] < na + nb + 1 or nc.shape[0] < na + nb + 1):
+        raise ValueError("s, p, n and c need room for len(a) + len(b), pc and nc one more")
     cdef Py_ssize_t i = 0, j = 0, k = 0
     cdef double v, gp, gn, cp = 0.0, cn = 0.0, u2 = 0.0
     cdef int64_t gc
@@ -191,5 +215,5 @@ def window_merge(const double[::1] a_s, const double[::1] a_p, const double[::1]
             k += 1
             pc[k] = cp
             nc[k] = cn
-    return WindowBase(u2, s_arr[:k], p_arr[:k], n_arr[:k], c_arr[:k], pc_arr[:k + 1],
-                      nc_arr[:k + 1])
+    return WindowBase(u2, s.base[:k], p.base[:k], n.base[:k], c.base[:k], pc.base[:k + 1],
+                      nc.base[:k + 1])

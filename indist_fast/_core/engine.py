@@ -135,10 +135,12 @@ class Engine(Protocol):
 
     def window_step(self, base_s: Array, base_pc: Array, base_nc: Array, d_s: Array,
                     d_p: Array, d_n: Array, d_c: Array, x_s: Array, x_p: Array, x_n: Array,
-                    x_c: Array, total_pos: float) -> WindowStep: ...
+                    x_c: Array, total_pos: float, out_s: Array, out_p: Array,
+                    out_n: Array, out_c: Array) -> WindowStep: ...
 
     def window_merge(self, a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array,
-                     b_p: Array, b_n: Array, b_c: Array) -> WindowBase: ...
+                     b_p: Array, b_n: Array, b_c: Array, s: Array, p: Array, n: Array,
+                     c: Array, pc: Array, nc: Array) -> WindowBase: ...
 
 
 _active: tuple[str, ModuleType] | None = None

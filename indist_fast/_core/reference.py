@@ -572,11 +572,12 @@ def _check_run(names: str, *arrays: Array) -> None:
 
 def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: Array,
                 d_n: Array, d_c: Array, x_s: Array, x_p: Array, x_n: Array, x_c: Array,
-                total_pos: float) -> WindowStep:
+                total_pos: float, out_s: Array, out_p: Array, out_n: Array,
+                out_c: Array) -> WindowStep:
     """Doubled change of U when the signed rows ``x`` (ascending scores) join a window
     held as a base (ascending distinct scores, cumulative weights of length m + 1) plus
     a delta run ``d``; with the delta run that has ``x`` merged in, entries whose row
-    count falls to 0 dropped (twin of the kernel)."""
+    count falls to 0 dropped, written to ``out_*`` (twin of the kernel)."""
     if len(base_pc) != len(base_s) + 1 or len(base_nc) != len(base_s) + 1:
         raise ValueError("base_pc and base_nc must hold m + 1 cumulative sums")
     _check_run("d_s, d_p, d_n and d_c", d_s, d_p, d_n, d_c)
@@ -599,21 +600,34 @@ def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: 
     s, p, n, c = _signed_groups(np.r_[d_s, v][order], np.r_[d_p, gp][order],
                                 np.r_[d_n, gn][order], np.r_[d_c, gc][order])
     keep = c != 0
-    return WindowStep(du2, s[keep], p[keep], n[keep], c[keep])
+    return WindowStep(du2, *_written((s[keep], p[keep], n[keep], c[keep]),
+                                     (out_s, out_p, out_n, out_c)))
+
+
+def _written(values: tuple[Array, ...], outs: tuple[Array, ...]) -> list[Array]:
+    """``values`` copied to the front of ``outs``, as views of them (the kernels write
+    into buffers the caller reuses)."""
+    if any(len(o) < len(v) for v, o in zip(values, outs)):
+        raise ValueError("the output arrays are too short")
+    for v, o in zip(values, outs):
+        o[:len(v)] = v
+    return [o[:len(v)] for v, o in zip(values, outs)]
 
 
 def window_merge(a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array, b_p: Array,
-                 b_n: Array, b_c: Array) -> WindowBase:
+                 b_n: Array, b_c: Array, s: Array, p: Array, n: Array, c: Array, pc: Array,
+                 nc: Array) -> WindowBase:
     """Merge two signed runs (ascending, repeats allowed) into one of distinct scores,
     entries of row count 0 dropped, with cumulative weights (length m + 1) and the
-    doubled U of the result (twin of the kernel)."""
+    doubled U of the result, written to the last six arrays (twin of the kernel)."""
+    outs = (s, p, n, c, pc, nc)
     _check_run("a_s, a_p, a_n and a_c", a_s, a_p, a_n, a_c)
     _check_run("b_s, b_p, b_n and b_c", b_s, b_p, b_n, b_c)
     order = np.argsort(np.r_[a_s, b_s], kind="stable")
-    s, p, n, c = _signed_groups(np.r_[a_s, b_s][order], np.r_[a_p, b_p][order],
-                                np.r_[a_n, b_n][order], np.r_[a_c, b_c][order])
-    keep = c != 0
-    s, p, n, c = s[keep], p[keep], n[keep], c[keep]
-    pc, nc = np.r_[0.0, np.cumsum(p)], np.r_[0.0, np.cumsum(n)]
-    u2 = float(np.sum(p * (2.0 * nc[:-1] + n)))
-    return WindowBase(u2, s, p, n, c, pc, nc)
+    gs, gp, gn, gc = _signed_groups(np.r_[a_s, b_s][order], np.r_[a_p, b_p][order],
+                                    np.r_[a_n, b_n][order], np.r_[a_c, b_c][order])
+    keep = gc != 0
+    gs, gp, gn, gc = gs[keep], gp[keep], gn[keep], gc[keep]
+    gpc, gnc = np.r_[0.0, np.cumsum(gp)], np.r_[0.0, np.cumsum(gn)]
+    u2 = float(np.sum(gp * (2.0 * gnc[:-1] + gn)))
+    return WindowBase(u2, *_written((gs, gp, gn, gc, gpc, gnc), outs))
