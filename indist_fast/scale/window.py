@@ -537,7 +537,8 @@ def _signed(rows: RingRows, sign: int) -> tuple[np.ndarray, ...]:
     """Scores with signed positive weight, negative weight and row count per row."""
     s, positive, w = rows.scores, rows.positive, rows.weights
     weight = (np.ones(len(s)) if w is None else w) * sign
-    return (s, np.where(positive, weight, 0.0), np.where(positive, 0.0, weight),
+    # + 0.0: -0.0 and 0.0 are one score; the kernels keep the first one's sign
+    return (s + 0.0, np.where(positive, weight, 0.0), np.where(positive, 0.0, weight),
             np.full(len(s), sign, np.int64))
 
 
