@@ -70,7 +70,7 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
     """Doubled change of U when the signed rows ``x`` (ascending scores) join a window
     held as a base (ascending distinct scores, cumulative weights of length m + 1) plus
     a delta run ``d``, and the delta run with ``x`` merged in (entries whose row count
-    falls to 0 dropped), written to ``out_*`` (room for ``len(d) + len(x)`` entries;
+    and weights all fall to 0 dropped), written to ``out_*`` (room for ``len(d) + len(x)`` entries;
     the window reuses them, since fresh arrays of that size cost a page fault per
     page). ``total_pos`` is the window's positive weight before the step.
 
@@ -144,7 +144,9 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
             xcn += gn
             dcp += dp
             dcn += dn
-            if dc + gc != 0:
+            # (a row count of 0 alone says nothing here: a positive leaving and a
+            # negative coming at one score leave the count, not the weights, as they were)
+            if dc + gc != 0 or dp + gp != 0.0 or dn + gn != 0.0:
                 out_s[k] = v
                 out_p[k] = dp + gp
                 out_n[k] = dn + gn
@@ -165,7 +167,8 @@ def window_merge(const double[::1] a_s, const double[::1] a_p, const double[::1]
                  double[::1] p, double[::1] n, int64_t[::1] c, double[::1] pc,
                  double[::1] nc):
     """Merge two signed runs (ascending, repeats allowed) into one of distinct scores,
-    entries of row count 0 dropped, with cumulative weights (length m + 1) and the
+    entries of row count 0 dropped (the runs hold every row of the result, so no row
+    is left at such a score, whatever rounding left in its weights), with cumulative weights (length m + 1) and the
     doubled U of the result: the base of a window after a rebuild. Written to the
     last six arrays (room for ``len(a) + len(b)`` entries, one more cumulative sum).
 

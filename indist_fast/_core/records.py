@@ -132,7 +132,7 @@ class WindowStep(NamedTuple):
     """A batch of signed rows joined to a window (``window_step``): the doubled change
     of the Mann-Whitney sum U, and the window's delta run with the batch merged in
     (ascending distinct scores; positive weight, negative weight and row count at each,
-    negative where more rows left than came)."""
+    negative where more rows left than came; an entry stays until all three are 0)."""
 
     du2: float
     scores: np.ndarray

@@ -577,7 +577,7 @@ def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: 
     """Doubled change of U when the signed rows ``x`` (ascending scores) join a window
     held as a base (ascending distinct scores, cumulative weights of length m + 1) plus
     a delta run ``d``; with the delta run that has ``x`` merged in, entries whose row
-    count falls to 0 dropped, written to ``out_*`` (twin of the kernel)."""
+    count and weights all fall to 0 dropped, written to ``out_*`` (twin of the kernel)."""
     if len(base_pc) != len(base_s) + 1 or len(base_nc) != len(base_s) + 1:
         raise ValueError("base_pc and base_nc must hold m + 1 cumulative sums")
     _check_run("d_s, d_p, d_n and d_c", d_s, d_p, d_n, d_c)
@@ -599,7 +599,7 @@ def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: 
     order = np.argsort(np.r_[d_s, v], kind="stable")
     s, p, n, c = _signed_groups(np.r_[d_s, v][order], np.r_[d_p, gp][order],
                                 np.r_[d_n, gn][order], np.r_[d_c, gc][order])
-    keep = c != 0
+    keep = (c != 0) | (p != 0) | (n != 0)
     return WindowStep(du2, *_written((s[keep], p[keep], n[keep], c[keep]),
                                      (out_s, out_p, out_n, out_c)))
 
