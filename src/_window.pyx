@@ -14,12 +14,18 @@ NumPy twin).
 
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy
 
 from indist_fast._core.records import WindowBase, WindowStep
 
 cnp.import_array()
+
+
+# The bits of a row's code in ``window_step``: its class, and whether it leaves.
+cdef enum:
+    POSITIVE = 1
+    LEAVING = 2
 
 
 cdef extern from *:
@@ -64,15 +70,16 @@ cdef inline void _lower_bounds(const double* a, Py_ssize_t m, const double* v,
 def window_step(const double[::1] base_s, const double[::1] base_pc,
                 const double[::1] base_nc, const double[::1] d_s, const double[::1] d_p,
                 const double[::1] d_n, const int64_t[::1] d_c, const double[::1] x_s,
-                const double[::1] x_p, const double[::1] x_n, const int64_t[::1] x_c,
-                double total_pos, double[::1] out_s, double[::1] out_p, double[::1] out_n,
-                int64_t[::1] out_c):
-    """Doubled change of U when the signed rows ``x`` (ascending scores) join a window
-    held as a base (ascending distinct scores, cumulative weights of length m + 1) plus
-    a delta run ``d``, and the delta run with ``x`` merged in (entries whose row count
-    and weights all fall to 0 dropped), written to ``out_*`` (room for ``len(d) + len(x)`` entries;
-    the window reuses them, since fresh arrays of that size cost a page fault per
-    page). ``total_pos`` is the window's positive weight before the step.
+                const uint8_t[::1] x_code, const double[::1] x_w, double total_pos,
+                double[::1] out_s, double[::1] out_p, double[::1] out_n, int64_t[::1] out_c):
+    """Doubled change of U when the rows ``x`` (ascending scores; a code per row, bit 0
+    positive, bit 1 leaving; weights, or None for 1) come and go in a window held as a
+    base (ascending distinct scores, cumulative weights of length m + 1) plus a delta
+    run ``d``; the changes of the class totals; and the delta run with ``x`` merged in
+    (entries whose row count and weights all fall to 0 dropped), written to ``out_*``
+    (room for ``len(d) + len(x)`` entries; the window reuses them, since fresh arrays
+    of that size cost a page fault per page). ``total_pos`` is the window's positive
+    weight before the step.
 
     NumPy equivalent: ``indist_fast._core.reference.window_step``.
     """
@@ -81,8 +88,9 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
         raise ValueError("base_pc and base_nc must hold m + 1 cumulative sums")
     if d_p.shape[0] != nd or d_n.shape[0] != nd or d_c.shape[0] != nd:
         raise ValueError("d_s, d_p, d_n and d_c differ in length")
-    if x_p.shape[0] != nx or x_n.shape[0] != nx or x_c.shape[0] != nx:
-        raise ValueError("x_s, x_p, x_n and x_c differ in length")
+    if x_code.shape[0] != nx or (x_w is not None and x_w.shape[0] != nx):
+        raise ValueError("x_s, x_code and x_w differ in length")
+    cdef bint weighted = x_w is not None
     if (out_s.shape[0] < nd + nx or out_p.shape[0] < nd + nx or out_n.shape[0] < nd + nx
             or out_c.shape[0] < nd + nx):
         raise ValueError("out_s, out_p, out_n and out_c need room for len(d) + len(x)")
@@ -92,8 +100,9 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
     cdef Py_ssize_t[::1] found = found_arr
     cdef Py_ssize_t i = 0, j = 0, k = 0, g = 0, ng = 0, bi, eq
     cdef double v, gp, gn, dp, dn, dcp = 0.0, dcn = 0.0, xcn = 0.0, du2 = 0.0
-    cdef double n_below, n_eq, p_eq, p_le
+    cdef double n_below, n_eq, p_eq, p_le, weight, xcp = 0.0
     cdef int64_t gc, dc
+    cdef uint8_t code
     with nogil:
         # the distinct scores of x, searched in the base all at once
         while i < nx:
@@ -110,9 +119,17 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
             gn = 0.0
             gc = 0
             while i < nx and x_s[i] == v:
-                gp += x_p[i]
-                gn += x_n[i]
-                gc += x_c[i]
+                code = x_code[i]
+                weight = x_w[i] if weighted else 1.0
+                if code & LEAVING:
+                    weight = -weight
+                    gc -= 1
+                else:
+                    gc += 1
+                if code & POSITIVE:
+                    gp += weight
+                else:
+                    gn += weight
                 i += 1
             # the delta's entries below v pass to the output, summed on the way
             while j < nd and d_s[j] < v:
@@ -142,6 +159,7 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
             # pairs within x (signed, so a row and its own leaving cancel)
             du2 += gp * (2.0 * xcn + gn)
             xcn += gn
+            xcp += gp
             dcp += dp
             dcn += dn
             # (a row count of 0 alone says nothing here: a positive leaving and a
@@ -158,7 +176,7 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
             memcpy(&out_n[k], &d_n[j], (nd - j) * sizeof(double))
             memcpy(&out_c[k], &d_c[j], (nd - j) * sizeof(int64_t))
             k += nd - j
-    return WindowStep(du2, out_s.base[:k], out_p.base[:k], out_n.base[:k], out_c.base[:k])
+    return WindowStep(du2, xcp, xcn, out_s.base[:k], out_p.base[:k], out_n.base[:k], out_c.base[:k])
 
 
 def window_merge(const double[::1] a_s, const double[::1] a_p, const double[::1] a_n,

@@ -134,8 +134,8 @@ class Engine(Protocol):
                             positive: int, n_classes: int) -> Array: ...
 
     def window_step(self, base_s: Array, base_pc: Array, base_nc: Array, d_s: Array,
-                    d_p: Array, d_n: Array, d_c: Array, x_s: Array, x_p: Array, x_n: Array,
-                    x_c: Array, total_pos: float, out_s: Array, out_p: Array,
+                    d_p: Array, d_n: Array, d_c: Array, x_s: Array, x_code: Array,
+                    x_w: Array | None, total_pos: float, out_s: Array, out_p: Array,
                     out_n: Array, out_c: Array) -> WindowStep: ...
 
     def window_merge(self, a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array,

@@ -785,12 +785,12 @@ def ordered_pair_counts(order: Array, col: Array, codes: Array, w: Array | None,
 
 
 def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: Array,
-                d_n: Array, d_c: Array, x_s: Array, x_p: Array, x_n: Array, x_c: Array,
+                d_n: Array, d_c: Array, x_s: Array, x_code: Array, x_w: Array | None,
                 total_pos: float, out_s: Array, out_p: Array, out_n: Array,
                 out_c: Array) -> WindowStep:
-    """Doubled change of U when signed rows join a window, and its new delta run."""
-    return _window.window_step(base_s, base_pc, base_nc, d_s, d_p, d_n, d_c, x_s, x_p,
-                               x_n, x_c, total_pos, out_s, out_p, out_n, out_c)
+    """Doubled change of U when rows come and go in a window, and its new delta run."""
+    return _window.window_step(base_s, base_pc, base_nc, d_s, d_p, d_n, d_c, x_s, x_code,
+                               x_w, total_pos, out_s, out_p, out_n, out_c)
 
 
 def window_merge(a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array, b_p: Array,

@@ -132,9 +132,12 @@ class WindowStep(NamedTuple):
     """A batch of signed rows joined to a window (``window_step``): the doubled change
     of the Mann-Whitney sum U, and the window's delta run with the batch merged in
     (ascending distinct scores; positive weight, negative weight and row count at each,
-    negative where more rows left than came; an entry stays until all three are 0)."""
+    negative where more rows left than came; an entry stays until all three are 0);
+    ``dpos``, ``dneg``: the changes of the class totals."""
 
     du2: float
+    dpos: float
+    dneg: float
     scores: np.ndarray
     pos: np.ndarray
     neg: np.ndarray

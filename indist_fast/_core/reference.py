@@ -571,18 +571,26 @@ def _check_run(names: str, *arrays: Array) -> None:
 
 
 def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: Array,
-                d_n: Array, d_c: Array, x_s: Array, x_p: Array, x_n: Array, x_c: Array,
+                d_n: Array, d_c: Array, x_s: Array, x_code: Array, x_w: Array | None,
                 total_pos: float, out_s: Array, out_p: Array, out_n: Array,
                 out_c: Array) -> WindowStep:
-    """Doubled change of U when the signed rows ``x`` (ascending scores) join a window
-    held as a base (ascending distinct scores, cumulative weights of length m + 1) plus
-    a delta run ``d``; with the delta run that has ``x`` merged in, entries whose row
-    count and weights all fall to 0 dropped, written to ``out_*`` (twin of the kernel)."""
+    """Doubled change of U when the rows ``x`` (ascending scores; a code per row, bit 0
+    positive, bit 1 leaving; weights, or None for 1) come and go in a window held as a
+    base (ascending distinct scores, cumulative weights of length m + 1) plus a delta
+    run ``d``; the changes of the class totals; and the delta run with ``x`` merged in,
+    entries whose row count and weights all fall to 0 dropped, written to ``out_*``
+    (twin of the kernel)."""
     if len(base_pc) != len(base_s) + 1 or len(base_nc) != len(base_s) + 1:
         raise ValueError("base_pc and base_nc must hold m + 1 cumulative sums")
     _check_run("d_s, d_p, d_n and d_c", d_s, d_p, d_n, d_c)
-    _check_run("x_s, x_p, x_n and x_c", x_s, x_p, x_n, x_c)
-    v, gp, gn, gc = _signed_groups(x_s, x_p, x_n, x_c)
+    if len(x_code) != len(x_s) or (x_w is not None and len(x_w) != len(x_s)):
+        raise ValueError("x_s, x_code and x_w differ in length")
+    leaving = (x_code & 2) != 0
+    weight = (np.ones(len(x_s)) if x_w is None else x_w) * np.where(leaving, -1.0, 1.0)
+    positive = (x_code & 1) != 0
+    v, gp, gn, gc = _signed_groups(x_s, np.where(positive, weight, 0.0),
+                                   np.where(positive, 0.0, weight),
+                                   np.where(leaving, -1, 1).astype(np.int64))
     # the delta's weight below and at each group's score
     d_pc = np.r_[0.0, np.cumsum(d_p)]
     d_nc = np.r_[0.0, np.cumsum(d_n)]
@@ -600,8 +608,9 @@ def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: 
     s, p, n, c = _signed_groups(np.r_[d_s, v][order], np.r_[d_p, gp][order],
                                 np.r_[d_n, gn][order], np.r_[d_c, gc][order])
     keep = (c != 0) | (p != 0) | (n != 0)
-    return WindowStep(du2, *_written((s[keep], p[keep], n[keep], c[keep]),
-                                     (out_s, out_p, out_n, out_c)))
+    return WindowStep(du2, float(gp.sum()), float(gn.sum()),
+                      *_written((s[keep], p[keep], n[keep], c[keep]),
+                                (out_s, out_p, out_n, out_c)))
 
 
 def _written(values: tuple[Array, ...], outs: tuple[Array, ...]) -> list[Array]:

@@ -52,6 +52,9 @@ _MIN_DELTA = 1024
 # count and cumulative weights (48 bytes per distinct score).
 _BASE_BYTES = 48
 
+# A row's code in window_step: bit 0 positive, bit 1 leaving.
+_LEAVING = np.uint8(2)
+
 _EMPTY_F = np.empty(0, np.float64)
 _EMPTY_I = np.empty(0, np.int64)
 
@@ -153,11 +156,10 @@ class Window:
         if rows is None or len(rows.scores) == 0:
             self._set_base(_empty_base())
             return
-        s, p, n, c = _signed(rows, 1)
-        order = np.argsort(s, kind="stable")
-        self._set_base(engine().window_merge(s[order], p[order], n[order], c[order],
-                                             _EMPTY_F, _EMPTY_F, _EMPTY_F, _EMPTY_I,
-                                             *self._base_columns.spare(len(s))))
+        # every row comes into an empty window, then the delta becomes the base
+        self._set_base(_empty_base())
+        self._step(rows, None)
+        self._rebase()
 
     @property
     def n_rows(self) -> int:
@@ -294,25 +296,28 @@ class Window:
 
     def _step(self, batch: RingRows, gone: RingRows | None) -> None:
         """Move U, the totals and the delta run by the rows that came and left."""
-        s, p, n, c = _signed(batch, 1)
+        s, code, w = batch.scores, batch.positive.view(np.uint8), batch.weights
         if gone is not None:
-            s2, p2, n2, c2 = _signed(gone, -1)
-            s, p, n, c = (np.concatenate(pair) for pair in ((s, s2), (p, p2), (n, n2), (c, c2)))
+            s = np.concatenate([s, gone.scores])
+            code = np.concatenate([code, gone.positive.view(np.uint8) | _LEAVING])
+            w = None if w is None else np.concatenate([w, gone.weights])
         if len(s) == 0:
             return
         order = np.argsort(s)
         b = self._base
+        # + 0.0: -0.0 and 0.0 are one score; the kernels keep the first one's sign
         step = engine().window_step(b.scores, b.pos_below, b.neg_below, *self._delta,
-                                    s[order], p[order], n[order], c[order], float(self._pos),
+                                    s[order] + 0.0, code[order],
+                                    None if w is None else w[order], float(self._pos),
                                     *self._delta_columns.spare(len(self._delta[0]) + len(s)))
         if self.weighted:
             self._u2 += step.du2
-            self._pos += float(p.sum())
-            self._neg += float(n.sum())
+            self._pos += step.dpos
+            self._neg += step.dneg
         else:
             self._u2 += int(step.du2)
-            self._pos += int(p.sum())
-            self._neg += int(n.sum())
+            self._pos += int(step.dpos)
+            self._neg += int(step.dneg)
         self._delta = (step.scores, step.pos, step.neg, step.rows)
         self._batch_mean += (len(s) - self._batch_mean) / 8.0
         limit = max(_MIN_DELTA, _REBUILD_FACTOR * math.sqrt(len(b.scores) * self._batch_mean))
@@ -535,15 +540,6 @@ class _Columns:
     @property
     def nbytes(self) -> int:
         return sum(c.nbytes for cols in self.sets if cols is not None for c in cols)
-
-
-def _signed(rows: RingRows, sign: int) -> tuple[np.ndarray, ...]:
-    """Scores with signed positive weight, negative weight and row count per row."""
-    s, positive, w = rows.scores, rows.positive, rows.weights
-    weight = (np.ones(len(s)) if w is None else w) * sign
-    # + 0.0: -0.0 and 0.0 are one score; the kernels keep the first one's sign
-    return (s + 0.0, np.where(positive, weight, 0.0), np.where(positive, 0.0, weight),
-            np.full(len(s), sign, np.int64))
 
 
 def _empty_base() -> WindowBase:

@@ -443,17 +443,21 @@ def _window_outs(k: int) -> tuple:
 
 
 def window_step_args(draw: Draw, r: Rows) -> tuple:
-    """A base, a delta run and signed rows from three parts of the rows."""
+    """A base, a delta run and coded rows (coming or leaving) from three parts of the
+    rows."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     a, b = sorted(draw(st.integers(0, r.n_rows)) for _ in range(2))
     run = _signed_run(r, rng, 0, a, False)
     base = _reference.window_merge(*run, *run[:0], np.empty(0), np.empty(0), np.empty(0),
                                    np.empty(0, np.int64), *_window_outs(a))
     delta = _signed_run(r, rng, a, b, True)
-    x = _signed_run(r, rng, b, r.n_rows, False)
+    s = r.s[b:].astype(np.float64) + 0.0
+    order = np.argsort(s, kind="stable")
+    code = ((r.y[b:] == r.pos_value) + 2 * rng.integers(0, 2, len(s))).astype(np.uint8)
     total_pos = float(base.pos_below[-1] + delta[1].sum())
-    n = len(delta[0]) + len(x[0])
-    return (base.scores, base.pos_below, base.neg_below, *delta, *x, total_pos,
+    n = len(delta[0]) + len(s)
+    return (base.scores, base.pos_below, base.neg_below, *delta, s[order], code[order],
+            None if r.w is None else r.w[b:][order], total_pos,
             Out(n), Out(n), Out(n), Out(n, np.int64))
 
 
