@@ -221,13 +221,13 @@ class Window:
             coding = combine_codings(self.coding, rows.coding)
         positive = checked_classes(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
         weighted = rows.w is not None
-        if self.weighted is not None and weighted != self.weighted:
-            raise ValueError(
-                "sample_weight must be given with every batch or with none: "
-                + ("the first batch had weights, this one has none."
-                   if self.weighted else "the first batch had none, this one has weights."))
-        times = self._times(t, rows.n_rows)
         with self._lock:
+            if self.weighted is not None and weighted != self.weighted:
+                raise ValueError(
+                    "sample_weight must be given with every batch or with none: "
+                    + ("the first batch had weights, this one has none." if self.weighted
+                       else "the first batch had none, this one has weights."))
+            times = self._times(t, rows.n_rows)
             self.coding = coding
             if self._ring is None:
                 self.weighted = weighted
