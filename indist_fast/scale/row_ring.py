@@ -9,6 +9,8 @@ when a quarter full, so the memory per row held stays within twice the columns' 
 
 from __future__ import annotations
 
+from typing import Any, Callable, NamedTuple
+
 import numpy as np
 
 __all__ = ["RowRing", "RingRows"]
@@ -16,27 +18,27 @@ __all__ = ["RowRing", "RingRows"]
 _MIN_CAPACITY = 1024
 
 
-class RingRows(tuple):
-    """Columns of consecutive rows: scores, positive flags, weights (or None), times
-    (or None)."""
+class RingRows(NamedTuple):
+    """Columns of consecutive rows (the weights and times None when not kept)."""
 
-    __slots__ = ()
+    scores: np.ndarray
+    positive: np.ndarray
+    weights: np.ndarray | None
+    times: np.ndarray | None
 
-    @property
-    def scores(self) -> np.ndarray:
-        return self[0]
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> "RingRows":
+        """``fn`` applied to every column kept."""
+        return RingRows(fn(self.scores), fn(self.positive),
+                        None if self.weights is None else fn(self.weights),
+                        None if self.times is None else fn(self.times))
 
-    @property
-    def positive(self) -> np.ndarray:
-        return self[1]
-
-    @property
-    def weights(self) -> np.ndarray | None:
-        return self[2]
-
-    @property
-    def times(self) -> np.ndarray | None:
-        return self[3]
+    def joined(self, other: "RingRows") -> "RingRows":
+        """These rows, then ``other``'s (a column kept by only one of them is dropped)."""
+        def both(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+            return None if a is None or b is None else np.concatenate([a, b])
+        return RingRows(np.concatenate([self.scores, other.scores]),
+                        np.concatenate([self.positive, other.positive]),
+                        both(self.weights, other.weights), both(self.times, other.times))
 
 
 class RowRing:
@@ -66,7 +68,7 @@ class RowRing:
         self._cols = self._allocate(_MIN_CAPACITY if limit is None
                                     else min(_MIN_CAPACITY, limit))
 
-    def _allocate(self, capacity: int) -> list[np.ndarray | None]:
+    def _allocate(self, capacity: int) -> list[Any]:
         return [np.empty(capacity, np.float64), np.empty(capacity, np.bool_),
                 np.empty(capacity, np.float64) if self.weighted else None,
                 np.empty(capacity, np.float64) if self.timed else None]
@@ -93,10 +95,12 @@ class RowRing:
 
     def _take(self, start: int, k: int) -> RingRows:
         spans = self._spans(start, k)
-        return RingRows(None if col is None else
-                        (col[spans[0]].copy() if len(spans) == 1
-                         else np.concatenate([col[sp] for sp in spans]))
-                        for col in self._cols)
+        if len(spans) == 1:
+            return self._columns().map(lambda col: col[spans[0]].copy())
+        return self._columns().map(lambda col: np.concatenate([col[sp] for sp in spans]))
+
+    def _columns(self) -> RingRows:
+        return RingRows(*self._cols)
 
     def _resize(self, capacity: int) -> None:
         rows = self._take(0, self._n)
@@ -119,7 +123,7 @@ class RowRing:
         for sp in self._spans(start, k):
             width = sp.stop - sp.start
             for col, values in zip(self._cols, (scores, positive, weights, times)):
-                if col is not None:
+                if col is not None and values is not None:
                     col[sp] = values[done:done + width]
             done += width
 
@@ -140,7 +144,6 @@ class RowRing:
         """How many of the oldest rows have a time below ``cutoff`` (times never
         decrease from front to back)."""
         times = self._cols[3]
-        assert times is not None
         count = 0
         for sp in self._spans(0, self._n):
             below = int(np.searchsorted(times[sp], cutoff, "left"))

@@ -233,7 +233,7 @@ class Window:
                 self.weighted = weighted
                 self._ring = RowRing(weighted, times is not None or self.duration is not None,
                                      self.size)
-            self._add(RingRows((rows.s.astype(np.float64), positive, rows.w, times)))
+            self._add(RingRows(rows.s.astype(np.float64), positive, rows.w, times))
 
     def _times(self, t: Any, n: int) -> np.ndarray | None:
         """The batch's times as float seconds, checked: given when the window needs
@@ -283,7 +283,7 @@ class Window:
         if self.size is not None:
             start = max(start, k - self.size)
         if start:
-            batch = RingRows(None if c is None else c[start:] for c in batch)
+            batch = batch.map(lambda column: column[start:])
             k -= start
         leaving = 0
         if self.size is not None:
@@ -469,16 +469,16 @@ class Window:
         coding = combine_codings(self.coding, other.coding)
         mine, theirs = self._ring.rows(), other._ring.rows()
         assert mine.times is not None and theirs.times is not None
-        order = np.argsort(np.concatenate([mine.times, theirs.times]), kind="stable")
-        joined = RingRows(None if a is None else np.concatenate([a, b])[order]
-                          for a, b in zip(mine, theirs))
+        times = np.concatenate([mine.times, theirs.times])
+        order = np.argsort(times, kind="stable")
+        joined = mine.joined(theirs)
+        last_t = max(self._last_t, other._last_t)
+        start = int(np.searchsorted(times[order], last_t - (self.duration or 0.0), "left"))
         with self._lock:
             self.coding = coding
-            self._last_t = max(self._last_t, other._last_t)
+            self._last_t = last_t
             self._ring = RowRing(bool(self.weighted), True, None)
-            cutoff = self._last_t - (self.duration or 0.0)
-            start = int(np.searchsorted(joined.times, cutoff, "left"))
-            self._ring.append(*(None if c is None else c[start:] for c in joined))
+            self._ring.append(*joined.map(lambda column: column[order[start:]]))
             self._rebuild_from_rows()
         return self
 
