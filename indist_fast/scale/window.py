@@ -99,7 +99,9 @@ class Window:
     for the delta run and a quarter more: about 170 bytes per row for 1e5 distinct
     scores in batches of 1,000.
 
-    Unweighted, ``auc()`` is exact (integer sums); weighted, it agrees with
+    Unweighted, ``auc()`` is exact (integer sums; the kernels add a batch's pairs in
+    float64, exact while they stay below 2**53: a window rebuilt whole, after a pickle
+    or a merge, of up to 1e8 rows); weighted, it agrees with
     ``report().auc`` to about 1e-12 (float sums refreshed at each rebuild of the rank
     structure). Times are float seconds (datetimes become seconds since 1970, to about
     a microsecond); they must not decrease, within a batch or across batches.
