@@ -48,6 +48,8 @@ __all__ = ["Window"]
 # 2 and 1 at a 1e6-row window in batches of 1,000: 1.0x, 1.08x, 1.05x the time).
 _REBUILD_FACTOR = 1.5
 _MIN_DELTA = 1024
+# Batches held back between readings before they are joined into one chunk.
+_PENDING_CHUNKS = 256
 # Bytes per row held: the ring's score and class (and weight, time), at most four
 # times its rows (doubling, shrinking at a quarter), and the base's score, weights, row
 # count and cumulative weights (48 bytes per distinct score).
@@ -136,6 +138,7 @@ class Window:
         self._base_columns = _Columns(_BASE_COLUMNS)
         self._delta_columns = _Columns(_DELTA_COLUMNS)
         self._set_base(_empty_base())
+        self._clear_pending()
 
     # --- state -------------------------------------------------------------------------
 
@@ -154,7 +157,43 @@ class Window:
             self._u2 = int(base.u2)
             self._pos, self._neg = int(base.pos_below[-1]), int(base.neg_below[-1])
 
+    def _clear_pending(self) -> None:
+        self._pending: list[tuple[RingRows, RingRows | None]] = []
+        self._pending_rows = 0
+        self._stale = False
+
+    def _defer(self, batch: RingRows, gone: RingRows | None) -> None:
+        """Hold the rows that came and left until the next reading: rows that come and
+        go between two readings then cancel, and the rest join in one sorted pass.
+        Once the rows held back outnumber the window, a rebuild from the window's rows
+        is cheaper: they are dropped for it."""
+        if self._stale:
+            return
+        # (copied: the weights may be the caller's array)
+        self._pending.append((RingRows(batch.scores, batch.positive,
+                                       None if batch.weights is None else batch.weights.copy(),
+                                       None), gone))
+        self._pending_rows += len(batch.scores) + (0 if gone is None else len(gone.scores))
+        if self._pending_rows > max(_MIN_DELTA, self.n_rows):
+            self._pending, self._pending_rows, self._stale = [], 0, True
+        elif len(self._pending) > _PENDING_CHUNKS:
+            # many small batches: one chunk each way (a list entry weighs more than a row)
+            came = _joined([b for b, _ in self._pending])
+            went = [g for _, g in self._pending if g is not None]
+            self._pending = [(came, _joined(went) if went else None)]
+
+    def _settle(self) -> None:
+        """Bring U, the totals and the rank structure up to the rows held."""
+        if self._stale:
+            self._rebuild_from_rows()
+        elif self._pending:
+            came = [b for b, _ in self._pending]
+            went = [g for _, g in self._pending if g is not None]
+            self._clear_pending()
+            self._step(_joined(came), _joined(went) if went else None)
+
     def _rebuild_from_rows(self) -> None:
+        self._clear_pending()
         rows = self._ring.rows() if self._ring is not None else None
         if rows is None or len(rows.scores) == 0:
             self._set_base(_empty_base())
@@ -172,18 +211,24 @@ class Window:
     @property
     def weight_pos(self) -> float:
         """Positive weight in the window (the row count when unweighted)."""
-        return float(self._pos)
+        with self._lock:
+            self._settle()
+            return float(self._pos)
 
     @property
     def weight_neg(self) -> float:
         """Negative weight in the window (the row count when unweighted)."""
-        return float(self._neg)
+        with self._lock:
+            self._settle()
+            return float(self._neg)
 
     @property
     def nbytes(self) -> int:
         """Bytes the window holds: the rows' ring and the rank structure."""
         ring = 0 if self._ring is None else self._ring.nbytes
-        return ring + self._base_columns.nbytes + self._delta_columns.nbytes
+        pending = sum(a.nbytes for came, went in self._pending for rows in (came, went)
+                      if rows is not None for a in rows if a is not None)
+        return ring + pending + self._base_columns.nbytes + self._delta_columns.nbytes
 
     # --- updates -------------------------------------------------------------------------
 
@@ -295,7 +340,7 @@ class Window:
         gone = ring.pop_front(leaving) if leaving else None
         if k:
             ring.append(*batch)
-        self._step(batch, gone)
+        self._defer(batch, gone)
 
     def _step(self, batch: RingRows, gone: RingRows | None) -> None:
         """Move U, the totals and the delta run by the rows that came and left."""
@@ -344,7 +389,12 @@ class Window:
     # --- readings -------------------------------------------------------------------------
 
     def auc(self) -> float:
-        """AUC of the rows in the window, from the sums kept up to date (O(1)).
+        """AUC of the rows in the window, from the sums kept up to date.
+
+        The rank work of the batches since the last reading is done here, in one pass
+        (read after every batch, it is the work of that batch; read rarely, rows that
+        came and left in between cancel, and past the window's size the sums are
+        rebuilt from the rows held).
 
         Returns
         -------
@@ -361,10 +411,13 @@ class Window:
         """
         if self.n_rows == 0:
             raise ValueError("the window holds no rows: add batches with update() first.")
-        check_two_classes(float(self._pos), float(self._neg))
+        with self._lock:
+            self._settle()
+            u2, pos, neg = self._u2, self._pos, self._neg
+        check_two_classes(float(pos), float(neg))
         if not self.weighted:
-            return float(self._u2 / (2 * self._pos * self._neg))
-        return float(min(1.0, max(0.0, self._u2 / (2.0 * self._pos * self._neg))))
+            return float(u2 / (2 * pos * neg))
+        return float(min(1.0, max(0.0, u2 / (2.0 * pos * neg))))
 
     def table(self) -> ScoreTable:
         """The score table of the rows in the window.
@@ -544,6 +597,15 @@ class _Columns:
     @property
     def nbytes(self) -> int:
         return sum(c.nbytes for cols in self.sets if cols is not None for c in cols)
+
+
+def _joined(parts: list[RingRows]) -> RingRows:
+    """Rows of several chunks, one after the other (scores, classes, weights)."""
+    weights = [p.weights for p in parts]
+    return RingRows(np.concatenate([p.scores for p in parts]),
+                    np.concatenate([p.positive for p in parts]),
+                    None if any(w is None for w in weights)
+                    else np.concatenate([w for w in weights if w is not None]), None)
 
 
 def _empty_base() -> WindowBase:

@@ -98,12 +98,15 @@ def check_window(window, batches, size, duration):
         assert window.auc() == pytest.approx(expected.auc, rel=1e-12, abs=1e-12)
 
 
-def run_stream(batches, size, duration):
+def run_stream(batches, size, duration, read_every=1):
+    """Feed the batches, checking the window after every ``read_every``-th and the last
+    (between readings the rank work waits: rows that come and go cancel, and past the
+    window's size the sums are rebuilt from the rows)."""
     window = Window(size=size, duration=duration, levels=(0.3, 0.5))
     for i, (y, s, w, t) in enumerate(batches):
         window.update(y, s, w, t=t if duration is not None else None)
-        check_window(window, [(b[0], b[1], b[2], b[3]) for b in batches[:i + 1]],
-                     size, duration)
+        if (i + 1) % read_every == 0 or i + 1 == len(batches):
+            check_window(window, batches[:i + 1], size, duration)
     return window
 
 
@@ -114,13 +117,32 @@ window_kinds = st.sampled_from([(1, None), (7, None), (60, None), (None, 5.0),
 @pytest.mark.parametrize("rebuild", ["often", "default"])
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(batches=streams(max_batch=40, max_batches=12), kind=window_kinds)
+@given(batches=streams(max_batch=40, max_batches=12), kind=window_kinds,
+       read_every=st.sampled_from([1, 1, 2, 5, 100]))
 def test_window_equals_evaluate_after_every_batch(backend, monkeypatch, rebuild, batches,
-                                                  kind):
+                                                  kind, read_every):
     if rebuild == "often":
         monkeypatch.setattr(window_module, "_MIN_DELTA", 1)
         monkeypatch.setattr(window_module, "_REBUILD_FACTOR", 0.0)
-    run_stream(batches, *kind)
+        monkeypatch.setattr(window_module, "_PENDING_CHUNKS", 2)
+    run_stream(batches, *kind, read_every=read_every)
+
+
+@pytest.mark.parametrize("reads", ["every batch", "at the end"])
+def test_many_one_row_batches(backend, reads):
+    # 1,500 batches of one row: chunks joined while held back, then (past the window's
+    # size) the sums rebuilt from the rows
+    rng = np.random.default_rng(8)
+    y, s = rng.integers(0, 2, 1_500), rng.integers(0, 30, 1_500) / 30
+    window = Window(size=700)
+    for i in range(1_500):
+        window.update(y[i:i + 1], s[i:i + 1])
+        if reads == "every batch" and i > 20:
+            auc = window.auc()
+            if i % 97 == 0:
+                assert auc == evaluate(y[max(0, i - 699):i + 1], s[max(0, i - 699):i + 1]).auc
+    assert window.report() == evaluate(y[-700:], s[-700:])
+    assert window.auc() == evaluate(y[-700:], s[-700:]).auc
 
 
 @pytest.mark.slow
@@ -342,6 +364,7 @@ def test_memory_per_row_is_bounded():
     window = Window(size=100_000)
     for _ in range(300):
         window.update(rng.integers(0, 2, 1_000), rng.random(1_000))
+        window.auc()
     # ring 9 bytes a row; base and spare 2 x 48 bytes an entry, room for the delta's
     # entries too (up to 2 sqrt(100,000 x 2,000), 0.29 a row) and a quarter more; the
     # delta runs 2 x 32 bytes an entry
