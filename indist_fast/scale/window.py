@@ -10,7 +10,9 @@ is sorted once, searched in the base from one query to the next, and merged into
 delta in one pass (``window_step``). When the delta outgrows about
 ``2 sqrt(base * batch)`` entries it is merged into the base (``window_merge``), which
 balances the delta's per-batch merge against the base's rebuild: O(batch log batch +
-sqrt(window * batch)) per batch, ``auc()`` O(1).
+sqrt(window * batch)) per batch, ``auc()`` O(1). The work waits for the next reading
+and is done for every batch since in one pass: rows that came and left in between
+cancel, and a window not read for more rows than it holds is rebuilt from its rows.
 
 Unweighted, U and the totals are integers accumulated in Python ints: ``auc()`` is
 exact. Weighted, they are float64 sums whose rounding drifts as rows come and go; each
@@ -92,14 +94,19 @@ class Window:
 
     Notes
     -----
-    Cost: ``update`` of a batch of ``b`` rows into a window of ``n`` is
-    O(b log b + sqrt(n b)) amortized; ``auc()`` O(1); ``report()`` one ``evaluate`` of
-    the window's rows. Memory (``nbytes``): 9 bytes per row in the ring (score and
+    Cost: ``update`` keeps the rows (O(b) for a batch of ``b``); the rank work waits
+    for the next reading, which does it for every batch since the last one in one
+    sorted pass: O(b log b + sqrt(n b)) amortized per batch of ``b`` rows into a window
+    of ``n`` when read after every batch, less when read rarely (rows that came and
+    left in between cancel; past ``n`` rows held back, the sums are rebuilt from the
+    rows, O(n log n)). ``auc()`` is then O(1); ``report()`` is one ``evaluate`` of the
+    window's rows. Memory (``nbytes``): 9 bytes per row in the ring (score and
     class; 8 more each with weights and times; a duration window's ring may be up to
     four times its rows while it shrinks), and 48 bytes per distinct score in the rank
     structure, twice (the kernels write a new base beside the one they read) with room
     for the delta run and a quarter more: about 170 bytes per row for 1e5 distinct
-    scores in batches of 1,000.
+    scores in batches of 1,000, plus the rows held back between two readings (at most
+    the window's rows again).
 
     Unweighted, ``auc()`` is exact (integer sums; the kernels add a batch's pairs in
     float64, exact while they stay below 2**53: a window rebuilt whole, after a pickle
