@@ -6,7 +6,7 @@ rows come and go: a row joining or leaving changes U by the other class's weight
 below, at and above its score. Those rank queries run against a base (the window's
 distinct scores at the last rebuild, with cumulative weights) plus a delta run (rows
 that came or left since, with signed weights and row counts), both ascending: a batch
-is sorted once, searched in the base from one query to the next, and merged into the
+is sorted once, its scores searched in the base side by side, and merged into the
 delta in one pass (``window_step``). When the delta outgrows about
 ``2 sqrt(base * batch)`` entries it is merged into the base (``window_merge``), which
 balances the delta's per-batch merge against the base's rebuild: O(batch log batch +
@@ -46,16 +46,12 @@ __all__ = ["Window"]
 # The delta run is merged into the base once it holds more than
 # _REBUILD_FACTOR * sqrt(base * batch) entries (and at least _MIN_DELTA): the delta's
 # merge costs its length per batch, the rebuild the base's length once per
-# delta / batch batches; they balance near a factor of 2 (1.5 measured no slower than
-# 2 and 1 at a 1e6-row window in batches of 1,000: 1.0x, 1.08x, 1.05x the time).
+# delta / batch batches; they balance near a factor of 2 (a 1e6-row window in batches of
+# 1,000, read after each: factors 0.7, 1.4 and 2.8 took 1.05x, 1x and 1.08x the time).
 _REBUILD_FACTOR = 1.5
 _MIN_DELTA = 1024
 # Batches held back between readings before they are joined into one chunk.
 _PENDING_CHUNKS = 256
-# Bytes per row held: the ring's score and class (and weight, time), at most four
-# times its rows (doubling, shrinking at a quarter), and the base's score, weights, row
-# count and cumulative weights (48 bytes per distinct score).
-_BASE_BYTES = 48
 
 # A row's code in window_step: bit 0 positive, bit 1 leaving.
 _LEAVING = np.uint8(2)
