@@ -36,6 +36,7 @@ KERNELS = {
     "_segments": "c",          # every segment in one call
     "_resample": "c++",        # bootstrap replicates
     "_multiclass": "c",        # score columns and pair counts of several classes
+    "_window": "c",            # sliding windows: signed runs, the change of U per batch
 }
 # The sweep's hot loops: see the inline budget and the SLP vectoriser below.
 HOT = {"_sorted", "_radix", "_radix_weighted", "_keys", "_tables", "_runs", "_segments"}

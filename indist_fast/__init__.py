@@ -20,6 +20,7 @@ from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
 from .inference.compare import Comparison, Comparisons, Difference, compare
 from .scale.streaming import Accumulator
+from .scale.window import Window
 from .scale.files import evaluate_file
 from .scale.file_tables import score_table_file
 from . import dask
@@ -93,4 +94,5 @@ __all__ = [
     "calibration", "Calibration",
     "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
     "ks", "KSResult", "top_k", "TopK", "gains", "GainsTable",
+    "Window",
 ]

@@ -18,12 +18,13 @@ from typing import Any, Callable, NamedTuple, TypeVar
 import numpy as np
 
 from . import (_keys, _multiclass, _radix, _radix_weighted, _resample, _runs, _segments,
-               _sorted, _tables, fast_radix, threads)
+               _sorted, _tables, _window, fast_radix, threads)
 from .fast_radix import summarize_parts
 from .key_range import key_range
 from .records import (Array, Checkpoint, Costs, DeLongComponents, DeLongSums, PairedMoments,
                       PieceSweep, RangeSweep, Release, ReplicateCounts, RowCounts,
-                      SegmentSweeps, SortedClasses, SweepResult, Table, CROSSING_WIDTH,
+                      SegmentSweeps, SortedClasses, SweepResult, Table, WindowBase,
+                      WindowStep, CROSSING_WIDTH,
                       REPLICATE_HEAD, REPLICATE_POINT)
 from .page_release import OwnedRows
 from .scratch import Loan
@@ -40,7 +41,7 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments",
            "transpose_sums", "packed_keys", "sorted_pair_counts",
-           "ordered_pair_counts"]
+           "ordered_pair_counts", "window_step", "window_merge"]
 
 # Up to this many unweighted rows, ``summarize`` runs as one kernel call on one thread:
 # the general path's fixed costs (pivot, blocks, cursors, thread hand-offs) outweigh its
@@ -781,3 +782,19 @@ def ordered_pair_counts(order: Array, col: Array, codes: Array, w: Array | None,
                         positive: int, n_classes: int) -> Array:
     """One class's pair counts against every class, rows visited in ascending order."""
     return _multiclass.ordered_pair_counts(order, col, codes, w, positive, n_classes)
+
+
+def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: Array,
+                d_n: Array, d_c: Array, x_s: Array, x_code: Array, x_w: Array | None,
+                total_pos: float, out_s: Array, out_p: Array, out_n: Array,
+                out_c: Array) -> WindowStep:
+    """Doubled change of U when rows come and go in a window, and its new delta run."""
+    return _window.window_step(base_s, base_pc, base_nc, d_s, d_p, d_n, d_c, x_s, x_code,
+                               x_w, total_pos, out_s, out_p, out_n, out_c)
+
+
+def window_merge(a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array, b_p: Array,
+                 b_n: Array, b_c: Array, s: Array, p: Array, n: Array, c: Array, pc: Array,
+                 nc: Array) -> WindowBase:
+    """Two signed runs merged into a window's base, with its doubled U."""
+    return _window.window_merge(a_s, a_p, a_n, a_c, b_s, b_p, b_n, b_c, s, p, n, c, pc, nc)

@@ -128,6 +128,36 @@ class Table(NamedTuple):
     neg: np.ndarray
 
 
+class WindowStep(NamedTuple):
+    """A batch of signed rows joined to a window (``window_step``): the doubled change
+    of the Mann-Whitney sum U, and the window's delta run with the batch merged in
+    (ascending distinct scores; positive weight, negative weight and row count at each,
+    negative where more rows left than came; an entry stays until all three are 0);
+    ``dpos``, ``dneg``: the changes of the class totals."""
+
+    du2: float
+    dpos: float
+    dneg: float
+    scores: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    rows: np.ndarray
+
+
+class WindowBase(NamedTuple):
+    """Two signed runs merged (``window_merge``): ascending distinct scores held by at
+    least one row, the weights and row counts at each, the cumulative weights below each
+    (length m + 1, starting at 0), and the doubled U of the rows held."""
+
+    u2: float
+    scores: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    rows: np.ndarray
+    pos_below: np.ndarray
+    neg_below: np.ndarray
+
+
 class SortedClasses(NamedTuple):
     """Each class's scores, sorted ascending (the runs of out-of-core evaluation)."""
 

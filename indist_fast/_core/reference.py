@@ -24,7 +24,7 @@ from .key_range import key_range, ordered_bits
 from .records import (Array, Costs, CostSums, DeLongComponents, DeLongSums, PairedMoments,
                       RangeSweep, ReplicateCounts, SegmentSweeps, SortedClasses, Part,
                       Release, SweepResult, Table, CROSSING_WIDTH, REPLICATE_HEAD,
-                      REPLICATE_POINT, Crossing)
+                      REPLICATE_POINT, Crossing, WindowBase, WindowStep)
 from .rates import clamp_probability, weight_scale
 from .validation import checked_classes, plain_rows
 
@@ -35,7 +35,7 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments",
            "transpose_sums", "packed_keys", "sorted_pair_counts",
-           "ordered_pair_counts"]
+           "ordered_pair_counts", "window_step", "window_merge"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -552,3 +552,91 @@ def ordered_pair_counts(order: Array, col: Array, codes: Array, w: Array | None,
     per_row = (above + 0.5 * at)[group] * weights
     # (astype: np.bincount of no rows is int64)
     return np.bincount(labels, weights=per_row, minlength=n_classes).astype(np.float64)
+
+
+def _signed_groups(s: Array, p: Array, n: Array, c: Array) -> tuple[Array, ...]:
+    """Equal scores of an ascending signed run summed, in run order (as the kernel)."""
+    if len(s) == 0:
+        return s.astype(np.float64), p.astype(np.float64), n.astype(np.float64), \
+            c.astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    return (s[starts].astype(np.float64), np.add.reduceat(p, starts).astype(np.float64),
+            np.add.reduceat(n, starts).astype(np.float64),
+            np.add.reduceat(c, starts).astype(np.int64))
+
+
+def _check_run(names: str, *arrays: Array) -> None:
+    if len({len(a) for a in arrays}) > 1:
+        raise ValueError(f"{names} differ in length")
+
+
+def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: Array,
+                d_n: Array, d_c: Array, x_s: Array, x_code: Array, x_w: Array | None,
+                total_pos: float, out_s: Array, out_p: Array, out_n: Array,
+                out_c: Array) -> WindowStep:
+    """Doubled change of U when the rows ``x`` (ascending scores; a code per row, bit 0
+    positive, bit 1 leaving; weights, or None for 1) come and go in a window held as a
+    base (ascending distinct scores, cumulative weights of length m + 1) plus a delta
+    run ``d``; the changes of the class totals; and the delta run with ``x`` merged in,
+    entries whose row count and weights all fall to 0 dropped, written to ``out_*``
+    (twin of the kernel)."""
+    if len(base_pc) != len(base_s) + 1 or len(base_nc) != len(base_s) + 1:
+        raise ValueError("base_pc and base_nc must hold m + 1 cumulative sums")
+    _check_run("d_s, d_p, d_n and d_c", d_s, d_p, d_n, d_c)
+    if len(x_code) != len(x_s) or (x_w is not None and len(x_w) != len(x_s)):
+        raise ValueError("x_s, x_code and x_w differ in length")
+    leaving = (x_code & 2) != 0
+    weight = (np.ones(len(x_s)) if x_w is None else x_w) * np.where(leaving, -1.0, 1.0)
+    positive = (x_code & 1) != 0
+    v, gp, gn, gc = _signed_groups(x_s, np.where(positive, weight, 0.0),
+                                   np.where(positive, 0.0, weight),
+                                   np.where(leaving, -1, 1).astype(np.int64))
+    # the delta's weight below and at each group's score
+    d_pc = np.r_[0.0, np.cumsum(d_p)]
+    d_nc = np.r_[0.0, np.cumsum(d_n)]
+    lo, hi = np.searchsorted(d_s, v, "left"), np.searchsorted(d_s, v, "right")
+    dp, dn = d_pc[hi] - d_pc[lo], d_nc[hi] - d_nc[lo]
+    b_lo, b_hi = np.searchsorted(base_s, v, "left"), np.searchsorted(base_s, v, "right")
+    n_below = base_nc[b_lo] + d_nc[lo]
+    n_eq = base_nc[b_hi] - base_nc[b_lo] + dn
+    p_eq = base_pc[b_hi] - base_pc[b_lo] + dp
+    p_le = base_pc[b_hi] + d_pc[lo] + dp
+    x_below = np.r_[0.0, np.cumsum(gn)[:-1]]
+    du2 = float(np.sum(gp * (2.0 * n_below + n_eq) + gn * (2.0 * (total_pos - p_le) + p_eq)
+                       + gp * (2.0 * x_below + gn)))
+    order = np.argsort(np.r_[d_s, v], kind="stable")
+    s, p, n, c = _signed_groups(np.r_[d_s, v][order], np.r_[d_p, gp][order],
+                                np.r_[d_n, gn][order], np.r_[d_c, gc][order])
+    keep = (c != 0) | (p != 0) | (n != 0)
+    return WindowStep(du2, float(gp.sum()), float(gn.sum()),
+                      *_written((s[keep], p[keep], n[keep], c[keep]),
+                                (out_s, out_p, out_n, out_c)))
+
+
+def _written(values: tuple[Array, ...], outs: tuple[Array, ...]) -> list[Array]:
+    """``values`` copied to the front of ``outs``, as views of them (the kernels write
+    into buffers the caller reuses)."""
+    if any(len(o) < len(v) for v, o in zip(values, outs)):
+        raise ValueError("the output arrays are too short")
+    for v, o in zip(values, outs):
+        o[:len(v)] = v
+    return [o[:len(v)] for v, o in zip(values, outs)]
+
+
+def window_merge(a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array, b_p: Array,
+                 b_n: Array, b_c: Array, s: Array, p: Array, n: Array, c: Array, pc: Array,
+                 nc: Array) -> WindowBase:
+    """Merge two signed runs (ascending, repeats allowed) into one of distinct scores,
+    entries of row count 0 dropped, with cumulative weights (length m + 1) and the
+    doubled U of the result, written to the last six arrays (twin of the kernel)."""
+    outs = (s, p, n, c, pc, nc)
+    _check_run("a_s, a_p, a_n and a_c", a_s, a_p, a_n, a_c)
+    _check_run("b_s, b_p, b_n and b_c", b_s, b_p, b_n, b_c)
+    order = np.argsort(np.r_[a_s, b_s], kind="stable")
+    gs, gp, gn, gc = _signed_groups(np.r_[a_s, b_s][order], np.r_[a_p, b_p][order],
+                                    np.r_[a_n, b_n][order], np.r_[a_c, b_c][order])
+    keep = gc != 0
+    gs, gp, gn, gc = gs[keep], gp[keep], gn[keep], gc[keep]
+    gpc, gnc = np.r_[0.0, np.cumsum(gp)], np.r_[0.0, np.cumsum(gn)]
+    u2 = float(np.sum(gp * (2.0 * gnc[:-1] + gn)))
+    return WindowBase(u2, *_written((gs, gp, gn, gc, gpc, gnc), outs))

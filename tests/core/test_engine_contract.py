@@ -411,6 +411,73 @@ def ordered_pair_counts_args(draw: Draw, r: Rows) -> tuple:
 
 
 @dataclass(frozen=True)
+class Out:
+    """An output buffer a kernel writes (each twin gets its own zeroed one)."""
+
+    size: int
+    dtype: Any = np.float64
+
+
+def _signed_run(r: Rows, rng: np.random.Generator, start: int, stop: int,
+                collapse: bool) -> tuple:
+    """Rows ``start:stop`` as a window passes them to its kernels: ascending scores (0.0
+    for -0.0), signed weights by class and a row count of +-1 (a row that came or
+    left); ``collapse`` sums equal scores and drops counts of 0, as a delta run is."""
+    s = r.s[start:stop].astype(np.float64) + 0.0
+    positive = r.y[start:stop] == r.pos_value
+    sign = rng.choice([-1, 1], len(s))
+    w = (np.ones(len(s)) if r.w is None else r.w[start:stop]) * sign
+    order = np.argsort(s, kind="stable")
+    run = (s[order], np.where(positive, w, 0.0)[order], np.where(positive, 0.0, w)[order],
+           sign.astype(np.int64)[order])
+    if not collapse:
+        return run
+    empty = (np.empty(0), np.empty(0), np.empty(0), np.empty(0, np.int64))
+    k = len(s)
+    return tuple(_reference.window_merge(*run, *empty, *_window_outs(k))[1:5])
+
+
+def _window_outs(k: int) -> tuple:
+    return (np.empty(k), np.empty(k), np.empty(k), np.empty(k, np.int64), np.empty(k + 1),
+            np.empty(k + 1))
+
+
+def window_step_args(draw: Draw, r: Rows) -> tuple:
+    """A base, a delta run and coded rows (coming or leaving) from three parts of the
+    rows."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    a, b = sorted(draw(st.integers(0, r.n_rows)) for _ in range(2))
+    run = _signed_run(r, rng, 0, a, False)
+    base = _reference.window_merge(*run, *run[:0], np.empty(0), np.empty(0), np.empty(0),
+                                   np.empty(0, np.int64), *_window_outs(a))
+    delta = _signed_run(r, rng, a, b, True)
+    s = r.s[b:].astype(np.float64) + 0.0
+    order = np.argsort(s, kind="stable")
+    code = ((r.y[b:] == r.pos_value) + 2 * rng.integers(0, 2, len(s))).astype(np.uint8)
+    total_pos = float(base.pos_below[-1] + delta[1].sum())
+    n = len(delta[0]) + len(s)
+    return (base.scores, base.pos_below, base.neg_below, *delta, s[order], code[order],
+            None if r.w is None else r.w[b:][order], total_pos,
+            Out(n), Out(n), Out(n), Out(n, np.int64))
+
+
+def window_merge_args(draw: Draw, r: Rows) -> tuple:
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    k = draw(st.integers(0, r.n_rows))
+    collapse = draw(st.booleans())
+    n = r.n_rows
+    return (*_signed_run(r, rng, 0, k, collapse), *_signed_run(r, rng, k, n, False),
+            Out(n), Out(n), Out(n), Out(n, np.int64), Out(n + 1), Out(n + 1))
+
+
+def assert_fields_close(fast, ref):
+    """Named records of numbers and arrays, field by field."""
+    for name, f, g in zip(type(fast)._fields, fast, ref):
+        assert np.shape(f) == np.shape(g), name
+        np.testing.assert_allclose(f, g, rtol=TOL, atol=TOL, err_msg=name)
+
+
+@dataclass(frozen=True)
 class Twin:
     """How the generic test calls one protocol function and compares the twins.
 
@@ -455,6 +522,8 @@ TWINS: dict[str, Twin] = {
     "packed_keys": Twin(packed_keys_args, assert_counts_equal),
     "sorted_pair_counts": Twin(sorted_pair_counts_args, assert_counts_equal),
     "ordered_pair_counts": Twin(ordered_pair_counts_args, assert_allclose),
+    "window_step": Twin(window_step_args, assert_fields_close),
+    "window_merge": Twin(window_merge_args, assert_fields_close),
 }
 
 
@@ -492,6 +561,8 @@ def _own_copy(arg: Any, released: list[tuple[int, int]]) -> Any:
     neither twin writes to them."""
     if arg is RELEASE:
         return lambda start, stop: released.append((start, stop))
+    if isinstance(arg, Out):
+        return np.zeros(arg.size, arg.dtype)
     if isinstance(arg, np.random.BitGenerator) or (
             isinstance(arg, list) and arg and isinstance(arg[0], np.random.BitGenerator)):
         return copy.deepcopy(arg)

@@ -1,4 +1,4 @@
-"""Cases for the stateful and structured entry points: ScoreTable, Accumulator,
+"""Cases for the stateful and structured entry points: ScoreTable, Accumulator, Window,
 DataFrame columns, resolving power, scikit-learn, Dask, plots, datasets."""
 
 from __future__ import annotations
@@ -244,6 +244,77 @@ def accumulator_cases() -> list[Case]:
         a.update(*_rows()[:2])
         return pickle.loads(pickle.dumps(a)).result()
     out.append(_ok("Accumulator", "pickle_roundtrip", lambda: (roundtrip, (), {}),
+                   lambda r: check_report(_oracle(), r)))
+    return out
+
+
+def window_cases() -> list[Case]:
+    from indist_fast import Window
+    out: list[Case] = []
+
+    def run(batches: list[tuple[Any, ...]], size: Any = 3, duration: Any = None,
+            pos_label: Any = None, t: Any = None) -> Any:
+        window = Window(size=size, duration=duration, pos_label=pos_label)
+        for i, batch in enumerate(batches):
+            window.update(*batch, t=None if t is None else t[i])
+        return window.report()
+
+    valid = [
+        ("last_rows", [([0, 1, 1], [0.1, 0.9, 0.4]), ([0, 1], [0.5, 0.2])], {"size": 4},
+         ([1, 1, 0, 1], [0.9, 0.4, 0.5, 0.2], None)),
+        ("batch_past_size", [([1, 0, 1, 0, 1, 0], [0.9, 0.8, 0.1, 0.2, 0.3, 0.4])], {"size": 4},
+         ([1, 0, 1, 0], [0.1, 0.2, 0.3, 0.4], None)),
+        ("weighted_ties", [([0, 1], [0.5, 0.5], [1.0, 2.0]), ([1, 0], [0.5, 0.2], [0.0, 3.0])],
+         {"size": 3}, ([1, 1, 0], [0.5, 0.5, 0.2], [2.0, 0.0, 3.0])),
+        ("duration", [([0, 1], [0.2, 0.8]), ([1, 0], [0.3, 0.6])],
+         {"size": None, "duration": 10.0, "t": [0.0, [5.0, 12.0]]},
+         ([1, 0], [0.3, 0.6], None)),
+        ("str_pos_label", [(["a", "b"], [0.1, 0.9]), (["b", "a"], [0.4, 0.5])],
+         {"size": 3, "pos_label": "b"}, ([1, 1, 0], [0.9, 0.4, 0.5], None)),
+    ]
+    for tag, batches, kw, held in valid:
+        out.append(_ok("Window", tag, lambda batches=batches, kw=kw: (run, (batches,), kw),
+                       lambda r, held=held: check_report(Oracle((
+                           np.asarray(held[0]) == 1, np.asarray(held[1], float),
+                           None if held[2] is None else np.asarray(held[2], float))), r)))
+    bad = [
+        ("01_then_pm1", [([0, 1], [0.1, 0.9]), ([-1, 1], [0.4, 0.5])], {}, (Y,)),
+        ("third_label", [([0, 1], [0.1, 0.9]), ([2, 1], [0.4, 0.5])], {}, (Y,)),
+        ("nan_score", [([0, 1], [0.1, NAN])], {}, (S,)),
+        ("neg_weight", [([0, 1], [0.1, 0.9], [1.0, -1.0])], {}, (W,)),
+        ("weights_then_none", [([0, 1], [0.1, 0.9], [1.0, 1.0]), ([0, 1], [0.1, 0.9])], {},
+         (W,)),
+        ("one_class", [([1, 1], [0.1, 0.9])], {}, (Y,)),
+        ("no_rows", [], {}, ("rows",)),
+        ("mismatch", [([0, 1], [0.1])], {}, (Y, S)),
+        ("size_zero", [], {"size": 0}, ("size",)),
+        ("size_float", [], {"size": 2.5}, ("size",)),
+        ("no_size_no_duration", [], {"size": None}, ("size", "duration")),
+        ("duration_negative", [], {"size": None, "duration": -1.0}, ("duration",)),
+        ("duration_nan", [], {"size": None, "duration": NAN}, ("duration",)),
+        ("duration_without_t", [([0, 1], [0.1, 0.9])], {"size": None, "duration": 5.0},
+         ("t",)),
+        ("t_backwards", [([0, 1], [0.1, 0.9]), ([0, 1], [0.2, 0.3])],
+         {"size": None, "duration": 5.0, "t": [[3.0, 4.0], 1.0]}, ("t",)),
+        ("t_nan", [([0, 1], [0.1, 0.9])], {"t": [NAN]}, ("t",)),
+        ("t_text", [([0, 1], [0.1, 0.9])], {"t": ["noon"]}, ("t",)),
+        ("t_length", [([0, 1], [0.1, 0.9])], {"t": [[1.0, 2.0, 3.0]]}, ("t",)),
+        ("pos_label_list", [], {"pos_label": [1]}, ("pos_label",)),
+    ]
+    for tag, batches, kw, names in bad:
+        out.append(_err("Window", tag, lambda batches=batches, kw=kw: (run, (batches,), kw),
+                        *names))
+    for tag, v in (("int", 5), ("none", None), ("count_window", "COUNT")):
+        def merge(v=v) -> Any:
+            other = Window(size=3) if v == "COUNT" else v
+            return Window(duration=5.0).merge, (other,), {}
+        out.append(_err("Window.merge", tag, merge, "other", "merge"))
+
+    def roundtrip() -> Any:
+        window = Window(size=100)
+        window.update(*_rows()[:2])
+        return pickle.loads(pickle.dumps(window)).report()
+    out.append(_ok("Window", "pickle_roundtrip", lambda: (roundtrip, (), {}),
                    lambda r: check_report(_oracle(), r)))
     return out
 

@@ -6,7 +6,8 @@ from . import args36
 from .cases import Case, row_cases
 from .files import file_cases
 from .more import (accumulator_cases, dask_cases, dataset_cases, frame_cases, html_cases,
-                   plot_cases, resolving_power_cases, sklearn_cases, table_cases)
+                   plot_cases, resolving_power_cases, sklearn_cases, table_cases,
+                   window_cases)
 from .params import param_cases
 from .multiclass_cases import multiclass_cases
 from .population_cases import population_cases
@@ -26,7 +27,7 @@ def build_cases(tmp: str) -> list[Case]:
     cases = (row_cases() + param_cases() + table_cases() + accumulator_cases()
              + frame_cases() + resolving_power_cases() + sklearn_cases() + dask_cases()
              + plot_cases() + dataset_cases() + population_cases() + multiclass_cases()
-             + html_cases()
+             + html_cases() + window_cases()
              + file_cases(tmp) + entry_point_cases(tmp) + value_cases(tmp))
     cases += args36.argument_cases(tmp)
     for case in cases:
