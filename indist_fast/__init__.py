@@ -19,6 +19,8 @@ from .results.report import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
 from .inference.compare import Comparison, Comparisons, Difference, compare
+from .inference.roc_bands import ci_bands
+from .results.roc_bands_record import Band, RocBands
 from .scale.streaming import Accumulator
 from .scale.files import evaluate_file
 from .scale.file_tables import score_table_file
@@ -93,4 +95,5 @@ __all__ = [
     "calibration", "Calibration",
     "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
     "ks", "KSResult", "top_k", "TopK", "gains", "GainsTable",
+    "ci_bands", "RocBands", "Band",
 ]

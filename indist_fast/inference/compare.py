@@ -34,19 +34,26 @@ from .._core.engine import engine
 from .._core.progress import progress_bar, wants_progress
 from .._core.records import DeLongComponents
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
-from .._core.validation import check_two_classes, prepare_rows
+from .._core.validation import check_real, check_two_classes, prepare_rows
 from ..errors import warn_fractional_weights
 from ..results.report import ReadOnlyMapping, record_dict
 from ..table.score_table import ScoreTable
 from .bootstrap import (MAX_REPLICATES, METRICS, Resampler, check_progress, derived_metrics,
                         _entropy, sweep_metrics)
+from .curve_tests import (CURVE_METHODS, curve_replicates, pauc_reader, point_reader,
+                          venkatraman_test, z_test)
 from .delong import (RankedRows, Slots, _scored_rows, delong_table,
                      model_components, paired_difference, rank_models)
+from ..table.roc_readings import check_partial
 
 __all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
            "ALTERNATIVES", "CORRECTIONS"]
 
 METHODS = ("delong", "bootstrap")
+#: Every ``method`` of ``compare``: the metric comparisons and the curve tests.
+ALL_METHODS = METHODS + CURVE_METHODS
+#: Replicates (permutations) Venkatraman's test draws when ``n_perm`` is not given.
+DEFAULT_N_PERM = 2000
 ALTERNATIVES = ("two-sided", "greater", "less")
 CORRECTIONS = (None, "holm")
 DEFAULT_METRICS = ("auc",)
@@ -84,8 +91,12 @@ class Difference:
     estimate_a, estimate_b : float
         The metric of each model on the full data.
     method : str
-        ``"delong"`` (normal interval with DeLong's variance) or ``"bootstrap"``
-        (percentile interval).
+        ``"delong"`` (normal interval with DeLong's variance, or Student's t with
+        ``df``), ``"bootstrap"`` (percentile interval), ``"venkatraman"`` (a
+        permutation test of the whole curves: ``estimate`` is the AUC difference, the
+        interval NaN), or ``"sensitivity"`` / ``"specificity"`` (pROC's bootstrap test
+        at one point: normal interval and p-value from the replicates' standard
+        deviation).
     alternative : str
         ``"two-sided"``, ``"greater"`` (A above B) or ``"less"``.
     confidence : float
@@ -101,6 +112,13 @@ class Difference:
         fell on the far side of 0 (the p-value is at its floor, ``1 / (B + 1)``, or a
         multiple of it after Holm), or DeLong's p is below the smallest double. Printed
         as ``p < ...``.
+    statistic : float
+        The test statistic: DeLong's z (or t with ``df``), pROC's bootstrap ``D =
+        estimate / std_error`` for the bootstrap methods, Venkatraman's ``E`` for
+        ``method="venkatraman"``.
+    df : float or None
+        Degrees of freedom of the Student t the statistic was referred to
+        (``df="welch"``: pROC's unpaired DeLong test); None: the normal.
 
     Examples
     --------
@@ -128,6 +146,8 @@ class Difference:
     replicates: np.ndarray = field(repr=False, compare=False)   # (arrays have no ==)
     n_undefined: int
     p_is_bound: bool = False
+    statistic: float = math.nan
+    df: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON types, without the replicates.
@@ -174,6 +194,13 @@ class Difference:
         adjusted = (f" (unadjusted {_p_text(self.p_value_unadjusted, self.p_is_bound)})"
                     if self.p_value != self.p_value_unadjusted else "")
         metric = _SHOWN.get(self.metric, self.metric)
+        if self.method == "venkatraman":
+            return (f"{metric}: {name_a} AUC {self.estimate_a:.4f}, {name_b} AUC "
+                    f"{self.estimate_b:.4f}, curves differ: E = {self.statistic:.6g}, "
+                    f"{_p_text(self.p_value, self.p_is_bound)}{adjusted} (venkatraman, "
+                    f"{len(self.replicates)} permutations)")
+        if self.df is not None:
+            note += f", t = {self.statistic:.4f}, df = {self.df:.1f}"
         return (f"{metric}: {name_a} {self.estimate_a:.4f}, {name_b} {self.estimate_b:.4f}, "
                 f"{name_a} - {name_b} "
                 f"{self.estimate:+.4f}, {self.confidence:.0%} CI [{self.low:+.4f}, "
@@ -397,13 +424,15 @@ def _metric_names(metrics: Any) -> tuple[str, ...]:
     for m in names:
         if not isinstance(m, str):
             raise TypeError(f"metrics must hold metric names (str), got {m!r}.")
+        if m == "pauc":            # (read from each replicate's curve, not its sweep)
+            continue
         if m not in METRICS or m == "b":
             if m == "b":          # B at r_b is the level itself: nothing to compare
                 raise ValueError("metrics: 'b' is B at r_b, 1/2 for every model by "
                                  "definition; compare 'threshold' (r_b) or 'precision' "
                                  "(C(r_b)) instead.")
             raise ValueError(f"metrics: unknown metric {m!r}; compare knows "
-                             f"{', '.join(x for x in METRICS if x != 'b')}.")
+                             f"{', '.join(x for x in METRICS if x != 'b')}, pauc.")
     if not names:
         raise ValueError("metrics: ask for at least one metric.")
     return tuple(dict.fromkeys(names))
@@ -510,8 +539,13 @@ def _bounds(metric: str) -> tuple[float, float]:
 
 
 def _delong_difference(metric: str, est_a: float, est_b: float, variance: float,
-                       alternative: str, confidence: float) -> Difference:
-    """Normal interval and test of an AUC difference with DeLong's variance."""
+                       alternative: str, confidence: float,
+                       df: float | None = None) -> Difference:
+    """Normal interval and test of an AUC difference with DeLong's variance (Student's
+    t with ``df`` degrees of freedom when given, as pROC's unpaired test)."""
+    if df is not None:
+        return _welch_difference(metric, est_a, est_b, variance, alternative, confidence,
+                                 df)
     diff = est_a - est_b
     se = math.sqrt(variance)
     if se > 0:
@@ -529,7 +563,39 @@ def _delong_difference(metric: str, est_a: float, est_b: float, variance: float,
     p = _normal_p(z, alternative)
     # a p-value that underflowed to 0 is below the smallest double, not 0
     return Difference(metric, diff, se, max(lo_bound, low), min(hi_bound, high), p, est_a,
-                      est_b, "delong", alternative, confidence, p, np.empty(0), 0, p == 0.0)
+                      est_b, "delong", alternative, confidence, p, np.empty(0), 0, p == 0.0,
+                      z)
+
+
+def _welch_difference(metric: str, est_a: float, est_b: float, variance: float,
+                      alternative: str, confidence: float, df: float) -> Difference:
+    """pROC's unpaired DeLong test: ``t = difference / std_error`` referred to Student's
+    t with Welch-Satterthwaite's ``df``, and the t interval."""
+    from scipy import stats          # (optional dependency: only this convention needs it)
+    diff = est_a - est_b
+    se = math.sqrt(variance)
+    t = diff / se if se > 0 else (0.0 if diff == 0 else math.copysign(math.inf, diff))
+    dist = stats.t(df)
+    if alternative == "two-sided":
+        p = float(2 * dist.sf(abs(t)))
+        q = float(dist.ppf(0.5 + confidence / 2))
+        low, high = diff - q * se, diff + q * se
+    else:
+        p = float(dist.sf(t) if alternative == "greater" else dist.cdf(t))
+        q = float(dist.ppf(confidence))
+        low, high = ((diff - q * se, 1.0) if alternative == "greater"
+                     else (-1.0, diff + q * se))
+    return Difference(metric, diff, se, max(-1.0, low), min(1.0, high), p, est_a, est_b,
+                      "delong", alternative, confidence, p, np.empty(0), 0, p == 0.0, t,
+                      float(df))
+
+
+def welch_df(variance_a: float, variance_b: float, n_a: float, n_b: float) -> float:
+    """Welch-Satterthwaite's degrees of freedom of two DeLong variances, as pROC's
+    ``delong.unpaired.test``: ``(V_a + V_b)^2 / (V_a^2 / (n_a - 1) + V_b^2 / (n_b -
+    1))`` with ``n`` each data set's rows (weight)."""
+    return (variance_a + variance_b) ** 2 / (variance_a ** 2 / (n_a - 1)
+                                             + variance_b ** 2 / (n_b - 1))
 
 
 def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndarray,
@@ -560,8 +626,11 @@ def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndar
             low, high, p = lo_bound, float(np.quantile(ok, confidence)), p_less
             far = at_or_above
     # no replicate on the far side of 0: the p-value is the floor B replicates can show
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = float(np.float64(est_a - est_b) / np.float64(se))
     return Difference(metric, est_a - est_b, se, low, high, p, est_a, est_b, "bootstrap",
-                      alternative, confidence, p, reps, int(len(reps) - len(ok)), far == 0)
+                      alternative, confidence, p, reps, int(len(reps) - len(ok)), far == 0,
+                      statistic)
 
 
 def _holm(p: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -623,7 +692,10 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
             alternative: str = "two-sided", n_boot: int | None = None, seed: Any = 0,
             confidence: float = 0.95, correction: str | None = None, level: float = 0.5,
             stratified: bool = True, names: Sequence[str] | None = None,
-            progress: bool | None = None) -> Comparison | Comparisons:
+            progress: bool | None = None, n_perm: int | None = None,
+            specificity: float | None = None, sensitivity: float | None = None,
+            df: str | None = None, partial: Any = None, focus: str = "specificity",
+            correct: bool = False) -> Comparison | Comparisons:
     """Compare models: each metric's difference (A minus B) with an interval and p-value.
 
     By default the AUC alone, by DeLong's test (no resampling: about the time of one
@@ -667,10 +739,15 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         ``level``), ``precision`` (C(r_b)), ``lift``, ``tpr``, ``fpr``, ``f1``. Every
         metric but ``auc`` is bootstrapped (there is no DeLong for them): naming one
         asks for ``n_boot`` replicates of the rows.
-    method : {"delong", "bootstrap"}, default="delong"
+    method : {"delong", "bootstrap", "venkatraman", "sensitivity", "specificity"}, default="delong"
         How the AUC is compared: DeLong's normal interval and z-test, or the
         bootstrap (with the other metrics' replicates, if any). Each ``Difference``
-        records its ``method``.
+        records its ``method``. The curve tests of R's pROC (``roc.test``) replace
+        the metrics: ``"venkatraman"`` tests the equality of the whole ROC curves by
+        ``n_perm`` permutations (one difference named ``"roc"``); ``"specificity"``
+        compares the sensitivities at ``specificity`` (a difference named
+        ``"sensitivity"``) and ``"sensitivity"`` the specificities at
+        ``sensitivity`` (named ``"specificity"``), by pROC's bootstrap z-test.
     paired : bool, default=True
         Same rows for all models: DeLong with the components' covariance, and
         bootstrap replicates that draw the same rows for every model. False: the
@@ -705,6 +782,24 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         models' DeLong components when there are tens of millions of rows. None:
         shown when stderr is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0``
         turns that off); True always (when there is something to count); False never.
+    n_perm : int, default=None
+        Permutations of ``method="venkatraman"`` (pROC's ``boot.n``); None: 2000.
+    specificity, sensitivity : float, default=None
+        The point of ``method="specificity"`` / ``method="sensitivity"``, in [0, 1].
+    df : {None, "welch"}, default=None
+        ``"welch"``: refer unpaired DeLong's statistic to Student's t with
+        Welch-Satterthwaite's degrees of freedom (pROC's unpaired ``roc.test``); None:
+        the normal (the default: the statistic is asymptotically normal, and the
+        degrees of freedom pROC uses count rows, not the two samples behind each AUC).
+        Needs SciPy.
+    partial : pair of float, default=None
+        The range ``(low, high)`` of ``focus`` over which the metric ``"pauc"`` (the
+        partial AUC, bootstrapped) is taken; needed when ``metrics`` names it.
+    focus : {"specificity", "sensitivity"}, default="specificity"
+        The axis of ``partial`` (pROC's ``partial.auc.focus``).
+    correct : bool, default=False
+        McClish's correction of the partial AUC (pROC's ``partial.auc.correct``);
+        replicates below the diagonal are NaN, counted in ``n_undefined``.
 
     Returns
     -------
@@ -758,7 +853,28 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                         f"compare(df[<label>], {shown}), or a mapping of names to "
                         f"columns, compare(df[<label>], {{name: df[name], ...}}).")
     metric_names = _metric_names(metrics)
-    method = _choice(method, "method", METHODS)
+    method = _choice(method, "method", ALL_METHODS)
+    df = _choice(df, "df", (None, "welch"))
+    correct = check_flag(correct, "correct")
+    reader = None
+    if "pauc" in metric_names:
+        if partial is None:
+            raise ValueError("metrics names 'pauc': give its range as partial=(low, "
+                             "high) (specificities, or sensitivities with "
+                             "focus='sensitivity').")
+        reader = pauc_reader(*check_partial(partial, focus), correct)
+    elif partial is not None:
+        raise ValueError("partial applies to the metric 'pauc': add it to metrics.")
+    if method in CURVE_METHODS:
+        return _curve_comparison(y_true, score_a, score_b, sample_weight, pos_label,
+                                 metrics, method, paired, alternative, n_boot, seed,
+                                 confidence, correction, stratified, names, progress,
+                                 n_perm, specificity, sensitivity, df)
+    if n_perm is not None:
+        raise ValueError("n_perm applies to method='venkatraman' (a permutation test).")
+    if specificity is not None or sensitivity is not None:
+        raise ValueError("specificity and sensitivity apply to method='specificity' and "
+                         "method='sensitivity'.")
     alternative = _choice(alternative, "alternative", ALTERNATIVES)
     correction = _choice(correction, "correction", CORRECTIONS)
     paired = check_flag(paired, "paired")
@@ -779,6 +895,9 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     level = check_level(level)
     seed = check_seed(seed)
     entropy = _entropy(seed)
+    if df is not None and (paired or not delong_auc):
+        raise ValueError("df='welch' applies to the unpaired DeLong test of the AUC "
+                         "(paired=False, method='delong', metrics including 'auc').")
     several = isinstance(score_a, Mapping) or (
         not paired and score_b is None and isinstance(y_true, Mapping))
     models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
@@ -826,6 +945,11 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                   for j in range(len(ranked))])
         reps = _replicates(ranked, [name for name, _, _ in models], n_boot, seeds,
                            stratified, level, progress)
+        if reader is not None:
+            pauc, pauc_reps = curve_replicates(ranked, [name for name, _, _ in models],
+                                               n_boot, seeds, stratified, reader, progress)
+            for j in range(len(models)):
+                estimates[j]["pauc"], reps[j]["pauc"] = np.array([pauc[j]]), pauc_reps[j]
 
     pairs: dict[tuple[str, str], dict[str, Difference]] = {}
     for i, j in itertools.combinations(range(len(models)), 2):
@@ -838,12 +962,26 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                                                     components[j])
                 else:
                     variance = unpaired_delong[i].variance + unpaired_delong[j].variance
+                welch = (None if df is None else welch_df(
+                    unpaired_delong[i].variance, unpaired_delong[j].variance,
+                    tables[i].weight_pos + tables[i].weight_neg,
+                    tables[j].weight_pos + tables[j].weight_neg))
                 diffs[m] = _delong_difference(m, est_a, est_b, variance, alternative,
-                                              confidence)
+                                              confidence, welch)
             else:
                 diffs[m] = _bootstrap_difference(m, est_a, est_b, reps[i][m] - reps[j][m],
                                                  alternative, confidence)
         pairs[models[i][0], models[j][0]] = diffs
+    return _comparisons(pairs, metric_names, correction, models, paired,
+                        n_boot if boot else 0, entropy if boot else None, level, several)
+
+
+def _comparisons(pairs: dict[tuple[str, str], dict[str, Difference]],
+                 metric_names: Sequence[str], correction: str | None,
+                 models: list[tuple[str, Rows, Slots | None]], paired: bool,
+                 used_boot: int, entropy: int | None, level: float, several: bool
+                 ) -> Comparison | Comparisons:
+    """The pairs' differences as ``compare`` returns them, Holm-adjusted if asked."""
     if correction == "holm":
         for m in metric_names:
             keys = list(pairs)
@@ -854,9 +992,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                 pairs[k][m] = Difference(**{**{f: getattr(old, f) for f in
                                                old.__dataclass_fields__},
                                             "p_value": p, "p_is_bound": bool(b)})
-    used_boot = n_boot if boot else 0
     comparisons = {key: Comparison(key[0], key[1], ReadOnlyMapping(diffs), paired,
-                                   used_boot, entropy if boot else None, level)
+                                   used_boot, entropy, level)
                    for key, diffs in pairs.items()}
     if not several:
         return next(iter(comparisons.values()))
@@ -870,3 +1007,102 @@ def _model_slots(models: list[tuple[str, Rows, Slots | None]], paired: bool) -> 
     if paired:
         return [Slots.from_rows(models[0][1])] * len(models)
     return [Slots.from_rows(rows) if slots is None else slots for _, rows, slots in models]
+
+
+def _curve_comparison(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any,
+                      pos_label: Any, metrics: Any, method: str, paired: bool,
+                      alternative: str, n_boot: Any, seed: Any, confidence: Any,
+                      correction: Any, stratified: Any, names: Any, progress: Any,
+                      n_perm: Any, specificity: Any, sensitivity: Any,
+                      df: str | None) -> Comparison | Comparisons:
+    """``compare`` by one of pROC's curve tests (``CURVE_METHODS``)."""
+    if (isinstance(metrics, str) and metrics != "auc") or (
+            not isinstance(metrics, str) and tuple(metrics) != DEFAULT_METRICS):
+        raise ValueError(f"method={method!r} tests the curves, not metrics: leave metrics "
+                         "at its default.")
+    if df is not None:
+        raise ValueError("df='welch' applies to method='delong'.")
+    alternative = _choice(alternative, "alternative", ALTERNATIVES)
+    correction = _choice(correction, "correction", CORRECTIONS)
+    paired = check_flag(paired, "paired")
+    stratified = check_flag(stratified, "stratified")
+    progress = check_progress(progress)
+    confidence = check_level(confidence, "confidence")
+    seed = check_seed(seed)
+    entropy = _entropy(seed)
+    at = None
+    if method == "venkatraman":
+        if n_boot is not None:
+            raise ValueError("method='venkatraman' permutes: give n_perm, not n_boot.")
+        if alternative != "two-sided":
+            raise ValueError("method='venkatraman' tests equality of the curves: "
+                             "alternative must be 'two-sided'.")
+        if specificity is not None or sensitivity is not None:
+            raise ValueError("specificity and sensitivity apply to method='specificity' "
+                             "and method='sensitivity'.")
+        if sample_weight is not None:
+            raise ValueError("sample_weight: method='venkatraman' ranks rows and takes "
+                             "no weights.")
+        count = check_count(DEFAULT_N_PERM if n_perm is None else n_perm, "n_perm",
+                            minimum=1, maximum=MAX_REPLICATES)
+        metric = "roc"
+    else:
+        if n_perm is not None:
+            raise ValueError("n_perm applies to method='venkatraman' (a permutation test).")
+        given, other = ((specificity, sensitivity) if method == "specificity"
+                        else (sensitivity, specificity))
+        if given is None:
+            raise ValueError(f"method={method!r} needs {method}=<a value in [0, 1]>, the "
+                             "point where the curves are compared.")
+        if other is not None:
+            raise ValueError(f"method={method!r} reads the curves at a given {method}; "
+                             f"the other point argument must be None.")
+        at = check_real(given, method, low=0.0, high=1.0)
+        count = check_count(DEFAULT_N_BOOT if n_boot is None else n_boot, "n_boot",
+                            minimum=2, maximum=MAX_REPLICATES)
+        metric = "sensitivity" if method == "specificity" else "specificity"
+    several = isinstance(score_a, Mapping) or (
+        not paired and score_b is None and isinstance(y_true, Mapping))
+    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
+                     _check_pair_names(names, several))
+    if correction is not None and not several:
+        raise ValueError("correction applies to several models (a mapping of them); "
+                         "two models make one comparison per metric.")
+    model_names = [name for name, _, _ in models]
+    ranked = rank_models([(rows, slots) for (_, rows, _), slots
+                          in zip(models, _model_slots(models, paired))])
+    for r in ranked:
+        check_two_classes(r.table.weight_pos, r.table.weight_neg)
+    aucs = [float(engine().sweep_table(r.table.scores, r.table.pos, r.table.neg,
+                                       np.array([0.5]), True).auc) for r in ranked]
+    pairs: dict[tuple[str, str], dict[str, Difference]] = {}
+    combos = list(itertools.combinations(range(len(models)), 2))
+    if method == "venkatraman":
+        for i, j in combos:
+            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+                seed.entropy, spawn_key=seed.spawn_key + (i, j))))
+            stat, perms = venkatraman_test(models[i][1], models[j][1], paired, count, rng)
+            p = float(np.count_nonzero(perms >= stat)) / count
+            perms.setflags(write=False)
+            pairs[model_names[i], model_names[j]] = {metric: Difference(
+                metric, aucs[i] - aucs[j], math.nan, math.nan, math.nan, p, aucs[i],
+                aucs[j], method, alternative, confidence, p, perms, 0, False, stat)}
+    else:
+        assert at is not None
+        seeds = ([seed] * len(ranked) if paired else
+                 [np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (j,))
+                  for j in range(len(ranked))])
+        values, reps = curve_replicates(ranked, model_names, count, seeds, stratified,
+                                        point_reader(method, at), progress)
+        for i, j in combos:
+            diffs = reps[i] - reps[j]
+            estimate = values[i] - values[j]
+            sd, stat, p, low, high = z_test(estimate, diffs, alternative, confidence)
+            diffs.setflags(write=False)
+            pairs[model_names[i], model_names[j]] = {metric: Difference(
+                metric, estimate, sd, low, high, p, values[i], values[j], method,
+                alternative, confidence, p, diffs, int(np.isnan(diffs).sum()), False,
+                stat)}
+    return _comparisons(pairs, [metric], correction, models, paired,
+                        0 if method == "venkatraman" else count,
+                        entropy, 0.5, several)

@@ -1,0 +1,126 @@
+"""Readings of an empirical ROC curve the way R's pROC takes them: the sensitivity at a
+given specificity and back, and the partial area over a specificity or sensitivity
+range, with McClish's correction.
+
+The curve is the polyline through every operating point of a score table, from (0, 0)
+to (1, 1), in the table's order (descending scores: fpr and tpr non-decreasing); tied
+scores of both classes give one straight segment. Every reading takes these arrays, so
+a bootstrap replicate's curve (its draw counts per group summed) is read by the same
+code as the full data's. Values between operating points are read on the polyline
+(linear interpolation), as pROC's ``coords(input=...)`` and ``auc(partial.auc=...)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.validation import check_real
+from .score_table import ScoreTable
+
+__all__ = ["FOCUSES", "curve_of", "curve_of_counts", "tpr_at_fpr", "fpr_at_tpr",
+           "partial_area", "check_partial"]
+
+#: The axes a partial area can be taken over (pROC's ``partial.auc.focus``).
+FOCUSES = ("specificity", "sensitivity")
+
+
+def curve_of_counts(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(fpr, tpr)`` after each group of positive weights ``tp`` and negative weights
+    ``fp`` (in descending score order), starting at (0, 0). Groups of zero weight (a
+    replicate that drew none of their rows) repeat a point, which no reading minds."""
+    tp_sum = np.concatenate(([0.0], np.cumsum(tp, dtype=np.float64)))
+    fp_sum = np.concatenate(([0.0], np.cumsum(fp, dtype=np.float64)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # pROC's rates are counts over class sizes; the last point is exactly (1, 1)
+        return fp_sum / fp_sum[-1], tp_sum / tp_sum[-1]
+
+
+def curve_of(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """The polyline ``(fpr, tpr)`` of a table (both classes must have weight)."""
+    return curve_of_counts(table.pos, table.neg)
+
+
+def _on_segment(x: np.ndarray, y: np.ndarray, at: np.ndarray, before: np.ndarray
+                ) -> np.ndarray:
+    """``y`` on the segment from point ``before`` to ``before + 1`` at ``x = at``."""
+    after = np.minimum(before + 1, len(x) - 1)
+    dx = x[after] - x[before]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(dx > 0, (at - x[before]) / dx, 0.0)
+    out: np.ndarray = y[before] + t * (y[after] - y[before])
+    return out
+
+
+def tpr_at_fpr(fpr: np.ndarray, tpr: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The true positive rate at each false positive rate ``at`` (pROC's sensitivity at
+    a specificity ``1 - at``): where operating points sit at ``at``, the highest of
+    their tpr; elsewhere the segment crossing ``at``."""
+    last = np.searchsorted(fpr, at, side="right") - 1          # last point with fpr <= at
+    last = np.maximum(last, 0)
+    return np.where(fpr[last] == at, tpr[last], _on_segment(fpr, tpr, at, last))
+
+
+def fpr_at_tpr(fpr: np.ndarray, tpr: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The false positive rate at each true positive rate ``at`` (pROC's specificity at
+    a sensitivity, as ``1 -`` this): where operating points sit at ``at``, the lowest
+    of their fpr; elsewhere the segment crossing ``at``."""
+    first = np.searchsorted(tpr, at, side="left")              # first point with tpr >= at
+    first = np.minimum(first, len(tpr) - 1)
+    before = np.maximum(first - 1, 0)
+    return np.where(tpr[first] == at, fpr[first], _on_segment(tpr, fpr, at, before))
+
+
+def _area_to(x: np.ndarray, y: np.ndarray, cumulative: np.ndarray, at: float) -> float:
+    """Area under the polyline ``(x, y)`` (``x`` non-decreasing) from ``x[0]`` to
+    ``at``: whole trapezoids, then the part of the segment crossing ``at``."""
+    k = int(np.searchsorted(x, at, side="right")) - 1          # last point with x <= at
+    if k >= len(x) - 1:
+        return float(cumulative[-1])
+    cut = float(_on_segment(x, y, np.array([at]), np.array([k]))[0])
+    return float(cumulative[k] + (at - x[k]) * (y[k] + cut) / 2.0)
+
+
+def partial_area(fpr: np.ndarray, tpr: np.ndarray, low: float, high: float,
+                 focus: str = "specificity", correct: bool = False) -> float:
+    """The area under the ROC curve over specificity (or sensitivity) in ``[low,
+    high]``, pROC's ``auc(partial.auc=c(high, low), partial.auc.focus=focus)``.
+
+    ``focus="specificity"``: the integral of the sensitivity over the specificity in
+    the range (at most ``high - low``); ``"sensitivity"``: the integral of the
+    specificity over the sensitivity. ``correct``: McClish's ``(1 + (A - m) / (M -
+    m)) / 2`` with ``m`` the chance diagonal's area over the range, ``((1 - low) + (1 -
+    high)) (high - low) / 2``, and ``M = high - low``; NaN below the diagonal (``A <
+    m``), where pROC returns NA. ``low < high`` are checked by the caller.
+    """
+    if focus == "specificity":
+        # sensitivity over specificity in [low, high] is tpr over fpr in [1-high, 1-low]
+        x, y, a, b = fpr, tpr, 1.0 - high, 1.0 - low
+    else:
+        x, y, a, b = tpr, 1.0 - fpr, low, high
+    cumulative = np.concatenate(([0.0], np.cumsum(np.diff(x) * (y[1:] + y[:-1]) / 2.0)))
+    area = _area_to(x, y, cumulative, b) - _area_to(x, y, cumulative, a)
+    if not correct:
+        return area
+    chance = ((1.0 - low) + (1.0 - high)) * (high - low) / 2.0
+    perfect = high - low
+    if area < chance:
+        return float("nan")
+    return (1.0 + (area - chance) / (perfect - chance)) / 2.0
+
+
+def check_partial(partial: object, focus: object, name: str = "partial"
+                  ) -> tuple[float, float, str]:
+    """``partial`` as ``(low, high)`` in [0, 1] with ``low < high`` (either order
+    given, as pROC sorts its pair), and ``focus`` one of ``FOCUSES``."""
+    if isinstance(focus, str) and focus in FOCUSES:
+        pass
+    else:
+        raise ValueError(f"focus must be 'specificity' or 'sensitivity', got {focus!r}.")
+    if isinstance(partial, (str, bytes)) or not hasattr(partial, "__len__") or len(partial) != 2:  # type: ignore[arg-type]
+        raise TypeError(f"{name} must be a pair (low, high) of {focus} values in [0, 1], "
+                        f"got {partial!r}.")
+    a, b = (check_real(v, name, low=0.0, high=1.0) for v in partial)  # type: ignore[union-attr]
+    low, high = min(a, b), max(a, b)
+    if low == high:
+        raise ValueError(f"{name} must span a range: low < high, got {partial!r}.")
+    return low, high, focus
