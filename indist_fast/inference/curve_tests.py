@@ -18,9 +18,8 @@ import numpy as np
 from .._core.progress import progress_bar
 from .._core.validation import Rows
 from ..table.roc_readings import curve_of, fpr_at_tpr, partial_area, tpr_at_fpr
-from .bootstrap import Resampler
+from .bootstrap import Resampler, replicate_curves
 from .delong import RankedRows
-from .roc_bands import replicate_curves
 from .venkatraman import (first_ranks, paired_permutations, paired_statistic,
                           unpaired_permutations, unpaired_statistic)
 

@@ -10,40 +10,22 @@ never a sort. pROC resorts every replicate.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
-from .._core.engine import engine
-from .._core.progress import Bar, progress_bar
+from .._core.progress import progress_bar
 from .._core.validation import as_1d, check_flag, check_two_classes, prepare_rows
 from ..results.roc_bands_record import Band, RocBands
-from ..table.roc_readings import curve_of, curve_of_counts, fpr_at_tpr, tpr_at_fpr
+from ..table.roc_readings import curve_of, fpr_at_tpr, tpr_at_fpr
 from ..table.score_table import ScoreTable
-from .bootstrap import Resampler, _entropy, check_bootstrap_settings, check_progress, child_generator
-from .bootstrap import Seed
+from .bootstrap import (Resampler, Seed, _entropy, check_bootstrap_settings, check_progress,
+                        replicate_curves)
 
-__all__ = ["ci_bands", "replicate_curves", "DEFAULT_POINTS"]
+__all__ = ["ci_bands", "DEFAULT_POINTS"]
 
 #: pROC's default points for ``ci.se`` and ``ci.sp``: 0, 0.1, ..., 1.
 DEFAULT_POINTS = tuple(i / 10 for i in range(11))
-
-
-def replicate_curves(resampler: Resampler, n_boot: int, bar: Bar | None = None
-                     ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Replicate ``k``'s ROC polyline ``(fpr, tpr)`` with its cumulative positive and
-    negative weights at each distinct score (``tp``, ``fp``, one per group, descending
-    scores), for ``k = 0 .. n_boot - 1``: the draws of ``resampler.counts(k)``."""
-    eng = engine()
-    r = resampler
-    for k in range(n_boot):
-        tp, fp, _, _ = eng.replicate_counts(child_generator(r.seed, k), r.pos_group,
-                                            r.pos_weight, r.neg_group, r.neg_weight,
-                                            len(r.table), r.stratified)
-        fpr, tpr = curve_of_counts(tp, fp)
-        if bar is not None:
-            bar.update()
-        yield fpr, tpr, tp, fp
 
 
 def _rates(values: Any, name: str) -> np.ndarray | None:
