@@ -667,20 +667,19 @@ class Resampler:
 
 
 def replicate_curves(resampler: Resampler, n_boot: int, bar: Bar | None = None
-                     ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Replicate ``k``'s ROC polyline ``(fpr, tpr)`` with its cumulative positive and
-    negative weights at each distinct score (``tp``, ``fp``, one per group, descending
-    scores), for ``k = 0 .. n_boot - 1``: the draws of ``resampler.counts(k)``."""
+                     ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Replicate ``k``'s ROC polyline ``(specificity, sensitivity)`` (``roc_readings``)
+    for ``k = 0 .. n_boot - 1``: the draws of ``resampler.counts(k)`` summed per
+    distinct score, so the rows are never sorted again."""
     eng = engine()
     r = resampler
     for k in range(n_boot):
         tp, fp, _, _ = eng.replicate_counts(child_generator(r.seed, k), r.pos_group,
                                             r.pos_weight, r.neg_group, r.neg_weight,
                                             len(r.table), r.stratified)
-        fpr, tpr = curve_of_counts(tp, fp)
+        yield curve_of_counts(tp, fp)
         if bar is not None:
             bar.update()
-        yield fpr, tpr, tp, fp
 
 
 def metric_specs(metrics: Any, builtin: tuple[str, ...] = METRICS
@@ -810,9 +809,8 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
         if pauc_names:
             builtin["pauc"] = np.empty(n_boot)
             with np.errstate(divide="ignore", invalid="ignore"):
-                for k, (fpr, tpr, _, _) in enumerate(replicate_curves(resampler, n_boot,
-                                                                     bar)):
-                    builtin["pauc"][k] = partial_area(fpr, tpr, low, high, focus, correct)
+                for k, (spec, sens) in enumerate(replicate_curves(resampler, n_boot, bar)):
+                    builtin["pauc"][k] = partial_area(spec, sens, low, high, focus, correct)
         called = {name: np.empty(n_boot) for name in callables}
         for k in range(n_boot if callables else 0):
             replicate = resampler.replicate_table(k)        # one table for every callable

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._core.progress import progress_bar
 from .._core.validation import Rows
-from ..table.roc_readings import curve_of, fpr_at_tpr, partial_area, tpr_at_fpr
+from ..table.roc_readings import curve_of, partial_area, sensitivity_at, specificity_at
 from .bootstrap import Resampler, replicate_curves
 from .delong import RankedRows
 from .venkatraman import (first_ranks, paired_permutations, paired_statistic,
@@ -35,15 +35,16 @@ CurveReader = Callable[[np.ndarray, np.ndarray], float]
 def point_reader(method: str, at: float) -> CurveReader:
     """pROC's reading behind ``method="specificity"`` (the sensitivity at specificity
     ``at``) or ``"sensitivity"`` (the specificity at sensitivity ``at``)."""
+    point = np.array([at])
     if method == "specificity":
-        return lambda fpr, tpr: float(tpr_at_fpr(fpr, tpr, np.array([1.0 - at]))[0])
-    return lambda fpr, tpr: float(1.0 - fpr_at_tpr(fpr, tpr, np.array([at]))[0])
+        return lambda spec, sens: float(sensitivity_at(spec, sens, point)[0])
+    return lambda spec, sens: float(specificity_at(spec, sens, point)[0])
 
 
 def pauc_reader(low: float, high: float, focus: str, correct: bool) -> CurveReader:
     """The partial AUC over ``[low, high]`` of ``focus`` (McClish-corrected when
     ``correct``) of a curve."""
-    return lambda fpr, tpr: partial_area(fpr, tpr, low, high, focus, correct)
+    return lambda spec, sens: partial_area(spec, sens, low, high, focus, correct)
 
 
 def curve_replicates(ranked: Sequence[RankedRows], names: Sequence[str], n_boot: int,
@@ -64,8 +65,8 @@ def curve_replicates(ranked: Sequence[RankedRows], names: Sequence[str], n_boot:
         out = np.empty(n_boot)
         with progress_bar(progress, n_boot, f"bootstrap {name}", "replicate") as bar, \
                 np.errstate(divide="ignore", invalid="ignore"):
-            for i, (fpr, tpr, _, _) in enumerate(replicate_curves(resampler, n_boot, bar)):
-                out[i] = reader(fpr, tpr)
+            for i, (spec, sens) in enumerate(replicate_curves(resampler, n_boot, bar)):
+                out[i] = reader(spec, sens)
         reps.append(out)
     return estimates, reps
 

@@ -17,7 +17,7 @@ import numpy as np
 from .._core.progress import progress_bar
 from .._core.validation import as_1d, check_flag, check_two_classes, prepare_rows
 from ..results.roc_bands_record import Band, RocBands
-from ..table.roc_readings import curve_of, fpr_at_tpr, tpr_at_fpr
+from ..table.roc_readings import curve_of, sensitivity_at, specificity_at
 from ..table.score_table import ScoreTable
 from .bootstrap import (Resampler, Seed, _entropy, check_bootstrap_settings, check_progress,
                         replicate_curves)
@@ -67,12 +67,12 @@ def _thresholds(values: Any) -> np.ndarray | None:
     return out
 
 
-def _rates_at_thresholds(table: ScoreTable, tpr: np.ndarray, fpr: np.ndarray,
+def _rates_at_thresholds(table: ScoreTable, spec: np.ndarray, sens: np.ndarray,
                          thresholds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sensitivity and specificity predicting positive where ``score >= t``, from a
     curve's cumulative rates: the point after the distinct scores ``>= t``."""
     k = np.searchsorted(-table.scores, -thresholds, side="right")
-    return tpr[k], 1.0 - fpr[k]
+    return sens[k], spec[k]
 
 
 def ci_bands(y_true: Any, y_score: Any, *, specificities: Any = None,
@@ -161,14 +161,14 @@ def ci_bands(y_true: Any, y_score: Any, *, specificities: Any = None,
     resampler = Resampler.from_rows(rows, table, stratified=stratified, seed=resampler_seed)
     entropy = _entropy(resampler.seed)
 
-    def read(fpr: np.ndarray, tpr: np.ndarray) -> list[np.ndarray]:
+    def read(spec: np.ndarray, sens: np.ndarray) -> list[np.ndarray]:
         out = []
         if sp_at is not None:
-            out.append(tpr_at_fpr(fpr, tpr, 1.0 - sp_at))
+            out.append(sensitivity_at(spec, sens, sp_at))
         if se_at is not None:
-            out.append(1.0 - fpr_at_tpr(fpr, tpr, se_at))
+            out.append(specificity_at(spec, sens, se_at))
         if thr is not None:
-            out += list(_rates_at_thresholds(table, tpr, fpr, thr))
+            out += list(_rates_at_thresholds(table, spec, sens, thr))
         return out
 
     estimates = read(*curve_of(table))
@@ -176,8 +176,8 @@ def ci_bands(y_true: Any, y_score: Any, *, specificities: Any = None,
     reps = np.empty((n_boot, sum(widths)))
     with progress_bar(progress, n_boot, "ROC bands", "replicate") as bar, \
             np.errstate(divide="ignore", invalid="ignore"):
-        for k, (fpr, tpr, _, _) in enumerate(replicate_curves(resampler, n_boot, bar)):
-            reps[k] = np.concatenate(read(fpr, tpr))
+        for k, (spec, sens) in enumerate(replicate_curves(resampler, n_boot, bar)):
+            reps[k] = np.concatenate(read(spec, sens))
     tail = (1.0 - confidence) / 2.0
     with np.errstate(invalid="ignore"):
         quantiles = np.nanquantile(reps, [tail, 0.5, 1.0 - tail], axis=0) if n_boot else None

@@ -2,9 +2,9 @@
 given specificity and back, and the partial area over a specificity or sensitivity
 range, with McClish's correction.
 
-The curve is the polyline through every operating point of a score table, from (0, 0)
-to (1, 1), in the table's order (descending scores: fpr and tpr non-decreasing); tied
-scores of both classes give one straight segment. Every reading takes these arrays, so
+The curve is the polyline through every operating point of a score table, from
+specificity 1, sensitivity 0 to specificity 0, sensitivity 1, in the table's order
+(descending scores); tied scores of both classes give one straight segment. Every reading takes these arrays, so
 a bootstrap replicate's curve (its draw counts per group summed) is read by the same
 code as the full data's. Values between operating points are read on the polyline
 (linear interpolation), as pROC's ``coords(input=...)`` and ``auc(partial.auc=...)``.
@@ -17,7 +17,7 @@ import numpy as np
 from .._core.validation import check_real
 from .score_table import ScoreTable
 
-__all__ = ["FOCUSES", "curve_of", "curve_of_counts", "tpr_at_fpr", "fpr_at_tpr",
+__all__ = ["FOCUSES", "curve_of", "curve_of_counts", "sensitivity_at", "specificity_at",
            "partial_area", "check_partial"]
 
 #: The axes a partial area can be taken over (pROC's ``partial.auc.focus``).
@@ -25,18 +25,21 @@ FOCUSES = ("specificity", "sensitivity")
 
 
 def curve_of_counts(tp: np.ndarray, fp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(fpr, tpr)`` after each group of positive weights ``tp`` and negative weights
-    ``fp`` (in descending score order), starting at (0, 0). Groups of zero weight (a
-    replicate that drew none of their rows) repeat a point, which no reading minds."""
+    """``(specificity, sensitivity)`` after each group of positive weights ``tp`` and
+    negative weights ``fp`` (in descending score order), starting at (1, 0): the
+    specificity falls, the sensitivity rises. Both are ratios of counts to the class
+    weight, as pROC's (``tn / n_controls``), so a given specificity such as 0.9 is met
+    exactly where pROC meets it. Groups of zero weight (a replicate that drew none of
+    their rows) repeat a point, which no reading minds."""
     tp_sum = np.concatenate(([0.0], np.cumsum(tp, dtype=np.float64)))
     fp_sum = np.concatenate(([0.0], np.cumsum(fp, dtype=np.float64)))
     with np.errstate(divide="ignore", invalid="ignore"):
-        # pROC's rates are counts over class sizes; the last point is exactly (1, 1)
-        return fp_sum / fp_sum[-1], tp_sum / tp_sum[-1]
+        return (fp_sum[-1] - fp_sum) / fp_sum[-1], tp_sum / tp_sum[-1]
 
 
 def curve_of(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """The polyline ``(fpr, tpr)`` of a table (both classes must have weight)."""
+    """The polyline ``(specificity, sensitivity)`` of a table (both classes must have
+    weight)."""
     return curve_of_counts(table.pos, table.neg)
 
 
@@ -46,28 +49,27 @@ def _on_segment(x: np.ndarray, y: np.ndarray, at: np.ndarray, before: np.ndarray
     after = np.minimum(before + 1, len(x) - 1)
     dx = x[after] - x[before]
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(dx > 0, (at - x[before]) / dx, 0.0)
+        t = np.where(dx != 0, (at - x[before]) / dx, 0.0)
     out: np.ndarray = y[before] + t * (y[after] - y[before])
     return out
 
 
-def tpr_at_fpr(fpr: np.ndarray, tpr: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The true positive rate at each false positive rate ``at`` (pROC's sensitivity at
-    a specificity ``1 - at``): where operating points sit at ``at``, the highest of
-    their tpr; elsewhere the segment crossing ``at``."""
-    last = np.searchsorted(fpr, at, side="right") - 1          # last point with fpr <= at
-    last = np.maximum(last, 0)
-    return np.where(fpr[last] == at, tpr[last], _on_segment(fpr, tpr, at, last))
+def sensitivity_at(spec: np.ndarray, sens: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The sensitivity at each specificity ``at`` (pROC's ``coords(input=
+    "specificity")``): where operating points sit at ``at``, the highest of their
+    sensitivities; elsewhere the segment crossing ``at``."""
+    # (the negation of the falling specificity rises, exactly)
+    last = np.maximum(np.searchsorted(-spec, -at, side="right") - 1, 0)
+    return np.where(spec[last] == at, sens[last], _on_segment(spec, sens, at, last))
 
 
-def fpr_at_tpr(fpr: np.ndarray, tpr: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The false positive rate at each true positive rate ``at`` (pROC's specificity at
-    a sensitivity, as ``1 -`` this): where operating points sit at ``at``, the lowest
-    of their fpr; elsewhere the segment crossing ``at``."""
-    first = np.searchsorted(tpr, at, side="left")              # first point with tpr >= at
-    first = np.minimum(first, len(tpr) - 1)
+def specificity_at(spec: np.ndarray, sens: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The specificity at each sensitivity ``at`` (pROC's ``coords(input=
+    "sensitivity")``): where operating points sit at ``at``, the highest of their
+    specificities; elsewhere the segment crossing ``at``."""
+    first = np.minimum(np.searchsorted(sens, at, side="left"), len(sens) - 1)
     before = np.maximum(first - 1, 0)
-    return np.where(tpr[first] == at, fpr[first], _on_segment(tpr, fpr, at, before))
+    return np.where(sens[first] == at, spec[first], _on_segment(sens, spec, at, before))
 
 
 def _area_to(x: np.ndarray, y: np.ndarray, cumulative: np.ndarray, at: float) -> float:
@@ -80,7 +82,7 @@ def _area_to(x: np.ndarray, y: np.ndarray, cumulative: np.ndarray, at: float) ->
     return float(cumulative[k] + (at - x[k]) * (y[k] + cut) / 2.0)
 
 
-def partial_area(fpr: np.ndarray, tpr: np.ndarray, low: float, high: float,
+def partial_area(spec: np.ndarray, sens: np.ndarray, low: float, high: float,
                  focus: str = "specificity", correct: bool = False) -> float:
     """The area under the ROC curve over specificity (or sensitivity) in ``[low,
     high]``, pROC's ``auc(partial.auc=c(high, low), partial.auc.focus=focus)``.
@@ -92,13 +94,9 @@ def partial_area(fpr: np.ndarray, tpr: np.ndarray, low: float, high: float,
     high)) (high - low) / 2``, and ``M = high - low``; NaN below the diagonal (``A <
     m``), where pROC returns NA. ``low < high`` are checked by the caller.
     """
-    if focus == "specificity":
-        # sensitivity over specificity in [low, high] is tpr over fpr in [1-high, 1-low]
-        x, y, a, b = fpr, tpr, 1.0 - high, 1.0 - low
-    else:
-        x, y, a, b = tpr, 1.0 - fpr, low, high
+    x, y = (spec[::-1], sens[::-1]) if focus == "specificity" else (sens, spec)
     cumulative = np.concatenate(([0.0], np.cumsum(np.diff(x) * (y[1:] + y[:-1]) / 2.0)))
-    area = _area_to(x, y, cumulative, b) - _area_to(x, y, cumulative, a)
+    area = _area_to(x, y, cumulative, high) - _area_to(x, y, cumulative, low)
     if not correct:
         return area
     chance = ((1.0 - low) + (1.0 - high)) * (high - low) / 2.0
