@@ -18,7 +18,8 @@ from .results.calibration_record import Calibration
 from .results.report import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
-from .inference.compare import Comparison, Comparisons, Difference, compare
+from .inference.compare import compare
+from .inference.comparison_records import Comparison, Comparisons, Difference
 from .inference.roc_bands import ci_bands
 from .results.roc_bands_record import Band, RocBands
 from .scale.streaming import Accumulator

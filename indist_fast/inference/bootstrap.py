@@ -809,8 +809,8 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
         if pauc_names:
             builtin["pauc"] = np.empty(n_boot)
             with np.errstate(divide="ignore", invalid="ignore"):
-                for k, (spec, sens) in enumerate(replicate_curves(resampler, n_boot, bar)):
-                    builtin["pauc"][k] = partial_area(spec, sens, low, high, focus, correct)
+                for k, curve in enumerate(replicate_curves(resampler, n_boot, bar)):
+                    builtin["pauc"][k] = partial_area(*curve, low, high, focus, correct)
         called = {name: np.empty(n_boot) for name in callables}
         for k in range(n_boot if callables else 0):
             replicate = resampler.replicate_table(k)        # one table for every callable

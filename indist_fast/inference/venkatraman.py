@@ -102,7 +102,8 @@ def _mixture_curve(ranks: np.ndarray, positive: np.ndarray, share: float
 def _interp_inside(at: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """R's ``approxfun(x, y)(at)``: linear, NaN outside ``[x[0], x[-1]]`` (``x``
     strictly increasing)."""
-    return np.interp(at, x, y, left=np.nan, right=np.nan)
+    out: np.ndarray = np.interp(at, x, y, left=np.nan, right=np.nan)
+    return out
 
 
 def unpaired_statistic(rank_a: np.ndarray, positive_a: np.ndarray, rank_b: np.ndarray,

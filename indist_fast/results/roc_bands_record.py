@@ -143,8 +143,9 @@ class RocBands:
         """
         names = ("sensitivity", "specificity", "threshold_sensitivity",
                  "threshold_specificity")
-        return record_dict(self, **{n: None if getattr(self, n) is None
-                                    else getattr(self, n).to_dict() for n in names})
+        nested: dict[str, Any] = {n: None if getattr(self, n) is None
+                                  else getattr(self, n).to_dict() for n in names}
+        return record_dict(self, **nested)
 
     def to_pandas(self) -> Any:
         """One row per point of every band (needs pandas).

@@ -12,6 +12,8 @@ code as the full data's. Values between operating points are read on the polylin
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._core.validation import check_real
@@ -106,18 +108,16 @@ def partial_area(spec: np.ndarray, sens: np.ndarray, low: float, high: float,
     return (1.0 + (area - chance) / (perfect - chance)) / 2.0
 
 
-def check_partial(partial: object, focus: object, name: str = "partial"
+def check_partial(partial: Any, focus: Any, name: str = "partial"
                   ) -> tuple[float, float, str]:
     """``partial`` as ``(low, high)`` in [0, 1] with ``low < high`` (either order
     given, as pROC sorts its pair), and ``focus`` one of ``FOCUSES``."""
-    if isinstance(focus, str) and focus in FOCUSES:
-        pass
-    else:
+    if not (isinstance(focus, str) and focus in FOCUSES):
         raise ValueError(f"focus must be 'specificity' or 'sensitivity', got {focus!r}.")
-    if isinstance(partial, (str, bytes)) or not hasattr(partial, "__len__") or len(partial) != 2:  # type: ignore[arg-type]
+    if not isinstance(partial, (tuple, list, np.ndarray)) or len(partial) != 2:
         raise TypeError(f"{name} must be a pair (low, high) of {focus} values in [0, 1], "
                         f"got {partial!r}.")
-    a, b = (check_real(v, name, low=0.0, high=1.0) for v in partial)  # type: ignore[union-attr]
+    a, b = (check_real(v, name, low=0.0, high=1.0) for v in partial)
     low, high = min(a, b), max(a, b)
     if low == high:
         raise ValueError(f"{name} must span a range: low < high, got {partial!r}.")
