@@ -110,7 +110,7 @@ class Difference:
         >>> import indist_fast
         >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
         >>> sorted(indist_fast.compare(y, a, b, metrics="auc")["auc"].to_dict())[:4]
-        ['alternative', 'confidence', 'estimate', 'estimate_a']
+        ['alternative', 'confidence', 'df', 'estimate']
         """
         return record_dict(self, skip=("replicates",))
 

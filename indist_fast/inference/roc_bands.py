@@ -144,7 +144,7 @@ def ci_bands(y_true: Any, y_score: Any, *, specificities: Any = None,
     ...                          n_boot=500)
     >>> se = b.sensitivity
     >>> bool(se.low[0] < se.estimate[0] < se.high[0]), round(float(se.estimate[0]), 3)
-    (True, 0.299)
+    (True, 0.401)
     """
     sp_at = _rates(specificities, "specificities")
     se_at = _rates(sensitivities, "sensitivities")
