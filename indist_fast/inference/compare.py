@@ -37,11 +37,11 @@ from .._core.validation import check_real, check_two_classes, prepare_rows
 from ..errors import warn_fractional_weights
 from ..results.report import ReadOnlyMapping
 from ..table.score_table import ScoreTable
-from .bootstrap import (MAX_REPLICATES, METRICS, Resampler, check_progress, derived_metrics,
+from .bootstrap import (MAX_REPLICATES, METRICS, check_progress, derived_metrics,
                         _entropy, sweep_metrics)
 from .comparison_records import Comparison, Comparisons, Difference
 from .curve_tests import (CURVE_METHODS, curve_replicates, pauc_reader, point_reader,
-                          venkatraman_test, z_test)
+                          ranked_resampler, venkatraman_test, z_test)
 from .delong import (RankedRows, Slots, _scored_rows, delong_table,
                      model_components, paired_difference, rank_models)
 from ..table.roc_readings import check_partial
@@ -177,6 +177,21 @@ def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_lab
               for key, arg, value in named]
     _check_names(models, "score_a")
     return models
+
+
+def _checked_models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any,
+                    pos_label: Any, paired: bool, names: Any, correction: str | None
+                    ) -> tuple[list[tuple[str, Rows, Slots | None]], bool]:
+    """The models to compare and whether there are several (a mapping of them), with
+    ``correction`` refused for two."""
+    several = isinstance(score_a, Mapping) or (
+        not paired and score_b is None and isinstance(y_true, Mapping))
+    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
+                     _check_pair_names(names, several))
+    if correction is not None and not several:
+        raise ValueError("correction applies to several models (a mapping of them); "
+                         "two models make one comparison per metric.")
+    return models, several
 
 
 def _check_names(models: Sequence[tuple[Any, Rows, Slots | None]], arg: str) -> None:
@@ -327,11 +342,7 @@ def _replicates(ranked: list[RankedRows], names: list[str], n_boot: int,
     model, counting its replicates (one bar over all would count n_boot times models)."""
     out = []
     for r, name, seed in zip(ranked, names, seeds):
-        k = r.slots.n_pos
-        w = r.slots.weight
-        resampler = Resampler(r.table, r.group[:k], None if w is None else w[:k],
-                              r.group[k:], None if w is None else w[k:],
-                              stratified=stratified, seed=seed)
+        resampler = ranked_resampler(r, stratified, seed)
         with progress_bar(progress, n_boot, f"bootstrap {name}", "replicate") as bar:
             out.append(derived_metrics(resampler.sweeps(n_boot, np.array([level]), bar=bar)))
     return out
@@ -564,13 +575,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     if df is not None and (paired or not delong_auc):
         raise ValueError("df='welch' applies to the unpaired DeLong test of the AUC "
                          "(paired=False, method='delong', metrics including 'auc').")
-    several = isinstance(score_a, Mapping) or (
-        not paired and score_b is None and isinstance(y_true, Mapping))
-    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
-                     _check_pair_names(names, several))
-    if correction is not None and not several:
-        raise ValueError("correction applies to several models (a mapping of them); "
-                         "two models make one comparison per metric.")
+    models, several = _checked_models(y_true, score_a, score_b, sample_weight, pos_label,
+                                      paired, names, correction)
 
     # DeLong on the same rows reads every row's component under each model (one sort
     # per model in the engine); the bootstrap reads each model's table and its slots'
@@ -727,13 +733,8 @@ def _curve_comparison(y_true: Any, score_a: Any, score_b: Any, sample_weight: An
         count = check_count(DEFAULT_N_BOOT if n_boot is None else n_boot, "n_boot",
                             minimum=2, maximum=MAX_REPLICATES)
         metric = "sensitivity" if method == "specificity" else "specificity"
-    several = isinstance(score_a, Mapping) or (
-        not paired and score_b is None and isinstance(y_true, Mapping))
-    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
-                     _check_pair_names(names, several))
-    if correction is not None and not several:
-        raise ValueError("correction applies to several models (a mapping of them); "
-                         "two models make one comparison per metric.")
+    models, several = _checked_models(y_true, score_a, score_b, sample_weight, pos_label,
+                                      paired, names, correction)
     model_names = [name for name, _, _ in models]
     ranked = rank_models([(rows, slots) for (_, rows, _), slots
                           in zip(models, _model_slots(models, paired))])

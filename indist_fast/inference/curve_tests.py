@@ -24,7 +24,7 @@ from .venkatraman import (first_ranks, paired_permutations, paired_statistic,
                           unpaired_permutations, unpaired_statistic)
 
 __all__ = ["CURVE_METHODS", "CurveReader", "point_reader", "pauc_reader",
-           "curve_replicates", "venkatraman_test", "z_test"]
+           "ranked_resampler", "curve_replicates", "venkatraman_test", "z_test"]
 
 #: ``compare`` methods that test curves rather than a metric's difference.
 CURVE_METHODS = ("venkatraman", "sensitivity", "specificity")
@@ -47,6 +47,16 @@ def pauc_reader(low: float, high: float, focus: str, correct: bool) -> CurveRead
     return lambda spec, sens: partial_area(spec, sens, low, high, focus, correct)
 
 
+def ranked_resampler(r: RankedRows, stratified: bool, seed: np.random.SeedSequence
+                     ) -> Resampler:
+    """The resampler of one ranked model's slots (positives first), drawing replicate
+    ``k`` from child ``k`` of ``seed``: models sharing slots and seed draw the same rows."""
+    k = r.slots.n_pos
+    w = r.slots.weight
+    return Resampler(r.table, r.group[:k], None if w is None else w[:k], r.group[k:],
+                     None if w is None else w[k:], stratified=stratified, seed=seed)
+
+
 def curve_replicates(ranked: Sequence[RankedRows], names: Sequence[str], n_boot: int,
                      seeds: Sequence[np.random.SeedSequence], stratified: bool,
                      reader: CurveReader, progress: bool | None
@@ -56,11 +66,7 @@ def curve_replicates(ranked: Sequence[RankedRows], names: Sequence[str], n_boot:
     ``compare``'s bootstrap draws for it with the same seed."""
     estimates, reps = [], []
     for r, name, seed in zip(ranked, names, seeds):
-        k = r.slots.n_pos
-        w = r.slots.weight
-        resampler = Resampler(r.table, r.group[:k], None if w is None else w[:k],
-                              r.group[k:], None if w is None else w[k:],
-                              stratified=stratified, seed=seed)
+        resampler = ranked_resampler(r, stratified, seed)
         estimates.append(reader(*curve_of(r.table)))
         out = np.empty(n_boot)
         with progress_bar(progress, n_boot, f"bootstrap {name}", "replicate") as bar, \
