@@ -13,7 +13,7 @@ import numpy as np
 from ..results.report import record_dict
 from .bootstrap import METRICS
 
-__all__ = ["Difference", "Comparison", "Comparisons", "p_text"]
+__all__ = ["Difference", "Comparison", "Comparisons"]
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from .delong import RankedRows
 from .venkatraman import (first_ranks, paired_permutations, paired_statistic,
                           unpaired_permutations, unpaired_statistic)
 
-__all__ = ["CURVE_METHODS", "CurveReader", "point_reader", "pauc_reader",
-           "ranked_resampler", "curve_replicates", "venkatraman_test", "z_test"]
+# (its functions serve ``compare``, which documents what they compute)
+__all__ = ["CURVE_METHODS"]
 
 #: ``compare`` methods that test curves rather than a metric's difference.
 CURVE_METHODS = ("venkatraman", "sensitivity", "specificity")
