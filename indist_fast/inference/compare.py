@@ -460,7 +460,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         shown when stderr is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0``
         turns that off); True always (when there is something to count); False never.
     n_perm : int, default=None
-        Permutations of ``method="venkatraman"`` (pROC's ``boot.n``); None: 2000.
+        Permutations of ``method="venkatraman"`` (pROC's ``boot.n``); None: 2000. A
+        progress bar counts them (``progress``).
     specificity, sensitivity : float, default=None
         The point of ``method="specificity"`` / ``method="sensitivity"``, in [0, 1].
     df : {None, "welch"}, default=None
@@ -748,7 +749,10 @@ def _curve_comparison(y_true: Any, score_a: Any, score_b: Any, sample_weight: An
         for i, j in combos:
             rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
                 seed.entropy, spawn_key=seed.spawn_key + (i, j))))
-            stat, perms = venkatraman_test(models[i][1], models[j][1], paired, count, rng)
+            with progress_bar(progress, count, f"Venkatraman {model_names[i]} vs "
+                              f"{model_names[j]}", "permutation") as bar:
+                stat, perms = venkatraman_test(models[i][1], models[j][1], paired, count,
+                                               rng, bar)
             p = float(np.count_nonzero(perms >= stat)) / count
             perms.setflags(write=False)
             pairs[model_names[i], model_names[j]] = {metric: Difference(

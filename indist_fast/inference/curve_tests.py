@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .._core.progress import progress_bar
+from .._core.progress import Bar, progress_bar
 from .._core.validation import Rows
 from ..table.roc_readings import curve_of, partial_area, sensitivity_at, specificity_at
 from .bootstrap import Resampler, replicate_curves
@@ -108,16 +108,17 @@ def z_test(estimate: float, diffs: np.ndarray, alternative: str, confidence: flo
 
 
 def venkatraman_test(rows_a: Rows, rows_b: Rows, paired: bool, n_perm: int,
-                     rng: np.random.Generator) -> tuple[float, np.ndarray]:
+                     rng: np.random.Generator, bar: Bar | None = None
+                     ) -> tuple[float, np.ndarray]:
     """Venkatraman's statistic ``E`` and its ``n_perm`` permuted values (pROC's)."""
     pos_a = (rows_a.y == rows_a.pos_value).astype(np.int64)
     if paired:
         return (paired_statistic(first_ranks(rows_a.s), first_ranks(rows_b.s), pos_a),
                 paired_permutations(first_ranks(rows_a.s), first_ranks(rows_b.s), pos_a,
-                                    n_perm, rng))
+                                    n_perm, rng, bar))
     pos_b = (rows_b.y == rows_b.pos_value).astype(np.int64)
     # pROC's pooled share of positives divides by twice the first set's size
     share = (pos_a.sum() + pos_b.sum()) / (2 * len(pos_a))
     ra, rb = first_ranks(rows_a.s), first_ranks(rows_b.s)
     return (unpaired_statistic(ra, pos_a, rb, pos_b, share),
-            unpaired_permutations(ra, pos_a, rb, pos_b, share, n_perm, rng))
+            unpaired_permutations(ra, pos_a, rb, pos_b, share, n_perm, rng, bar))

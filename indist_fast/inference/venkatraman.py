@@ -25,6 +25,8 @@ from typing import Iterator
 
 import numpy as np
 
+from .._core.progress import Bar
+
 # (its functions serve ``compare(method="venkatraman")``, which documents the test)
 __all__: list[str] = []
 
@@ -66,7 +68,8 @@ def paired_statistic(rank_a: np.ndarray, rank_b: np.ndarray, positive: np.ndarra
 
 
 def paired_permutations(rank_a: np.ndarray, rank_b: np.ndarray, positive: np.ndarray,
-                        n_perm: int, rng: np.random.Generator) -> np.ndarray:
+                        n_perm: int, rng: np.random.Generator,
+                        bar: Bar | None = None) -> np.ndarray:
     """``n_perm`` statistics of pROC's paired permutation: per row, keep both ranks
     (each jittered by ``U - 1/2``) or exchange them (unjittered), with probability 1/2."""
     n = len(positive)
@@ -81,6 +84,8 @@ def paired_permutations(rank_a: np.ndarray, rank_b: np.ndarray, positive: np.nda
         diff = _positives_below(b, positive) - _positives_below(a, positive)
         out[start:start + size] = 2 * np.abs(diff).sum(axis=1)
         start += size
+        if bar is not None:
+            bar.update(size)
     return out
 
 
@@ -120,7 +125,7 @@ def unpaired_statistic(rank_a: np.ndarray, positive_a: np.ndarray, rank_b: np.nd
 
 def unpaired_permutations(rank_a: np.ndarray, positive_a: np.ndarray, rank_b: np.ndarray,
                           positive_b: np.ndarray, share: float, n_perm: int,
-                          rng: np.random.Generator) -> np.ndarray:
+                          rng: np.random.Generator, bar: Bar | None = None) -> np.ndarray:
     """``n_perm`` statistics of pROC's unpaired permutation: jitter every rank by ``U -
     1/2``, pool each class's jittered ranks of both sets, shuffle, deal the first back to
     set A's rows of that class (in row order) and the rest to set B's, rank again."""
@@ -138,4 +143,6 @@ def unpaired_permutations(rank_a: np.ndarray, positive_a: np.ndarray, rank_b: np
             new_b[in_b] = pool[len(in_a):]
         out[k] = unpaired_statistic(first_ranks(new_a), positive_a, first_ranks(new_b),
                                     positive_b, share)
+        if bar is not None:
+            bar.update()
     return out

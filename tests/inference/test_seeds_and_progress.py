@@ -87,6 +87,9 @@ CALLS = {
         lambda **kw: indist_fast.compare(Y, S, T, method="specificity", specificity=0.8,
                                          n_boot=N_BOOT, **kw),
         lambda r: r["sensitivity"].replicates, 2 * N_BOOT, 2),
+    "compare by Venkatraman": (
+        lambda **kw: indist_fast.compare(Y, S, T, method="venkatraman", n_perm=N_BOOT, **kw),
+        lambda r: r["roc"].replicates, N_BOOT, 1),
     "bootstrap of pauc": (
         lambda **kw: indist_fast.bootstrap(Y, S, metrics=("pauc",), partial=(0.8, 1),
                                            n_boot=N_BOOT, **kw),
