@@ -46,8 +46,7 @@ from .delong import (RankedRows, Slots, _scored_rows, delong_table,
                      model_components, paired_difference, rank_models)
 from ..table.roc_readings import check_partial
 
-__all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
-           "ALTERNATIVES", "CORRECTIONS"]
+__all__ = ["compare", "METHODS", "ALL_METHODS", "ALTERNATIVES", "CORRECTIONS"]
 
 METHODS = ("delong", "bootstrap")
 #: Every ``method`` of ``compare``: the metric comparisons and the curve tests.
