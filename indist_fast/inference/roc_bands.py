@@ -20,7 +20,7 @@ from ..results.roc_bands_record import Band, RocBands
 from ..table.roc_readings import curve_of, sensitivity_at, specificity_at
 from ..table.score_table import ScoreTable
 from .bootstrap import (Resampler, Seed, _entropy, check_bootstrap_settings, check_progress,
-                        replicate_curves)
+                        percentile_bounds, replicate_curves)
 
 __all__ = ["ci_bands", "DEFAULT_POINTS"]
 
@@ -154,11 +154,10 @@ def ci_bands(y_true: Any, y_score: Any, *, specificities: Any = None,
     n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
     stratified = check_flag(stratified, "stratified")
     progress = check_progress(progress)
-    resampler_seed = seed
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
     table = ScoreTable.from_rows(rows)
     check_two_classes(table.weight_pos, table.weight_neg)
-    resampler = Resampler.from_rows(rows, table, stratified=stratified, seed=resampler_seed)
+    resampler = Resampler.from_rows(rows, table, stratified=stratified, seed=seed)
     entropy = _entropy(resampler.seed)
 
     def read(spec: np.ndarray, sens: np.ndarray) -> list[np.ndarray]:
@@ -178,9 +177,9 @@ def ci_bands(y_true: Any, y_score: Any, *, specificities: Any = None,
             np.errstate(divide="ignore", invalid="ignore"):
         for k, (spec, sens) in enumerate(replicate_curves(resampler, n_boot, bar)):
             reps[k] = np.concatenate(read(spec, sens))
-    tail = (1.0 - confidence) / 2.0
-    with np.errstate(invalid="ignore"):
-        quantiles = np.nanquantile(reps, [tail, 0.5, 1.0 - tail], axis=0) if n_boot else None
+    # (a point undefined in every replicate gets NaN bounds; confidence 0: the median)
+    low, high = percentile_bounds(reps.T, confidence)
+    quantiles = np.array([low, percentile_bounds(reps.T, 0.0)[0], high])
     reps.setflags(write=False)
     kinds = ([("sensitivity", "specificity", sp_at)] if sp_at is not None else []) + (
         [("specificity", "sensitivity", se_at)] if se_at is not None else []) + (
@@ -189,7 +188,6 @@ def ci_bands(y_true: Any, y_score: Any, *, specificities: Any = None,
     bands, start = [], 0
     for (measure, given, at), estimate, width in zip(kinds, estimates, widths):
         cols = slice(start, start + width)
-        assert quantiles is not None
         at = np.array(at)
         for arr in (at, estimate):
             arr.setflags(write=False)

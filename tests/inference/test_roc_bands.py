@@ -157,3 +157,18 @@ def test_inputs_are_not_modified():
                          thresholds=points, n_boot=10)
     for a, b in zip((y, s, points), keep):
         np.testing.assert_array_equal(a, b)
+
+
+def test_replicates_without_a_class_are_left_out_quietly(recwarn):
+    """Unstratified replicates of two rows often draw one class: those readings are
+    NaN, left out of the quantiles, and a point with no defined replicate has NaN
+    bounds, all without a warning."""
+    for seed in range(20):
+        b = indist_fast.ci_bands([0, 1], [0.1, 0.2], n_boot=2, stratified=False, seed=seed,
+                                 specificities=[0.5])
+        reps = b.sensitivity.replicates[:, 0]
+        if np.isnan(reps).all():
+            assert np.isnan(b.sensitivity.low[0]) and np.isnan(b.sensitivity.high[0])
+        else:
+            assert b.sensitivity.low[0] == np.nanmin(reps)
+    assert not recwarn.list
