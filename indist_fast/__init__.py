@@ -18,7 +18,10 @@ from .results.calibration_record import Calibration
 from .results.report import Curves, OperatingPoint, Report
 from .inference.bootstrap import BootstrapResult, Interval, bootstrap
 from .inference.delong import DeLongResult, DeLongTest, delong, delong_test, hanley_mcneil_se
-from .inference.compare import Comparison, Comparisons, Difference, compare
+from .inference.compare import compare
+from .inference.comparison_records import Comparison, Comparisons, Difference
+from .inference.roc_bands import ci_bands
+from .results.roc_bands_record import Band, RocBands
 from .scale.streaming import Accumulator
 from .scale.window import Window
 from .scale.files import evaluate_file
@@ -95,4 +98,5 @@ __all__ = [
     "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
     "ks", "KSResult", "top_k", "TopK", "gains", "GainsTable",
     "Window",
+    "ci_bands", "RocBands", "Band",
 ]

@@ -16,8 +16,8 @@ from .._core.progress import progress_bar
 from ..errors import IndistFastWarning
 from ..inference.bootstrap import METRICS
 from ..io import describe_path
-from ..inference.compare import (ALTERNATIVES, METHODS, Comparison, Comparisons,
-                                 Difference, compare)
+from ..inference.compare import ALTERNATIVES, METHODS, compare
+from ..inference.comparison_records import Comparison, Comparisons, Difference
 from ..results.report import count_text, plain_value
 from . import output
 from .arguments import (Distinct, add_by, add_columns, add_quiet, add_table_output,

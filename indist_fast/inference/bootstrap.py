@@ -29,6 +29,7 @@ from .._core.rates import operating_rates
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed, prepare_rows
 from .._core.validation import check_two_classes
 from ..results.report import ReadOnlyMapping, record_dict
+from ..table.roc_readings import check_partial, curve_of, curve_of_counts, partial_area
 from ..table.score_table import ScoreTable
 
 __all__ = ["bootstrap", "BootstrapResult", "Interval", "Resampler", "METRICS",
@@ -665,6 +666,22 @@ class Resampler:
         return y, s, w
 
 
+def replicate_curves(resampler: Resampler, n_boot: int, bar: Bar | None = None
+                     ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Replicate ``k``'s ROC polyline ``(specificity, sensitivity)`` (``roc_readings``)
+    for ``k = 0 .. n_boot - 1``: the draws of ``resampler.counts(k)`` summed per
+    distinct score, so the rows are never sorted again."""
+    eng = engine()
+    r = resampler
+    for k in range(n_boot):
+        tp, fp, _, _ = eng.replicate_counts(child_generator(r.seed, k), r.pos_group,
+                                            r.pos_weight, r.neg_group, r.neg_weight,
+                                            len(r.table), r.stratified)
+        yield curve_of_counts(tp, fp)
+        if bar is not None:
+            bar.update()
+
+
 def metric_specs(metrics: Any, builtin: tuple[str, ...] = METRICS
                   ) -> dict[str, str | TableMetric]:
     """Names to built-in names (one of ``builtin``) or callables on a ScoreTable: the
@@ -749,15 +766,25 @@ def _call_metric(name: str, spec: TableMetric, table: ScoreTable) -> float:
 def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_METRICS,
                     n_boot: int = 1000, stratified: bool = True, confidence: float = 0.95,
                     seed: Seed = 0, level: float = 0.5,
-                    exclude_self: bool = True, progress: bool | None = None
+                    exclude_self: bool = True, progress: bool | None = None,
+                    partial: Any = None, focus: str = "specificity", correct: bool = False
                     ) -> BootstrapResult:
     """``bootstrap`` on rows already validated and tabled (no second sort)."""
     n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
     progress = check_progress(progress)
     level = check_level(level)
-    specs = metric_specs(metrics)
+    specs = metric_specs(metrics, METRICS + ("pauc",))
     if not specs:
         raise ValueError("metrics: ask for at least one metric.")
+    correct = check_flag(correct, "correct")
+    pauc_names = [name for name, spec in specs.items() if spec == "pauc"]
+    if pauc_names:
+        if partial is None:
+            raise ValueError("metrics names 'pauc': give its range as partial=(low, high) "
+                             "(specificities, or sensitivities with focus='sensitivity').")
+        low, high, focus = check_partial(partial, focus)
+    elif partial is not None:
+        raise ValueError("partial applies to the metric 'pauc': add it to metrics.")
     exclude_self = check_flag(exclude_self, "exclude_self")
     seed = check_seed(seed)
     entropy = _entropy(seed)        # before the replicates: a bad seed fails at once
@@ -766,16 +793,24 @@ def bootstrap_table(rows: Rows, table: ScoreTable, *, metrics: Any = DEFAULT_MET
     levels = np.array([level])
     estimates = sweep_metrics(engine().sweep_table(table.scores, table.pos, table.neg,
                                                     levels, exclude_self))
-    any_builtin = any(isinstance(spec, str) for spec in specs.values())
+    any_builtin = any(isinstance(spec, str) and spec != "pauc" for spec in specs.values())
     callables = {name: spec for name, spec in specs.items() if not isinstance(spec, str)}
+    if pauc_names:
+        estimates["pauc"] = np.array([partial_area(*curve_of(table), low, high, focus,
+                                                   correct)])
     # (on the full table first: a callable that fails, fails before the replicates)
     estimates.update({name: np.array([_call_metric(name, func, table)])
                       for name, func in callables.items()})
     # one unit per replicate swept, and one per replicate table the callables read
-    with progress_bar(progress, n_boot * (any_builtin + bool(callables)), "bootstrap",
-                      "replicate") as bar:
+    with progress_bar(progress, n_boot * (any_builtin + bool(callables) + bool(pauc_names)),
+                      "bootstrap", "replicate") as bar:
         builtin = (derived_metrics(resampler.sweeps(n_boot, levels, exclude_self, bar=bar))
                    if any_builtin else {})
+        if pauc_names:
+            builtin["pauc"] = np.empty(n_boot)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                for k, curve in enumerate(replicate_curves(resampler, n_boot, bar)):
+                    builtin["pauc"][k] = partial_area(*curve, low, high, focus, correct)
         called = {name: np.empty(n_boot) for name in callables}
         for k in range(n_boot if callables else 0):
             replicate = resampler.replicate_table(k)        # one table for every callable
@@ -795,7 +830,8 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
               n_boot: int = 1000, stratified: bool = True, confidence: float = 0.95,
               seed: Seed = 0, sample_weight: Any = None, pos_label: Any = None,
               level: float = 0.5, exclude_self: bool = True,
-              progress: bool | None = None) -> BootstrapResult:
+              progress: bool | None = None, partial: Any = None,
+              focus: str = "specificity", correct: bool = False) -> BootstrapResult:
     """Percentile bootstrap intervals, one sort for all replicates.
 
     Parameters
@@ -810,7 +846,9 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
     metrics : sequence of str or callable, or mapping of name to either
         Built-in names: ``auc``, ``average_precision``, ``threshold`` (r at
-        ``level``), ``precision`` (C there), ``lift``, ``tpr``, ``fpr``, ``f1``, ``b``.
+        ``level``), ``precision`` (C there), ``lift``, ``tpr``, ``fpr``, ``f1``, ``b``,
+        and ``pauc`` (the partial AUC over ``partial``, pROC's ``ci.auc`` of a
+        partial AUC).
         A callable takes a replicate's ``ScoreTable`` and returns a float (slower: one
         Python call per replicate). Default: auc, average_precision, threshold,
         precision.
@@ -832,6 +870,15 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
         A progress bar over the replicates (tqdm, on stderr). None: shown when stderr
         is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0`` turns that off); True
         always; False never.
+    partial : pair of float, default=None
+        The range ``(low, high)`` of ``focus`` of the metric ``pauc``: it takes its
+        range here, one range per call (as ``roc_auc(partial=...)``); needed when
+        ``metrics`` names ``pauc``.
+    focus : {"specificity", "sensitivity"}, default="specificity"
+        The axis of ``partial`` (pROC's ``partial.auc.focus``).
+    correct : bool, default=False
+        McClish's correction of ``pauc``; replicates below the diagonal are NaN
+        (pROC's NA), counted in ``n_undefined``.
 
     Returns
     -------
@@ -847,8 +894,12 @@ def bootstrap(y_true: Any, y_score: Any, *, metrics: Any = DEFAULT_METRICS,
     >>> r = indist_fast.bootstrap(y, s, n_boot=200, seed=1)
     >>> r["auc"].low < r["auc"].estimate < r["auc"].high
     True
+    >>> p = indist_fast.bootstrap(y, s, metrics=("pauc",), partial=(0.8, 1.0), n_boot=200)
+    >>> round(p["pauc"].estimate, 4), p["pauc"].low < p["pauc"].high
+    (0.0682, True)
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
     return bootstrap_table(rows, ScoreTable.from_rows(rows), metrics=metrics, n_boot=n_boot,
                            stratified=stratified, confidence=confidence, seed=seed,
-                           level=level, exclude_self=exclude_self, progress=progress)
+                           level=level, exclude_self=exclude_self, progress=progress,
+                           partial=partial, focus=focus, correct=correct)

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -34,19 +33,26 @@ from .._core.engine import engine
 from .._core.progress import progress_bar, wants_progress
 from .._core.records import DeLongComponents
 from .._core.validation import Rows, check_count, check_flag, check_level, check_seed
-from .._core.validation import check_two_classes, prepare_rows
+from .._core.validation import check_real, check_two_classes, prepare_rows
 from ..errors import warn_fractional_weights
-from ..results.report import ReadOnlyMapping, record_dict
+from ..results.report import ReadOnlyMapping
 from ..table.score_table import ScoreTable
-from .bootstrap import (MAX_REPLICATES, METRICS, Resampler, check_progress, derived_metrics,
+from .bootstrap import (MAX_REPLICATES, METRICS, check_progress, derived_metrics,
                         _entropy, sweep_metrics)
+from .comparison_records import Comparison, Comparisons, Difference
+from .curve_tests import (CURVE_METHODS, curve_replicates, pauc_reader, point_reader,
+                          ranked_resampler, venkatraman_test, z_test)
 from .delong import (RankedRows, Slots, _scored_rows, delong_table,
                      model_components, paired_difference, rank_models)
+from ..table.roc_readings import check_partial
 
-__all__ = ["compare", "Difference", "Comparison", "Comparisons", "METHODS",
-           "ALTERNATIVES", "CORRECTIONS"]
+__all__ = ["compare", "METHODS", "ALL_METHODS", "ALTERNATIVES", "CORRECTIONS"]
 
 METHODS = ("delong", "bootstrap")
+#: Every ``method`` of ``compare``: the metric comparisons and the curve tests.
+ALL_METHODS = METHODS + CURVE_METHODS
+#: Replicates (permutations) Venkatraman's test draws when ``n_perm`` is not given.
+DEFAULT_N_PERM = 2000
 ALTERNATIVES = ("two-sided", "greater", "less")
 CORRECTIONS = (None, "holm")
 DEFAULT_METRICS = ("auc",)
@@ -59,320 +65,6 @@ _DELONG_PROGRESS_ROWS = 20_000_000
 #: Metrics whose values lie in [0, 1]: their differences in [-1, 1] bound one-sided
 #: intervals; the others (a threshold, a lift) are unbounded.
 _UNIT_METRICS = frozenset({"auc", "average_precision", "precision", "tpr", "fpr", "f1", "b"})
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One metric of model A minus the same metric of model B.
-
-    Attributes
-    ----------
-    metric : str
-        Name of the metric.
-    estimate : float
-        ``estimate_a - estimate_b``.
-    std_error : float
-        Standard error of the difference: DeLong's, or the replicates' standard
-        deviation (ddof=1).
-    low, high : float
-        Interval of the difference at ``confidence``: two-sided, or for
-        ``alternative="greater"`` (``"less"``) one-sided, ``high`` (``low``) then the
-        bound of the metric (±1 for metrics in [0, 1], ±inf otherwise).
-    p_value : float
-        p-value of "no difference" against ``alternative``, Holm-adjusted when the
-        comparison asked for it.
-    estimate_a, estimate_b : float
-        The metric of each model on the full data.
-    method : str
-        ``"delong"`` (normal interval with DeLong's variance) or ``"bootstrap"``
-        (percentile interval).
-    alternative : str
-        ``"two-sided"``, ``"greater"`` (A above B) or ``"less"``.
-    confidence : float
-        Nominal coverage of ``[low, high]``.
-    p_value_unadjusted : float
-        The p-value before any multiple-comparison correction.
-    replicates : ndarray
-        Bootstrap differences, replicate by replicate (empty for DeLong).
-    n_undefined : int
-        Replicates where the difference is undefined (NaN), e.g. a level not reached.
-    p_is_bound : bool
-        True when ``p_value`` is an upper bound, not an estimate: no bootstrap replicate
-        fell on the far side of 0 (the p-value is at its floor, ``1 / (B + 1)``, or a
-        multiple of it after Holm), or DeLong's p is below the smallest double. Printed
-        as ``p < ...``.
-
-    Examples
-    --------
-    >>> import indist_fast
-    >>> y = [0, 1, 1, 0, 1, 0, 1, 0]
-    >>> a = [0.1, 0.8, 0.6, 0.3, 0.7, 0.2, 0.4, 0.5]
-    >>> b = [0.2, 0.7, 0.3, 0.1, 0.6, 0.5, 0.4, 0.8]
-    >>> d = indist_fast.compare(y, a, b, metrics="auc")["auc"]
-    >>> d.estimate, d.estimate_a, d.estimate_b, d.method
-    (0.3125, 0.9375, 0.625, 'delong')
-    """
-
-    metric: str
-    estimate: float
-    std_error: float
-    low: float
-    high: float
-    p_value: float
-    estimate_a: float
-    estimate_b: float
-    method: str
-    alternative: str
-    confidence: float
-    p_value_unadjusted: float
-    replicates: np.ndarray = field(repr=False, compare=False)   # (arrays have no ==)
-    n_undefined: int
-    p_is_bound: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types, without the replicates.
-
-        Returns
-        -------
-        dict
-            Every field but ``replicates``; NaN becomes None.
-
-        Examples
-        --------
-        >>> import indist_fast
-        >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
-        >>> sorted(indist_fast.compare(y, a, b, metrics="auc")["auc"].to_dict())[:4]
-        ['alternative', 'confidence', 'estimate', 'estimate_a']
-        """
-        return record_dict(self, skip=("replicates",))
-
-    def __str__(self) -> str:
-        return self.text("A", "B")
-
-    def text(self, name_a: str, name_b: str) -> str:
-        """One line, the models called ``name_a`` and ``name_b``.
-
-        Parameters
-        ----------
-        name_a : str
-            The name shown for the first model (``estimate_a``).
-        name_b : str
-            The name shown for the second model (``estimate_b``).
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> import indist_fast
-        >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
-        >>> indist_fast.compare(y, a, b, metrics="auc")["auc"].text("new", "old")[:30]
-        'auc: new 1.0000, old 0.8889, n'
-        """
-        note = f", {self.n_undefined} undefined replicates" if self.n_undefined else ""
-        adjusted = (f" (unadjusted {_p_text(self.p_value_unadjusted, self.p_is_bound)})"
-                    if self.p_value != self.p_value_unadjusted else "")
-        metric = _SHOWN.get(self.metric, self.metric)
-        return (f"{metric}: {name_a} {self.estimate_a:.4f}, {name_b} {self.estimate_b:.4f}, "
-                f"{name_a} - {name_b} "
-                f"{self.estimate:+.4f}, {self.confidence:.0%} CI [{self.low:+.4f}, "
-                f"{self.high:+.4f}], SE {self.std_error:.4f}, {_p_text(self.p_value, self.p_is_bound)}"
-                f"{adjusted} ({self.method}, {self.alternative}{note})")
-
-
-# What the bare names mean here, in a printed line.
-_SHOWN = {"precision": "C(r_b)", "threshold": "r_b", "b": "B(r_b)"}
-
-
-def _p_text(p: float, bound: bool = False) -> str:
-    """``p = 0.0123``; an upper bound as ``p < 0.0005``, DeLong's underflow as
-    ``p < 1e-300`` (never ``p = 0``)."""
-    if math.isnan(p):
-        return "p = nan"
-    if bound and p == 0.0:
-        return "p < 1e-300"
-    shown = f"{p:.3g}" if p >= 1e-4 else f"{p:.2e}"
-    return f"p < {shown}" if bound else f"p = {shown}"
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Model A against model B, one ``Difference`` per metric.
-
-    Index by metric name: ``result["auc"].p_value``.
-
-    Attributes
-    ----------
-    model_a, model_b : str
-        Names of the models (``names``, or ``"a"`` and ``"b"``, when given as two
-        arguments).
-    differences : Mapping[str, Difference]
-        One entry per metric, in the order asked for.
-    paired : bool
-        Whether both models scored the same rows.
-    n_boot : int
-        Bootstrap replicates drawn (0 when every metric used DeLong).
-    seed_entropy : int or None
-        Entropy of the replicates' ``SeedSequence`` (pass it as ``seed`` to reproduce
-        them); None when nothing was drawn.
-    level : float
-        Level of B whose operating point ``threshold`` and ``precision`` describe.
-
-    Examples
-    --------
-    >>> import indist_fast
-    >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
-    >>> c = indist_fast.compare(y, a, b, metrics="auc")
-    >>> list(c), c.model_a, c.paired
-    (['auc'], 'a', True)
-    """
-
-    model_a: str
-    model_b: str
-    differences: Mapping[str, Difference]
-    paired: bool
-    n_boot: int
-    seed_entropy: int | None
-    level: float
-
-    def __getitem__(self, metric: str) -> Difference:
-        try:
-            return self.differences[metric]
-        except KeyError:
-            hint = (" Name it in compare(..., metrics=...) to compare it (bootstrapped)."
-                    if isinstance(metric, str) and metric in METRICS else "")
-            raise KeyError(f"metric {metric!r} was not compared; compared: "
-                           f"{', '.join(self.differences)}.{hint}") from None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.differences)
-
-    def __len__(self) -> int:
-        return len(self.differences)
-
-    def __contains__(self, metric: object) -> bool:
-        return metric in self.differences
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types, without the replicates.
-
-        Returns
-        -------
-        dict
-            Every field; ``differences`` maps each metric to its difference's dict.
-
-        Examples
-        --------
-        >>> import indist_fast
-        >>> y, a, b = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], [.2, .7, .3, .1, .6, .5]
-        >>> d = indist_fast.compare(y, a, b, metrics="auc").to_dict()
-        >>> d["model_a"], list(d["differences"])
-        ('a', ['auc'])
-        """
-        return record_dict(self, differences={k: v.to_dict()
-                                              for k, v in self.differences.items()})
-
-    def __repr__(self) -> str:
-        # short: each difference's estimate and p-value, never the replicates
-        shown = ", ".join(f"{m}={d.estimate:.4g} ({_p_text(d.p_value, d.p_is_bound)})"
-                          for m, d in self.differences.items())
-        return f"Comparison({self.model_a!r} - {self.model_b!r}: {shown})"
-
-    def _repr_html_(self) -> str:
-        from ..results.html_tables import differences_table
-        kind = "paired" if self.paired else "unpaired"
-        return differences_table(self.differences, caption=(
-            f"{self.model_a} (a) vs {self.model_b} (b), {kind}"
-            + (f", {self.n_boot:,} bootstrap replicates" if self.n_boot else "")))
-
-    def __str__(self) -> str:
-        kind = "paired" if self.paired else "unpaired"
-        lines = [f"{self.model_a} vs {self.model_b} ({kind}"
-                 + (f", {self.n_boot} bootstrap replicates)" if self.n_boot else ")")]
-        lines += [f"  {d.text(str(self.model_a), str(self.model_b))}"
-                  for d in self.differences.values()]
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class Comparisons:
-    """Every pair of several models: ``result["a", "b"]`` is a ``Comparison``.
-
-    Attributes
-    ----------
-    models : tuple of str
-        The models, in the order given.
-    pairs : Mapping[tuple[str, str], Comparison]
-        ``(a, b)`` for every ``a`` listed before ``b``.
-    correction : str or None
-        ``"holm"``: each metric's p-values adjusted over all pairs (Holm's step-down;
-        the intervals are not adjusted).
-
-    Examples
-    --------
-    >>> import indist_fast
-    >>> y = [0, 1, 1, 0, 1, 0]
-    >>> models = {"x": [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], "y": [.2, .7, .3, .1, .6, .5],
-    ...           "z": [.3, .9, .2, .4, .8, .1]}
-    >>> c = indist_fast.compare(y, models, metrics="auc", correction="holm")
-    >>> list(c)
-    [('x', 'y'), ('x', 'z'), ('y', 'z')]
-    """
-
-    models: tuple[str, ...]
-    pairs: Mapping[tuple[str, str], Comparison]
-    correction: str | None
-
-    def __getitem__(self, pair: tuple[str, str]) -> Comparison:
-        try:
-            return self.pairs[pair]
-        except (KeyError, TypeError):
-            raise KeyError(f"no pair {pair!r}; pairs are "
-                           f"{', '.join(repr(p) for p in self.pairs)} (first listed first)."
-                           ) from None
-
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        return iter(self.pairs)
-
-    def __len__(self) -> int:
-        return len(self.pairs)
-
-    def __contains__(self, pair: object) -> bool:
-        return pair in self.pairs
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON types, without the replicates.
-
-        Returns
-        -------
-        dict
-            ``models``, ``correction`` and ``pairs``, keyed ``"a vs b"``.
-
-        Examples
-        --------
-        >>> import indist_fast
-        >>> y = [0, 1, 1, 0, 1, 0]
-        >>> m = {"x": [0.1, 0.8, 0.6, 0.3, 0.7, 0.2], "y": [.2, .7, .3, .1, .6, .5]}
-        >>> list(indist_fast.compare(y, m, metrics="auc").to_dict()["pairs"])
-        ['x vs y']
-        """
-        return record_dict(self, pairs={f"{a} vs {b}": c.to_dict()
-                                        for (a, b), c in self.pairs.items()})
-
-    def __repr__(self) -> str:
-        n = len(self.pairs)
-        return (f"Comparisons(models={list(self.models)}, {n} pair{'s' * (n != 1)}, "
-                f"correction={self.correction!r})")
-
-    def _repr_html_(self) -> str:
-        return "".join(c._repr_html_() for c in self.pairs.values())
-
-    def __str__(self) -> str:
-        n = len(self.pairs)
-        head = f"{len(self.models)} models, {n} pair{'s' * (n != 1)}" + (
-            f", p-values {self.correction}-adjusted per metric" if self.correction else "")
-        return "\n".join([head] + [str(c) for c in self.pairs.values()])
 
 
 # --- arguments ---------------------------------------------------------------------------
@@ -397,13 +89,15 @@ def _metric_names(metrics: Any) -> tuple[str, ...]:
     for m in names:
         if not isinstance(m, str):
             raise TypeError(f"metrics must hold metric names (str), got {m!r}.")
+        if m == "pauc":            # (read from each replicate's curve, not its sweep)
+            continue
         if m not in METRICS or m == "b":
             if m == "b":          # B at r_b is the level itself: nothing to compare
                 raise ValueError("metrics: 'b' is B at r_b, 1/2 for every model by "
                                  "definition; compare 'threshold' (r_b) or 'precision' "
                                  "(C(r_b)) instead.")
             raise ValueError(f"metrics: unknown metric {m!r}; compare knows "
-                             f"{', '.join(x for x in METRICS if x != 'b')}.")
+                             f"{', '.join(x for x in METRICS if x != 'b')}, pauc.")
     if not names:
         raise ValueError("metrics: ask for at least one metric.")
     return tuple(dict.fromkeys(names))
@@ -484,6 +178,21 @@ def _models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any, pos_lab
     return models
 
 
+def _checked_models(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any,
+                    pos_label: Any, paired: bool, names: Any, correction: str | None
+                    ) -> tuple[list[tuple[str, Rows, Slots | None]], bool]:
+    """The models to compare and whether there are several (a mapping of them), with
+    ``correction`` refused for two."""
+    several = isinstance(score_a, Mapping) or (
+        not paired and score_b is None and isinstance(y_true, Mapping))
+    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
+                     _check_pair_names(names, several))
+    if correction is not None and not several:
+        raise ValueError("correction applies to several models (a mapping of them); "
+                         "two models make one comparison per metric.")
+    return models, several
+
+
 def _check_names(models: Sequence[tuple[Any, Rows, Slots | None]], arg: str) -> None:
     """Model names are str, and there are two models at least (``arg`` held them)."""
     for key, _, _ in models:
@@ -510,8 +219,13 @@ def _bounds(metric: str) -> tuple[float, float]:
 
 
 def _delong_difference(metric: str, est_a: float, est_b: float, variance: float,
-                       alternative: str, confidence: float) -> Difference:
-    """Normal interval and test of an AUC difference with DeLong's variance."""
+                       alternative: str, confidence: float,
+                       df: float | None = None) -> Difference:
+    """Normal interval and test of an AUC difference with DeLong's variance (Student's
+    t with ``df`` degrees of freedom when given, as pROC's unpaired test)."""
+    if df is not None:
+        return _welch_difference(metric, est_a, est_b, variance, alternative, confidence,
+                                 df)
     diff = est_a - est_b
     se = math.sqrt(variance)
     if se > 0:
@@ -529,7 +243,39 @@ def _delong_difference(metric: str, est_a: float, est_b: float, variance: float,
     p = _normal_p(z, alternative)
     # a p-value that underflowed to 0 is below the smallest double, not 0
     return Difference(metric, diff, se, max(lo_bound, low), min(hi_bound, high), p, est_a,
-                      est_b, "delong", alternative, confidence, p, np.empty(0), 0, p == 0.0)
+                      est_b, "delong", alternative, confidence, p, np.empty(0), 0, p == 0.0,
+                      z)
+
+
+def _welch_difference(metric: str, est_a: float, est_b: float, variance: float,
+                      alternative: str, confidence: float, df: float) -> Difference:
+    """pROC's unpaired DeLong test: ``t = difference / std_error`` referred to Student's
+    t with Welch-Satterthwaite's ``df``, and the t interval."""
+    from scipy import stats          # (optional dependency: only this convention needs it)
+    diff = est_a - est_b
+    se = math.sqrt(variance)
+    t = diff / se if se > 0 else (0.0 if diff == 0 else math.copysign(math.inf, diff))
+    dist = stats.t(df)
+    if alternative == "two-sided":
+        p = float(2 * dist.sf(abs(t)))
+        q = float(dist.ppf(0.5 + confidence / 2))
+        low, high = diff - q * se, diff + q * se
+    else:
+        p = float(dist.sf(t) if alternative == "greater" else dist.cdf(t))
+        q = float(dist.ppf(confidence))
+        low, high = ((diff - q * se, 1.0) if alternative == "greater"
+                     else (-1.0, diff + q * se))
+    return Difference(metric, diff, se, max(-1.0, low), min(1.0, high), p, est_a, est_b,
+                      "delong", alternative, confidence, p, np.empty(0), 0, p == 0.0, t,
+                      float(df))
+
+
+def welch_df(variance_a: float, variance_b: float, n_a: float, n_b: float) -> float:
+    """Welch-Satterthwaite's degrees of freedom of two DeLong variances, as pROC's
+    ``delong.unpaired.test``: ``(V_a + V_b)^2 / (V_a^2 / (n_a - 1) + V_b^2 / (n_b -
+    1))`` with ``n`` each data set's rows (weight)."""
+    return (variance_a + variance_b) ** 2 / (variance_a ** 2 / (n_a - 1)
+                                             + variance_b ** 2 / (n_b - 1))
 
 
 def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndarray,
@@ -560,8 +306,11 @@ def _bootstrap_difference(metric: str, est_a: float, est_b: float, reps: np.ndar
             low, high, p = lo_bound, float(np.quantile(ok, confidence)), p_less
             far = at_or_above
     # no replicate on the far side of 0: the p-value is the floor B replicates can show
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = float(np.float64(est_a - est_b) / np.float64(se))
     return Difference(metric, est_a - est_b, se, low, high, p, est_a, est_b, "bootstrap",
-                      alternative, confidence, p, reps, int(len(reps) - len(ok)), far == 0)
+                      alternative, confidence, p, reps, int(len(reps) - len(ok)), far == 0,
+                      statistic)
 
 
 def _holm(p: np.ndarray, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -592,11 +341,7 @@ def _replicates(ranked: list[RankedRows], names: list[str], n_boot: int,
     model, counting its replicates (one bar over all would count n_boot times models)."""
     out = []
     for r, name, seed in zip(ranked, names, seeds):
-        k = r.slots.n_pos
-        w = r.slots.weight
-        resampler = Resampler(r.table, r.group[:k], None if w is None else w[:k],
-                              r.group[k:], None if w is None else w[k:],
-                              stratified=stratified, seed=seed)
+        resampler = ranked_resampler(r, stratified, seed)
         with progress_bar(progress, n_boot, f"bootstrap {name}", "replicate") as bar:
             out.append(derived_metrics(resampler.sweeps(n_boot, np.array([level]), bar=bar)))
     return out
@@ -623,7 +368,10 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
             alternative: str = "two-sided", n_boot: int | None = None, seed: Any = 0,
             confidence: float = 0.95, correction: str | None = None, level: float = 0.5,
             stratified: bool = True, names: Sequence[str] | None = None,
-            progress: bool | None = None) -> Comparison | Comparisons:
+            progress: bool | None = None, n_perm: int | None = None,
+            specificity: float | None = None, sensitivity: float | None = None,
+            df: str | None = None, partial: Any = None, focus: str = "specificity",
+            correct: bool = False) -> Comparison | Comparisons:
     """Compare models: each metric's difference (A minus B) with an interval and p-value.
 
     By default the AUC alone, by DeLong's test (no resampling: about the time of one
@@ -667,10 +415,15 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         ``level``), ``precision`` (C(r_b)), ``lift``, ``tpr``, ``fpr``, ``f1``. Every
         metric but ``auc`` is bootstrapped (there is no DeLong for them): naming one
         asks for ``n_boot`` replicates of the rows.
-    method : {"delong", "bootstrap"}, default="delong"
+    method : {"delong", "bootstrap", "venkatraman", "sensitivity", "specificity"}, default="delong"
         How the AUC is compared: DeLong's normal interval and z-test, or the
         bootstrap (with the other metrics' replicates, if any). Each ``Difference``
-        records its ``method``.
+        records its ``method``. The curve tests of R's pROC (``roc.test``) replace
+        the metrics: ``"venkatraman"`` tests the equality of the whole ROC curves by
+        ``n_perm`` permutations (one difference named ``"roc"``); ``"specificity"``
+        compares the sensitivities at ``specificity`` (a difference named
+        ``"sensitivity"``) and ``"sensitivity"`` the specificities at
+        ``sensitivity`` (named ``"specificity"``), by pROC's bootstrap z-test.
     paired : bool, default=True
         Same rows for all models: DeLong with the components' covariance, and
         bootstrap replicates that draw the same rows for every model. False: the
@@ -705,6 +458,25 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
         models' DeLong components when there are tens of millions of rows. None:
         shown when stderr is a terminal or in Jupyter (``INDIST_FAST_PROGRESS=0``
         turns that off); True always (when there is something to count); False never.
+    n_perm : int, default=None
+        Permutations of ``method="venkatraman"`` (pROC's ``boot.n``); None: 2000. A
+        progress bar counts them (``progress``).
+    specificity, sensitivity : float, default=None
+        The point of ``method="specificity"`` / ``method="sensitivity"``, in [0, 1].
+    df : {None, "welch"}, default=None
+        ``"welch"``: refer unpaired DeLong's statistic to Student's t with
+        Welch-Satterthwaite's degrees of freedom (pROC's unpaired ``roc.test``); None:
+        the normal (the default: the statistic is asymptotically normal, and the
+        degrees of freedom pROC uses count rows, not the two samples behind each AUC).
+        Needs SciPy.
+    partial : pair of float, default=None
+        The range ``(low, high)`` of ``focus`` over which the metric ``"pauc"`` (the
+        partial AUC, bootstrapped) is taken; needed when ``metrics`` names it.
+    focus : {"specificity", "sensitivity"}, default="specificity"
+        The axis of ``partial`` (pROC's ``partial.auc.focus``).
+    correct : bool, default=False
+        McClish's correction of the partial AUC (pROC's ``partial.auc.correct``);
+        replicates below the diagonal are NaN, counted in ``n_undefined``.
 
     Returns
     -------
@@ -758,7 +530,28 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                         f"compare(df[<label>], {shown}), or a mapping of names to "
                         f"columns, compare(df[<label>], {{name: df[name], ...}}).")
     metric_names = _metric_names(metrics)
-    method = _choice(method, "method", METHODS)
+    method = _choice(method, "method", ALL_METHODS)
+    df = _choice(df, "df", (None, "welch"))
+    correct = check_flag(correct, "correct")
+    reader = None
+    if "pauc" in metric_names:
+        if partial is None:
+            raise ValueError("metrics names 'pauc': give its range as partial=(low, "
+                             "high) (specificities, or sensitivities with "
+                             "focus='sensitivity').")
+        reader = pauc_reader(*check_partial(partial, focus), correct)
+    elif partial is not None:
+        raise ValueError("partial applies to the metric 'pauc': add it to metrics.")
+    if method in CURVE_METHODS:
+        return _curve_comparison(y_true, score_a, score_b, sample_weight, pos_label,
+                                 metrics, method, paired, alternative, n_boot, seed,
+                                 confidence, correction, stratified, names, progress,
+                                 n_perm, specificity, sensitivity, df)
+    if n_perm is not None:
+        raise ValueError("n_perm applies to method='venkatraman' (a permutation test).")
+    if specificity is not None or sensitivity is not None:
+        raise ValueError("specificity and sensitivity apply to method='specificity' and "
+                         "method='sensitivity'.")
     alternative = _choice(alternative, "alternative", ALTERNATIVES)
     correction = _choice(correction, "correction", CORRECTIONS)
     paired = check_flag(paired, "paired")
@@ -779,13 +572,11 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
     level = check_level(level)
     seed = check_seed(seed)
     entropy = _entropy(seed)
-    several = isinstance(score_a, Mapping) or (
-        not paired and score_b is None and isinstance(y_true, Mapping))
-    models = _models(y_true, score_a, score_b, sample_weight, pos_label, paired,
-                     _check_pair_names(names, several))
-    if correction is not None and not several:
-        raise ValueError("correction applies to several models (a mapping of them); "
-                         "two models make one comparison per metric.")
+    if df is not None and (paired or not delong_auc):
+        raise ValueError("df='welch' applies to the unpaired DeLong test of the AUC "
+                         "(paired=False, method='delong', metrics including 'auc').")
+    models, several = _checked_models(y_true, score_a, score_b, sample_weight, pos_label,
+                                      paired, names, correction)
 
     # DeLong on the same rows reads every row's component under each model (one sort
     # per model in the engine); the bootstrap reads each model's table and its slots'
@@ -826,6 +617,11 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                   for j in range(len(ranked))])
         reps = _replicates(ranked, [name for name, _, _ in models], n_boot, seeds,
                            stratified, level, progress)
+        if reader is not None:
+            pauc, pauc_reps = curve_replicates(ranked, [name for name, _, _ in models],
+                                               n_boot, seeds, stratified, reader, progress)
+            for j in range(len(models)):
+                estimates[j]["pauc"], reps[j]["pauc"] = np.array([pauc[j]]), pauc_reps[j]
 
     pairs: dict[tuple[str, str], dict[str, Difference]] = {}
     for i, j in itertools.combinations(range(len(models)), 2):
@@ -838,12 +634,26 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                                                     components[j])
                 else:
                     variance = unpaired_delong[i].variance + unpaired_delong[j].variance
+                welch = (None if df is None else welch_df(
+                    unpaired_delong[i].variance, unpaired_delong[j].variance,
+                    tables[i].weight_pos + tables[i].weight_neg,
+                    tables[j].weight_pos + tables[j].weight_neg))
                 diffs[m] = _delong_difference(m, est_a, est_b, variance, alternative,
-                                              confidence)
+                                              confidence, welch)
             else:
                 diffs[m] = _bootstrap_difference(m, est_a, est_b, reps[i][m] - reps[j][m],
                                                  alternative, confidence)
         pairs[models[i][0], models[j][0]] = diffs
+    return _comparisons(pairs, metric_names, correction, models, paired,
+                        n_boot if boot else 0, entropy if boot else None, level, several)
+
+
+def _comparisons(pairs: dict[tuple[str, str], dict[str, Difference]],
+                 metric_names: Sequence[str], correction: str | None,
+                 models: list[tuple[str, Rows, Slots | None]], paired: bool,
+                 used_boot: int, entropy: int | None, level: float, several: bool
+                 ) -> Comparison | Comparisons:
+    """The pairs' differences as ``compare`` returns them, Holm-adjusted if asked."""
     if correction == "holm":
         for m in metric_names:
             keys = list(pairs)
@@ -854,9 +664,8 @@ def compare(y_true: Any, score_a: Any = None, score_b: Any = None, *,
                 pairs[k][m] = Difference(**{**{f: getattr(old, f) for f in
                                                old.__dataclass_fields__},
                                             "p_value": p, "p_is_bound": bool(b)})
-    used_boot = n_boot if boot else 0
     comparisons = {key: Comparison(key[0], key[1], ReadOnlyMapping(diffs), paired,
-                                   used_boot, entropy if boot else None, level)
+                                   used_boot, entropy, level)
                    for key, diffs in pairs.items()}
     if not several:
         return next(iter(comparisons.values()))
@@ -870,3 +679,100 @@ def _model_slots(models: list[tuple[str, Rows, Slots | None]], paired: bool) -> 
     if paired:
         return [Slots.from_rows(models[0][1])] * len(models)
     return [Slots.from_rows(rows) if slots is None else slots for _, rows, slots in models]
+
+
+def _curve_comparison(y_true: Any, score_a: Any, score_b: Any, sample_weight: Any,
+                      pos_label: Any, metrics: Any, method: str, paired: bool,
+                      alternative: str, n_boot: Any, seed: Any, confidence: Any,
+                      correction: Any, stratified: Any, names: Any, progress: Any,
+                      n_perm: Any, specificity: Any, sensitivity: Any,
+                      df: str | None) -> Comparison | Comparisons:
+    """``compare`` by one of pROC's curve tests (``CURVE_METHODS``)."""
+    if (isinstance(metrics, str) and metrics != "auc") or (
+            not isinstance(metrics, str) and tuple(metrics) != DEFAULT_METRICS):
+        raise ValueError(f"method={method!r} tests the curves, not metrics: leave metrics "
+                         "at its default.")
+    if df is not None:
+        raise ValueError("df='welch' applies to method='delong'.")
+    alternative = _choice(alternative, "alternative", ALTERNATIVES)
+    correction = _choice(correction, "correction", CORRECTIONS)
+    paired = check_flag(paired, "paired")
+    stratified = check_flag(stratified, "stratified")
+    progress = check_progress(progress)
+    confidence = check_level(confidence, "confidence")
+    seed = check_seed(seed)
+    entropy = _entropy(seed)
+    at = None
+    if method == "venkatraman":
+        if n_boot is not None:
+            raise ValueError("method='venkatraman' permutes: give n_perm, not n_boot.")
+        if alternative != "two-sided":
+            raise ValueError("method='venkatraman' tests equality of the curves: "
+                             "alternative must be 'two-sided'.")
+        if specificity is not None or sensitivity is not None:
+            raise ValueError("specificity and sensitivity apply to method='specificity' "
+                             "and method='sensitivity'.")
+        if sample_weight is not None:
+            raise ValueError("sample_weight: method='venkatraman' ranks rows and takes "
+                             "no weights.")
+        count = check_count(DEFAULT_N_PERM if n_perm is None else n_perm, "n_perm",
+                            minimum=1, maximum=MAX_REPLICATES)
+        metric = "roc"
+    else:
+        if n_perm is not None:
+            raise ValueError("n_perm applies to method='venkatraman' (a permutation test).")
+        given, other = ((specificity, sensitivity) if method == "specificity"
+                        else (sensitivity, specificity))
+        if given is None:
+            raise ValueError(f"method={method!r} needs {method}=<a value in [0, 1]>, the "
+                             "point where the curves are compared.")
+        if other is not None:
+            raise ValueError(f"method={method!r} reads the curves at a given {method}; "
+                             f"the other point argument must be None.")
+        at = check_real(given, method, low=0.0, high=1.0)
+        count = check_count(DEFAULT_N_BOOT if n_boot is None else n_boot, "n_boot",
+                            minimum=2, maximum=MAX_REPLICATES)
+        metric = "sensitivity" if method == "specificity" else "specificity"
+    models, several = _checked_models(y_true, score_a, score_b, sample_weight, pos_label,
+                                      paired, names, correction)
+    model_names = [name for name, _, _ in models]
+    ranked = rank_models([(rows, slots) for (_, rows, _), slots
+                          in zip(models, _model_slots(models, paired))])
+    for r in ranked:
+        check_two_classes(r.table.weight_pos, r.table.weight_neg)
+    aucs = [float(engine().sweep_table(r.table.scores, r.table.pos, r.table.neg,
+                                       np.array([0.5]), True).auc) for r in ranked]
+    pairs: dict[tuple[str, str], dict[str, Difference]] = {}
+    combos = list(itertools.combinations(range(len(models)), 2))
+    if method == "venkatraman":
+        for i, j in combos:
+            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+                seed.entropy, spawn_key=seed.spawn_key + (i, j))))
+            with progress_bar(progress, count, f"Venkatraman {model_names[i]} vs "
+                              f"{model_names[j]}", "permutation") as bar:
+                stat, perms = venkatraman_test(models[i][1], models[j][1], paired, count,
+                                               rng, bar)
+            p = float(np.count_nonzero(perms >= stat)) / count
+            perms.setflags(write=False)
+            pairs[model_names[i], model_names[j]] = {metric: Difference(
+                metric, aucs[i] - aucs[j], math.nan, math.nan, math.nan, p, aucs[i],
+                aucs[j], method, alternative, confidence, p, perms, 0, False, stat)}
+    else:
+        assert at is not None
+        seeds = ([seed] * len(ranked) if paired else
+                 [np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (j,))
+                  for j in range(len(ranked))])
+        values, reps = curve_replicates(ranked, model_names, count, seeds, stratified,
+                                        point_reader(method, at), progress)
+        for i, j in combos:
+            diffs = reps[i] - reps[j]
+            estimate = values[i] - values[j]
+            sd, stat, p, low, high = z_test(estimate, diffs, alternative, confidence)
+            diffs.setflags(write=False)
+            pairs[model_names[i], model_names[j]] = {metric: Difference(
+                metric, estimate, sd, low, high, p, values[i], values[j], method,
+                alternative, confidence, p, diffs, int(np.isnan(diffs).sum()), False,
+                stat)}
+    return _comparisons(pairs, [metric], correction, models, paired,
+                        0 if method == "venkatraman" else count,
+                        entropy, 0.5, several)

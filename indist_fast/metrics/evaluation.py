@@ -28,6 +28,7 @@ from .._core.validation import (PLAIN_ROWS, check_flag, check_level, check_level
                                check_two_classes)
 from ..io.frames import columns_by_keyword, prepare_frame_or_rows
 from .roc_dominance import roc_polyline
+from ..table.roc_readings import check_partial, curve_of, partial_area
 from ..results.report import Curves, Report
 from ..inference.bootstrap import bootstrap_table, check_resampling
 from ..table.precision_recall import PrecisionRecallCurve, precision_recall_of
@@ -261,7 +262,8 @@ def _partial_auc(table: ScoreTable, max_fpr: float, standardized: bool) -> float
 def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
             pos_label: Any = None, max_fpr: float | None = None, standardized: bool = True,
             label: str | None = None, score: str | None = None,
-            weight: str | None = None) -> float:
+            weight: str | None = None, partial: Any = None, focus: str = "specificity",
+            correct: bool = False) -> float:
     """Area under the ROC curve, ties counted one half (equals scikit-learn's); with
     ``max_fpr``, the partial area up to that false positive rate.
 
@@ -287,12 +289,26 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     label, score, weight : str, default=None
         Column names when ``y_true`` is a table (pandas or polars DataFrame, pyarrow
         Table): ``f(df, label="y", score="p")``.
+    partial : pair of float, default=None
+        R pROC's partial AUC (``auc(partial.auc=)``): the area over ``focus`` in
+        ``[low, high]`` (either order), any range in [0, 1], not only one anchored at
+        a corner: ``partial=(0.8, 1)`` is the sensitivity integrated over
+        specificities 0.8 to 1 (at most 0.2). Not with ``max_fpr`` (scikit-learn's
+        spelling of ``partial=(1 - max_fpr, 1)`` with its own standardisation).
+    focus : {"specificity", "sensitivity"}, default="specificity"
+        The axis of ``partial``: ``"sensitivity"`` integrates the specificity over
+        sensitivities in the range (pROC's ``partial.auc.focus``).
+    correct : bool, default=False
+        With ``partial``: McClish's correction as pROC's ``partial.auc.correct``,
+        ``(1 + (A - m) / (M - m)) / 2`` with ``m`` the chance diagonal's area over the
+        range and ``M = high - low``; NaN for a curve below the diagonal there (pROC:
+        NA, with a warning).
 
     Returns
     -------
     float
         The probability that a random positive outscores a random negative; with
-        ``max_fpr``, the (standardised) partial area.
+        ``max_fpr`` or ``partial``, the (corrected) partial area.
 
     Examples
     --------
@@ -303,8 +319,11 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     >>> indist_fast.roc_auc(y, s, max_fpr=0.5), indist_fast.roc_auc(
     ...     y, s, max_fpr=0.5, standardized=False)
     (0.8518518518518519, 0.3888888888888889)
+    >>> round(indist_fast.roc_auc(y, s, partial=(0.5, 1)), 4), round(indist_fast.roc_auc(
+    ...     y, s, partial=(0.6, 1), focus="sensitivity", correct=True), 4)
+    (0.3889, 0.8264)
     """
-    if (max_fpr is None and sample_weight is None and pos_label is None and label is None
+    if (max_fpr is None and partial is None and sample_weight is None and pos_label is None and label is None
             and score is None and weight is None and standardized is True):
         # A plain service call: the kernel checks the rows as it splits them, and
         # anything it declines (None) takes the long way below, which raises or
@@ -316,6 +335,17 @@ def roc_auc(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
     if max_fpr is not None:
         # Checked before the rows are sorted: a bad setting must not cost a sort.
         max_fpr = check_real(max_fpr, "max_fpr", low=0.0, high=1.0, low_open=True)
+    correct = check_flag(correct, "correct")
+    if partial is not None:
+        if max_fpr is not None:
+            raise ValueError("give partial or max_fpr, not both: max_fpr=f is "
+                             "partial=(1 - f, 1) with scikit-learn's standardisation.")
+        low, high, focus = check_partial(partial, focus)
+        rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label,
+                                     score, weight)
+        table = ScoreTable.from_rows(rows)
+        check_two_classes(table.weight_pos, table.weight_neg)
+        return partial_area(*curve_of(table), low, high, focus, correct)
     if max_fpr is None or max_fpr == 1.0:
         return _auc_and_ap(y_true, y_score, sample_weight, pos_label,
                            (label, score, weight))[0]

@@ -7,7 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from .._core.validation import check_count, check_flag
+from collections.abc import Mapping
+
+from .._core.validation import check_count, check_flag, check_seed
+from ..inference.bootstrap import check_bootstrap_settings
+from ..inference.roc_bands import ci_bands
 from ..metrics.curve_points import (bin_edges, MAX_BINS, thin)
 from ..table.score_table import ScoreTable
 from ._drawing import (_axes, _check_ax, _check_points, _curve_axes, _DASHES, _DECOR,
@@ -91,8 +95,12 @@ def _histogram(table: ScoreTable, ax: Any, bins: int, log: bool | None) -> Any:
 
 
 def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,
-        max_points: int = 2000, label: str | None = None, color: Any = None) -> Any:
-    """ROC curves with their AUC and the operating point at r_b, one per model.
+        max_points: int = 2000, label: str | None = None, color: Any = None,
+        band: bool = False, n_boot: int = 2000, confidence: float = 0.95,
+        seed: Any = 0) -> Any:
+    """ROC curves with their AUC and the operating point at r_b, one per model; with
+    ``band=True``, each shaded with a bootstrap band of its sensitivity (pROC's
+    ``plot(ci.se(...), type="shape")``).
 
     Parameters
     ----------
@@ -115,6 +123,14 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
         The curve's color; with several models a mapping of name to color or one
         color per model. None takes the first ``PALETTE`` color not yet on ``ax``,
         so that repeated calls on one ``ax`` differ.
+    band : bool, default=False
+        Shade each curve's ``confidence`` band: the percentile interval of the
+        sensitivity at 101 specificities (0, 0.01, ..., 1) over ``n_boot``
+        replicates (``ci_bands``; stratified). Needs labels and scores (it resamples
+        rows), not score tables.
+    n_boot, confidence, seed
+        The band's replicates, coverage and seed (as ``ci_bands``); read only with
+        ``band=True``.
 
     Returns
     -------
@@ -128,6 +144,9 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
     >>> import matplotlib.pyplot as plt
     >>> from indist_fast import plot
     >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    >>> ax = plot.roc(y, s, band=True, n_boot=50)
+    >>> len(ax.collections) > 0
+    True
     >>> ax = plot.roc(y, s)
     >>> ax.get_lines()[0].get_label()
     'AUC = 0.8889'
@@ -138,12 +157,24 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
     """
     ax = _check_ax(ax)                  # before the sort, as every panel does
     max_points = _check_points(max_points)
+    band = check_flag(band, "band")
+    if band:
+        n_boot, confidence = check_bootstrap_settings(n_boot, confidence)
+        check_seed(seed)
+        if y_score is None or isinstance(y_true, (ScoreTable, Mapping)):
+            raise TypeError("band=True needs labels and scores (the band resamples "
+                            "rows), not score tables.")
     drawn = _drawn(_models(y_true, y_score, sample_weight, label, color), max_points,
                    hull=True)
     ax = _axes(ax)
-    for (m, c, i, report), (color, ls) in zip(drawn, _styles(ax, [d.model for d in drawn])):
+    scores = list(y_score.values()) if isinstance(y_score, Mapping) else [y_score]
+    for k, ((m, c, i, report), (color, ls)) in enumerate(
+            zip(drawn, _styles(ax, [d.model for d in drawn]))):
         line, = ax.plot(np.r_[0, c.fpr[i]], np.r_[0, c.tpr[i]], color=color, ls=ls,
                         label=_named(m, f"AUC = {report.auc:.4f}"))
+        if band:
+            _shade_band(ax, y_true, scores[k], sample_weight, n_boot, confidence, seed,
+                        line.get_color(), _named(m, f"{confidence:.0%} band"))
         if report.reached:
             _mark_r_b(ax, report.fpr, report.tpr, line.get_color())
     if not _has(ax, "chance"):
@@ -153,6 +184,16 @@ def roc(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any 
     ax.set_ylabel("true positive rate")
     _legend(ax, fontsize=8, loc="lower right")
     return ax
+
+
+def _shade_band(ax: Any, y_true: Any, y_score: Any, sample_weight: Any, n_boot: int,
+                confidence: float, seed: Any, color: Any, label: str) -> None:
+    """One model's sensitivity band over 101 specificities, in its curve's colour."""
+    grid = np.linspace(0.0, 1.0, 101)
+    se = ci_bands(y_true, y_score, specificities=grid, n_boot=n_boot, confidence=confidence,
+                  seed=seed, sample_weight=sample_weight, progress=False).sensitivity
+    assert se is not None
+    ax.fill_between(1.0 - grid, se.low, se.high, color=color, alpha=0.2, lw=0, label=label)
 
 
 def pr(y_true: Any, y_score: Any = None, *, ax: Any = None, sample_weight: Any = None,

@@ -712,6 +712,23 @@ def _entries() -> list[Entry]:
         E("compare[delong]", lambda ri: (ifa.compare, (ri.y, ri.s, ri.s),
                                          {**_kw(ri), "metrics": "auc"}),
           _compare_same_check, copies=True, extra_errors=("score_a", "score_b")),
+        # pROC's toolbox: partial AUC over any range, bands, curve tests
+        E("roc_auc[partial]", f(ifa.roc_auc, partial=(0.2, 0.9)), _partial_range_check),
+        E("roc_auc[partial,sensitivity,correct]",
+          f(ifa.roc_auc, partial=(0.1, 0.6), focus="sensitivity", correct=True),
+          _corrected_partial_check),
+        E("bootstrap[pauc]", f(ifa.bootstrap, n_boot=8, seed=1, metrics=("pauc", "auc"),
+                               partial=(0.5, 1.0)), _pauc_boot_check),
+        E("ci_bands", f(ifa.ci_bands, n_boot=8, seed=1, specificities=[0.5],
+                        sensitivities=[0.5], thresholds=[0.5]), _bands_check),
+        E("compare[venkatraman]", lambda ri: (ifa.compare, (ri.y, ri.s, ri.s),
+                                              {**_kw(ri, False), "method": "venkatraman",
+                                               "n_perm": 20}),
+          _venkatraman_same_check, weights=False, extra_errors=("score_a", "score_b")),
+        E("compare[specificity]", lambda ri: (ifa.compare, (ri.y, ri.s, ri.s),
+                                              {**_kw(ri), "method": "specificity",
+                                               "specificity": 0.5, "n_boot": 8}),
+          _point_same_check, extra_errors=("score_a", "score_b")),
     ]
     for method in tc.METHODS:
         out.append(E(f"threshold_choice.expected_loss[{method}]",
@@ -876,6 +893,47 @@ def _best_check(o: Oracle, b: Any, ri: RowInput) -> None:
 
 def _partial_auc_check(o: Oracle, a: Any, ri: RowInput) -> None:
     expect_probability("partial auc", a)
+
+
+def _partial_range_check(o: Oracle, a: Any, ri: RowInput) -> None:
+    expect_probability("partial auc", a)
+    if float(a) > 0.7 + 1e-12:
+        raise Wrong(f"partial auc over specificities 0.2-0.9 = {a!r} exceeds 0.7")
+
+
+def _corrected_partial_check(o: Oracle, a: Any, ri: RowInput) -> None:
+    expect_probability("corrected partial auc", a, nan_ok=True)
+    if not math.isnan(float(a)) and float(a) < 0.5:
+        raise Wrong(f"corrected partial auc {a!r} below 1/2 (NaN there)")
+
+
+def _pauc_boot_check(o: Oracle, r: Any, ri: RowInput) -> None:
+    iv = r["pauc"]
+    expect_probability("pauc estimate", iv.estimate)
+    if not iv.low <= iv.high or len(iv.replicates) != 8:
+        raise Wrong(f"pauc interval [{iv.low}, {iv.high}] from {len(iv.replicates)} replicates")
+
+
+def _bands_check(o: Oracle, r: Any, ri: RowInput) -> None:
+    for band in r.bands():
+        for v in np.r_[band.estimate, band.low, band.high]:
+            expect_probability(f"{band.measure} at {band.given}", v, nan_ok=True)
+        if (band.low > band.high).any():
+            raise Wrong(f"{band.measure} band low above high")
+    ws = np.ones(len(o.s)) if o.ws is None else o.ws
+    expect_close("sensitivity at threshold 0.5", r.threshold_sensitivity.estimate[0],
+                 ws[o.y & (o.s >= 0.5)].sum() / ws[o.y].sum())
+
+
+def _venkatraman_same_check(o: Oracle, r: Any, ri: RowInput) -> None:
+    d = r["roc"]
+    expect_close("Venkatraman's E of a model with itself", d.statistic, 0.0)
+    expect_close("its p-value", d.p_value, 1.0)
+
+
+def _point_same_check(o: Oracle, r: Any, ri: RowInput) -> None:
+    expect_close("sensitivity difference of a model with itself", r["sensitivity"].estimate,
+                 0.0)
 
 
 def _compare_same_check(o: Oracle, r: Any, ri: RowInput) -> None:

@@ -81,6 +81,19 @@ CALLS = {
         lambda r: np.array([r.estimate]), 10000, 1),
     "sample_b_curve": (lambda **kw: sample_b_curve(Y, S, [0.3, 0.9], 5000, **kw),
                        lambda r: r.estimate, 20000, 1),
+    "ci_bands": (lambda **kw: indist_fast.ci_bands(Y, S, n_boot=N_BOOT, **kw),
+                 lambda r: r.sensitivity.replicates.ravel(), N_BOOT, 1),
+    "compare at a specificity": (
+        lambda **kw: indist_fast.compare(Y, S, T, method="specificity", specificity=0.8,
+                                         n_boot=N_BOOT, **kw),
+        lambda r: r["sensitivity"].replicates, 2 * N_BOOT, 2),
+    "compare by Venkatraman": (
+        lambda **kw: indist_fast.compare(Y, S, T, method="venkatraman", n_perm=N_BOOT, **kw),
+        lambda r: r["roc"].replicates, N_BOOT, 1),
+    "bootstrap of pauc": (
+        lambda **kw: indist_fast.bootstrap(Y, S, metrics=("pauc",), partial=(0.8, 1),
+                                           n_boot=N_BOOT, **kw),
+        lambda r: r["pauc"].replicates, N_BOOT, 1),
 }
 
 
@@ -115,7 +128,8 @@ def test_evaluate_file_is_seeded_by_default(tmp_path):
 
 PUBLIC_SEEDED = [indist_fast.bootstrap, indist_fast.evaluate, indist_fast.evaluate_many,
                  indist_fast.compare, evaluate_file, operating_point_intervals, sample_auc,
-                 sample_b, sample_b_curve, Resampler, Resampler.from_rows]
+                 sample_b, sample_b_curve, Resampler, Resampler.from_rows,
+                 indist_fast.ci_bands]
 
 
 @pytest.mark.parametrize("func", PUBLIC_SEEDED, ids=lambda f: f.__qualname__)

@@ -67,3 +67,19 @@ def test_compare_defaults_script_prints_its_ratios():
     rows = [line.split() for line in out.stdout.splitlines() if not line.startswith(("#", " " * 7 + "n"))]
     assert [r[1] for r in rows] == ["default", "unpaired", "bootstrap"], out.stdout
     assert all(float(r[-1]) > 0 for r in rows)
+
+
+@pytest.mark.slow
+def test_proc_speed_script_prints_both_ratios():
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from rproc import require_proc
+    require_proc()
+    import indist_fast
+    here = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "studies", "proc_speed.py"),
+                          "--rows", "2000", "--boot", "20", "--perm", "5"],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": here})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "ci_bands vs ci.se" in out.stdout and "Venkatraman (paired)" in out.stdout
+    assert out.stdout.count("ratio") == 2, out.stdout
