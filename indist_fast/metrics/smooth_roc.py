@@ -137,8 +137,8 @@ def smooth_roc(y_true: Any, y_score: Any = None, *, method: str = "binormal",
     >>> round(b.auc, 2), round(b.intercept, 1), round(b.slope, 1)
     (0.76, 1.0, -0.9)
     >>> d = indist_fast.smooth_roc(y, s, method="density")
-    >>> round(d.auc, 2), d.fpr[0], d.tpr[-1]
-    (0.75, 0.0, 1.0)
+    >>> round(d.auc, 2), float(d.fpr[0]), float(d.tpr[-1])
+    (0.76, 0.0, 1.0)
     """
     if not isinstance(method, str) or method not in SMOOTH_METHODS:
         raise ValueError(f"method must be one of {', '.join(SMOOTH_METHODS)}, got "
