@@ -6,6 +6,8 @@ DeLong and Obuchowski; ``bootstrap`` prints ``var`` and ``cov`` from 2000 strati
 replicates (``set.seed(1)``), compared statistically.
 """
 
+from math import inf, nan  # noqa: F401  (R's Inf and NaN in the pinned values)
+
 #: One R template per quantity, run by the live test too.
 R_CODE = {
     "exact": """

@@ -7,6 +7,8 @@ other) at the inputs of ``extra_fields``, with ``best.weights = c(2, 0.3)``;
 every tied best point.
 """
 
+from math import inf, nan  # noqa: F401  (R's Inf and NaN in the pinned values)
+
 import numpy as np
 
 #: The coordinates asked for, in pROC's spelling.

@@ -7,6 +7,8 @@ specificities and sensitivities at positions 1, 65, ..., 513 of its 514 points;
 negated scores with direction ">" (the same curve read the other way).
 """
 
+from math import inf, nan  # noqa: F401  (R's Inf and NaN in the pinned values)
+
 #: One R template per quantity, run by the live test too.
 R_CODE = {
     "binormal": """
