@@ -232,13 +232,13 @@ def cov_auc(y_true: Any, score_a: Any, score_b: Any, *, method: str = "delong",
     wp, wn = _class_weights(table_a)
     fit_a, fit_b = binormal_fit(table_a, "score_a"), binormal_fit(table_b, "score_b")
     is_pos = rows_a.y == rows_a.pos_value
-    w = rows_a.w
+    weights = rows_a.w
     sa, sb = rows_a.s.astype(np.float64), rows_b.s.astype(np.float64)
-    if w is not None:
-        kept = w > 0
-        is_pos, sa, sb, w = is_pos[kept], sa[kept], sb[kept], w[kept]
-    r_cases = _weighted_corr(sa[is_pos], sb[is_pos], None if w is None else w[is_pos])
-    r_controls = _weighted_corr(sa[~is_pos], sb[~is_pos], None if w is None else w[~is_pos])
+    if weights is not None:
+        kept = weights > 0
+        is_pos, sa, sb, weights = is_pos[kept], sa[kept], sb[kept], weights[kept]
+    r_cases = _weighted_corr(sa[is_pos], sb[is_pos], None if weights is None else weights[is_pos])
+    r_controls = _weighted_corr(sa[~is_pos], sb[~is_pos], None if weights is None else weights[~is_pos])
     # a model read with lower scores positive has negated scores here: the correlation
     # is of the scores as ranked, as pROC's (it correlates the raw scores of curves of
     # one direction)

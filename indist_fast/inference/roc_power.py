@@ -187,7 +187,8 @@ def power_roc_test(*, auc: Any = None, auc2: Any = None, n_cases: Any = None,
         null = za * math.sqrt(0.0792 * (1.0 + 1.0 / kappa))
 
         def gap(x: float) -> float:
-            return (null + zb * math.sqrt(var_theta(x, kappa))) ** 2 / (x - 0.5) ** 2 - n_cases
+            return float((null + zb * math.sqrt(var_theta(x, kappa))) ** 2 / (x - 0.5) ** 2
+                         - n_cases)
 
         hi = 1.0 - 1e-16
         if gap(hi) > 0:

@@ -235,9 +235,10 @@ def coords(y_true: Any, y_score: Any = None, x: Any = "all", *, input: str = "th
         at, se, sp, exact = _interpolate(values, every[input_name],
                                          COORD_INPUTS[input_name], every["sensitivity"],
                                          every["specificity"], input_name)
-        counts = [np.where(exact, a[at], b) for a, b in
-                  ((tp, se * wp), (fp, wn - sp * wn), (tn, sp * wn), (fn, wp - se * wp))]
-        out = _columns(np.where(exact, thr[at], np.nan), *counts, wp, wn, r)
+        c_tp, c_fp, c_tn, c_fn = (np.where(exact, a[at], b) for a, b in
+                                  ((tp, se * wp), (fp, wn - sp * wn), (tn, sp * wn),
+                                   (fn, wp - se * wp)))
+        out = _columns(np.where(exact, thr[at], np.nan), c_tp, c_fp, c_tn, c_fn, wp, wn, r)
     if reversed_ and not (values is not None and input_name == "threshold"):
         out["threshold"] = -out["threshold"]       # back to the scores as given
     columns = {}

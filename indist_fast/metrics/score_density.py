@@ -21,7 +21,7 @@ def bw_nrd0(x: np.ndarray) -> float:
     lo = min(hi, float(q75 - q25) / 1.34)
     if not lo:
         lo = hi or abs(float(x[0])) or 1.0
-    return 0.9 * lo * len(x) ** -0.2
+    return float(0.9 * lo * len(x) ** -0.2)
 
 
 def r_density(x: np.ndarray, weights: np.ndarray, bw: float, start: float, stop: float,

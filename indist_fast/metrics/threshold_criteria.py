@@ -94,7 +94,7 @@ def best_weights_ratio(cost: Any, prevalence: Any) -> float:
     cost = 1.0 if cost is None else check_real(cost, "cost", low=0.0, low_open=True)
     prevalence = 0.5 if prevalence is None else check_real(
         prevalence, "prevalence", low=0.0, high=1.0, low_open=True, high_open=True)
-    return (1.0 - prevalence) / (cost * prevalence)
+    return float((1.0 - prevalence) / (cost * prevalence))
 
 
 def _nonnegative(value: Any, name: str) -> float:
