@@ -67,3 +67,18 @@ def test_compare_defaults_script_prints_its_ratios():
     rows = [line.split() for line in out.stdout.splitlines() if not line.startswith(("#", " " * 7 + "n"))]
     assert [r[1] for r in rows] == ["default", "unpaired", "bootstrap"], out.stdout
     assert all(float(r[-1]) > 0 for r in rows)
+
+
+@pytest.mark.slow
+def test_proc_toolbox_script_runs_against_r():
+    from rproc import require_proc
+    require_proc()
+    import indist_fast
+    here = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "studies", "proc_toolbox.py"),
+                          "--rows", "300", "--boot", "20", "--repeat", "1"],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": here})
+    assert out.returncode == 0, out.stderr
+    rows = [line.split() for line in out.stdout.splitlines()[2:]]
+    assert len(rows) == 7 and all(float(r[-1]) > 0 for r in rows)
