@@ -19,10 +19,13 @@ from ..table.binormal import binormal_fit, normal_functions
 from ..table.score_table import ScoreTable
 from .score_density import bw_nrd0, r_density
 
-__all__ = ["smooth_roc", "SMOOTH_METHODS"]
+__all__ = ["smooth_roc", "SMOOTH_METHODS", "DISTRIBUTIONS"]
 
 #: The methods of ``smooth_roc``.
-SMOOTH_METHODS = ("binormal", "density")
+SMOOTH_METHODS = ("binormal", "density", "fitdistr")
+#: The distributions ``method="fitdistr"`` fits by maximum likelihood (MASS's
+#: ``fitdistr``, whose estimates are closed-form for these).
+DISTRIBUTIONS = ("normal", "lognormal", "exponential")
 # pROC's density limits: the class densities run from `cut` bandwidths below the
 # lowest score to `cut` above the highest (R's default for density()).
 _CUT = 3.0
@@ -64,20 +67,87 @@ def _density_points(rows: Any, n: int, bw: Any, adjust: float
         bandwidth = bw
     bandwidth *= adjust
     start, stop = float(s.min()) - _CUT * bandwidth, float(s.max()) + _CUT * bandwidth
-    dens = [r_density(s[m], w[m] / w[m].sum(), bandwidth, start, stop, n)
-            for m in (~is_pos, is_pos)]
-    controls, cases = dens
+    controls, cases = (r_density(s[m], w[m] / w[m].sum(), bandwidth, start, stop, n)
+                       for m in (~is_pos, is_pos))
+    try:
+        se, sp = _swept(controls, cases)
+    except ValueError as exc:
+        raise ValueError(f"bw: {exc} Use a larger bandwidth.") from None
+    return se, sp, bandwidth
+
+
+def _fitted_density(x: np.ndarray, w: np.ndarray, distribution: str,
+                    grid: np.ndarray) -> np.ndarray:
+    """The maximum-likelihood fit of ``distribution`` to ``x`` (weights as copies), its
+    density at ``grid`` (MASS's ``fitdistr`` estimates, R's ``dnorm``, ``dlnorm``,
+    ``dexp``)."""
+    w = w / w.sum()
+    if distribution == "exponential":
+        if (x < 0).any():
+            raise ValueError("y_score: an exponential fit needs non-negative scores.")
+        rate = 1.0 / float(np.dot(w, x))
+        with np.errstate(over="ignore"):
+            out: np.ndarray = np.where(grid >= 0, rate * np.exp(-rate * grid), 0.0)
+        return out
+    if distribution == "lognormal":
+        if (x <= 0).any():
+            raise ValueError("y_score: a lognormal fit needs positive scores.")
+        x = np.log(x)
+    mean = float(np.dot(w, x))
+    sd = math.sqrt(float(np.dot(w, (x - mean) ** 2)))
+    if not sd > 0:
+        raise ValueError(f"y_score: a {distribution} fit needs scores that vary within "
+                         "each class.")
+    if distribution == "normal":
+        return np.exp(-0.5 * ((grid - mean) / sd) ** 2) / (sd * math.sqrt(2.0 * math.pi))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (np.log(grid) - mean) / sd
+        out = np.where(grid > 0, np.exp(-0.5 * z * z) / (grid * sd * math.sqrt(2.0 * math.pi)),
+                       0.0)
+    return out
+
+
+def _fitdistr_points(rows: Any, n: int, distributions: tuple[str, str]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    s = rows.s.astype(np.float64)
+    w = np.ones(len(s)) if rows.w is None else rows.w
+    keep = w > 0
+    s, w, is_pos = s[keep], w[keep], (rows.y == rows.pos_value)[keep]
+    if not np.isfinite(s).all():
+        raise ValueError("y_score: fitting distributions needs finite scores.")
+    grid = np.linspace(s.min(), s.max(), n)
+    controls = _fitted_density(s[~is_pos], w[~is_pos], distributions[0], grid)
+    cases = _fitted_density(s[is_pos], w[is_pos], distributions[1], grid)
+    return _swept(controls, cases)
+
+
+def _swept(controls: np.ndarray, cases: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sensitivity and specificity at each point of the grid of two class densities:
+    the cases at or above it, the controls below (pROC's ``roc.utils.perfs.dens``)."""
     if not (controls.sum() > 0 and cases.sum() > 0):
-        raise ValueError("bw: the class densities vanish on the grid; use a larger "
-                         "bandwidth.")
-    tail = np.cumsum(cases[::-1])[::-1]               # cases at or above each point
-    head = np.concatenate(([0.0], np.cumsum(controls)[:-1]))   # controls below it
-    return tail / cases.sum(), head / controls.sum(), bandwidth
+        raise ValueError("the class densities vanish on the grid of scores.")
+    tail = np.cumsum(cases[::-1])[::-1]
+    head = np.concatenate(([0.0], np.cumsum(controls)[:-1]))
+    return tail / cases.sum(), head / controls.sum()
+
+
+def _check_distributions(distribution: Any) -> tuple[str, str]:
+    pair = (distribution, distribution) if isinstance(distribution, str) else distribution
+    try:
+        controls, cases = pair
+    except (TypeError, ValueError):
+        raise ValueError(f"distribution must be one of {', '.join(DISTRIBUTIONS)} or a pair "
+                         f"of them (negatives, positives), got {distribution!r}.") from None
+    for d in (controls, cases):
+        if not isinstance(d, str) or d not in DISTRIBUTIONS:
+            raise ValueError(f"distribution must be one of {', '.join(DISTRIBUTIONS)} or a "
+                             f"pair of them (negatives, positives), got {distribution!r}.")
+    return controls, cases
 
 
 def smooth_roc(y_true: Any, y_score: Any = None, *, method: str = "binormal",
                n: int = 512, bw: Any = "nrd0", adjust: Any = 1.0,
-               sample_weight: Any = None, pos_label: Any = None,
+               distribution: Any = "normal", sample_weight: Any = None, pos_label: Any = None,
                direction: str = "higher", label: str | None = None,
                score: str | None = None, weight: str | None = None) -> SmoothRoc:
     """A smoothed ROC curve and its area, as pROC's ``smooth(roc(...), method=...)``.
@@ -89,7 +159,7 @@ def smooth_roc(y_true: Any, y_score: Any = None, *, method: str = "binormal",
         or a table whose columns ``label=``, ``score=`` (and ``weight=``) name.
     y_score : array-like of shape (n_samples,)
         Real scores, higher meaning more likely positive (see ``direction``).
-    method : {"binormal", "density"}, default="binormal"
+    method : {"binormal", "density", "fitdistr"}, default="binormal"
         ``"binormal"``: fit ``qnorm(sp) = intercept + slope * qnorm(se)`` by least
         squares through the empirical operating points whose sensitivity and
         specificity lie strictly inside (0, 1) (pROC's ``lm(sp ~ se)``), then read the
@@ -97,7 +167,9 @@ def smooth_roc(y_true: Any, y_score: Any = None, *, method: str = "binormal",
         ``pnorm(intercept / sqrt(1 + slope^2))``. ``"density"``: Gaussian kernel
         density estimates of the negatives' and the positives' scores on ``n`` common
         points (R's ``density``), the curve swept across those points, its area by
-        trapezoids.
+        trapezoids. ``"fitdistr"``: each class's scores fitted by maximum likelihood
+        to ``distribution`` (MASS's ``fitdistr``), the densities read at ``n`` points
+        evenly spaced from the lowest score to the highest, then as density.
     n : int, default=512
         Points of the smoothed curve (two corners are added: ``n + 2`` in all).
     bw : "nrd0" or float, default="nrd0"
@@ -105,6 +177,10 @@ def smooth_roc(y_true: Any, y_score: Any = None, *, method: str = "binormal",
         (unweighted rows only).
     adjust : float, default=1.0
         Density only: the bandwidth is multiplied by it.
+    distribution : str or (str, str), default="normal"
+        Fitdistr only: ``"normal"``, ``"lognormal"`` (positive scores) or
+        ``"exponential"`` (non-negative scores), for both classes or as a pair
+        (negatives, positives): pROC's ``density.controls`` and ``density.cases``.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative finite frequency weights: weight 3 acts as three copies of the
         row (density: pass ``bw`` as a number).
@@ -149,6 +225,7 @@ def smooth_roc(y_true: Any, y_score: Any = None, *, method: str = "binormal",
             raise ValueError(f"bw must be 'nrd0' or a positive number, got {bw!r}.")
         bw = check_real(bw, "bw", low=0.0, low_open=True)
     adjust = check_real(adjust, "adjust", low=0.0, low_open=True)
+    distributions = _check_distributions(distribution)
     direction = check_direction(direction)
     rows = prepare_frame_or_rows(y_true, y_score, sample_weight, pos_label, label, score,
                                  weight)
@@ -159,8 +236,10 @@ def smooth_roc(y_true: Any, y_score: Any = None, *, method: str = "binormal",
     if method == "binormal":
         se, sp, fit = _binormal_points(table, n)
         intercept, slope = fit.intercept, fit.slope
-    else:
+    elif method == "density":
         se, sp, bandwidth = _density_points(rows, n, bw, adjust)
+    else:
+        se, sp = _fitdistr_points(rows, n, distributions)
     if np.any(np.diff(sp) < 0):                   # pROC's sort: specificity rising
         se, sp = se[::-1], sp[::-1]
     se = np.concatenate(([1.0], se, [0.0]))

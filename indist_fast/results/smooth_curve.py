@@ -20,18 +20,18 @@ class SmoothRoc:
     Attributes
     ----------
     method : str
-        ``"binormal"`` or ``"density"``.
+        ``"binormal"``, ``"density"`` or ``"fitdistr"``.
     fpr, tpr : ndarray of float64
         The curve's points (``1 - specificity``, ``sensitivity``), read-only; pROC's
         ``specificities`` and ``sensitivities`` in reverse order.
     auc : float
         The area under the smoothed curve: ``pnorm(intercept / sqrt(1 + slope^2))``
-        for binormal, the trapezoids under the points for density.
+        for binormal, the trapezoids under the points for density and fitdistr.
     intercept, slope : float
         Binormal: the least-squares line ``qnorm(sp) = intercept + slope * qnorm(se)``
-        through the empirical points (pROC's ``model``); NaN for density.
+        through the empirical points (pROC's ``model``); NaN otherwise.
     bandwidth : float
-        Density: the kernel bandwidth used (after ``adjust``); NaN for binormal.
+        Density: the kernel bandwidth used (after ``adjust``); NaN otherwise.
     direction : str
         ``"higher"`` or ``"lower"``: which scores were read as positive.
 

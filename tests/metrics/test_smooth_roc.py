@@ -31,9 +31,11 @@ def _check_binormal(name, values):
     np.testing.assert_allclose(res.tpr[514 - IDX], se, atol=1e-12)
 
 
-def _check_density(name, values):
+def _check_density(name, values, method="density", **kwargs):
     y, a, _ = data_sets()[name]
-    res = indist_fast.smooth_roc(y, a, method="density")
+    if kwargs:
+        a = a - a.min() + 0.1
+    res = indist_fast.smooth_roc(y, a, method=method, **kwargs)
     k = len(IDX)
     sp, se = np.array(values[1:1 + k]), np.array(values[1 + k:])
     assert res.auc == pytest.approx(values[0], abs=1e-12)
@@ -49,6 +51,9 @@ def _check_lower(name, values):
 
 
 CHECKS = {"binormal": _check_binormal, "density": _check_density,
+          "fitdistr": lambda name, v: _check_density(name, v, "fitdistr"),
+          "fitdistr_lognormal_exponential": lambda name, v: _check_density(
+              name, v, "fitdistr", distribution=("lognormal", "exponential")),
           "binormal_lower": _check_lower}
 
 
@@ -94,7 +99,7 @@ def test_r_density_integrates_to_one_and_matches_a_direct_kernel_sum():
     assert np.sum(dens) * (grid[1] - grid[0]) == pytest.approx(1.0, abs=1e-3)
 
 
-@pytest.mark.parametrize("method", ["binormal", "density"])
+@pytest.mark.parametrize("method", ["binormal", "density", "fitdistr"])
 def test_weights_count_as_copies(backend, method):
     y, a, _ = data_sets()["tied"]
     w = np.arange(len(y)) % 3
@@ -107,7 +112,7 @@ def test_weights_count_as_copies(backend, method):
 
 def test_curve_runs_from_corner_to_corner_and_is_read_only():
     y, a, _ = data_sets()["binormal"]
-    for method in ("binormal", "density"):
+    for method in ("binormal", "density", "fitdistr"):
         res = indist_fast.smooth_roc(y, a, method=method, n=100)
         assert len(res.fpr) == 102
         assert (res.fpr[0], res.tpr[0], res.fpr[-1], res.tpr[-1]) == (0.0, 0.0, 1.0, 1.0)
@@ -127,6 +132,8 @@ def test_auto_direction_warns_and_reads_the_other_way():
 @pytest.mark.parametrize("kwargs, match", [
     ({"method": "spline"}, "method"), ({"n": 1}, "n"), ({"bw": -1.0}, "bw"),
     ({"bw": "scott"}, "bw"), ({"adjust": 0}, "adjust"), ({"direction": "up"}, "direction"),
+    ({"method": "fitdistr", "distribution": "gamma"}, "distribution"),
+    ({"method": "fitdistr", "distribution": ("normal",)}, "distribution"),
 ])
 def test_bad_arguments(kwargs, match):
     y, a, _ = data_sets()["tiny"]
@@ -144,6 +151,14 @@ def test_not_smoothable_and_one_class_and_weighted_nrd0():
                                sample_weight=[1, 2, 1, 1])
     with pytest.raises(ValueError, match="finite"):
         indist_fast.smooth_roc([0, 1, 0, 1], [0.1, np.inf, 0.3, 0.4], method="density")
+    with pytest.raises(ValueError, match="positive"):
+        indist_fast.smooth_roc([0, 1, 0, 1], [-0.1, 0.2, 0.3, 0.4], method="fitdistr",
+                               distribution="lognormal")
+    with pytest.raises(ValueError, match="non-negative"):
+        indist_fast.smooth_roc([0, 1, 0, 1], [0.1, -0.2, 0.3, 0.4], method="fitdistr",
+                               distribution=("normal", "exponential"))
+    with pytest.raises(ValueError, match="vary"):
+        indist_fast.smooth_roc([0, 1, 0, 1], [0.1, 0.2, 0.1, 0.4], method="fitdistr")
 
 
 def test_inputs_unchanged_and_frames():
