@@ -7,8 +7,9 @@ difference of two correlated binormal AUCs (Obuchowski's variance and covariance
 the curves given by their AUCs, their binormal slopes (1: equal spreads) and the
 correlation of the two models' scores within each class. The test's equation,
 ``sqrt(n_cases) abs(delta) = z_alpha sqrt(V0) + z_beta sqrt(VA)``, is solved for
-whichever of the sizes, the significance level or the power is missing; with one curve also for the AUC (by bisection, to machine precision, where
-pROC's ``uniroot`` stops at about 1e-4).
+whichever of the sizes, the significance level or the power is missing; with one
+curve also for the AUC (by bisection, to machine precision, where pROC's ``uniroot``
+stops at about 1e-4).
 """
 
 from __future__ import annotations
