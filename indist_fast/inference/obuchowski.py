@@ -38,6 +38,21 @@ def var_params(a: float, b: float, kappa: float,
                fpr_range: tuple[float, float] | None = None) -> float:
     """``n_cases`` times Obuchowski's variance of a binormal (partial) AUC.
 
+    Parameters
+    ----------
+    a, b : float
+        The binormal parameters (pROC passes the intercept and slope of its fit).
+    kappa : float
+        Negatives per positive, > 0.
+    fpr_range : (float, float), optional
+        The band of false positive rates of a partial AUC, larger first (pROC's
+        ``FPR1``, ``FPR2``); None for the whole area.
+
+    Returns
+    -------
+    float
+        The variance times the number of positives.
+
     Examples
     --------
     >>> from indist_fast.inference.obuchowski import var_params
@@ -55,6 +70,22 @@ def cov_params(a1: float, b1: float, a2: float, b2: float, r_controls: float,
     """``n_cases`` times Obuchowski's covariance of two binormal AUCs of the same rows,
     whose scores correlate by ``r_controls`` among negatives and ``r_cases`` among
     positives.
+
+    Parameters
+    ----------
+    a1, b1, a2, b2 : float
+        The two curves' binormal parameters.
+    r_controls, r_cases : float
+        Correlation of the two models' scores among negatives and among positives.
+    kappa : float
+        Negatives per positive, > 0.
+    fpr_range, fpr_range2 : (float, float), optional
+        Each curve's band of false positive rates (see ``var_params``).
+
+    Returns
+    -------
+    float
+        The covariance times the number of positives.
 
     Examples
     --------
@@ -74,6 +105,18 @@ def var_theta(theta: float, kappa: float) -> float:
     """``n_cases`` times the variance of an AUC ``theta`` under Obuchowski's
     approximation for one curve (pROC's ``var.theta.obuchowski``, with its constant
     1.414 for the square root of 2).
+
+    Parameters
+    ----------
+    theta : float
+        The AUC, in (0, 1).
+    kappa : float
+        Negatives per positive, > 0.
+
+    Returns
+    -------
+    float
+        The variance times the number of positives.
 
     Examples
     --------

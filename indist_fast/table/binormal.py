@@ -21,7 +21,21 @@ __all__ = ["BinormalFit", "binormal_fit", "normal_functions"]
 
 
 class BinormalFit(NamedTuple):
-    """The least-squares line through the probit-transformed ROC points."""
+    """The least-squares line through the probit-transformed ROC points.
+
+    Attributes
+    ----------
+    intercept, slope : float
+        ``qnorm(sp) = intercept + slope * qnorm(se)``.
+    n_points : int
+        The points fitted.
+
+    Examples
+    --------
+    >>> from indist_fast.table.binormal import BinormalFit
+    >>> round(BinormalFit(1.0, -1.0, 5).auc, 4)     # two unit normals 1 apart
+    0.7602
+    """
 
     intercept: float
     slope: float
@@ -35,7 +49,20 @@ class BinormalFit(NamedTuple):
 
 
 def normal_functions() -> tuple[Any, Any]:
-    """scipy's vectorised ``pnorm`` and ``qnorm`` (``ndtr``, ``ndtri``)."""
+    """scipy's vectorised ``pnorm`` and ``qnorm`` (``ndtr``, ``ndtri``).
+
+    Returns
+    -------
+    ndtr, ndtri : callable
+        The normal distribution function and its inverse, on arrays.
+
+    Examples
+    --------
+    >>> from indist_fast.table.binormal import normal_functions
+    >>> pnorm, qnorm = normal_functions()
+    >>> float(pnorm(qnorm(0.975)))
+    0.975
+    """
     try:
         from scipy.special import ndtr, ndtri
     except ImportError:                   # pragma: no cover - scipy is in the test set
