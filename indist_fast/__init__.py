@@ -41,6 +41,14 @@ from .results.top_k_result import TopK
 from .results.gains_table import GainsTable
 from .memory import ScratchMemory, release_scratch, scratch_memory, set_scratch_limit
 from . import datasets, multiclass, population
+from .errors import DirectionWarning
+from .metrics.smooth_roc import smooth_roc
+from .results.smooth_curve import SmoothRoc
+from .inference.roc_power import power_roc_test
+from .results.roc_power_record import RocPower
+from .inference.auc_variance import cov_auc, var_auc
+from .metrics.coords import coords
+from .results.coords_table import Coords
 
 __version__ = "0.1.0"
 
@@ -99,4 +107,6 @@ __all__ = [
     "ks", "KSResult", "top_k", "TopK", "gains", "GainsTable",
     "Window",
     "ci_bands", "RocBands", "Band",
+    "smooth_roc", "SmoothRoc", "power_roc_test", "RocPower", "var_auc", "cov_auc",
+    "coords", "Coords", "DirectionWarning",
 ]

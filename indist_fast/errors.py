@@ -8,7 +8,7 @@ from types import FrameType
 import numpy as np
 
 __all__ = ["IndistFastWarning", "LevelNotReachedWarning", "UndefinedBWarning",
-           "FractionalWeightsWarning", "warn"]
+           "FractionalWeightsWarning", "DirectionWarning", "warn"]
 
 # Frames of files under this directory are the library's own (co_filename is spelled as
 # this module's __file__ is: both come from the same import).
@@ -151,3 +151,22 @@ def warn_one_class(n_flagged: int, n_rows: int) -> None:
         warn(f"{n_flagged:,} of {n_rows:,} (segment, model) rows hold a single class (or "
              "weight 0 on every row): their AUC, B and precision are undefined (NaN; see "
              "the one_class column).", IndistFastWarning)
+
+
+class DirectionWarning(IndistFastWarning):
+    """``direction="auto"`` read lower scores as the positive class.
+
+    As pROC's ``roc(direction="auto")``, the direction follows the class medians; when
+    the negatives' median is above the positives', ranking is reversed (positive where
+    ``score <= threshold``). Pass ``direction="lower"`` to say so and silence it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import indist_fast
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     c = indist_fast.coords([0, 0, 1, 1], [0.9, 0.8, 0.1, 0.2], direction="auto")
+    >>> [w.category.__name__ for w in caught]
+    ['DirectionWarning']
+    """

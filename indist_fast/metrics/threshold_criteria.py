@@ -31,7 +31,14 @@ class _Criterion(NamedTuple):
 _SPECS: dict[str, _Criterion] = {
     "accuracy": _Criterion((), {}, "maximise (tp + tn) / W"),
     "balanced_accuracy": _Criterion((), {}, "maximise (tpr + tnr) / 2"),
-    "youden": _Criterion((), {}, "maximise Youden's J = tpr - fpr"),
+    "youden": _Criterion((), {"cost": None, "prevalence": None},
+                         "maximise Youden's J = tpr - fpr; with pROC's best.weights "
+                         "(cost=, prevalence=) tpr - r fpr, r = (1 - prevalence) / "
+                         "(cost prevalence)"),
+    "closest_topleft": _Criterion((), {"cost": None, "prevalence": None},
+                                  "minimise the squared distance to the top-left corner "
+                                  "(1 - tpr)^2 + r fpr^2 (r as for youden; 1 by "
+                                  "default)"),
     "f1": _Criterion((), {}, "maximise 2 tp / (2 tp + fp + fn)"),
     "mcc": _Criterion((), {}, "maximise Matthews' correlation of the predictions with "
                               "the labels"),
@@ -78,6 +85,16 @@ def _check_params(name: str, spec: _Criterion, params: dict[str, Any]) -> dict[s
     if missing:
         raise TypeError(f"criterion {name!r} needs the parameter(s) {', '.join(missing)}.")
     return {**spec.optional, **params}
+
+
+def best_weights_ratio(cost: Any, prevalence: Any) -> float:
+    """pROC's ``best.weights = c(cost, prevalence)`` as the weight of specificity,
+    ``r = (1 - prevalence) / (cost * prevalence)``; None stands for pROC's defaults
+    (cost 1, prevalence 0.5: ``r = 1``)."""
+    cost = 1.0 if cost is None else check_real(cost, "cost", low=0.0, low_open=True)
+    prevalence = 0.5 if prevalence is None else check_real(
+        prevalence, "prevalence", low=0.0, high=1.0, low_open=True, high_open=True)
+    return float((1.0 - prevalence) / (cost * prevalence))
 
 
 def _nonnegative(value: Any, name: str) -> float:
@@ -198,7 +215,15 @@ def _choose(p: Points, name: str, params: dict[str, Any]) -> tuple[int, float]:
         elif name in ("accuracy", "balanced_accuracy", "f1", "mcc", "kappa"):
             values, goal = point_fields(p, slice(None), with_b=False)[name], "max"
         elif name == "youden":
-            values, goal = p.tp / p.weight_pos - p.fp / p.weight_neg, "max"
+            r = best_weights_ratio(params["cost"], params["prevalence"])
+            # (r = 1: the plain J, computed as before to the last bit)
+            values = (p.tp / p.weight_pos - p.fp / p.weight_neg if r == 1.0
+                      else p.tp / p.weight_pos - r * (p.fp / p.weight_neg))
+            goal = "max"
+        elif name == "closest_topleft":
+            r = best_weights_ratio(params["cost"], params["prevalence"])
+            values = (1.0 - p.tp / p.weight_pos) ** 2 + r * (p.fp / p.weight_neg) ** 2
+            goal = "min"
         else:                                   # a callable
             values = _callable_values(params["criterion"], p)
             goal = "max" if check_flag(params["maximize"], "maximize") else "min"
@@ -257,6 +282,14 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
 
         - ``"accuracy"``, ``"balanced_accuracy"``, ``"youden"`` (tpr - fpr), ``"f1"``,
           ``"mcc"`` (Matthews' correlation), ``"kappa"`` (Cohen's kappa).
+        - ``"youden"`` and ``"closest_topleft"`` with pROC's ``best.weights``:
+          ``cost=`` (of a false negative relative to a false positive, > 0; default 1)
+          and ``prevalence=`` (in (0, 1); default 0.5) give ``r = (1 - prevalence) /
+          (cost prevalence)``; ``youden`` then maximises ``tpr - r fpr`` (pROC's
+          ``se + r sp`` less ``r``), ``closest_topleft`` minimises ``(1 - tpr)^2 + r
+          fpr^2`` (pROC's ``closest.topleft``). The defaults give ``r = 1``. pROC
+          lists every tied best point (``coords(..., x="best")`` does too); this
+          returns the highest threshold among them.
         - ``"cost"``: exactly one of ``c=`` (cost proportion in [0, 1], minimise
           Hernandez-Orallo et al.'s ``Q(c) = 2 [c pi1 (1 - tpr) + (1 - c) pi0 fpr]``),
           ``cost_fn=`` and ``cost_fp=`` (non-negative costs per unit of weight; minimise
@@ -325,6 +358,9 @@ def best_threshold(y_true: Any, y_score: Any, criterion: Any, *, sample_weight: 
     (0.8, 0.0, 1.0)
     >>> indist_fast.best_threshold(y, s, lambda tp, fp, tn, fn: tp - 2 * fp).threshold
     0.8
+    >>> best = indist_fast.best_threshold(y, s, "closest_topleft", cost=2.0, prevalence=0.5)
+    >>> best.threshold, round(best.value, 4)
+    (0.35, 0.0556)
     """
     if callable(criterion):
         spec, name = _CALLABLE, getattr(criterion, "__name__", repr(criterion))

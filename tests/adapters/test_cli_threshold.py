@@ -26,6 +26,7 @@ CASES = {
     "accuracy": ([], {}),
     "balanced_accuracy": ([], {}),
     "youden": ([], {}),
+    "closest_topleft": ([], {}),
     "f1": ([], {}),
     "mcc": ([], {}),
     "kappa": ([], {}),

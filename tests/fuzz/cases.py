@@ -239,6 +239,20 @@ def _delong_check(o: Oracle, r: Any, ri: RowInput) -> None:
         expect_close("variance", r.variance, o.delong_variance(), rtol=1e-7)
 
 
+def _var_auc_check(o: Oracle, r: Any, ri: RowInput) -> None:
+    if not (r >= 0 and math.isfinite(r)):
+        raise Wrong(f"variance {r!r}")
+    if not (o.large or o.huge):
+        expect_close("variance", r, o.delong_variance(), rtol=1e-7)
+
+
+def _coords_check(o: Oracle, r: Any, ri: RowInput) -> None:
+    for name in ("sensitivity", "specificity", "accuracy"):
+        expect_probability(name, float(r[name][0]))
+    if r["threshold"][0] != 0.5:
+        raise Wrong(f"threshold {r['threshold'][0]!r}")
+
+
 def _delong_test_check(o: Oracle, r: Any, ri: RowInput) -> None:
     expect_close("auc_a", r.auc_a, o.auc())
     expect_close("auc_b", r.auc_b, o.auc())
@@ -729,6 +743,11 @@ def _entries() -> list[Entry]:
                                               {**_kw(ri), "method": "specificity",
                                                "specificity": 0.5, "n_boot": 8}),
           _point_same_check, extra_errors=("score_a", "score_b")),
+        # pROC's toolbox: DeLong's variance and covariance, coordinates at a threshold
+        E("var_auc", f(ifa.var_auc), _var_auc_check, copies=True),
+        E("cov_auc", lambda ri: (ifa.cov_auc, (ri.y, ri.s, ri.s), _kw(ri)), _var_auc_check,
+          copies=True, extra_errors=("score_a", "score_b")),
+        E("coords", f(ifa.coords, 0.5, ret="all"), _coords_check),
     ]
     for method in tc.METHODS:
         out.append(E(f"threshold_choice.expected_loss[{method}]",

@@ -61,3 +61,43 @@ def test_the_criteria_list_them():
 def test_they_take_no_parameters():
     with pytest.raises(TypeError, match="unexpected parameter"):
         indist_fast.best_threshold([0, 1], [0.2, 0.7], "mcc", target=0.5)
+
+
+# --- pROC's best.weights: youden and closest_topleft with cost and prevalence ----------
+
+@pytest.mark.parametrize("cost, prevalence", [(1.0, 0.5), (2.0, 0.3), (0.5, 0.8)])
+def test_best_weights_by_brute_force(backend, cost, prevalence):
+    rng = np.random.default_rng(7)
+    y = rng.random(120) < 0.4
+    s = np.round(rng.normal(size=120) + y, 1)
+    r = (1 - prevalence) / (cost * prevalence)
+    candidates = np.r_[np.inf, np.unique(s)[::-1]]
+    se = np.array([np.mean(s[y] >= t) for t in candidates])
+    sp = np.array([np.mean(s[~y] < t) for t in candidates])
+    for criterion, merit in (("youden", se + r * sp), ("closest_topleft",
+                                                         -((1 - se) ** 2 + r * (1 - sp) ** 2))):
+        best = indist_fast.best_threshold(y, s, criterion, cost=cost, prevalence=prevalence)
+        top = np.flatnonzero(merit >= merit.max() - 1e-12)[0]     # the highest threshold
+        assert best.threshold == candidates[top]
+        expected = (se[top] - r * (1 - sp[top]) if criterion == "youden"
+                    else (1 - se[top]) ** 2 + r * (1 - sp[top]) ** 2)
+        assert best.value == pytest.approx(expected, abs=1e-12)
+
+
+def test_best_weights_defaults_are_plain_youden():
+    y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]
+    plain = indist_fast.best_threshold(y, s, "youden")
+    assert indist_fast.best_threshold(y, s, "youden", cost=1.0, prevalence=0.5).value == plain.value
+    assert plain.value == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("params, match", [({"cost": 0.0}, "cost"), ({"cost": -1}, "cost"),
+                                           ({"prevalence": 0.0}, "prevalence"),
+                                           ({"prevalence": 1.0}, "prevalence")])
+def test_best_weights_bad_values(params, match):
+    for criterion in ("youden", "closest_topleft"):
+        with pytest.raises(ValueError, match=match):
+            indist_fast.best_threshold([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], criterion,
+                                       **params)
+    with pytest.raises(TypeError, match="prevalence"):
+        indist_fast.best_threshold([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], "f1", prevalence=0.3)

@@ -83,3 +83,19 @@ def test_proc_speed_script_prints_both_ratios():
     assert out.returncode == 0, out.stdout + out.stderr
     assert "ci_bands vs ci.se" in out.stdout and "Venkatraman (paired)" in out.stdout
     assert out.stdout.count("ratio") == 2, out.stdout
+
+
+@pytest.mark.slow
+def test_proc_toolbox_script_runs_against_r():
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from rproc import require_proc
+    require_proc()
+    import indist_fast
+    here = os.path.dirname(os.path.dirname(os.path.abspath(indist_fast.__file__)))
+    out = subprocess.run([sys.executable, os.path.join(BENCH, "studies", "proc_toolbox.py"),
+                          "--rows", "300", "--boot", "20", "--repeat", "1"],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": here})
+    assert out.returncode == 0, out.stderr
+    rows = [line.split() for line in out.stdout.splitlines()[2:]]
+    assert len(rows) == 7 and all(float(r[-1]) > 0 for r in rows)
