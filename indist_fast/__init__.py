@@ -25,6 +25,8 @@ from .scale.file_tables import score_table_file
 from . import dask
 from .table.score_table import ScoreTable
 from .metrics.segments import evaluate_many
+from .metrics.over_time import over_time
+from .results.drift import Drift
 from .results.report_table import ReportTable
 from .metrics.confusion_counts import Confusion, confusion
 from .metrics.operating_points import (OperatingPointIntervals, RateInterval,
@@ -93,4 +95,5 @@ __all__ = [
     "calibration", "Calibration",
     "set_scratch_limit", "release_scratch", "scratch_memory", "ScratchMemory",
     "ks", "KSResult", "top_k", "TopK", "gains", "GainsTable",
+    "over_time", "Drift",
 ]

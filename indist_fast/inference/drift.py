@@ -4,30 +4,32 @@ as two independent samples.
 The AUC's variance in each period is DeLong's, read from the period's score table (one
 sort of the rows by (period, score) gives every period's table); two disjoint periods
 hold different rows, so the variance of the difference is the sum of the two. ``C(r_b)``
-has no closed-form variance: its standard error is read from the bootstrap interval
-each period already has (the interval's width over ``2 z``, which is the standard
-deviation of the replicates when they are normal).
+has no closed-form variance: its standard error is read from an unstratified bootstrap
+interval of each period (the interval's width over ``2 z``, which is the standard
+deviation of the replicates when they are normal). Unstratified, because the class
+counts vary between periods and ``C(r_b)`` moves with them.
 """
 
 from __future__ import annotations
 
 import math
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from .._core.engine import engine
 from .._core.validation import Rows
 from ..results.drift import Drift
+from ..results.report_table import BootstrapSettings
 from ..table.segmented import SegmentedTables
 
 __all__ = ["segment_delong_variance", "two_sample_z", "drift_record", "AUC_TEST",
            "PRECISION_TEST"]
 
 AUC_TEST = "DeLong, two independent samples (z test, two-sided)"
-PRECISION_TEST = ("bootstrap standard errors (percentile interval width / 2z), two "
-                  "independent samples (z test, two-sided)")
+PRECISION_TEST = ("bootstrap standard errors (unstratified; percentile interval width "
+                  "/ 2z), two independent samples (z test, two-sided)")
 
 
 def segment_delong_variance(rows: Rows, codes: np.ndarray, n_segments: int) -> np.ndarray:
@@ -90,19 +92,20 @@ def two_sample_z(value: np.ndarray, variance: np.ndarray, ref: int
 
 def drift_record(period: np.ndarray, ref: int, alpha: float, auc: np.ndarray,
                  auc_variance: np.ndarray, precision: np.ndarray,
-                 precision_low: np.ndarray | None, precision_high: np.ndarray | None,
-                 confidence: float | None) -> Drift:
-    """The ``Drift`` of every period against period ``ref`` (``precision_low`` None:
-    no bootstrap intervals, so ``C(r_b)`` is not tested)."""
+                 spread: Mapping[str, np.ndarray] | None,
+                 boot: BootstrapSettings | None) -> Drift:
+    """The ``Drift`` of every period against period ``ref``; ``spread``: each period's
+    unstratified bootstrap intervals (``segment_intervals``), None without ``n_boot``
+    (``C(r_b)`` is then not tested)."""
     a_diff, a_z, a_p = two_sample_z(auc, auc_variance, ref)
     tests: dict[str, Any] = {"auc": AUC_TEST}
-    if precision_low is None or precision_high is None or confidence is None:
+    if spread is None or boot is None:
         nan = np.full(len(period), np.nan)
         p_diff, p_z, p_p = nan, nan.copy(), nan.copy()
-        tests["precision"] = "not tested: needs bootstrap intervals (n_boot)"
+        tests["precision"] = "not tested: needs bootstrap replicates (n_boot)"
     else:
-        z_half = NormalDist().inv_cdf(0.5 + confidence / 2)
-        se = (precision_high - precision_low) / (2 * z_half)
+        z_half = NormalDist().inv_cdf(0.5 + boot.confidence / 2)
+        se = (spread["precision_high"] - spread["precision_low"]) / (2 * z_half)
         p_diff, p_z, p_p = two_sample_z(precision, se * se, ref)
         tests["precision"] = PRECISION_TEST
     with np.errstate(invalid="ignore"):
