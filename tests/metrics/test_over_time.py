@@ -145,7 +145,7 @@ def test_planted_change_is_flagged_and_named():
     d = got.drift
     # (the unchanged days' flags are the false-positive tests' subject)
     assert d.auc_drift[-1] and d.auc_p_value[-1] < 1e-6
-    assert d.precision_drift[-1] and d.precision_p_value[-1] < 1e-3
+    assert d.precision_drift[-1] and d.precision_p_value[-1] < 0.01
     assert d.flagged()[-1] == 3 * DAY
     assert got.columns["drift_auc"].tolist() == d.auc_drift.tolist()
     assert "DeLong" in d.tests["auc"] and "bootstrap" in d.tests["precision"]
