@@ -18,12 +18,12 @@ from ..inference.drift import drift_record, segment_delong_variance
 from ..inference.segment_bootstrap import (bootstrap_settings, segment_intervals,
                                           segment_slots)
 from ..io.frames import table_columns
-from ..results.report_table import ReportTable
+from ..results.report_table import BootstrapSettings, ReportTable
 from ..table.score_table import DEFAULT_LEVELS
 from .periods import Periods, check_freq, check_window, time_values
 from .segments import _dense_codes, evaluate_many_checked
 
-__all__ = ["over_time", "period_rows"]
+__all__ = ["over_time", "over_time_checked", "period_rows"]
 
 
 def over_time(y_true: Any, y_score: Any = None, t: Any = None, *, freq: Any = "1D",
@@ -125,8 +125,54 @@ def over_time(y_true: Any, y_score: Any = None, t: Any = None, *, freq: Any = "1
     boot = bootstrap_settings(n_boot, seed, confidence, progress)
     y_true, y_score, t, sample_weight = _columns(y_true, y_score, t, sample_weight, label,
                                                  score, time, weight)
+    return over_time_checked(y_true, y_score, t, sample_weight, pos_label, lv, exclude_self,
+                             periods, k, reference, alpha, boot,
+                             "t" if time is None else f"time column {time!r}")
+
+
+def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos_label: Any,
+                      lv: tuple[float, ...], exclude_self: bool, periods: Periods, k: int,
+                      reference: Any, alpha: float, boot: BootstrapSettings | None,
+                      time_name: str = "t") -> ReportTable:
+    """``over_time`` once its settings are checked (``evaluate_file(time=)`` checked
+    them already); the rows and ``reference`` are checked here.
+
+    Parameters
+    ----------
+    y_true, y_score, t, sample_weight, pos_label
+        As ``over_time`` takes them (arrays).
+    lv : tuple of float
+        Levels, as ``check_levels`` gives them.
+    exclude_self : bool
+        As ``check_flag`` gives it.
+    periods : Periods
+        ``check_freq(freq)``.
+    k : int
+        ``check_window(window, periods)``.
+    reference : time or None
+        As ``over_time`` takes it.
+    alpha : float
+        The checked level of the tests.
+    boot : BootstrapSettings or None
+        As ``bootstrap_settings`` gives them.
+    time_name : str, default="t"
+        How errors name the times.
+
+    Returns
+    -------
+    ReportTable
+
+    Examples
+    --------
+    >>> from indist_fast.metrics.over_time import over_time_checked
+    >>> from indist_fast.metrics.periods import check_freq
+    >>> r = over_time_checked([0, 1, 0, 1], [.1, .9, .8, .2], [0, 5, 86400, 86405], None,
+    ...                       None, (0.5,), True, check_freq("1D"), 1, None, 0.05, None)
+    >>> r.columns["period"].tolist(), r.columns["auc"].tolist()
+    ([0.0, 86400.0], [1.0, 0.0])
+    """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
-    times = time_values(t, rows.n_rows, "t" if time is None else f"time column {time!r}")
+    times = time_values(t, rows.n_rows, time_name)
     codes, keys = _dense_codes(periods.keys(times))     # periods numbered in time order
     ref = 0 if reference is None else _reference(reference, periods, keys, times.dtype)
     take, codes = period_rows(codes, keys, k)
