@@ -24,7 +24,7 @@ from ..results.drift import Drift
 from ..results.report_table import BootstrapSettings
 from ..table.segmented import SegmentedTables
 
-__all__ = ["segment_delong_variance", "two_sample_z", "drift_record", "AUC_TEST",
+__all__ = ["segment_delong", "two_sample_z", "drift_record", "AUC_TEST",
            "PRECISION_TEST"]
 
 AUC_TEST = "DeLong, two independent samples (z test, two-sided)"
@@ -32,9 +32,10 @@ PRECISION_TEST = ("bootstrap standard errors (unstratified; percentile interval 
                   "/ 2z), two independent samples (z test, two-sided)")
 
 
-def segment_delong_variance(rows: Rows, codes: np.ndarray, n_segments: int) -> np.ndarray:
-    """DeLong's variance of the AUC of every segment (NaN where it is undefined: one
-    class, or a class of weight 1 or less).
+def segment_delong(rows: Rows, codes: np.ndarray, n_segments: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """DeLong's AUC and variance of the AUC of every segment (NaN variance where it is
+    undefined: one class, or a class of weight 1 or less).
 
     Parameters
     ----------
@@ -47,57 +48,65 @@ def segment_delong_variance(rows: Rows, codes: np.ndarray, n_segments: int) -> n
 
     Returns
     -------
-    ndarray of float64
+    auc, variance : ndarray of float64
 
     Examples
     --------
     >>> import numpy as np, indist_fast
     >>> from indist_fast._core.validation import prepare_rows
-    >>> from indist_fast.inference.drift import segment_delong_variance
+    >>> from indist_fast.inference.drift import segment_delong
     >>> y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.8, 0.6, 0.3, 0.2, 0.4]
-    >>> v = segment_delong_variance(prepare_rows(y, s), np.zeros(6, np.int64), 1)
-    >>> bool(v[0] == indist_fast.delong(y, s).variance)
-    True
+    >>> auc, v = segment_delong(prepare_rows(y, s), np.zeros(6, np.int64), 1)
+    >>> bool(v[0] == indist_fast.delong(y, s).variance), round(float(auc[0]), 4)
+    (True, 0.7778)
     """
     tables = SegmentedTables.from_rows(rows, codes)
     bounds = np.searchsorted(tables.codes, np.arange(n_segments + 1))
-    out = np.full(n_segments, np.nan)
+    auc = np.full(n_segments, np.nan)
+    variance = np.full(n_segments, np.nan)
     eng = engine()
     for g in range(n_segments):
         a, b = bounds[g], bounds[g + 1]
         pos, neg = tables.pos[a:b], tables.neg[a:b]
         wp, wn = float(pos.sum()), float(neg.sum())
-        if wp > 1 and wn > 1:
-            _, s10, s01 = eng.delong_sums(pos, neg)
-            out[g] = s10 / (wp - 1) / wp + s01 / (wn - 1) / wn
-    return out
+        if wp > 0 and wn > 0:
+            auc[g], s10, s01 = eng.delong_sums(pos, neg)
+            if wp > 1 and wn > 1:
+                variance[g] = s10 / (wp - 1) / wp + s01 / (wn - 1) / wn
+    return auc, variance
 
 
-def two_sample_z(value: np.ndarray, variance: np.ndarray, ref: int
+def two_sample_z(value: np.ndarray, variance: np.ndarray, ref_value: float,
+                 ref_variance: float, skip: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each entry against entry ``ref``: the difference, its z statistic (variances
-    added: independent samples) and the two-sided p-value; NaN at ``ref`` and where a
-    variance is undefined. A difference of 0 with variance 0 is z = 0; another
-    difference with variance 0 is infinite z, p-value 0."""
-    diff = value - value[ref]
-    se = np.sqrt(variance + variance[ref])
+    """Each entry against the reference: the difference, its z statistic (variances
+    added: independent samples) and the two-sided p-value; NaN where ``skip`` (the
+    reference's own periods) and where a variance is undefined. A difference of 0
+    with variance 0 is z = 0; another difference with variance 0 is infinite z."""
+    diff = value - ref_value
+    se = np.sqrt(variance + ref_variance)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
-    z[~np.isfinite(diff) | np.isnan(se)] = np.nan
-    z[ref] = np.nan
+    z[~np.isfinite(diff) | np.isnan(se) | skip] = np.nan
+    diff = np.where(skip, np.nan, diff)
     p = np.array([math.erfc(abs(v) / math.sqrt(2.0)) if not math.isnan(v) else math.nan
                   for v in z.tolist()])
     return diff, z, p
 
 
-def drift_record(period: np.ndarray, ref: int, alpha: float, auc: np.ndarray,
-                 auc_variance: np.ndarray, precision: np.ndarray,
+def drift_record(period: np.ndarray, reference: Any, skip: np.ndarray, alpha: float,
+                 auc: tuple[np.ndarray, np.ndarray, float, float],
+                 precision: tuple[np.ndarray, float],
                  spread: Mapping[str, np.ndarray] | None,
                  boot: BootstrapSettings | None) -> Drift:
-    """The ``Drift`` of every period against period ``ref``; ``spread``: each period's
-    unstratified bootstrap intervals (``segment_intervals``), None without ``n_boot``
-    (``C(r_b)`` is then not tested)."""
-    a_diff, a_z, a_p = two_sample_z(auc, auc_variance, ref)
+    """The ``Drift`` of every period against the reference.
+
+    ``auc``: the periods' AUCs and DeLong variances, the reference's AUC and variance;
+    ``precision``: the periods' ``C(r_b)`` and the reference's; ``spread``: unstratified
+    bootstrap intervals (``segment_intervals``) of the periods then the reference (one
+    more entry), None without ``n_boot`` (``C(r_b)`` is then not tested); ``skip``: the
+    periods the reference holds (not tested)."""
+    a_diff, a_z, a_p = two_sample_z(auc[0], auc[1], auc[2], auc[3], skip)
     tests: dict[str, Any] = {"auc": AUC_TEST}
     if spread is None or boot is None:
         nan = np.full(len(period), np.nan)
@@ -106,8 +115,9 @@ def drift_record(period: np.ndarray, ref: int, alpha: float, auc: np.ndarray,
     else:
         z_half = NormalDist().inv_cdf(0.5 + boot.confidence / 2)
         se = (spread["precision_high"] - spread["precision_low"]) / (2 * z_half)
-        p_diff, p_z, p_p = two_sample_z(precision, se * se, ref)
+        var = se * se
+        p_diff, p_z, p_p = two_sample_z(precision[0], var[:-1], precision[1], var[-1], skip)
         tests["precision"] = PRECISION_TEST
     with np.errstate(invalid="ignore"):
-        return Drift(period[ref], alpha, tests, period, a_diff, a_z, a_p, a_p < alpha,
+        return Drift(reference, alpha, tests, period, a_diff, a_z, a_p, a_p < alpha,
                      p_diff, p_z, p_p, p_p < alpha)

@@ -9,12 +9,14 @@ rows by (period, score), for DeLong's variance of each period's AUC.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Iterable
 
 import numpy as np
 
 from .._core.validation import Rows, check_flag, check_levels, check_real, prepare_rows
-from ..inference.drift import drift_record, segment_delong_variance
+from ..errors import IndistFastWarning
+from ..inference.drift import drift_record, segment_delong
 from ..inference.segment_bootstrap import (bootstrap_settings, segment_intervals,
                                           segment_slots)
 from ..io.frames import table_columns
@@ -64,9 +66,14 @@ def over_time(y_true: Any, y_score: Any = None, t: Any = None, *, freq: Any = "1
         Non-negative finite frequency weights.
     pos_label : scalar, default=None
         The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
-    reference : time or None, default=None
-        The reference period of the drift tests: the period holding this time (in
-        ``t``'s form). None: the first period.
+    reference : time, pair of times, or None, default=None
+        The reference of the drift tests: the period holding this time (in ``t``'s
+        form; a string such as ``"2024-05-01"`` for datetimes), or the rows of every
+        period starting within ``[start, end)`` of a pair ``(start, end)``, tested as
+        one sample (a longer reference is less noisy: against one period, every
+        period is compared with the same chance deviation, so an unusual reference
+        period flags many). Its own periods are not tested. None: the first period.
+        With ``window``, the reference holds its periods' rows (not their windows).
     alpha : float, default=0.05
         The level of each drift test (each period on its own: about ``alpha`` of the
         periods are flagged when nothing changed).
@@ -174,31 +181,63 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
     times = time_values(t, rows.n_rows, time_name)
     codes, keys = _dense_codes(periods.keys(times))     # periods numbered in time order
-    ref = 0 if reference is None else _reference(reference, periods, keys, times.dtype)
+    starts = periods.starts(keys, times.dtype.kind == "M")
+    in_reference = _reference(reference, periods, keys, starts, times.dtype)
+    # the reference's rows (its periods', without the window), tested as one sample
+    reference_rows = _subset(rows, np.flatnonzero(in_reference[codes]))
     take, codes = period_rows(codes, keys, k)
     if take is not None:
-        rows = Rows(rows.y[take], rows.s[take], None if rows.w is None else rows.w[take],
-                    rows.pos_value, rows.neg_value, rows.coding)
+        rows = _subset(rows, take)
     table = evaluate_many_checked(rows.y, {"score": rows.s}, rows.w, [codes], ["period"],
                                   rows.pos_value, lv, exclude_self, False, boot)
-    variance = segment_delong_variance(rows, codes, len(keys))
+    n = len(keys)
+    both = _joined(rows, reference_rows)
+    both_codes = np.concatenate((codes, np.full(reference_rows.n_rows, n, dtype=np.int64)))
+    auc, variance = segment_delong(both, both_codes, n + 1)
     columns = dict(table.columns)
-    columns["period"] = periods.starts(keys, times.dtype.kind == "M")
+    columns["period"] = starts
     spread = None
     if boot is not None:
         # Unstratified: a period's class counts vary from one period to the next, and
         # C(r_b) moves with them (stratified replicates, which hold the counts, gave
         # standard errors a quarter too small and flagged 15% of unchanged periods).
-        spread = segment_intervals(segment_slots(rows, codes, len(keys)), boot,
+        spread = segment_intervals(segment_slots(both, both_codes, n + 1), boot,
                                    exclude_self=exclude_self, stratified=False)
-    drift = drift_record(columns["period"], ref, alpha, columns["auc"], variance,
-                         columns["precision"], spread, boot)
-    columns["auc_std_error"] = np.sqrt(variance)
+    ref_precision = columns["precision"][in_reference][0] if in_reference.sum() == 1 and \
+        take is None else _precision(reference_rows, lv, exclude_self)
+    labels = starts[in_reference]
+    drift = drift_record(starts, labels[0] if len(labels) == 1 else (labels[0], labels[-1]),
+                         in_reference, alpha,
+                         (columns["auc"], variance[:n], auc[n], variance[n]),
+                         (columns["precision"], ref_precision), spread, boot)
+    columns["auc_std_error"] = np.sqrt(variance[:n])
     columns["drift_auc"] = drift.auc_drift
     columns["drift_precision"] = drift.precision_drift
     out = ReportTable(table.by, columns, table.levels, table.exclude_self, table.n_boot,
                       table.confidence, table.seed_entropy)
     return out._with_sources(table._sources)._with_drift(drift)
+
+
+def _subset(rows: Rows, take: np.ndarray) -> Rows:
+    return Rows(rows.y[take], rows.s[take], None if rows.w is None else rows.w[take],
+                rows.pos_value, rows.neg_value, rows.coding)
+
+
+def _joined(a: Rows, b: Rows) -> Rows:
+    """The rows of ``a`` then those of ``b`` (the same labels' coding)."""
+    w = None if a.w is None else np.concatenate((a.w, b.w))
+    return Rows(np.concatenate((a.y, b.y)), np.concatenate((a.s, b.s)), w, a.pos_value,
+                a.neg_value, a.coding)
+
+
+def _precision(rows: Rows, lv: tuple[float, ...], exclude_self: bool) -> float:
+    """``C(r_b)`` of the reference's rows (NaN for one class)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IndistFastWarning)   # (as its periods' rows warn)
+        table = evaluate_many_checked(rows.y, {"score": rows.s}, rows.w,
+                                      [np.zeros(rows.n_rows, dtype=np.int64)], ["g"],
+                                      rows.pos_value, lv, exclude_self, False, None)
+    return float(table.columns["precision"][0])
 
 
 def _columns(y_true: Any, y_score: Any, t: Any, sample_weight: Any, label: str | None,
@@ -270,21 +309,45 @@ def period_rows(codes: np.ndarray, keys: np.ndarray, k: int
     return take[order], window[order]
 
 
-def _reference(reference: Any, periods: Periods, keys: np.ndarray, kind: np.dtype) -> int:
-    """The table position of the period holding the time ``reference``."""
-    if isinstance(reference, str) and kind.kind == "M":
-        try:
-            reference = np.datetime64(reference)
-        except ValueError:
-            raise ValueError(f"reference must be a time, got {reference!r}.") from None
-    value = time_values(np.array([reference]) if not hasattr(reference, "__len__")
-                        or isinstance(reference, str) else reference, 1, "reference")
-    if (value.dtype.kind == "M") != (kind.kind == "M"):
-        raise TypeError(f"reference must be a time of t's kind ("
-                        f"{'datetimes' if kind.kind == 'M' else 'seconds'}), got "
-                        f"{reference!r}.")
-    key = periods.keys(value)[0]
+def _reference(reference: Any, periods: Periods, keys: np.ndarray, starts: np.ndarray,
+               kind: np.dtype) -> np.ndarray:
+    """Which periods the reference holds: the first (None), the period holding a time,
+    or the periods starting within ``[start, end)`` of a pair of times."""
+    held = np.zeros(len(keys), dtype=bool)
+    if reference is None:
+        held[0] = True
+        return held
+    pair = isinstance(reference, (tuple, list))
+    if pair and len(reference) != 2:
+        raise ValueError(f"reference must be a time or a pair (start, end) of times, got "
+                         f"{len(reference)} values.")
+    values = [_time_of(v, kind, periods) for v in (reference if pair else [reference])]
+    if pair:
+        held = (starts >= values[0]) & (starts < values[1])
+        if not held.any():
+            raise ValueError(f"reference {reference!r}: no period holding rows starts in "
+                             "[start, end).")
+        return held
+    key = periods.keys(np.array([values[0]]))[0]
     at = int(np.searchsorted(keys, key))
     if at == len(keys) or keys[at] != key:
         raise ValueError(f"reference {reference!r} falls in a period that holds no rows.")
-    return at
+    held[at] = True
+    return held
+
+
+def _time_of(value: Any, kind: np.dtype, periods: Periods) -> Any:
+    """One time of ``reference`` in the form of the periods' starts (``datetime64[s]``
+    or seconds)."""
+    if isinstance(value, str) and kind.kind == "M":
+        try:
+            value = np.datetime64(value)
+        except ValueError:
+            raise ValueError(f"reference must hold times, got {value!r}.") from None
+    t = time_values(np.array([value]) if not isinstance(value, np.ndarray) else value,
+                    1, "reference")
+    if (t.dtype.kind == "M") != (kind.kind == "M"):
+        raise TypeError(f"reference must hold times of t's kind ("
+                        f"{'datetimes' if kind.kind == 'M' else 'seconds'}), got "
+                        f"{value!r}.")
+    return t[0].astype("datetime64[s]") if t.dtype.kind == "M" else t[0]

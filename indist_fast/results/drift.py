@@ -21,7 +21,8 @@ class Drift:
     Attributes
     ----------
     reference : object
-        The reference period (its start, as in the table's ``period`` column).
+        The reference period (its start, as in the table's ``period`` column), or the
+        first and last periods of a reference of several (a tuple).
     alpha : float
         The level of each test: a period is flagged where ``p_value < alpha``. Each
         period is tested on its own (no correction for the number of periods).
@@ -31,8 +32,8 @@ class Drift:
     period : ndarray
         The periods, in the table's order.
     auc_difference, auc_z, auc_p_value : ndarray of float64
-        ``auc - auc(reference)``, its z statistic and p-value (NaN for the reference
-        period and where a period's DeLong variance is undefined: one class, or a
+        ``auc - auc(reference)``, its z statistic and p-value (NaN for the reference's
+        periods and where a period's DeLong variance is undefined: one class, or a
         single row of a class).
     auc_drift : ndarray of bool
         ``auc_p_value < alpha``.
@@ -121,7 +122,9 @@ class Drift:
         return pd.DataFrame({name: getattr(self, name) for name in names})
 
     def __repr__(self) -> str:
-        return (f"Drift(reference={value_text(self.reference)}, alpha={self.alpha:g}, "
+        ref = (" to ".join(map(value_text, self.reference)) if isinstance(self.reference, tuple)
+               else value_text(self.reference))
+        return (f"Drift(reference={ref}, alpha={self.alpha:g}, "
                 f"flagged={[value_text(v) for v in self.period[self.auc_drift | self.precision_drift]]})")
 
     __str__ = __repr__

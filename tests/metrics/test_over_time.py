@@ -228,3 +228,25 @@ def test_drift_record_plain_types():
     assert plain["auc_z"][0] is None
     assert list(d.to_pandas()["auc_drift"]) == d.auc_drift.tolist()
     assert "reference=0" in repr(d)
+
+
+def test_reference_of_several_periods_is_their_pooled_rows(backend):
+    y, s, t = _stream(8, change=0.6, n=2000, days=5)
+    got = indist_fast.over_time(y, s, t, reference=(0, 2 * DAY), n_boot=60, seed=2)
+    d = got.drift
+    assert d.reference == (0.0, float(DAY))
+    pooled = t < 2 * DAY
+    want = indist_fast.delong(y[pooled], s[pooled])
+    np.testing.assert_allclose(d.auc_difference[2:], got.columns["auc"][2:] - want.auc,
+                               rtol=1e-12)
+    z = d.auc_difference[2:] / np.sqrt(got.columns["auc_std_error"][2:] ** 2 + want.variance)
+    np.testing.assert_allclose(d.auc_z[2:], z, rtol=1e-12)
+    assert np.isnan(d.auc_z[:2]).all() and np.isnan(d.precision_z[:2]).all()
+    report = indist_fast.evaluate(y[pooled], s[pooled])
+    np.testing.assert_allclose(d.precision_difference[2:],
+                               got.columns["precision"][2:] - report.precision, rtol=1e-12)
+    assert d.auc_drift[-1] and "to" in repr(d)
+    with pytest.raises(ValueError, match="reference"):
+        indist_fast.over_time(y, s, t, reference=(9 * DAY, 10 * DAY))
+    with pytest.raises(ValueError, match="reference"):
+        indist_fast.over_time(y, s, t, reference=(0, DAY, 2 * DAY))
