@@ -51,6 +51,13 @@ def _band(table: Any, metric: str) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+def _plain_time(value: Any) -> Any:
+    """A period's start as matplotlib draws it (a ``datetime``, or seconds)."""
+    if isinstance(value, np.datetime64):
+        return value.astype("datetime64[s]").astype("O")
+    return value
+
+
 def over_time(table: Any, *, metrics: Any = ("auc", "precision"), ax: Any = None,
               bands: bool = True) -> Any:
     """Metrics per period, from ``indist_fast.over_time``'s table: a line per metric,
@@ -99,7 +106,7 @@ def over_time(table: Any, *, metrics: Any = ("auc", "precision"), ax: Any = None
     cols = table.columns
     x = cols["period"]
     if x.dtype.kind == "M":
-        x = x.astype("datetime64[s]").astype("O")          # matplotlib's dates
+        x = np.array([_plain_time(v) for v in x])          # matplotlib's dates
     drift = table.drift
     flags = {"auc": "drift_auc", "precision": "drift_precision"}
     flagged_any = False
@@ -122,9 +129,12 @@ def over_time(table: Any, *, metrics: Any = ("auc", "precision"), ax: Any = None
                 label="drift flagged", gid=_DECOR + "drift")
     if drift is not None:
         ref = drift.reference
-        ax.axvline(ref.astype("datetime64[s]").astype("O") if isinstance(ref, np.datetime64)
-                   else ref, color="k", lw=0.8, ls=":", label="reference period",
-                   gid=_DECOR + "reference")
+        if isinstance(ref, tuple):          # several periods: their span, shaded
+            ax.axvspan(_plain_time(ref[0]), _plain_time(ref[1]), color="k", alpha=0.07,
+                       lw=0, label="reference periods", gid=_DECOR + "reference")
+        else:
+            ax.axvline(_plain_time(ref), color="k", lw=0.8, ls=":", label="reference period",
+                       gid=_DECOR + "reference")
     ax.set_xlabel("period")
     ax.set_ylabel("metric")
     if cols["period"].dtype.kind == "M":
