@@ -119,5 +119,5 @@ def drift_record(period: np.ndarray, reference: Any, skip: np.ndarray, alpha: fl
         p_diff, p_z, p_p = two_sample_z(precision[0], var[:-1], precision[1], var[-1], skip)
         tests["precision"] = PRECISION_TEST
     with np.errstate(invalid="ignore"):
-        return Drift(reference, alpha, tests, period, a_diff, a_z, a_p, a_p < alpha,
+        return Drift(reference, alpha, tests, period, skip.copy(), a_diff, a_z, a_p, a_p < alpha,
                      p_diff, p_z, p_p, p_p < alpha)

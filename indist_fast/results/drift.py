@@ -31,6 +31,8 @@ class Drift:
         why it was not run.
     period : ndarray
         The periods, in the table's order.
+    in_reference : ndarray of bool
+        The periods the reference holds (not tested).
     auc_difference, auc_z, auc_p_value : ndarray of float64
         ``auc - auc(reference)``, its z statistic and p-value (NaN for the reference's
         periods and where a period's DeLong variance is undefined: one class, or a
@@ -59,6 +61,7 @@ class Drift:
     alpha: float
     tests: Mapping[str, str]
     period: np.ndarray
+    in_reference: np.ndarray
     auc_difference: np.ndarray
     auc_z: np.ndarray
     auc_p_value: np.ndarray
@@ -113,10 +116,10 @@ class Drift:
         >>> import indist_fast
         >>> d = indist_fast.over_time([0, 1, 0, 1], [.1, .9, .2, .8], [0, 0, 1, 1]).drift
         >>> list(d.to_pandas().columns)[:3]
-        ['period', 'auc_difference', 'auc_z']
+        ['period', 'in_reference', 'auc_difference']
         """
         import pandas as pd
-        names = ("period", "auc_difference", "auc_z", "auc_p_value", "auc_drift",
+        names = ("period", "in_reference", "auc_difference", "auc_z", "auc_p_value", "auc_drift",
                  "precision_difference", "precision_z", "precision_p_value",
                  "precision_drift")
         return pd.DataFrame({name: getattr(self, name) for name in names})
