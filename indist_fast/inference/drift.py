@@ -2,7 +2,7 @@
 as two independent samples.
 
 The AUC's variance in each period is DeLong's, read from the period's score table (one
-sort of the rows by (period, score) gives every period's table); two disjoint periods
+sort of the rows by (period, score) gives every period's table, as flat arrays); two disjoint periods
 hold different rows, so the variance of the difference is the sum of the two. ``C(r_b)``
 has no closed-form variance: its standard error is read from an unstratified bootstrap
 interval of each period (the interval's width over ``2 z``, which is the standard
@@ -22,7 +22,6 @@ from .._core.engine import engine
 from .._core.validation import Rows
 from ..results.drift import Drift
 from ..results.report_table import BootstrapSettings
-from ..table.segmented import SegmentedTables
 
 __all__ = ["segment_delong", "two_sample_z", "drift_record", "AUC_TEST",
            "PRECISION_TEST"]
@@ -60,20 +59,50 @@ def segment_delong(rows: Rows, codes: np.ndarray, n_segments: int
     >>> bool(v[0] == indist_fast.delong(y, s).variance), round(float(auc[0]), 4)
     (True, 0.7778)
     """
-    tables = SegmentedTables.from_rows(rows, codes)
-    bounds = np.searchsorted(tables.codes, np.arange(n_segments + 1))
+    pos, neg, segment_of = _segment_groups(rows, codes, n_segments)
+    bounds = np.searchsorted(segment_of, np.arange(n_segments + 1))
     auc = np.full(n_segments, np.nan)
     variance = np.full(n_segments, np.nan)
     eng = engine()
     for g in range(n_segments):
         a, b = bounds[g], bounds[g + 1]
-        pos, neg = tables.pos[a:b], tables.neg[a:b]
-        wp, wn = float(pos.sum()), float(neg.sum())
+        wp, wn = float(pos[a:b].sum()), float(neg[a:b].sum())
         if wp > 0 and wn > 0:
-            auc[g], s10, s01 = eng.delong_sums(pos, neg)
+            auc[g], s10, s01 = eng.delong_sums(pos[a:b], neg[a:b])
             if wp > 1 and wn > 1:
                 variance[g] = s10 / (wp - 1) / wp + s01 / (wn - 1) / wn
     return auc, variance
+
+
+def _segment_groups(rows: Rows, codes: np.ndarray, n_segments: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every segment's score table as flat arrays (positive and negative weight per
+    distinct score, descending, segment after segment) and each entry's segment: one
+    sort by (segment, score), the engine's (a counting pass by segment, then each
+    segment sorted in cache: 10x faster than NumPy's argsorts at 3e6 rows)."""
+    is_pos = rows.y == rows.pos_value
+    s = rows.s.astype(np.float64, copy=False)
+    w = rows.w
+    if w is not None:                 # rows of weight 0 are no entries, as in tables
+        keep = w > 0
+        s, codes, is_pos, w = s[keep], codes[keep], is_pos[keep], w[keep]
+    _, order = engine().segment_order(codes, s, n_segments)
+    sorted_codes, sorted_s = codes[order], s[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (sorted_codes[1:] != sorted_codes[:-1]) | (sorted_s[1:] != sorted_s[:-1])
+    starts = np.flatnonzero(first)
+    if len(starts) == 0:
+        empty = np.zeros(0)
+        return empty, empty, np.zeros(0, dtype=np.int64)
+    if w is None:
+        group = np.cumsum(first) - 1
+        pos = np.bincount(group[is_pos[order]], minlength=len(starts))
+        neg = np.bincount(group, minlength=len(starts)) - pos
+    else:
+        weight = w[order]
+        pos = np.add.reduceat(np.where(is_pos[order], weight, 0.0), starts)
+        neg = np.add.reduceat(np.where(is_pos[order], 0.0, weight), starts)
+    return pos, neg, sorted_codes[starts]
 
 
 def two_sample_z(value: np.ndarray, variance: np.ndarray, ref_value: float,

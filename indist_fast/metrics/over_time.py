@@ -289,24 +289,18 @@ def period_rows(codes: np.ndarray, keys: np.ndarray, k: int
     >>> from indist_fast.metrics.over_time import period_rows
     >>> take, codes = period_rows(np.array([0, 1, 2]), np.array([5, 6, 8]), 2)
     >>> take.tolist(), codes.tolist()
-    [[0, 1, 1, 2], [0, 1, 2, 2]]
+    ([0, 1, 1, 2], [0, 1, 2, 2])
     """
     if k == 1:
         return None, codes
-    takes, windows = [], []
-    row_keys = keys[codes]
-    for j in range(k):
-        end = row_keys + j                     # the window ending j periods later
-        at = np.searchsorted(keys, end)
-        at_clipped = np.minimum(at, len(keys) - 1)
-        held = keys[at_clipped] == end
-        takes.append(np.flatnonzero(held))
-        windows.append(at_clipped[held])
-    window, take = np.concatenate(windows), np.concatenate(takes)
-    # each window's rows in their own order, as evaluate_many (and its bootstrap) would
-    # get them from the rows of that window alone
-    order = np.argsort(window * len(codes) + take)
-    return take[order], window[order]
+    # (n, k): row i's window j ends j periods after its own; read row by row, so each
+    # window's rows come in their own order, as evaluate_many (and its bootstrap)
+    # would get them from the window's rows alone (its placement by segment is stable)
+    ends = keys[codes][:, None] + np.arange(k)
+    at = np.minimum(np.searchsorted(keys, ends), len(keys) - 1)
+    held = keys[at] == ends
+    take = np.broadcast_to(np.arange(len(codes))[:, None], held.shape)[held]
+    return take, at[held]
 
 
 def _reference(reference: Any, periods: Periods, keys: np.ndarray, starts: np.ndarray,
