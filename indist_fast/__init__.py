@@ -26,7 +26,7 @@ from . import dask
 from .table.score_table import ScoreTable
 from .metrics.segments import evaluate_many
 from .metrics.over_time import over_time
-from .results.drift import Drift
+from .results.drift_record import Drift
 from .results.report_table import ReportTable
 from .metrics.confusion_counts import Confusion, confusion
 from .metrics.operating_points import (OperatingPointIntervals, RateInterval,

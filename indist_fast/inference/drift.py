@@ -20,7 +20,7 @@ import numpy as np
 
 from .._core.engine import engine
 from .._core.validation import Rows
-from ..results.drift import Drift
+from ..results.drift_record import Drift
 from ..results.report_table import BootstrapSettings
 
 __all__ = ["segment_delong", "two_sample_z", "drift_record", "AUC_TEST",
@@ -108,10 +108,33 @@ def _segment_groups(rows: Rows, codes: np.ndarray, n_segments: int
 def two_sample_z(value: np.ndarray, variance: np.ndarray, ref_value: float,
                  ref_variance: float, skip: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each entry against the reference: the difference, its z statistic (variances
-    added: independent samples) and the two-sided p-value; NaN where ``skip`` (the
-    reference's own periods) and where a variance is undefined. A difference of 0
-    with variance 0 is z = 0; another difference with variance 0 is infinite z."""
+    """Each entry against the reference as two independent samples.
+
+    Parameters
+    ----------
+    value, variance : ndarray of float64
+        Each period's estimate and its variance.
+    ref_value, ref_variance : float
+        The reference's.
+    skip : ndarray of bool
+        Periods not tested (the reference's own).
+
+    Returns
+    -------
+    difference, z, p_value : ndarray of float64
+        ``value - ref_value``, ``difference / sqrt(variance + ref_variance)`` and the
+        two-sided normal p-value; NaN where skipped or a variance is undefined. A
+        difference of 0 with variance 0 is z = 0; another is an infinite z.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.inference.drift import two_sample_z
+    >>> d, z, p = two_sample_z(np.array([0.8, 0.7]), np.array([1e-4, 1e-4]), 0.8, 1e-4,
+    ...                        np.array([True, False]))
+    >>> round(float(z[1]), 3), round(float(p[1]), 6), bool(np.isnan(z[0]))
+    (-7.071, 0.0, True)
+    """
     diff = value - ref_value
     se = np.sqrt(variance + ref_variance)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -130,11 +153,41 @@ def drift_record(period: np.ndarray, reference: Any, skip: np.ndarray, alpha: fl
                  boot: BootstrapSettings | None) -> Drift:
     """The ``Drift`` of every period against the reference.
 
-    ``auc``: the periods' AUCs and DeLong variances, the reference's AUC and variance;
-    ``precision``: the periods' ``C(r_b)`` and the reference's; ``spread``: unstratified
-    bootstrap intervals (``segment_intervals``) of the periods then the reference (one
-    more entry), None without ``n_boot`` (``C(r_b)`` is then not tested); ``skip``: the
-    periods the reference holds (not tested)."""
+    Parameters
+    ----------
+    period : ndarray
+        The periods' starts.
+    reference : object
+        The reference, as ``Drift.reference`` shows it.
+    skip : ndarray of bool
+        The periods the reference holds (not tested).
+    alpha : float
+        The level of each test.
+    auc : tuple
+        The periods' AUCs and DeLong variances, the reference's AUC and variance.
+    precision : tuple
+        The periods' ``C(r_b)`` and the reference's.
+    spread : Mapping[str, ndarray] or None
+        Unstratified bootstrap intervals (``segment_intervals``) of the periods, then
+        of the reference (one more entry); None without ``n_boot`` (``C(r_b)`` is then
+        not tested).
+    boot : BootstrapSettings or None
+        The settings the intervals were drawn with.
+
+    Returns
+    -------
+    Drift
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.inference.drift import drift_record
+    >>> d = drift_record(np.array([0.0, 86400.0]), 0.0, np.array([True, False]), 0.05,
+    ...                  (np.array([0.8, 0.7]), np.array([1e-4, 1e-4]), 0.8, 1e-4),
+    ...                  (np.array([0.6, 0.5]), 0.6), None, None)
+    >>> d.auc_drift.tolist(), d.tests["precision"]
+    ([False, True], 'not tested: needs bootstrap replicates (n_boot)')
+    """
     a_diff, a_z, a_p = two_sample_z(auc[0], auc[1], auc[2], auc[3], skip)
     tests: dict[str, Any] = {"auc": AUC_TEST}
     if spread is None or boot is None:

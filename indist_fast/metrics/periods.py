@@ -61,14 +61,51 @@ def _duration_seconds(value: Any, name: str) -> tuple[float, bool]:
 @dataclass(frozen=True)
 class Periods:
     """A checked frequency: periods of ``seconds`` each, counted from ``origin`` seconds
-    after the epoch (0, or a Monday for weeks)."""
+    after the epoch (0, or a Monday for weeks).
+
+    Attributes
+    ----------
+    seconds : float
+        The length of a period.
+    origin : float
+        Where period 0 starts, in seconds after 1970-01-01 00:00 UTC.
+    text : str
+        ``freq`` as given, for messages.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from indist_fast.metrics.periods import check_freq
+    >>> days = check_freq("1D")
+    >>> days.keys(np.array([0.0, 86399.0, 86400.0])).tolist()
+    [0, 0, 1]
+    """
 
     seconds: float
     origin: float
     text: str
 
     def keys(self, t: np.ndarray) -> np.ndarray:
-        """The period number (int64) of each time (``time_values``' output)."""
+        """The period number of each time.
+
+        Parameters
+        ----------
+        t : ndarray
+            Times as ``time_values`` gives them (``datetime64[ns]`` or float seconds).
+
+        Returns
+        -------
+        ndarray of int64
+            ``floor((t - origin) / seconds)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from indist_fast.metrics.periods import check_freq
+        >>> t = np.array(["2024-01-01T05", "2024-01-02T01"], dtype="datetime64[ns]")
+        >>> check_freq("1D").keys(t).tolist()
+        [19723, 19724]
+        """
         if t.dtype.kind == "M":
             if self.seconds != int(self.seconds):
                 raise ValueError(f"freq: periods of datetimes must last whole seconds, got "
@@ -80,7 +117,27 @@ class Periods:
         return np.floor_divide(t - self.origin, self.seconds).astype(np.int64)
 
     def starts(self, keys: np.ndarray, datetimes: bool) -> np.ndarray:
-        """Each period's start: ``datetime64[s]`` for datetimes, else seconds (float)."""
+        """Each period's start.
+
+        Parameters
+        ----------
+        keys : ndarray of int64
+            Period numbers (``keys``' output).
+        datetimes : bool
+            Whether the times were datetimes.
+
+        Returns
+        -------
+        ndarray
+            ``datetime64[s]`` for datetimes, else float seconds.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from indist_fast.metrics.periods import check_freq
+        >>> str(check_freq("1D").starts(np.array([19723]), True)[0])
+        '2024-01-01T00:00:00'
+        """
         if datetimes:
             return (keys * int(self.seconds) + int(self.origin)).astype("datetime64[s]")
         out: np.ndarray = keys * self.seconds + self.origin
