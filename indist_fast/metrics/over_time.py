@@ -9,12 +9,14 @@ rows by (period, score), for DeLong's variance of each period's AUC.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from typing import Any, Iterable
+from typing import Any, ContextManager, Iterable
 
 import numpy as np
 
-from .._core.validation import Rows, check_flag, check_levels, check_real, prepare_rows
+from .._core.validation import (Rows, check_flag, check_levels, check_real, checked_classes,
+                                prepare_rows)
 from ..errors import IndistFastWarning
 from ..inference.drift import drift_record, segment_delong
 from ..inference.segment_bootstrap import (bootstrap_settings, segment_intervals,
@@ -179,6 +181,8 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
     ([0.0, 86400.0], [1.0, 0.0])
     """
     rows = prepare_rows(y_true, y_score, sample_weight, pos_label)
+    # every row checked here, where errors can name its row: windows repeat rows
+    checked_classes(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
     times = time_values(t, rows.n_rows, time_name)
     codes, keys = _dense_codes(periods.keys(times))     # periods numbered in time order
     starts = periods.starts(keys, times.dtype.kind == "M")
@@ -189,7 +193,8 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
     if take is not None:
         rows = _subset(rows, take)
     table = evaluate_many_checked(rows.y, {"score": rows.s}, rows.w, [codes], ["period"],
-                                  rows.pos_value, lv, exclude_self, False, boot)
+                                  rows.pos_value, lv, exclude_self, False, boot,
+                                  naming=_as_given)
     n = len(keys)
     both = _joined(rows, reference_rows)
     both_codes = np.concatenate((codes, np.full(reference_rows.n_rows, n, dtype=np.int64)))
@@ -216,6 +221,11 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
     out = ReportTable(table.by, columns, table.levels, table.exclude_self, table.n_boot,
                       table.confidence, table.seed_entropy)
     return out._with_sources(table._sources)._with_drift(drift)
+
+
+def _as_given(model: Any) -> ContextManager[None]:
+    """Errors about the scores keep their argument's name, ``y_score``."""
+    return contextlib.nullcontext()
 
 
 def _subset(rows: Rows, take: np.ndarray) -> Rows:
