@@ -84,7 +84,9 @@ def over_time(y_true: Any, y_score: Any = None, t: Any = None, *, freq: Any = "1
         (``auc_low``, ``precision_low``, ...) and the drift test of ``C(r_b)``. 0:
         neither.
     seed : int, sequence of int, numpy SeedSequence or None, default=0
-        Seed of the intervals, as in ``evaluate_many`` (periods in table order).
+        Seed of the intervals, as in ``evaluate_many`` (periods in table order; the
+        drift test's replicates of ``C(r_b)`` use the same seed, the reference as the
+        position after the last period). None draws fresh entropy from the OS.
     confidence : float, default=0.95
         Coverage of the intervals.
     levels : sequence of float, default=(0.4, 0.5, 0.6)
