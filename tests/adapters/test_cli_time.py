@@ -54,3 +54,13 @@ def test_bad_freq_is_named(path, capsys):
     assert main(["evaluate", path, "--label", "y", "--score", "p", "--time", "ts",
                  "--freq", "1M", "--quiet"]) != 0
     assert "freq" in capsys.readouterr().err
+
+
+def test_html_page_gets_the_over_time_panel(path, tmp_path, capsys):
+    page = tmp_path / "days.html"
+    assert main(["evaluate", path, "--label", "y", "--score", "p", "--time", "ts",
+                 "--html", str(page), "--quiet"]) == 0
+    text = page.read_text()
+    assert 'id="panel-time"' in text and "Metrics over time" in text
+    assert text.count('<option value="') >= 4 + 1          # four periods, one model
+    assert '"drift_auc":[false,false,false,true]' in text
