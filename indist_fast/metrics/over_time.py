@@ -198,9 +198,9 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
                                   rows.pos_value, lv, exclude_self, False, boot,
                                   naming=_as_given)
     n = len(keys)
-    both = _joined(rows, reference_rows)
-    both_codes = np.concatenate((codes, np.full(reference_rows.n_rows, n, dtype=np.int64)))
-    auc, variance = segment_delong(both, both_codes, n + 1)
+    _, variance = segment_delong(rows, codes, n)
+    ref_auc, ref_variance = segment_delong(reference_rows, np.zeros(reference_rows.n_rows,
+                                                                    dtype=np.int64), 1)
     columns = dict(table.columns)
     columns["period"] = starts
     spread = None
@@ -208,16 +208,22 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
         # Unstratified: a period's class counts vary from one period to the next, and
         # C(r_b) moves with them (stratified replicates, which hold the counts, gave
         # standard errors a quarter too small and flagged 15% of unchanged periods).
-        spread = segment_intervals(segment_slots(both, both_codes, n + 1), boot,
-                                   exclude_self=exclude_self, stratified=False)
+        # The reference is resampled as the position after the last period.
+        periods_iv = segment_intervals(segment_slots(rows, codes, n), boot,
+                                       exclude_self=exclude_self, stratified=False)
+        reference_iv = segment_intervals(
+            segment_slots(reference_rows, np.zeros(reference_rows.n_rows, dtype=np.int64), 1),
+            boot, first_key=n, exclude_self=exclude_self, stratified=False)
+        spread = {name: np.concatenate((periods_iv[name], reference_iv[name]))
+                  for name in periods_iv}
     ref_precision = columns["precision"][in_reference][0] if in_reference.sum() == 1 and \
         take is None else _precision(reference_rows, lv, exclude_self)
     labels = starts[in_reference]
     drift = drift_record(starts, labels[0] if len(labels) == 1 else (labels[0], labels[-1]),
                          in_reference, alpha,
-                         (columns["auc"], variance[:n], auc[n], variance[n]),
+                         (columns["auc"], variance, ref_auc[0], ref_variance[0]),
                          (columns["precision"], ref_precision), spread, boot)
-    columns["auc_std_error"] = np.sqrt(variance[:n])
+    columns["auc_std_error"] = np.sqrt(variance)
     columns["drift_auc"] = drift.auc_drift
     columns["drift_precision"] = drift.precision_drift
     out = ReportTable(table.by, columns, table.levels, table.exclude_self, table.n_boot,
@@ -233,13 +239,6 @@ def _as_given(model: Any) -> ContextManager[None]:
 def _subset(rows: Rows, take: np.ndarray) -> Rows:
     return Rows(rows.y[take], rows.s[take], None if rows.w is None else rows.w[take],
                 rows.pos_value, rows.neg_value, rows.coding)
-
-
-def _joined(a: Rows, b: Rows) -> Rows:
-    """The rows of ``a`` then those of ``b`` (the same labels' coding)."""
-    w = None if a.w is None else np.concatenate((a.w, b.w))
-    return Rows(np.concatenate((a.y, b.y)), np.concatenate((a.s, b.s)), w, a.pos_value,
-                a.neg_value, a.coding)
 
 
 def _precision(rows: Rows, lv: tuple[float, ...], exclude_self: bool) -> float:
