@@ -81,7 +81,7 @@ class Drift:
         Examples
         --------
         >>> import numpy as np, indist_fast
-        >>> t = indist_fast.over_time([0, 1, 0, 1], [.1, .9, .2, .8], [0, 0, 1, 1]).drift
+        >>> t = indist_fast.over_time([0, 1, 0, 1], [.1, .9, .2, .8], [0, 0, 86400, 86400]).drift
         >>> t.flagged()
         []
         """
@@ -98,7 +98,7 @@ class Drift:
         Examples
         --------
         >>> import indist_fast
-        >>> d = indist_fast.over_time([0, 1, 0, 1], [.1, .9, .2, .8], [0, 0, 1, 1]).drift
+        >>> d = indist_fast.over_time([0, 1, 0, 1], [.1, .9, .2, .8], [0, 0, 86400, 86400]).drift
         >>> d.to_dict()["auc_drift"], d.to_dict()["reference"]
         ([False, False], 0.0)
         """
@@ -114,7 +114,7 @@ class Drift:
         Examples
         --------
         >>> import indist_fast
-        >>> d = indist_fast.over_time([0, 1, 0, 1], [.1, .9, .2, .8], [0, 0, 1, 1]).drift
+        >>> d = indist_fast.over_time([0, 1, 0, 1], [.1, .9, .2, .8], [0, 0, 86400, 86400]).drift
         >>> list(d.to_pandas().columns)[:3]
         ['period', 'in_reference', 'auc_difference']
         """
