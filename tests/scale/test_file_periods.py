@@ -88,3 +88,18 @@ def test_bad_time_arguments_are_named(path, kwargs, error, words):
     with pytest.raises(error) as info:
         indist_fast.evaluate_file(path, label="y", score="p", progress=False, **args)
     assert words in str(info.value)
+
+
+def test_npz_datetimes_and_seconds(tmp_path):
+    y, p = FRAME["y"].to_numpy(), FRAME["p"].to_numpy()
+    ts = FRAME["ts"].to_numpy().astype("datetime64[s]")
+    path = tmp_path / "log.npz"
+    np.savez(path, y=y, p=p, ts=ts, secs=ts.astype(np.int64))
+    want = indist_fast.over_time(y, p, ts, freq="6h")
+    for column in ("ts", "secs"):
+        got = indist_fast.evaluate_file(path, label="y", score="p", time=column, freq="6h",
+                                        progress=False)
+        _equal(got, want, REPORT_COLUMNS)
+    got = indist_fast.evaluate_file(path, label="y", score="p", time="secs", freq="6h",
+                                    progress=False)
+    assert got.columns["period"].tolist() == want.columns["period"].astype(np.int64).tolist()
