@@ -96,10 +96,14 @@ def _counted_delong(rows: Rows, codes: np.ndarray, n_segments: int
         wp, wn = len(pos), len(neg)
         if wp == 0 or wn == 0:
             continue
-        below = np.searchsorted(neg, pos, "left")
-        v10 = (below + 0.5 * (np.searchsorted(neg, pos, "right") - below)) / wn
-        at_or_below = np.searchsorted(pos, neg, "right")
-        v01 = (wp - at_or_below + 0.5 * (at_or_below - np.searchsorted(pos, neg, "left"))) / wp
+        below = np.searchsorted(neg, pos, "left")          # negatives under each positive
+        at_or_below = np.searchsorted(neg, pos, "right")
+        v10 = (below + 0.5 * (at_or_below - below)) / wn
+        # the positives at or under negative j are those with below <= j, and those
+        # strictly under it those with at_or_below <= j: counted, not searched again
+        pos_le = np.cumsum(np.bincount(below, minlength=wn + 1)[:wn])
+        pos_lt = np.cumsum(np.bincount(at_or_below, minlength=wn + 1)[:wn])
+        v01 = (wp - pos_le + 0.5 * (pos_le - pos_lt)) / wp
         auc[g] = float(np.mean(v10))
         if wp > 1 and wn > 1:
             s10 = float(np.sum((v10 - auc[g]) ** 2))
