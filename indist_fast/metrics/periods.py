@@ -110,7 +110,7 @@ class Periods:
             if self.seconds != int(self.seconds):
                 raise ValueError(f"freq: periods of datetimes must last whole seconds, got "
                                  f"{self.text}.")
-            ns = t.astype("datetime64[ns]").astype(np.int64)
+            ns = t.astype("datetime64[ns]", copy=False).view(np.int64)
             keys: np.ndarray = np.floor_divide(ns - int(self.origin) * _NS,
                                                int(self.seconds) * _NS)
             return keys
@@ -247,7 +247,7 @@ def time_values(t: Any, n: int, name: str = "t") -> np.ndarray:
         values = _objects(values, name)
     kind = values.dtype.kind
     if kind == "M":
-        out = values.astype("datetime64[ns]")
+        out = values.astype("datetime64[ns]", copy=False)
         bad = np.isnat(out)
         if bad.any():
             raise ValueError(f"{name} has a missing time (NaT) at row "
