@@ -29,6 +29,8 @@ from .scale.file_tables import score_table_file
 from . import dask
 from .table.score_table import ScoreTable
 from .metrics.segments import evaluate_many
+from .metrics.over_time import over_time
+from .results.drift_record import Drift
 from .results.report_table import ReportTable
 from .metrics.confusion_counts import Confusion, confusion
 from .metrics.operating_points import (OperatingPointIntervals, RateInterval,
@@ -109,4 +111,5 @@ __all__ = [
     "ci_bands", "RocBands", "Band",
     "smooth_roc", "SmoothRoc", "power_roc_test", "RocPower", "var_auc", "cov_auc",
     "coords", "Coords", "DirectionWarning",
+    "over_time", "Drift",
 ]

@@ -30,6 +30,13 @@ def add_parser(sub: Any) -> None:
     ev = sub.add_parser("evaluate", help="evaluate label and score columns of a file")
     add_columns(ev, several=True)
     add_by(ev, "one row per segment and model")
+    ev.add_argument("--time", default=None, metavar="COLUMN",
+                    help="time column (datetimes, or seconds): one row per period of "
+                         "--freq, with drift flags against the first period (one score, "
+                         "no --by, rows within --memory-limit)")
+    ev.add_argument("--freq", default="1D",
+                    help="length of a period with --time: 1D, 6h, 15min, 30s, 1W or "
+                         "seconds (1D)")
     ev.add_argument("--levels", type=float, nargs="+", default=[0.4, 0.5, 0.6],
                     help="levels of B to report (0.4 0.5 0.6)")
     ev.add_argument("--bootstrap", type=int, default=None, metavar="N",
@@ -60,7 +67,11 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..scale.files import evaluate_file
-    table_form = len(args.score) > 1 or bool(args.by) or args.csv is not None or args.total
+    table_form = (len(args.score) > 1 or bool(args.by) or args.csv is not None or args.total
+                  or args.time is not None)
+    freq: Any = args.freq
+    if args.time is not None:
+        freq = _freq_value(args.freq)
     check_csv_path(args.csv)             # refused before the data are read, not after
     with contextlib.ExitStack() as stack:
         cache: list[FileRows] = []
@@ -81,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
                                        memory_limit=args.memory_limit,
                                        progress=progress(args), tmp_dir=args.tmp_dir,
                                        drop_nulls=args.drop_nulls, total=args.total,
-                                       n_boot=args.bootstrap, seed=args.seed)
+                                       n_boot=args.bootstrap, seed=args.seed,
+                                       **({} if args.time is None
+                                          else {"time": args.time, "freq": freq}))
             else:        # the bootstrap resamples rows: they are read into memory
                 _check_bootstrap_fits(args)
                 r = rows()
@@ -97,10 +110,12 @@ def run(args: argparse.Namespace) -> int:
         if args.csv is not None:
             output.write_csv(args.csv, result.to_dict())
             print(f"table: {args.csv}", file=sys.stderr)
+        drift = getattr(result, "drift", None)
         if args.json:
             output.print_json({"evaluate": result.to_dict(),
                                **table_readings.as_dicts(extra)} if extra
-                              else result.to_dict())
+                              else {"evaluate": result.to_dict(), "drift": drift.to_dict()}
+                              if drift is not None else result.to_dict())
         elif args.csv is None:
             print(output.header(args))
             print(table_text(result, args.all_rows) if isinstance(result, ReportTable)
@@ -146,6 +161,10 @@ def table_text(table: ReportTable, all_rows: bool) -> str:
             shown.append((ci, [output.interval_text(lo, hi) for lo, hi
                                in zip(cols[f"{name}_low"], cols[f"{name}_high"])]))
     shown.append(("reached", [output.number_text(v) for v in cols["reached"]]))
+    if "drift_auc" in cols:
+        shown.append(("drift", [",".join(name for name, flag in (("AUC", a), ("C", c)) if flag)
+                                for a, c in zip(cols["drift_auc"].tolist(),
+                                                cols["drift_precision"].tolist())]))
     rows = [[cells[i] for _, cells in shown] for i in range(n)]
     lines = output.text_table([name for name, _ in shown], rows, all_rows)
     flagged = int(np.count_nonzero(cols["one_class"]))
@@ -156,7 +175,22 @@ def table_text(table: ReportTable, all_rows: bool) -> str:
         lines.append(f"intervals: {table.n_boot:,} bootstrap replicates per row (seed "
                      f"{table.seed_entropy}), at level 0.5"
                      + (f"; none for {', '.join(missing)}" if missing else ""))
+    if table.drift is not None:
+        d = table.drift
+        tested = d.tests["precision"]
+        lines.append(f"drift: against the period {output.number_text(d.reference)} at "
+                     f"level {d.alpha:g}; AUC by {d.tests['auc']}; C(r_b) "
+                     + ("not tested (needs --bootstrap)" if tested.startswith("not")
+                        else f"by {tested}"))
     return "\n".join(lines)
+
+
+def _freq_value(text: str) -> Any:
+    """``--freq`` as ``over_time`` takes it: a number of seconds, or the text."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def _html_report(args: argparse.Namespace, result: Any, rows: Callable[[], FileRows]) -> None:

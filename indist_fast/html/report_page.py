@@ -22,6 +22,7 @@ from ..plot import log_counts
 from ..table.score_table import ScoreTable
 from .page import check_path, deliver, esc, page, table_box
 from ..results.calibration_record import Calibration
+from .time_panel import is_over_time, time_section
 from ..results.html_tables import cell, report_html_table, report_table_html, table_html
 
 __all__ = ["report_html", "segment_page", "segment_section", "MAX_POINTS", "MAX_SEGMENT_ROWS"]
@@ -209,6 +210,7 @@ Dashed grey on the ROC: its convex hull; on B(r): B = 1/2 and the 0.4 to 0.6 ban
 2[c pi1 (1 - tpr) + (1 - c) pi0 fpr] of the best hull point for each cost proportion c, and
 the slider point's own line.</p>
 {calibration}
+{over_time}
 {segments}"""
 
 
@@ -277,7 +279,10 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         Segment columns for the segment table (as in ``evaluate_many``).
     segments : ReportTable, default=None
         A segment table already computed (``evaluate_many``, ``evaluate_file`` with
-        ``by``), shown instead; not together with ``groups``.
+        ``by``), shown instead; not together with ``groups``. A table by period alone
+        (``indist_fast.over_time``, ``evaluate_file(time=...)``) adds the "Over time"
+        panel: AUC and C(r_b) per period with their bands, the periods the drift tests
+        flagged ringed, and the report of the period clicked.
     n_boot : int, default=None
         Bootstrap replicates for the summary's intervals (see ``indist_fast.evaluate``).
     seed : int, sequence of int, SeedSequence or None, default=0
@@ -365,6 +370,9 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         segments = _quiet(evaluate_many, y_true, models if isinstance(y_score, Mapping)
                           else y_score, groups=groups, sample_weight=sample_weight,
                           pos_label=pos_label, exclude_self=exclude_self)
+    time_html, time_data = "", None
+    if segments is not None and is_over_time(segments):
+        time_html, time_data = time_section(segments)
     n_rows = reports[0][1].n_rows
     boot = reports[0][1].intervals
     boot_note = "" if not boot else (
@@ -380,9 +388,12 @@ def report_html(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
         log_checked=" checked" if log or (log is None and log_counts(
             reports[0][1].weight_pos, reports[0][1].weight_neg)) else "",
         calibration=_calibration_section(calibrated, isinstance(y_score, Mapping)),
+        over_time=time_html,
         segments="" if segments is None else segment_section(segments))
     text = page(title or "indist_fast: evaluation report", body,
-                {"models": data, "max_points": max_points}, ("report.js", "sort.js"))
+                {"models": data, "max_points": max_points,
+                 **({} if time_data is None else {"over_time": time_data})},
+                ("report.js", "sort.js") + (() if time_data is None else ("time_panel.js",)))
     return deliver(text, path)
 
 

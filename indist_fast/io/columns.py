@@ -65,10 +65,12 @@ def check_present(path: str, cols: dict[str, str | None], available: list[str],
 def check_dtype(path: str, key: str, name: str, dtype: np.dtype) -> None:
     """A NumPy column of a kind its role can take (labels and segments may be text,
     not the rest)."""
-    kinds = "biufUS" if text_allowed(key) else "biuf"
     role = role_of(key)
+    # segments may be timestamps too (a day, or evaluate_file's time= column)
+    kinds = ("biufUSM" if role == "by" else "biufUS") if text_allowed(key) else "biuf"
     if dtype.kind not in kinds or dtype.subdtype is not None:
-        want = ("booleans, numbers or strings" if text_allowed(key)
+        want = ("booleans, numbers, strings or datetimes" if role == "by"
+                else "booleans, numbers or strings" if text_allowed(key)
                 else "numbers or booleans")
         raise TypeError(f"{role}: column {name!r} of {path} has dtype {dtype}; a {role} "
                         f"column must hold {want}.")

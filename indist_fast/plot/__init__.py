@@ -25,9 +25,10 @@ from ._drawing import PALETTE as PALETTE
 from ._drawing import R_B_COLOR as R_B_COLOR
 from ._drawing import log_counts as log_counts
 from ._gains_charts import gains, lift
+from ._over_time_figure import over_time
 from ._reliability_diagram import ReliabilityAxes, reliability
 from ._sheet_figures import nine_panels, report_sheet
 
 __all__ = ["scores_by_class", "roc", "pr", "b_curve", "c_tpr_fpr_vs_b", "b_split",
            "cost_curves", "signal_curves", "report_sheet", "nine_panels", "reliability",
-           "ReliabilityAxes", "gains", "lift"]
+           "ReliabilityAxes", "gains", "lift", "over_time"]

@@ -15,7 +15,7 @@ from .._core.validation import check_weight_total
 from .report import Report, plain_value
 from .values import value_text
 
-__all__ = ["ReportTable", "REPORT_COLUMNS", "EXTRA_COLUMNS"]
+__all__ = ["ReportTable", "REPORT_COLUMNS", "EXTRA_COLUMNS", "DRIFT_COLUMNS"]
 
 
 class BootstrapSettings(NamedTuple):
@@ -38,6 +38,10 @@ REPORT_COLUMNS = ("n_rows", "weight_pos", "weight_neg", "base_rate", "auc",
 #: Columns ``evaluate_many(extra=...)`` adds on request: readings of each segment's
 #: score table that the sweeps do not track (KS, and calibration's with its defaults).
 EXTRA_COLUMNS = ("ks", "ece", "mce", "brier", "log_loss")
+
+#: Columns ``over_time`` adds: DeLong's standard error of each period's AUC, and the
+#: drift flags of ``ReportTable.drift`` (False where a period was not tested).
+DRIFT_COLUMNS = ("auc_std_error", "drift_auc", "drift_precision")
 
 _POINT = ("threshold", "b", "precision", "lift", "tpr", "fpr", "f1", "reached")
 
@@ -113,6 +117,10 @@ class ReportTable:
         Nominal coverage of the intervals.
     seed_entropy : int or None
         Entropy of the intervals' seed: pass it as ``seed`` to repeat them.
+    drift : Drift or None
+        From ``over_time``: each period tested against the reference period (the
+        same flags are the columns ``drift_auc`` and ``drift_precision``); None
+        elsewhere.
 
     Examples
     --------
@@ -134,6 +142,8 @@ class ReportTable:
     n_boot: int | None = None
     confidence: float | None = None
     seed_entropy: int | None = None
+    # ``over_time``'s tests of each period against a reference period (``Drift``).
+    drift: Any = field(default=None, compare=False)
     # Where ``report`` finds a row's sweep: blocks of rows, each the models' sweeps over
     # its segments, segment-major (row i of a block: segment i // n_models, model
     # i % n_models). Set by ``_with_sources``: a table is only built from sweeps.
@@ -145,6 +155,10 @@ class ReportTable:
 
     def _with_sources(self, sources: tuple[tuple[SegmentSweeps, ...], ...]) -> "ReportTable":
         object.__setattr__(self, "_sources", sources)
+        return self
+
+    def _with_drift(self, drift: Any) -> "ReportTable":
+        object.__setattr__(self, "drift", drift)
         return self
 
     def _sweep_of(self, row: int) -> tuple[SegmentSweeps, int]:
@@ -378,7 +392,7 @@ class ReportTable:
                                  "precision", "lift", "reached"]
         if "auc_low" in self.columns:                  # (n_boot given)
             shown[shown.index("auc") + 1:shown.index("auc") + 1] = ["auc_low", "auc_high"]
-        shown += [name for name in EXTRA_COLUMNS if name in self.columns]
+        shown += [name for name in EXTRA_COLUMNS + DRIFT_COLUMNS[1:] if name in self.columns]
         rows = list(range(len(self)))
         if len(rows) > 20:
             rows = rows[:10] + [-1] + rows[-10:]

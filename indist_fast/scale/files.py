@@ -63,10 +63,12 @@ from ..inference.segment_bootstrap import bootstrap_settings
 from ..io import Source, naming_columns, open_source, page_release, typed_pos_label
 from ..io.source import RowGroupReader
 from ..metrics.evaluation import evaluate
+from ..metrics.periods import check_freq
 from ..metrics.segments import RESERVED, column_names
 from ..results.report import Report
 from ..results.report_table import ReportTable
 from ..table.score_table import DEFAULT_LEVELS, ScoreTable, with_main_level
+from .file_periods import evaluate_periods
 from .file_plan import TablePlan
 from .file_stream import (CountedChunks, Progress, drain, no_rows, read_while_it_fits,
                           rows_in_files)
@@ -136,7 +138,19 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: Literal[False] = False,
                   n_boot: None = None, seed: Any = 0, confidence: float = 0.95,
-                  filesystem: Any = None) -> Report: ...
+                  filesystem: Any = None, time: None = None,
+                  freq: Any = "1D") -> Report: ...
+
+
+@overload
+def evaluate_file(path: _Paths, *, label: str, score: str | Sequence[str],
+                  by: str | Sequence[str] | None = None, weight: str | None = None,
+                  pos_label: Any = None, levels: Iterable[float] = DEFAULT_LEVELS,
+                  exclude_self: bool = True, memory_limit: Any = None,
+                  progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
+                  drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
+                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
+                  time: str, freq: Any = "1D") -> ReportTable: ...
 
 
 @overload
@@ -146,8 +160,9 @@ def evaluate_file(path: _Paths, *, label: str, score: list[str] | tuple[str, ...
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None
-                  ) -> ReportTable: ...
+                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
+                  time: str | None = None,
+                  freq: Any = "1D") -> ReportTable: ...
 
 
 @overload
@@ -157,8 +172,9 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: str | Sequence[st
                   memory_limit: Any = None, progress: bool | None = None,
                   tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None
-                  ) -> ReportTable: ...
+                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
+                  time: str | None = None,
+                  freq: Any = "1D") -> ReportTable: ...
 
 
 def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
@@ -168,8 +184,9 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
                   exclude_self: bool = True, memory_limit: Any = None,
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
-                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None
-                  ) -> Report | ReportTable:
+                  seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
+                  time: str | None = None,
+                  freq: Any = "1D") -> Report | ReportTable:
     """``evaluate`` (or ``evaluate_many``) on columns of files, exactly, whatever their size.
 
     One score column without ``by`` gives the ``Report`` ``indist_fast.evaluate``
@@ -262,11 +279,22 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         (an endpoint, credentials, timeouts): ``path`` is then a path in it, such as
         ``"bucket/logs/"`` (a URI's scheme is dropped). By default each URI's own
         filesystem, local paths the local disk.
+    time : str, default=None
+        A time column (datetimes, or numbers of seconds): the table then has a row per
+        period of ``freq`` (the first segment column, ``period``: each period's start),
+        as ``indist_fast.over_time``. With one score and no ``by``, when the columns
+        fit ``memory_limit``, it is ``over_time``'s table, drift tests included
+        (``ReportTable.drift``, reference the first period); otherwise (several
+        scores, segments, or beyond the limit, out of core) the metrics alone.
+    freq : str, timedelta or number, default="1D"
+        The length of a period with ``time``, in ``over_time``'s forms (``"1h"``,
+        ``"1D"``, ``"1W"``, a number of seconds).
 
     Returns
     -------
     Report or ReportTable
-        A ``Report`` for one score (a str) without ``by``; otherwise a ``ReportTable``.
+        A ``Report`` for one score (a str) without ``by`` or ``time``; otherwise a
+        ``ReportTable``.
 
     Raises
     ------
@@ -307,7 +335,9 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     folder = check_tmp_dir(tmp_dir)
     total = check_flag(total, "total")
     boot = bootstrap_settings(n_boot, seed, confidence, progress)   # before reading
-    if isinstance(score, str) and by is None and not total and n_boot is None:
+    periods = None if time is None else check_freq(freq)
+    if isinstance(score, str) and by is None and not total and n_boot is None \
+            and periods is None:
         cols = {"label": label, "score": score, "weight": weight}
         src = open_source(path, cols, drop_nulls=drop_nulls, filesystem=filesystem)
         with naming_columns(path, cols):
@@ -320,9 +350,19 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         raise ValueError(f"by: segment column name(s) {clash} would hide the table's own "
                          "columns of that name; rename them (reserved: model, one_class "
                          "and the Report fields).")
+    if periods is not None:
+        if not isinstance(time, str):
+            raise TypeError(f"time must be a column name (str), got {time!r}.")
+        if time in by_names or "period" in by_names:
+            raise ValueError(f"by: {by_names} holds the time column or 'period', which "
+                             "time= makes the first segment column.")
+        by_names = [time] + by_names
     cols = {"label": label, "score": scores[0], "weight": weight,
             **{f"score#{k}": s for k, s in enumerate(scores[1:], 1)},
             **{f"by#{k}": b for k, b in enumerate(by_names)}}
+    if periods is not None:
+        return evaluate_periods(path, cols, periods, pos_label, lv, exclude_self, limit,
+                                folder, drop_nulls, total, boot, progress, filesystem)
     src = open_source(path, cols, drop_nulls=drop_nulls, filesystem=filesystem)
     plan = TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls, total,
                      boot)

@@ -372,3 +372,37 @@ def test_the_calibration_panel_draws_each_probability_model(browser, tmp_path):
     assert len(dots) == sum(len(indist_fast.calibration(y, s).bin) for s in (p, p**0.6))
     assert value(browser, "ece", "#calibration") == indist_fast.calibration(y, p).ece
     check_clean(browser, path)
+
+
+def test_the_over_time_panel_shows_the_clicked_periods_report(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import Select
+    rng = np.random.default_rng(23)
+    t = np.datetime64("2024-05-01") + rng.integers(0, 10 * 86400, 8000).astype("timedelta64[s]")
+    y = rng.integers(0, 2, 8000)
+    s = y * np.where(t >= np.datetime64("2024-05-08"), 0.3, 1.5) + rng.normal(size=8000)
+    table = indist_fast.over_time(y, s, t, reference=("2024-05-01", "2024-05-03"), n_boot=50)
+    path = tmp_path / "over_time.html"
+    report_html(y, s, segments=table, path=path)
+    open_page(browser, path)
+    panel = "#panel-time"
+    rings = browser.find_elements("css selector", f"{panel} circle.drift")
+    assert len(rings) == int(table.columns["drift_auc"].sum() + table.columns["drift_precision"].sum())
+    assert len(rings) >= 3           # the three changed days, at least by AUC
+    assert len(browser.find_elements("css selector", f"{panel} polygon.timeband")) == 2
+    # the last period is shown first; choosing another shows its numbers
+    assert value(browser, "auc", "#period_report") == table.columns["auc"][-1]
+    Select(browser.find_element("id", "period")).select_by_value("4")
+    assert value(browser, "precision", "#period_report") == table.columns["precision"][4]
+    assert value(browser, "n_rows", "#period_report") == table.columns["n_rows"][4]
+    p = table.drift.auc_p_value[4]
+    assert value(browser, "auc_p_value", "#period_report") == pytest.approx(p, rel=1e-12)
+    # a click on the chart above period 7 shows period 7's report
+    svg = browser.find_element("id", "time_chart")
+    n, width = len(table), svg.size["width"]
+    x = (52 + (7 + 0.5) / n * (560 - 64)) * width / 560 - width / 2
+    ActionChains(browser).move_to_element_with_offset(svg, int(round(x)), 0).click().perform()
+    assert Select(browser.find_element("id", "period")).first_selected_option.text == \
+        "2024-05-08T00:00:00"
+    assert value(browser, "auc", "#period_report") == table.columns["auc"][7]
+    check_clean(browser, path)

@@ -718,6 +718,12 @@ def _entries() -> list[Entry]:
           two_classes=False, extra_errors=("scores",), skip=_models_in_columns),
         E("evaluate_many[n_boot]", f(ifa.evaluate_many, n_boot=6, seed=2), _many_check,
           two_classes=False, extra_errors=("scores",), skip=_models_in_columns),
+        # every row in one period (t = 0): the table of one row, as evaluate_many's
+        E("over_time", lambda ri: (ifa.over_time, (ri.y, ri.s, np.zeros(_rows(ri.s))),
+                                   _kw(ri)), _over_time_check, two_classes=False),
+        E("over_time[n_boot]", lambda ri: (ifa.over_time, (ri.y, ri.s, np.zeros(_rows(ri.s))),
+                                           {**_kw(ri), "n_boot": 6, "window": "2D"}),
+          _over_time_check, two_classes=False),
         # confusion reports B and C(r) too: both classes needed, as evaluate
         E("confusion", f(ifa.confusion, 0.5), _confusion_check),
         E("best_threshold[youden]", f(ifa.best_threshold, "youden"), _best_check),
@@ -876,6 +882,14 @@ def row_cases() -> list[Case]:
                 out.append(case)
     return out
 
+def _rows(values: Any) -> int:
+    """How many rows an input holds, as far as ``len`` tells (0 when it cannot)."""
+    try:
+        return len(values)
+    except TypeError:
+        return 0
+
+
 def _models_in_columns(ri: RowInput) -> bool:
     return ri.name in ("s_2d_proba", "s_column")
 
@@ -888,6 +902,19 @@ def _many_check(o: Oracle, t: Any, ri: RowInput) -> None:
         if t.columns["one_class"][0]:
             raise Wrong("two classes flagged one_class")
         check_report(o, t.report())
+        expect_close("auc", t.columns["auc"][0], o.auc())
+    elif not t.columns["one_class"][0]:
+        raise Wrong("one class not flagged")
+
+
+def _over_time_check(o: Oracle, t: Any, ri: RowInput) -> None:
+    """One period holding every row: its report, or the one-class flag."""
+    if len(t) != 1 or t.columns["period"].tolist() != [0.0]:
+        raise Wrong(f"over_time at t = 0 gave the periods {t.columns['period'].tolist()}")
+    if o.weight_pos > 0 and o.weight_neg > 0:
+        if t.columns["one_class"][0]:
+            raise Wrong("two classes flagged one_class")
+        check_report(o, t.report(period=0.0))
         expect_close("auc", t.columns["auc"][0], o.auc())
     elif not t.columns["one_class"][0]:
         raise Wrong("one class not flagged")

@@ -65,6 +65,11 @@ CALLS = {
         lambda **kw: indist_fast.evaluate_many(Y, {"s": S, "t": T}, groups=G, n_boot=N_BOOT,
                                                **kw),
         lambda r: np.r_[r.columns["auc_low"], r.columns["precision_high"]], 6 * N_BOOT, 2),
+    # a bar for the table's intervals, two for the drift test's unstratified replicates
+    # (the three periods, then the reference)
+    "over_time": (
+        lambda **kw: indist_fast.over_time(Y, S, G * 86400.0, n_boot=N_BOOT, **kw),
+        lambda r: np.r_[r.columns["auc_low"], r.drift.precision_z[1:]], 7 * N_BOOT, 3),
     "compare": (lambda **kw: indist_fast.compare(Y, S, T, metrics=("auc", "precision"),
                                                  n_boot=N_BOOT, **kw),
                 lambda r: r["precision"].replicates, 2 * N_BOOT, 2),
@@ -127,6 +132,7 @@ def test_evaluate_file_is_seeded_by_default(tmp_path):
 
 
 PUBLIC_SEEDED = [indist_fast.bootstrap, indist_fast.evaluate, indist_fast.evaluate_many,
+                 indist_fast.over_time,
                  indist_fast.compare, evaluate_file, operating_point_intervals, sample_auc,
                  sample_b, sample_b_curve, Resampler, Resampler.from_rows,
                  indist_fast.ci_bands]

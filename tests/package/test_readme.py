@@ -47,7 +47,8 @@ def test_the_python_tour_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tour,) = [b for b in blocks("python") if "evaluate_file" in b]
     namespace = {"y": y, "p": p, "m1": m1, "m2": m2, "day": day, "labels": labels,
-                 "probs": probs}
+                 "probs": probs, "ts": np.datetime64("2024-05-01", "s")
+                 + rng.integers(0, 3 * 86400, n).astype("timedelta64[s]")}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         exec(compile(tour, "README.md", "exec"), namespace)

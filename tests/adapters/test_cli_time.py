@@ -1,0 +1,66 @@
+"""``indist-fast evaluate FILE --time ts --freq 1D``: ``over_time``'s table printed, as
+JSON (with the drift record) and as an HTML page."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import indist_fast
+from indist_fast.cli import main
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+
+rng = np.random.default_rng(5)
+N = 6000
+FRAME = pd.DataFrame({"y": rng.integers(0, 2, N),
+                      "ts": pd.Timestamp("2024-05-01") + pd.to_timedelta(
+                          rng.integers(0, 4 * 86400, N), unit="s")})
+# the last day's scores carry less signal: a change the drift test must flag
+FRAME["p"] = FRAME["y"] * np.where(FRAME["ts"] >= "2024-05-04", 0.2, 1.5) + rng.normal(size=N)
+
+
+@pytest.fixture(scope="module")
+def path(tmp_path_factory):
+    out = tmp_path_factory.mktemp("logs") / "log.parquet"
+    FRAME.to_parquet(out)
+    return str(out)
+
+
+def test_json_is_over_time_with_drift(path, capsys):
+    assert main(["evaluate", path, "--label", "y", "--score", "p", "--time", "ts",
+                 "--freq", "1D", "--json", "--quiet"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = indist_fast.over_time(FRAME, label="y", score="p", time="ts")
+    assert got["evaluate"]["period"] == want.to_dict()["period"]
+    assert got["evaluate"]["auc"] == pytest.approx(want.columns["auc"].tolist(), rel=1e-12)
+    assert got["drift"]["auc_drift"] == [False, False, False, True]
+    assert got["drift"]["tests"]["auc"].startswith("DeLong")
+
+
+def test_text_marks_the_drifted_period(path, capsys):
+    assert main(["evaluate", path, "--label", "y", "--score", "p", "--time", "ts",
+                 "--freq", "86400", "--bootstrap", "50", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    last = [line for line in out.splitlines() if line.startswith("2024-05-04")][0]
+    assert last.rstrip().endswith("AUC,C")
+    assert "drift: against the period 2024-05-01" in out and "DeLong" in out
+
+
+def test_bad_freq_is_named(path, capsys):
+    assert main(["evaluate", path, "--label", "y", "--score", "p", "--time", "ts",
+                 "--freq", "1M", "--quiet"]) != 0
+    assert "freq" in capsys.readouterr().err
+
+
+def test_html_page_gets_the_over_time_panel(path, tmp_path, capsys):
+    page = tmp_path / "days.html"
+    assert main(["evaluate", path, "--label", "y", "--score", "p", "--time", "ts",
+                 "--html", str(page), "--quiet"]) == 0
+    text = page.read_text()
+    assert 'id="panel-time"' in text and "Metrics over time" in text
+    assert text.count('<option value="') >= 4 + 1          # four periods, one model
+    assert '"drift_auc":[false,false,false,true]' in text
