@@ -149,6 +149,7 @@ class Window:
         """Make ``base`` the rank structure (delta empty) and take U and the totals from
         it, as integers when unweighted."""
         self._base = base
+        self._top = engine().window_top(base.scores)
         self._delta = (_EMPTY_F, _EMPTY_F, _EMPTY_F, _EMPTY_I)
         self._batch_mean = 1.0
         if self.weighted:
@@ -357,7 +358,8 @@ class Window:
         order = np.argsort(s)
         b = self._base
         # + 0.0: -0.0 and 0.0 are one score; the kernels keep the first one's sign
-        step = engine().window_step(b.scores, b.pos_below, b.neg_below, *self._delta,
+        step = engine().window_step(b.scores, self._top, b.pos_below, b.neg_below,
+                                    *self._delta,
                                     s[order] + 0.0, code[order],
                                     None if w is None else w[order], float(self._pos),
                                     *self._delta_columns.spare(len(self._delta[0]) + len(s)))
