@@ -32,10 +32,10 @@ cdef extern from *:
     void __builtin_prefetch(const void*) noexcept nogil
 
 # The base's scores in blocks of ``STRIDE``: the first score of each block (``base_top``,
-# 125 KB for 1e6 scores: it stays in the cache between batches) is
-# walked in step with the ascending queries, then each query counts the scores below it
-# in its one block (8 cache lines side by side, fetched a few queries ahead). A binary
-# search of the whole base instead missed the cache at ~7 levels in a row per query.
+# 125 KB for 1e6 scores, so it stays in the cache between batches) is searched from the
+# last query's block on (the queries ascend), then each query searches its one block,
+# whose cache lines were requested a few queries ahead. A binary search of the whole
+# base missed the cache at ~7 levels in a row per query.
 cdef enum:
     STRIDE = 64
     # queries whose blocks are fetched ahead of the one counted
@@ -66,14 +66,24 @@ cdef inline void _lower_bounds(const double* a, Py_ssize_t m, const double* top,
     """For each ascending query, the first index whose score is >= it. ``out`` first
     holds each query's block (the last block starting below it, -1 if none), then the
     index."""
-    cdef Py_ssize_t q, t = 0, lo, n, half
+    cdef Py_ssize_t q, t = 0, lo, n, half, step, hi, mid
     cdef double x
     for q in range(nq):
         x = v[q]
-        while t + 8 <= nt and top[t + 7] < x:
-            t += 8
-        while t < nt and top[t] < x:
-            t += 1
+        # top[:t] < x: gallop from the last query's block, then halve (a walk would
+        # cost the index's length per batch, more than the batch for small batches
+        # into a large window)
+        step = 1
+        while t + step <= nt and top[t + step - 1] < x:
+            t += step
+            step <<= 1
+        hi = t + step - 1 if t + step - 1 < nt else nt
+        while t < hi:
+            mid = (t + hi) >> 1
+            if top[mid] < x:
+                t = mid + 1
+            else:
+                hi = mid
         out[q] = t - 1
     for q in range(min(AHEAD, nq)):
         _fetch_block(a, m, out[q])

@@ -754,7 +754,7 @@ def test_delong_sums_of_one_class_are_nan_without_warnings(backend):
         assert math.isnan(out.auc)
 
 
-@pytest.mark.parametrize("m", [1, 63, 64, 65, 128, 129, 1000])
+@pytest.mark.parametrize("m", [1, 63, 64, 65, 128, 129, 1000, 30000])
 def test_window_step_finds_every_score_of_a_base_in_blocks(m):
     """The kernel searches its base in blocks of ``window_top``: queries at each base
     score (the first of a block or not), between two, and beyond both ends, against the
