@@ -31,51 +31,89 @@ cdef enum:
 cdef extern from *:
     void __builtin_prefetch(const void*) noexcept nogil
 
-# Queries searched side by side: each round moves every query of a block one level
-# down the base, so their cache misses overlap instead of waiting on each other.
+# The base's scores in blocks of ``STRIDE``: the first score of each block (``base_top``,
+# 125 KB for 1e6 scores, so it stays in the cache between batches) is searched from the
+# last query's block on (the queries ascend), then each query searches its one block,
+# whose cache lines were requested a few queries ahead. A binary search of the whole
+# base missed the cache at ~7 levels in a row per query.
 cdef enum:
-    BLOCK = 16
+    STRIDE = 64
+    # queries whose blocks are fetched ahead of the one counted
+    AHEAD = 8
 
 
-cdef inline void _lower_bounds(const double* a, Py_ssize_t m, const double* v,
-                               Py_ssize_t* out, Py_ssize_t nq) noexcept nogil:
-    """For each query, the first index whose score is >= it (branchless binary search
-    of ``BLOCK`` queries at once, each probe prefetched a level ahead: a batch against
-    a base of a million scores misses the cache at most levels, and one query at a
-    time would pay those misses in a row)."""
-    cdef Py_ssize_t q, i, cnt, n, half
-    cdef Py_ssize_t pos[BLOCK]
-    q = 0
-    while q < nq:
-        cnt = BLOCK if nq - q > BLOCK else nq - q
-        if m == 0:
-            for i in range(cnt):
-                out[q + i] = 0
-            q += BLOCK
+def window_top(const double[::1] base_s):
+    """The first score of each block of ``STRIDE`` in a base's scores: the index
+    ``window_step`` walks (kept with the base, built once per rebuild).
+
+    NumPy equivalent: ``indist_fast._core.reference.window_top``.
+    """
+    return np.asarray(base_s)[::STRIDE].copy()
+
+
+cdef inline void _fetch_block(const double* a, Py_ssize_t m, Py_ssize_t t) noexcept nogil:
+    cdef Py_ssize_t lo = t * STRIDE, i
+    if t < 0:
+        return
+    for i in range(0, STRIDE, 8):
+        if lo + i < m:
+            __builtin_prefetch(&a[lo + i])
+
+
+cdef inline void _lower_bounds(const double* a, Py_ssize_t m, const double* top,
+                               Py_ssize_t nt, const double* v, Py_ssize_t* out,
+                               Py_ssize_t nq) noexcept nogil:
+    """For each ascending query, the first index whose score is >= it. ``out`` first
+    holds each query's block (the last block starting below it, -1 if none), then the
+    index."""
+    cdef Py_ssize_t q, t = 0, lo, n, half, step, hi, mid
+    cdef double x
+    for q in range(nq):
+        x = v[q]
+        # top[:t] < x: gallop from the last query's block, then halve (a walk would
+        # cost the index's length per batch, more than the batch for small batches
+        # into a large window)
+        step = 1
+        while t + step <= nt and top[t + step - 1] < x:
+            t += step
+            step <<= 1
+        hi = t + step - 1 if t + step - 1 < nt else nt
+        while t < hi:
+            mid = (t + hi) >> 1
+            if top[mid] < x:
+                t = mid + 1
+            else:
+                hi = mid
+        out[q] = t - 1
+    for q in range(min(AHEAD, nq)):
+        _fetch_block(a, m, out[q])
+    for q in range(nq):
+        if q + AHEAD < nq:
+            _fetch_block(a, m, out[q + AHEAD])
+        if out[q] < 0:
+            out[q] = 0
             continue
-        for i in range(cnt):
-            pos[i] = 0
-        n = m
+        # a[lo] < x: a branchless binary search of the block (its lines already on the
+        # way; counting all 64 scores cost more than the misses it saved)
+        lo = out[q] * STRIDE
+        n = STRIDE if lo + STRIDE < m else m - lo
+        x = v[q]
         while n > 1:
             half = n >> 1
-            for i in range(cnt):
-                pos[i] = pos[i] + half if a[pos[i] + half] < v[q + i] else pos[i]
-                __builtin_prefetch(&a[pos[i] + ((n - half) >> 1)])
+            lo = lo + half if a[lo + half] < x else lo
             n -= half
-        for i in range(cnt):
-            out[q + i] = pos[i] + (1 if a[pos[i]] < v[q + i] else 0)
-        q += BLOCK
+        out[q] = lo + 1
 
 
-def window_step(const double[::1] base_s, const double[::1] base_pc,
+def window_step(const double[::1] base_s, const double[::1] base_top, const double[::1] base_pc,
                 const double[::1] base_nc, const double[::1] d_s, const double[::1] d_p,
                 const double[::1] d_n, const int64_t[::1] d_c, const double[::1] x_s,
                 const uint8_t[::1] x_code, const double[::1] x_w, double total_pos,
                 double[::1] out_s, double[::1] out_p, double[::1] out_n, int64_t[::1] out_c):
     """Doubled change of U when the rows ``x`` (ascending scores; a code per row, bit 0
     positive, bit 1 leaving; weights, or None for 1) come and go in a window held as a
-    base (ascending distinct scores, cumulative weights of length m + 1) plus a delta
-    run ``d``; the changes of the class totals; and the delta run with ``x`` merged in
+    base (ascending distinct scores, its ``window_top``, cumulative weights of length
+    m + 1) plus a delta run ``d``; the changes of the class totals; and the delta run with ``x`` merged in
     (entries whose row count and weights all fall to 0 dropped), written to ``out_*``
     (room for ``len(d) + len(x)`` entries; the window reuses them, since fresh arrays
     of that size cost a page fault per page). ``total_pos`` is the window's positive
@@ -84,8 +122,11 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
     NumPy equivalent: ``indist_fast._core.reference.window_step``.
     """
     cdef Py_ssize_t m = base_s.shape[0], nd = d_s.shape[0], nx = x_s.shape[0]
+    cdef Py_ssize_t nt = base_top.shape[0]
     if base_pc.shape[0] != m + 1 or base_nc.shape[0] != m + 1:
         raise ValueError("base_pc and base_nc must hold m + 1 cumulative sums")
+    if nt != (m + STRIDE - 1) // STRIDE:
+        raise ValueError("base_top must be window_top(base_s)")
     if d_p.shape[0] != nd or d_n.shape[0] != nd or d_c.shape[0] != nd:
         raise ValueError("d_s, d_p, d_n and d_c differ in length")
     if x_code.shape[0] != nx or (x_w is not None and x_w.shape[0] != nx):
@@ -111,7 +152,8 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
             ng += 1
             while i < nx and x_s[i] == v:
                 i += 1
-        _lower_bounds(&base_s[0] if m else NULL, m, &firsts[0], &found[0], ng)
+        _lower_bounds(&base_s[0] if m else NULL, m, &base_top[0] if nt else NULL, nt,
+                      &firsts[0], &found[0], ng)
         i = 0
         for g in range(ng):
             v = firsts[g]
@@ -149,6 +191,9 @@ def window_step(const double[::1] base_s, const double[::1] base_pc,
                 dn = d_n[j]
                 dc = d_c[j]
                 j += 1
+            if g + AHEAD < ng:
+                __builtin_prefetch(&base_pc[found[g + AHEAD]])
+                __builtin_prefetch(&base_nc[found[g + AHEAD]])
             bi = found[g]
             eq = 1 if bi < m and base_s[bi] == v else 0
             n_below = base_nc[bi] + dcn

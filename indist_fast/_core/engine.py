@@ -133,14 +133,16 @@ class Engine(Protocol):
     def ordered_pair_counts(self, order: Array, col: Array, codes: Array, w: Array | None,
                             positive: int, n_classes: int) -> Array: ...
 
-    def window_step(self, base_s: Array, base_pc: Array, base_nc: Array, d_s: Array,
-                    d_p: Array, d_n: Array, d_c: Array, x_s: Array, x_code: Array,
-                    x_w: Array | None, total_pos: float, out_s: Array, out_p: Array,
-                    out_n: Array, out_c: Array) -> WindowStep: ...
+    def window_step(self, base_s: Array, base_top: Array, base_pc: Array, base_nc: Array,
+                    d_s: Array, d_p: Array, d_n: Array, d_c: Array, x_s: Array,
+                    x_code: Array, x_w: Array | None, total_pos: float, out_s: Array,
+                    out_p: Array, out_n: Array, out_c: Array) -> WindowStep: ...
 
     def window_merge(self, a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array,
                      b_p: Array, b_n: Array, b_c: Array, s: Array, p: Array, n: Array,
                      c: Array, pc: Array, nc: Array) -> WindowBase: ...
+
+    def window_top(self, base_s: Array) -> Array: ...
 
 
 _active: tuple[str, ModuleType] | None = None

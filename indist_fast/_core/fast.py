@@ -41,7 +41,8 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments",
            "transpose_sums", "packed_keys", "sorted_pair_counts",
-           "ordered_pair_counts", "window_step", "window_merge"]
+           "ordered_pair_counts", "window_step", "window_merge",
+           "window_top"]
 
 # Up to this many unweighted rows, ``summarize`` runs as one kernel call on one thread:
 # the general path's fixed costs (pivot, blocks, cursors, thread hand-offs) outweigh its
@@ -784,13 +785,18 @@ def ordered_pair_counts(order: Array, col: Array, codes: Array, w: Array | None,
     return _multiclass.ordered_pair_counts(order, col, codes, w, positive, n_classes)
 
 
-def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: Array,
-                d_n: Array, d_c: Array, x_s: Array, x_code: Array, x_w: Array | None,
-                total_pos: float, out_s: Array, out_p: Array, out_n: Array,
-                out_c: Array) -> WindowStep:
+def window_step(base_s: Array, base_top: Array, base_pc: Array, base_nc: Array, d_s: Array,
+                d_p: Array, d_n: Array, d_c: Array, x_s: Array, x_code: Array,
+                x_w: Array | None, total_pos: float, out_s: Array, out_p: Array,
+                out_n: Array, out_c: Array) -> WindowStep:
     """Doubled change of U when rows come and go in a window, and its new delta run."""
-    return _window.window_step(base_s, base_pc, base_nc, d_s, d_p, d_n, d_c, x_s, x_code,
-                               x_w, total_pos, out_s, out_p, out_n, out_c)
+    return _window.window_step(base_s, base_top, base_pc, base_nc, d_s, d_p, d_n, d_c, x_s,
+                               x_code, x_w, total_pos, out_s, out_p, out_n, out_c)
+
+
+def window_top(base_s: Array) -> Array:
+    """The index of a window's base that ``window_step`` walks."""
+    return _window.window_top(base_s)
 
 
 def window_merge(a_s: Array, a_p: Array, a_n: Array, a_c: Array, b_s: Array, b_p: Array,

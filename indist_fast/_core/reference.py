@@ -35,7 +35,8 @@ __all__ = ["build_table", "summarize", "summarize_parts", "summarize_plain", "au
            "summarize_runs", "summarize_segments", "summarize_models", "segment_order",
            "segment_replicate_sweeps", "delong_components", "paired_moments",
            "transpose_sums", "packed_keys", "sorted_pair_counts",
-           "ordered_pair_counts", "window_step", "window_merge"]
+           "ordered_pair_counts", "window_step", "window_merge",
+           "window_top"]
 
 
 def _crossings(scores: Array, cols: CurveColumns, levels: Array) -> Array:
@@ -570,18 +571,30 @@ def _check_run(names: str, *arrays: Array) -> None:
         raise ValueError(f"{names} differ in length")
 
 
-def window_step(base_s: Array, base_pc: Array, base_nc: Array, d_s: Array, d_p: Array,
-                d_n: Array, d_c: Array, x_s: Array, x_code: Array, x_w: Array | None,
-                total_pos: float, out_s: Array, out_p: Array, out_n: Array,
-                out_c: Array) -> WindowStep:
+# The kernel's block of base scores per entry of ``window_top`` (the twin only checks it).
+_TOP_STRIDE = 64
+
+
+def window_top(base_s: Array) -> Array:
+    """The first score of each block of 64 in a base's scores: the index the kernel's
+    ``window_step`` walks (twin of the kernel)."""
+    return np.asarray(base_s)[::_TOP_STRIDE].copy()
+
+
+def window_step(base_s: Array, base_top: Array, base_pc: Array, base_nc: Array, d_s: Array,
+                d_p: Array, d_n: Array, d_c: Array, x_s: Array, x_code: Array,
+                x_w: Array | None, total_pos: float, out_s: Array, out_p: Array,
+                out_n: Array, out_c: Array) -> WindowStep:
     """Doubled change of U when the rows ``x`` (ascending scores; a code per row, bit 0
     positive, bit 1 leaving; weights, or None for 1) come and go in a window held as a
-    base (ascending distinct scores, cumulative weights of length m + 1) plus a delta
-    run ``d``; the changes of the class totals; and the delta run with ``x`` merged in,
+    base (ascending distinct scores, its ``window_top``, cumulative weights of length
+    m + 1) plus a delta run ``d``; the changes of the class totals; and the delta run with ``x`` merged in,
     entries whose row count and weights all fall to 0 dropped, written to ``out_*``
     (twin of the kernel)."""
     if len(base_pc) != len(base_s) + 1 or len(base_nc) != len(base_s) + 1:
         raise ValueError("base_pc and base_nc must hold m + 1 cumulative sums")
+    if len(base_top) != -(-len(base_s) // _TOP_STRIDE):
+        raise ValueError("base_top must be window_top(base_s)")
     _check_run("d_s, d_p, d_n and d_c", d_s, d_p, d_n, d_c)
     if len(x_code) != len(x_s) or (x_w is not None and len(x_w) != len(x_s)):
         raise ValueError("x_s, x_code and x_w differ in length")

@@ -6,8 +6,9 @@ rows come and go: a row joining or leaving changes U by the other class's weight
 below, at and above its score. Those rank queries run against a base (the window's
 distinct scores at the last rebuild, with cumulative weights) plus a delta run (rows
 that came or left since, with signed weights and row counts), both ascending: a batch
-is sorted once, its scores searched in the base side by side, and merged into the
-delta in one pass (``window_step``). When the delta outgrows about
+is sorted once, its scores searched in the base (through an index of every 64th score,
+small enough to stay in the cache, then within one block of 64 fetched a few queries
+ahead), and merged into the delta in one pass (``window_step``). When the delta outgrows about
 ``2 sqrt(base * batch)`` entries it is merged into the base (``window_merge``), which
 balances the delta's per-batch merge against the base's rebuild: O(batch log batch +
 sqrt(window * batch)) per batch, ``auc()`` O(1). The work waits for the next reading
@@ -99,7 +100,7 @@ class Window:
     window's rows. Memory (``nbytes``): 9 bytes per row in the ring (score and
     class; 8 more each with weights and times; a duration window's ring may be up to
     four times its rows while it shrinks), and 48 bytes per distinct score in the rank
-    structure, twice (the kernels write a new base beside the one they read) with room
+    structure (one more per 8 for its search index), twice (the kernels write a new base beside the one they read) with room
     for the delta run and a quarter more: about 170 bytes per row for 1e5 distinct
     scores in batches of 1,000, plus the rows held back between two readings (at most
     the window's rows again).
@@ -149,6 +150,7 @@ class Window:
         """Make ``base`` the rank structure (delta empty) and take U and the totals from
         it, as integers when unweighted."""
         self._base = base
+        self._top = engine().window_top(base.scores)
         self._delta = (_EMPTY_F, _EMPTY_F, _EMPTY_F, _EMPTY_I)
         self._batch_mean = 1.0
         if self.weighted:
@@ -231,7 +233,8 @@ class Window:
         ring = 0 if self._ring is None else self._ring.nbytes
         pending = sum(a.nbytes for came, went in self._pending for rows in (came, went)
                       if rows is not None for a in rows if a is not None)
-        return ring + pending + self._base_columns.nbytes + self._delta_columns.nbytes
+        return (ring + pending + self._base_columns.nbytes + self._delta_columns.nbytes
+                + self._top.nbytes)
 
     # --- updates -------------------------------------------------------------------------
 
@@ -357,7 +360,8 @@ class Window:
         order = np.argsort(s)
         b = self._base
         # + 0.0: -0.0 and 0.0 are one score; the kernels keep the first one's sign
-        step = engine().window_step(b.scores, b.pos_below, b.neg_below, *self._delta,
+        step = engine().window_step(b.scores, self._top, b.pos_below, b.neg_below,
+                                    *self._delta,
                                     s[order] + 0.0, code[order],
                                     None if w is None else w[order], float(self._pos),
                                     *self._delta_columns.spare(len(self._delta[0]) + len(s)))

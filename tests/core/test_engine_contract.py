@@ -456,9 +456,14 @@ def window_step_args(draw: Draw, r: Rows) -> tuple:
     code = ((r.y[b:] == r.pos_value) + 2 * rng.integers(0, 2, len(s))).astype(np.uint8)
     total_pos = float(base.pos_below[-1] + delta[1].sum())
     n = len(delta[0]) + len(s)
-    return (base.scores, base.pos_below, base.neg_below, *delta, s[order], code[order],
+    return (base.scores, _reference.window_top(base.scores), base.pos_below, base.neg_below,
+            *delta, s[order], code[order],
             None if r.w is None else r.w[b:][order], total_pos,
             Out(n), Out(n), Out(n), Out(n, np.int64))
+
+
+def window_top_args(draw: Draw, r: Rows) -> tuple:
+    return (np.unique(r.s.astype(np.float64)),)
 
 
 def window_merge_args(draw: Draw, r: Rows) -> tuple:
@@ -524,6 +529,7 @@ TWINS: dict[str, Twin] = {
     "ordered_pair_counts": Twin(ordered_pair_counts_args, assert_allclose),
     "window_step": Twin(window_step_args, assert_fields_close),
     "window_merge": Twin(window_merge_args, assert_fields_close),
+    "window_top": Twin(window_top_args, assert_allclose),
 }
 
 
@@ -746,3 +752,30 @@ def test_delong_sums_of_one_class_are_nan_without_warnings(backend):
     for tp, fp in (([0.0], [1.0]), ([2.0, 1.0], [0.0, 0.0])):
         out = engine().delong_sums(np.array(tp), np.array(fp))
         assert math.isnan(out.auc)
+
+
+@pytest.mark.parametrize("m", [1, 63, 64, 65, 128, 129, 1000, 30000])
+def test_window_step_finds_every_score_of_a_base_in_blocks(m):
+    """The kernel searches its base in blocks of ``window_top``: queries at each base
+    score (the first of a block or not), between two, and beyond both ends, against the
+    twin's plain search."""
+    rng = np.random.default_rng(m)
+    s = np.sort(rng.choice(4 * m, m, replace=False)).astype(np.float64)
+    run = (s, rng.integers(0, 3, m).astype(np.float64), rng.integers(0, 3, m).astype(np.float64),
+           np.full(m, 2, np.int64))
+    no_run = (np.empty(0), np.empty(0), np.empty(0), np.empty(0, np.int64))
+    base = _reference.window_merge(*run, *no_run, *_window_outs(m))
+    x = np.sort(np.r_[s, s + 0.5, s[0] - 1.0, s[-1] + 1.0, s[::7]])
+    code = rng.integers(0, 4, len(x)).astype(np.uint8)
+    results = []
+    for twin in (_fast, _reference):
+        top = twin.window_top(base.scores)
+        args = (base.scores, top, base.pos_below, base.neg_below, *no_run, x, code, None,
+                float(base.pos_below[-1]))
+        results.append(twin.window_step(*args, *(np.empty(len(x)) for _ in range(3)),
+                                        np.empty(len(x), np.int64)))
+        with pytest.raises(ValueError, match="base_top"):
+            twin.window_step(*args[:1], top[:-1], *args[2:],
+                             *(np.empty(len(x)) for _ in range(3)), np.empty(len(x), np.int64))
+    assert results[0].du2 == results[1].du2 != 0.0
+    assert_fields_close(*results)
