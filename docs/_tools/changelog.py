@@ -38,6 +38,10 @@ ISSUES = {
         "public name",
     34: "A house a contributor can enter, first contact in minutes, nothing silent: areas "
         "on floors, quick tests and reproducible defaults, the defects of an adversarial run",
+    38: "Where billion-row logs live: Spark DataFrames and object stores, exactly",
+    39: "The statistician's toolbox: pROC's smoothing, power, variances, bands, curve "
+        "tests, partial AUC and coordinates",
+    40: "Live services: exact sliding windows, and metrics over time with drift",
     37: "Beyond the ROC: calibration, KS, gains, top-k, MCC and kappa, several classes, and "
         "tables read from files and clusters",
 }
@@ -67,10 +71,19 @@ OVERRIDES = {"e7329af": 2, "7fab597": 2, "344dc9d": 2, "332f620": 3, "5b863da": 
              "87b213f": 7}
 
 
+# The session from 04:20 on 28 November worked issues 38-40 side by side.
+WORDS_40 = r"\bwindows?\b|window_|over_time|over time|\bdrift|\bperiods?\b|\briver|row.ring|" \
+           r"time panel|--time|\bfreq\b"
+WORDS_38 = r"\bspark|\bstores?\b|\bs3\b|\buris?\b|\bmoto\b|object.store|filesystem|\bglobs?\b|" \
+           r"\bhive\b|\bmllib"
+
+
 def issue_of(commit: str, stamp: str, subject: str) -> int:
     if commit in OVERRIDES:
         return OVERRIDES[commit]
     s = subject.lower()
+    if stamp >= "2026-11-28 04:20":
+        return 40 if re.search(WORDS_40, s) else 38 if re.search(WORDS_38, s) else 39
     if stamp >= "2026-11-28 01:30":
         return 37
     if stamp >= "2026-11-27 18:30":     # three issues worked side by side: one section
