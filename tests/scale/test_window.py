@@ -377,3 +377,15 @@ def test_repr():
     window = Window(size=3, duration=2.5)
     window.update([0, 1], [0.1, 0.2], t=0)
     assert repr(window) == "Window(size=3 and duration=2.5s: 2 rows)"
+
+
+def test_report_equals_evaluate_where_evaluate_sums_on_both_cores():
+    # Past a few hundred thousand rows evaluate sums in pieces on both cores; a sweep
+    # of the window's table rounded the last digit of the average precision otherwise.
+    rng = np.random.default_rng(3)
+    n = 300_000
+    y = (rng.random(n) < 0.3).astype(int)
+    s = rng.random(n)
+    window = Window(size=n, levels=(0.5,))
+    window.update(y, s)
+    assert window.report() == indist_fast.evaluate(y, s, levels=(0.5,))
