@@ -144,7 +144,7 @@ class Difference:
         metric = _SHOWN.get(self.metric, self.metric)
         if self.method == "venkatraman":
             return (f"{metric}: {name_a} AUC {self.estimate_a:.4f}, {name_b} AUC "
-                    f"{self.estimate_b:.4f}, curves differ: E = {self.statistic:.6g}, "
+                    f"{self.estimate_b:.4f}, area between the curves E = {self.statistic:.6g}, "
                     f"{p_text(self.p_value, self.p_is_bound)}{adjusted} (venkatraman, "
                     f"{len(self.replicates)} permutations)")
         if self.df is not None:

@@ -101,8 +101,9 @@ class Window:
     window's rows. Memory (``nbytes``): 9 bytes per row in the ring (score and
     class; 8 more each with weights and times; a duration window's ring may be up to
     four times its rows while it shrinks), and 48 bytes per distinct score in the rank
-    structure (one more per 8 for its search index), twice (the kernels write a new base beside the one they read) with room
-    for the delta run and a quarter more: about 170 bytes per row for 1e5 distinct
+    structure (one more per 8 for its search index), twice (the kernels write a new
+    base beside the one they read) with room for the delta run and a quarter more:
+    about 170 bytes per row for 1e5 distinct
     scores in batches of 1,000, plus the rows held back between two readings (at most
     the window's rows again).
 
