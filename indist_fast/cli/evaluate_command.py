@@ -34,7 +34,7 @@ def add_parser(sub: Any) -> None:
                     help="time column (datetimes, or seconds): one row per period of "
                          "--freq, with drift flags against the first period (one score, "
                          "no --by, rows within --memory-limit)")
-    ev.add_argument("--freq", default="1D",
+    ev.add_argument("--freq", default=None,
                     help="length of a period with --time: 1D, 6h, 15min, 30s, 1W or "
                          "seconds (1D)")
     ev.add_argument("--levels", type=float, nargs="+", default=[0.4, 0.5, 0.6],
@@ -69,9 +69,12 @@ def run(args: argparse.Namespace) -> int:
     from ..scale.files import evaluate_file
     table_form = (len(args.score) > 1 or bool(args.by) or args.csv is not None or args.total
                   or args.time is not None)
-    freq: Any = args.freq
+    freq: Any = None
     if args.time is not None:
-        freq = _freq_value(args.freq)
+        freq = _freq_value("1D" if args.freq is None else args.freq)
+    elif args.freq is not None:
+        raise ValueError(f"--freq {args.freq} is the length of a period of --time, which "
+                         "is not given: add --time COLUMN, or leave --freq out.")
     check_csv_path(args.csv)             # refused before the data are read, not after
     with contextlib.ExitStack() as stack:
         cache: list[FileRows] = []

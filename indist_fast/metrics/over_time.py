@@ -138,13 +138,14 @@ def over_time(y_true: Any, y_score: Any = None, t: Any = None, *, freq: Any = "1
                                                  score, time, weight)
     return over_time_checked(y_true, y_score, t, sample_weight, pos_label, lv, exclude_self,
                              periods, k, reference, alpha, boot,
-                             "t" if time is None else f"time column {time!r}")
+                             "t" if time is None else f"time column {time!r}",
+                             "score" if score is None else score)
 
 
 def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos_label: Any,
                       lv: tuple[float, ...], exclude_self: bool, periods: Periods, k: int,
                       reference: Any, alpha: float, boot: BootstrapSettings | None,
-                      time_name: str = "t") -> ReportTable:
+                      time_name: str = "t", model: str = "score") -> ReportTable:
     """``over_time`` once its settings are checked (``evaluate_file(time=)`` checked
     them already); the rows and ``reference`` are checked here.
 
@@ -168,6 +169,9 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
         As ``bootstrap_settings`` gives them.
     time_name : str, default="t"
         How errors name the times.
+    model : str, default="score"
+        The model column's value: the score column's name when the rows came from a
+        table (as ``evaluate_many`` names it).
 
     Returns
     -------
@@ -194,7 +198,7 @@ def over_time_checked(y_true: Any, y_score: Any, t: Any, sample_weight: Any, pos
     take, codes = period_rows(codes, keys, k)
     if take is not None:
         rows = _subset(rows, take)
-    table = evaluate_many_checked(rows.y, {"score": rows.s}, rows.w, [codes], ["period"],
+    table = evaluate_many_checked(rows.y, {model: rows.s}, rows.w, [codes], ["period"],
                                   rows.pos_value, lv, exclude_self, False, boot,
                                   naming=_as_given)
     n = len(keys)

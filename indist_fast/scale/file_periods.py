@@ -10,6 +10,7 @@ variance reads each period's score table).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from typing import Any, Iterator
 
@@ -45,6 +46,19 @@ def _with_periods(src: Source, at: int, periods: Periods, name: str) -> Source:
                                chunks_of=None, row_groups=None)
 
 
+@contextlib.contextmanager
+def _naming_time(time: str) -> Iterator[None]:
+    """Errors about the time column name ``time``, the argument the user gave it under
+    (the readers see it as the first segment column and would say ``by``)."""
+    try:
+        yield
+    except (ValueError, TypeError) as err:
+        text = str(err)
+        if text.startswith(f"by: column {time!r}"):
+            raise type(err)("time" + text[2:]) from None
+        raise
+
+
 def evaluate_periods(path: Any, cols: dict[str, str | None], periods: Periods,
                      pos_label: Any, lv: tuple[float, ...], exclude_self: bool, limit: int,
                      folder: str | None, drop_nulls: bool, total: bool,
@@ -71,6 +85,17 @@ def evaluate_periods(path: Any, cols: dict[str, str | None], periods: Periods,
         when the columns fit ``limit``, ``over_time``'s table (drift tests included).
     """
     time = str(cols["by#0"])
+    with _naming_time(time):
+        return _evaluate_periods(path, cols, periods, pos_label, lv, exclude_self, limit,
+                                 folder, drop_nulls, total, boot, progress, filesystem)
+
+
+def _evaluate_periods(path: Any, cols: dict[str, str | None], periods: Periods,
+                      pos_label: Any, lv: tuple[float, ...], exclude_self: bool, limit: int,
+                      folder: str | None, drop_nulls: bool, total: bool,
+                      boot: BootstrapSettings | None, progress: bool | None,
+                      filesystem: Any) -> ReportTable:
+    time = str(cols["by#0"])
     name = f"time: column {time!r}"
     src = open_source(path, cols, drop_nulls=drop_nulls, filesystem=filesystem)
     single = (not total and sum(k.startswith("score") for k in cols) == 1
@@ -93,7 +118,8 @@ def evaluate_periods(path: Any, cols: dict[str, str | None], periods: Periods,
                 pos_label = typed_pos_label(pos_label, columns["label"])
                 return over_time_checked(columns["label"], columns["score"],
                                          columns["by#0"], columns["weight"], pos_label, lv,
-                                         exclude_self, periods, 1, None, 0.05, boot, name)
+                                         exclude_self, periods, 1, None, 0.05, boot, name,
+                                         str(cols["score"]))
         del buffered, rest
     plan = TablePlan(path, cols, pos_label, lv, exclude_self, limit, folder, drop_nulls,
                      total, boot)

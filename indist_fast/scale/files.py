@@ -139,7 +139,7 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: None = None,
                   drop_nulls: bool = False, total: Literal[False] = False,
                   n_boot: None = None, seed: Any = 0, confidence: float = 0.95,
                   filesystem: Any = None, time: None = None,
-                  freq: Any = "1D") -> Report: ...
+                  freq: Any = None) -> Report: ...
 
 
 @overload
@@ -150,7 +150,7 @@ def evaluate_file(path: _Paths, *, label: str, score: str | Sequence[str],
                   progress: bool | None = None, tmp_dir: str | os.PathLike[str] | None = None,
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
                   seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
-                  time: str, freq: Any = "1D") -> ReportTable: ...
+                  time: str, freq: Any = None) -> ReportTable: ...
 
 
 @overload
@@ -162,7 +162,7 @@ def evaluate_file(path: _Paths, *, label: str, score: list[str] | tuple[str, ...
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
                   seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
                   time: str | None = None,
-                  freq: Any = "1D") -> ReportTable: ...
+                  freq: Any = None) -> ReportTable: ...
 
 
 @overload
@@ -174,7 +174,7 @@ def evaluate_file(path: _Paths, *, label: str, score: str, by: str | Sequence[st
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
                   seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
                   time: str | None = None,
-                  freq: Any = "1D") -> ReportTable: ...
+                  freq: Any = None) -> ReportTable: ...
 
 
 def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
@@ -186,7 +186,7 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
                   drop_nulls: bool = False, total: bool = False, n_boot: int | None = None,
                   seed: Any = 0, confidence: float = 0.95, filesystem: Any = None,
                   time: str | None = None,
-                  freq: Any = "1D") -> Report | ReportTable:
+                  freq: Any = None) -> Report | ReportTable:
     """``evaluate`` (or ``evaluate_many``) on columns of files, exactly, whatever their size.
 
     One score column without ``by`` gives the ``Report`` ``indist_fast.evaluate``
@@ -286,9 +286,9 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
         fit ``memory_limit``, it is ``over_time``'s table, drift tests included
         (``ReportTable.drift``, reference the first period); otherwise (several
         scores, segments, or beyond the limit, out of core) the metrics alone.
-    freq : str, timedelta or number, default="1D"
-        The length of a period with ``time``, in ``over_time``'s forms (``"1h"``,
-        ``"1D"``, ``"1W"``, a number of seconds).
+    freq : str, timedelta or number, default=None
+        The length of a period with ``time`` (one day when None), in ``over_time``'s
+        forms (``"1h"``, ``"1D"``, ``"1W"``, a number of seconds).
 
     Returns
     -------
@@ -335,7 +335,10 @@ def evaluate_file(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     folder = check_tmp_dir(tmp_dir)
     total = check_flag(total, "total")
     boot = bootstrap_settings(n_boot, seed, confidence, progress)   # before reading
-    periods = None if time is None else check_freq(freq)
+    if time is None and freq is not None:
+        raise ValueError(f"freq: {freq!r} is the length of a period of time=, which is not "
+                         "given: pass time= (the time column) as well, or leave freq out.")
+    periods = None if time is None else check_freq("1D" if freq is None else freq)
     if isinstance(score, str) and by is None and not total and n_boot is None \
             and periods is None:
         cols = {"label": label, "score": score, "weight": weight}

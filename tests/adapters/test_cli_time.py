@@ -64,3 +64,12 @@ def test_html_page_gets_the_over_time_panel(path, tmp_path, capsys):
     assert 'id="panel-time"' in text and "Metrics over time" in text
     assert text.count('<option value="') >= 4 + 1          # four periods, one model
     assert '"drift_auc":[false,false,false,true]' in text
+
+
+def test_freq_without_time_is_refused(path, capsys):
+    # (it used to be ignored: a whole-file report where periods were asked for)
+    assert main(["evaluate", path, "--label", "y", "--score", "p", "--freq", "1D",
+                 "--quiet"]) == 2
+    assert "--freq 1D is the length of a period of --time" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="^freq: '1D' is the length of a period of time="):
+        indist_fast.evaluate_file(path, label="y", score="p", freq="1D")

@@ -103,3 +103,18 @@ def test_npz_datetimes_and_seconds(tmp_path):
     got = indist_fast.evaluate_file(path, label="y", score="p", time="secs", freq="6h",
                                     progress=False)
     assert got.columns["period"].tolist() == want.columns["period"].astype(np.int64).tolist()
+
+
+@pytest.mark.parametrize("limit", [None, "400KB"])
+def test_the_model_is_the_score_column_and_a_missing_time_column_is_named_time(path, limit):
+    got = indist_fast.evaluate_file(path, label="y", score="p", time="ts", freq="1D",
+                                    memory_limit=limit, progress=False)
+    assert set(np.asarray(got.columns["model"]).tolist()) == {"p"}
+    with pytest.raises(ValueError, match=r"^time: column 'tss'"):
+        indist_fast.evaluate_file(path, label="y", score="p", time="tss", freq="1D",
+                                  memory_limit=limit, progress=False)
+
+
+def test_over_time_of_a_table_names_the_model_after_its_score_column():
+    got = indist_fast.over_time(FRAME, label="y", score="p", time="ts", freq="1D")
+    assert set(np.asarray(got.columns["model"]).tolist()) == {"p"}
