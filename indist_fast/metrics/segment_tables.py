@@ -62,11 +62,11 @@ def from_score_tables(by: Sequence[str], segments: Mapping[str, Any], models: Se
         if len(per_segment) != n_seg:
             raise ValueError(f"tables[{m}]: one table per segment expected ({n_seg}), got "
                              f"{len(per_segment)}.")
-        sweeps.append(_segment_sweeps(per_segment, all_levels, exclude_self))
+        sweeps.append(segment_sweeps(per_segment, all_levels, exclude_self))
     return ReportTable._from_sweeps(list(by), values, list(models), sweeps, lv, exclude_self)
 
 
-def _segment_sweeps(tables: Sequence[ScoreTable], levels: np.ndarray, exclude_self: bool) -> Any:
+def segment_sweeps(tables: Sequence[ScoreTable], levels: np.ndarray, exclude_self: bool) -> Any:
     """The tables' distinct scores as weighted rows of one class each, swept per segment
     by the segment kernel (weights hold the counts; exact below 2**53 rows)."""
     sizes = np.array([len(t.scores) for t in tables], dtype=np.int64)

@@ -1,0 +1,519 @@
+"""Exact evaluation of Spark DataFrames, without gathering rows on the driver.
+
+1. ``mapInArrow`` on the rows: each partition's Arrow batches are validated once for all
+   models (errors name the column, the Spark partition and the row by its values),
+   numbered by segment and summarised into the score table of every (segment, model)
+   by the compiled kernels. Out come Arrow batches of table entries (segment keys,
+   model, score, pos, neg) and one entry per (segment, model) with its row count and
+   label coding. No pandas: Arrow in, NumPy views, Arrow out.
+2. Spark's shuffle brings every (segment, model)'s entries to one partition
+   (``repartition`` by the segment columns and the model).
+3. ``mapInArrow`` there: the entries of each (segment, model) merged (weights of equal
+   scores added) and swept by the segment kernel; out comes one Arrow row of sweep
+   sums per (segment, model), or for ``score_table`` the merged entries.
+4. The driver receives only those rows (``toArrow``), checks that the partitions'
+   label codings agree, puts the segments in ``evaluate_many``'s order and builds
+   the ``ReportTable`` (or ``Report``) from the sweeps.
+
+A (segment, model)'s merged table is a sufficient statistic of its rows, so the numbers
+are those of ``evaluate``/``evaluate_many`` on all rows at once (bit for bit when the
+weights' sums are exact: no weights, integer or dyadic ones). The driver holds one row
+per (segment, model); one executor task holds the merged table of the (segment, model)
+pairs it is given, an entry (24 bytes) per distinct score.
+
+Needs the optional extra ``spark`` (pyspark >= 3.5, pyarrow). The executors' Python must
+import this package: set ``PYSPARK_PYTHON`` (or ``spark.pyspark.python``) to the
+interpreter that holds it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import pickle
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from ._core.records import SegmentSweeps
+from ._core.validation import (LabelCoding, check_columns, check_count, check_flag,
+                               check_levels, check_two_classes, combine_codings,
+                               prepare_rows, with_scores)
+from .errors import warn_one_class
+from .io.frames import arrow_values, table_columns
+from .metrics.segment_tables import append_totals, segment_sweeps
+from .metrics.segments import RESERVED, column_names, naming_scores, segment_codes
+from .results.report import Report
+from .results.report_table import ReportTable
+from .table.score_table import DEFAULT_LEVELS, ScoreTable, with_main_level
+from .table.segmented import SegmentedTables
+
+__all__ = ["evaluate", "score_table"]
+
+# Columns of the Arrow batches between the stages (segment columns may not take them).
+_MODEL, _SCORE, _POS, _NEG, _ROWS, _CODING = ("_model", "_score", "_pos", "_neg", "_rows",
+                                              "_coding")
+_SWEEP_FIELDS = SegmentSweeps._fields[:-1]          # all but the crossings
+_INTERNAL = frozenset({_MODEL, _SCORE, _POS, _NEG, _ROWS, _CODING, "_crossings",
+                       *_SWEEP_FIELDS})
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What the executors need to know: the columns and the settings."""
+
+    label: str
+    models: tuple[str, ...]
+    weight: str | None
+    by: tuple[str, ...]
+    pos_label: Any
+    levels: tuple[float, ...]
+    exclude_self: bool
+
+
+def _pyspark() -> Any:
+    try:
+        from pyspark.sql import DataFrame
+    except ImportError:
+        raise ImportError("indist_fast.spark needs pyspark: pip install "
+                          "'indist-fast[spark]'") from None
+    return DataFrame
+
+
+def _check_frame(df: Any, label: Any, score: Any, weight: Any, by: Any
+                 ) -> tuple[list[str], list[str]]:
+    frame_type = _pyspark()
+    if not isinstance(df, frame_type):
+        raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}.")
+    if not isinstance(label, str):
+        raise TypeError(f"label must be a column name, got {label!r}.")
+    if weight is not None and not isinstance(weight, str):
+        raise TypeError(f"weight must be a column name or None, got {weight!r}.")
+    models = column_names(score, "score")
+    by_names = [] if by is None else column_names(by, "by")
+    check_columns([("label", label), ("weight", weight)] + [("score", m) for m in models]
+                  + [("by", b) for b in by_names], df.columns, "the DataFrame")
+    clash = sorted(set(by_names) & (RESERVED | _INTERNAL))
+    if clash:
+        raise ValueError(f"by: segment column name(s) {clash} would hide the table's own "
+                         f"columns of that name; rename them (reserved: model, one_class, "
+                         f"the Report fields and {', '.join(sorted(_INTERNAL))}).")
+    return models, by_names
+
+
+# ---- step 1, on the executors: rows to partial tables ----------------------------------
+
+def _naming(spec: _Spec, model: str) -> Any:
+    columns = {"y_true": f"label column {spec.label!r}"}
+    if spec.weight is not None:
+        columns["sample_weight"] = f"weight column {spec.weight!r}"
+    return naming_scores(f"score column {model!r}", columns)
+
+
+def _with_row(message: str, table: Any) -> str:
+    """The message, with the Spark partition and the row it names shown by its values
+    (a partition's row numbers mean nothing to the user)."""
+    from pyspark import TaskContext
+    context = TaskContext.get()
+    where = f"Spark partition {context.partitionId()}" if context is not None else "a partition"
+    found = re.search(r"at row (\d+)", message)
+    if found is None or int(found.group(1)) >= table.num_rows:
+        return f"{message} (in {where})"
+    row = table.slice(int(found.group(1)), 1).to_pylist()[0]
+    return f"{message} (row {found.group(1)} of {where}: {row})"
+
+
+def _partial_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
+    import pyarrow as pa
+    batches = list(batches)
+    if not batches:
+        return
+    table = pa.Table.from_batches(batches)
+    if table.num_rows == 0:
+        return
+    try:
+        out = _summarise(spec, table)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(_with_row(str(exc), table)) from None
+    yield from out.to_batches()
+
+
+def _summarise(spec: _Spec, table: Any) -> Any:
+    """One partition's rows as the entries of its (segment, model) tables."""
+    import pyarrow as pa
+    columns = table_columns(table, [("label", spec.label), ("weight", spec.weight)]
+                            + [("score", m) for m in spec.models]
+                            + [("by", b) for b in spec.by])
+    y, w = columns[0], columns[1]
+    scores, groups = columns[2:2 + len(spec.models)], columns[2 + len(spec.models):]
+    rows = []
+    for model, s in zip(spec.models, scores):
+        with _naming(spec, model):
+            rows.append(prepare_rows(y, s, w, spec.pos_label) if not rows
+                        else with_scores(rows[0], s))
+    codes, n_segments, _ = segment_codes(list(groups), list(spec.by), rows[0].n_rows)
+    n_rows = np.bincount(codes, minlength=n_segments)
+    held = np.flatnonzero(n_rows)
+    codes = (np.cumsum(n_rows > 0) - 1)[codes]
+    first_row = np.full(len(held), len(codes), dtype=np.int64)
+    np.minimum.at(first_row, codes, np.arange(len(codes)))
+    keys = table.select(list(spec.by)).take(pa.array(first_row))
+    coding = pickle.dumps(rows[0].coding)
+    parts = []
+    for m, (model, r) in enumerate(zip(spec.models, rows)):
+        with _naming(spec, model):
+            t = SegmentedTables.from_rows(r, codes)
+        parts.append(_entries(keys, t.codes, m, t.scores, t.pos, t.neg, None, None))
+        parts.append(_entries(keys, np.arange(len(held)), m, np.zeros(len(held)),
+                              np.zeros(len(held), t.pos.dtype), np.zeros(len(held), t.neg.dtype),
+                              n_rows[held], coding))
+    return pa.concat_tables(parts)
+
+
+def _entries(keys: Any, codes: np.ndarray, model: int, scores: np.ndarray, pos: np.ndarray,
+             neg: np.ndarray, n_rows: np.ndarray | None, coding: bytes | None) -> Any:
+    """Table entries as Arrow: keys of segment ``codes``, the model, and either the
+    entries (``n_rows`` None) or one row per segment with its rows and coding."""
+    import pyarrow as pa
+    n = len(codes)
+    out = keys.take(pa.array(codes, pa.int64())) if keys.num_columns else pa.table({})
+    columns = {name: out.column(name) for name in out.column_names}
+    columns[_MODEL] = pa.array(np.full(n, model, np.int32))
+    columns[_SCORE] = pa.array(scores, pa.float64())
+    columns[_POS] = pa.array(pos)
+    columns[_NEG] = pa.array(neg)
+    columns[_ROWS] = (pa.nulls(n, pa.int64()) if n_rows is None
+                      else pa.array(n_rows.astype(np.int64)))
+    columns[_CODING] = (pa.nulls(n, pa.binary()) if coding is None
+                        else pa.array([coding] * n, pa.binary()))
+    return pa.table(columns)
+
+
+# ---- steps 2 and 3: entries of each (segment, model) together, merged --------------------
+
+def _merged(spec: _Spec, table: Any) -> tuple[Any, list[ScoreTable], Any]:
+    """The partition's (segment, model) pairs: their keys and model (one Arrow row
+    each), their merged tables, and their label coding."""
+    import pyarrow as pa
+    meta = np.asarray(table.column(_ROWS).is_valid())
+    model = np.asarray(table.column(_MODEL)).astype(np.int64)
+    n_models = len(spec.models)
+    groups = [arrow_values(table.column(b)) for b in spec.by]
+    codes, n_segments, _ = segment_codes(groups, list(spec.by), table.num_rows)
+    pair = codes * n_models + model
+    used = np.unique(pair[meta])
+    renumber = np.full(n_segments * n_models, -1, dtype=np.int64)
+    renumber[used] = np.arange(len(used))
+    pair = renumber[pair]
+    n_rows = np.zeros(len(used), dtype=np.int64)
+    np.add.at(n_rows, pair[meta], np.asarray(table.column(_ROWS).drop_null()))
+    entries = ~meta
+    merged = SegmentedTables.reduce(pair[entries], _values(table, _SCORE, entries),
+                                    _values(table, _POS, entries),
+                                    _values(table, _NEG, entries))
+    first_row = np.flatnonzero(meta)[np.unique(pair[meta], return_index=True)[1]]
+    keys = table.select(list(spec.by) + [_MODEL]).take(pa.array(first_row))
+    blobs = set(table.column(_CODING).drop_null().to_pylist())
+    coding = None
+    for blob in blobs:
+        coding = combine_codings(coding, pickle.loads(blob))
+    return keys, merged.tables(len(used), n_rows), coding
+
+
+def _values(table: Any, name: str, rows: np.ndarray) -> np.ndarray:
+    return np.asarray(table.column(name).to_numpy())[rows]
+
+
+def _reduce_sweeps(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
+    import pyarrow as pa
+    batches = list(batches)
+    if not batches:
+        return
+    keys, tables, coding = _merged(spec, pa.Table.from_batches(batches))
+    sweeps = segment_sweeps(tables, with_main_level(spec.levels), spec.exclude_self)
+    columns = {name: keys.column(name) for name in keys.column_names}
+    for name in _SWEEP_FIELDS:
+        columns[name] = pa.array(getattr(sweeps, name))
+    flat = np.ascontiguousarray(sweeps.crossings, dtype=np.float64).reshape(len(tables), -1)
+    columns["_crossings"] = pa.ListArray.from_arrays(          # (Spark reads no fixed size)
+        pa.array(np.arange(len(tables) + 1, dtype=np.int32) * flat.shape[1]),
+        pa.array(flat.reshape(-1)))
+    columns[_CODING] = pa.array([pickle.dumps(coding)] * len(tables), pa.binary())
+    yield from pa.table(columns).to_batches()
+
+
+def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
+    import pyarrow as pa
+    batches = list(batches)
+    if not batches:
+        return
+    keys, tables, coding = _merged(spec, pa.Table.from_batches(batches))
+    blob = pickle.dumps(coding)
+    parts = []
+    for k, t in enumerate(tables):
+        one = keys.slice(k, 1).drop([_MODEL])
+        m = keys.column(_MODEL)[k].as_py()
+        # (the pair's row count first, its entries right after: the driver cuts there)
+        parts.append(_entries(one, np.zeros(1, np.int64), m, np.zeros(1),
+                              np.zeros(1, t.pos.dtype), np.zeros(1, t.neg.dtype),
+                              np.array([t.n_rows]), blob))
+        parts.append(_entries(one, np.zeros(len(t), np.int64), m, t.scores, t.pos, t.neg,
+                              None, None))
+    yield from pa.concat_tables(parts).to_batches()
+
+
+# ---- the plan, on the driver --------------------------------------------------------------
+
+def _schema(df: Any, spec: _Spec, reduced: str) -> Any:
+    from pyspark.sql import types as T
+    fields = [df.schema[b] for b in spec.by] + [T.StructField(_MODEL, T.IntegerType())]
+    if reduced == "sweeps":
+        counts = ("n_rows", "n_groups", "n_undefined")
+        fields += [T.StructField(name, T.LongType() if name in counts else T.DoubleType())
+                   for name in _SWEEP_FIELDS]
+        fields.append(T.StructField("_crossings", T.ArrayType(T.DoubleType())))
+    else:
+        count = T.LongType() if spec.weight is None else T.DoubleType()
+        fields += [T.StructField(_SCORE, T.DoubleType()), T.StructField(_POS, count),
+                   T.StructField(_NEG, count), T.StructField(_ROWS, T.LongType())]
+    fields.append(T.StructField(_CODING, T.BinaryType()))
+    return T.StructType(fields)
+
+
+def _run(df: Any, spec: _Spec, reduced: str, n_partitions: int | None) -> Any:
+    """Steps 1-3 as one Spark job; the reduced rows as a pyarrow Table on the driver."""
+    frame = df.select(*dict.fromkeys([spec.label, *spec.models, *(
+        [] if spec.weight is None else [spec.weight]), *spec.by]))
+    partial = frame.mapInArrow(functools.partial(_partial_tables, spec),
+                               _schema(df, spec, "entries"))
+    n = n_partitions or max(1, frame.rdd.getNumPartitions())
+    shuffled = partial.repartition(n, *spec.by, _MODEL)
+    reducer = _reduce_sweeps if reduced == "sweeps" else _reduce_tables
+    out = shuffled.mapInArrow(functools.partial(reducer, spec), _schema(df, spec, reduced))
+    with _row_errors():
+        if hasattr(out, "toArrow"):
+            return out.toArrow()
+        import pyarrow as pa            # pyspark 3.5 has no toArrow: its Arrow collector
+        return pa.Table.from_batches(out._collect_as_arrow())
+
+
+@contextlib.contextmanager
+def _row_errors() -> Iterator[None]:
+    """A bad row found on an executor reaches the driver as Spark's PythonException:
+    raised again as the ValueError or TypeError it was there."""
+    from pyspark.errors import PythonException
+    try:
+        yield
+    except PythonException as exc:
+        found = re.search(r"^(ValueError|TypeError): (.+)$", str(exc), re.MULTILINE)
+        if found is None:
+            raise
+        kind = ValueError if found.group(1) == "ValueError" else TypeError
+        raise kind(found.group(2)) from None
+
+
+def _coding_of(result: Any, spec: _Spec) -> LabelCoding | None:
+    coding = None
+    with _naming(spec, spec.models[0]):
+        for blob in set(result.column(_CODING).drop_null().to_pylist()):
+            coding = combine_codings(coding, pickle.loads(blob))
+    if coding is None:
+        raise ValueError("df holds no rows.")
+    return coding
+
+
+def _order(result: Any, spec: _Spec, meta: np.ndarray | None = None
+           ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
+    """The rows of ``result`` (where ``meta``) in ``evaluate_many``'s order: segments
+    sorted by their values, models in the order given; with each segment's values and
+    the model of every row."""
+    rows = np.arange(result.num_rows) if meta is None else np.flatnonzero(meta)
+    keys = [arrow_values(result.column(b))[rows] for b in spec.by]
+    codes, _, values = segment_codes(keys, list(spec.by), len(rows))
+    model = np.asarray(result.column(_MODEL))[rows]
+    order = np.lexsort((model, codes))
+    present = np.unique(codes)
+    return rows[order], {k: v[present] for k, v in values.items()}, model[order]
+
+
+def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | None = None,
+             by: str | Sequence[str] | None = None, pos_label: Any = None,
+             levels: Iterable[float] = DEFAULT_LEVELS, exclude_self: bool = True,
+             total: bool = False, n_partitions: int | None = None
+             ) -> Report | ReportTable:
+    """``indist_fast.evaluate`` (one score) or ``evaluate_many`` (several scores, or
+    segments) on a Spark DataFrame, exactly, computed on the executors.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows.
+    label : str
+        The label column: bool, {0, 1}, {-1, 1}, or any two values with ``pos_label``.
+    score : str or sequence of str
+        The score column, or several (one model each).
+    weight : str, default=None
+        A column of non-negative finite frequency weights.
+    by : str or sequence of str, default=None
+        Segment columns; several segment by their combinations. A null in one is a
+        ValueError naming the column.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    levels : sequence of float, default=(0.4, 0.5, 0.6)
+        Levels of ``B`` whose operating points are reported in ``Report.at``.
+    exclude_self : bool, default=True
+        Drop the pairs of a positive copy with itself from ``B``.
+    total : bool, default=False
+        Also give each model's report over all rows (segment columns None there), as
+        ``evaluate_many(total=True)``; costs one more pass over ``df``.
+    n_partitions : int, default=None
+        Partitions of the shuffle that brings each (segment, model)'s entries together
+        (1 to 100,000); default the partitions of ``df``.
+
+    Returns
+    -------
+    Report or ReportTable
+        For one score named by a str, no ``by`` and no ``total``, the ``Report`` of
+        ``indist_fast.evaluate`` on the rows. Otherwise the ``ReportTable`` of
+        ``indist_fast.evaluate_many(rows, label=, score=, by=, weight=)``: the same
+        columns, rows and values (bit for bit when the weights' sums are exact: no
+        weights, integer or dyadic ones), and the same warning for segments of one
+        class.
+
+    Raises
+    ------
+    ValueError
+        For a bad row (NaN score, third label, negative weight, null segment): the
+        message names the column, the Spark partition and the row by its values.
+
+    Notes
+    -----
+    Each partition's rows become score tables on its executor (``mapInArrow``, the
+    compiled kernels), Spark's shuffle brings each (segment, model)'s pieces to one
+    task, which merges and sweeps them: the driver receives one row per (segment,
+    model). A (segment, model)'s merged table, an entry per distinct score, must fit
+    one executor task's memory. The executors' Python must hold indist_fast (set
+    ``PYSPARK_PYTHON``).
+
+    Examples
+    --------
+    >>> import indist_fast.spark
+    >>> rows = [(0, .1, .5, "de"), (1, .9, .4, "de"), (1, .8, .9, "de"), (0, .3, .1, "de"),
+    ...         (1, .6, .8, "se"), (0, .2, .3, "se"), (0, .4, .6, "se"), (1, .7, .2, "se")]
+    >>> df = spark.createDataFrame(rows, ["y", "m1", "m2", "country"])  # doctest: +SKIP
+    >>> t = indist_fast.spark.evaluate(df, label="y", score=["m1", "m2"],
+    ...                                by="country")  # doctest: +SKIP
+    >>> t.columns["auc"].tolist()  # doctest: +SKIP
+    [1.0, 0.75, 1.0, 0.5]
+    >>> r = indist_fast.spark.evaluate(df, label="y", score="m1")  # doctest: +SKIP
+    >>> round(r.auc, 4)  # doctest: +SKIP
+    0.9375
+    """
+    models, by_names = _check_frame(df, label, score, weight, by)
+    spec = _Spec(label, tuple(models), weight, tuple(by_names), pos_label,
+                 check_levels(levels), check_flag(exclude_self, "exclude_self"))
+    total = check_flag(total, "total")
+    if n_partitions is not None:
+        n_partitions = check_count(n_partitions, "n_partitions", maximum=100_000)
+    result = _run(df, spec, "sweeps", n_partitions)
+    _coding_of(result, spec)
+    rows, values, _ = _order(result, spec)
+    taken = result.take(rows)
+    n_pairs = len(rows)
+    n_levels = len(with_main_level(spec.levels))
+    crossings = np.asarray(taken.column("_crossings").combine_chunks().flatten()).reshape(
+        n_pairs, n_levels, -1)
+    sweeps = [SegmentSweeps(*(np.asarray(taken.column(name))[m::len(models)]
+                              for name in _SWEEP_FIELDS), crossings[m::len(models)])
+              for m in range(len(models))]
+    if isinstance(score, str) and not by_names and not total:
+        sweep = sweeps[0].sweep(0)
+        check_two_classes(sweep.weight_pos, sweep.weight_neg)
+        return Report.from_sweep(sweep, spec.levels, int(sweeps[0].n_rows[0]),
+                                 spec.exclude_self)
+    table = ReportTable._from_sweeps(by_names, values, models, sweeps, spec.levels,
+                                     spec.exclude_self)
+    warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
+    if not total:
+        return table
+    whole = evaluate(df, label=label, score=models, weight=weight, pos_label=pos_label,
+                     levels=spec.levels, exclude_self=spec.exclude_self,
+                     n_partitions=n_partitions)
+    assert isinstance(whole, ReportTable)
+    columns = dict(whole.columns)
+    for name in by_names:
+        columns[name] = np.array([None] * len(whole), dtype=object)
+    totals = ReportTable(tuple(by_names), {name: columns[name] for name in table.columns},
+                         whole.levels, whole.exclude_self)._with_sources(whole._sources)
+    return append_totals(table, totals)
+
+
+def score_table(df: Any, *, label: str, score: str | Sequence[str], weight: str | None = None,
+                by: str | Sequence[str] | None = None, pos_label: Any = None,
+                n_partitions: int | None = None
+                ) -> ScoreTable | dict[tuple[Any, ...], ScoreTable]:
+    """The ``ScoreTable`` of a Spark DataFrame's rows (or one per segment and model),
+    built on the executors.
+
+    Read it for what a ``Report`` does not hold: ``table.curves()``,
+    ``table.calibration()``, ``table.ks()``, ``table.gains()``, thresholds, the
+    bootstrap of tables.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows.
+    label, weight : str
+        Column names (weight optional).
+    score : str or sequence of str
+        The score column, or several (one model each).
+    by : str or sequence of str, default=None
+        Segment columns.
+    pos_label : scalar, default=None
+        The positive label; needed when labels are not bool, {0, 1} or {-1, 1}.
+    n_partitions : int, default=None
+        Partitions of the shuffle that merges the tables (1 to 100,000); default the
+        partitions of ``df``.
+
+    Returns
+    -------
+    ScoreTable or dict
+        For one score named by a str and no ``by``, the table ``ScoreTable.from_arrays``
+        gives on the rows. Otherwise a dict from ``(*segment values, model)`` to the
+        table of that segment's rows and model, in ``evaluate_many``'s order. Each holds
+        an entry per distinct score, 24 bytes each, and must fit the driver's memory.
+
+    Examples
+    --------
+    >>> import indist_fast.spark
+    >>> df = spark.createDataFrame([(0, .1), (0, .4), (1, .4), (1, .8)],
+    ...                            ["y", "s"])  # doctest: +SKIP
+    >>> t = indist_fast.spark.score_table(df, label="y", score="s")  # doctest: +SKIP
+    >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()  # doctest: +SKIP
+    ([0.8, 0.4, 0.1], [1, 1, 0], [0, 1, 1])
+    """
+    models, by_names = _check_frame(df, label, score, weight, by)
+    spec = _Spec(label, tuple(models), weight, tuple(by_names), pos_label, (0.5,), True)
+    if n_partitions is not None:
+        n_partitions = check_count(n_partitions, "n_partitions", maximum=100_000)
+    result = _run(df, spec, "tables", n_partitions)
+    coding = _coding_of(result, spec)
+    meta = np.asarray(result.column(_ROWS).is_valid())
+    rows, values, model = _order(result, spec, meta)
+    # A pair's entries follow its row-count row in the reducers' output.
+    ends = dict(zip(np.flatnonzero(meta).tolist(),
+                    np.append(np.flatnonzero(meta)[1:], result.num_rows).tolist()))
+    scores, pos, neg = (np.asarray(result.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG))
+    n_rows = np.asarray(result.column(_ROWS).fill_null(0))
+    out: dict[tuple[Any, ...], ScoreTable] = {}
+    n_models = len(models)
+    for k, r in enumerate(rows):
+        a, b = int(r) + 1, ends[int(r)]
+        segment = tuple(values[name][k // n_models] for name in by_names)
+        out[segment + (models[model[k]],)] = ScoreTable(scores[a:b], pos[a:b], neg[a:b],
+                                                        int(n_rows[r]), coding)
+    if isinstance(score, str) and not by_names:
+        return out[(models[0],)]
+    return out
