@@ -37,12 +37,13 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from ._core.records import SegmentSweeps
+from ._core.records import SegmentSweeps, SweepResult
 from ._core.validation import (LabelCoding, check_columns, check_count, check_flag,
                                check_levels, check_two_classes, combine_codings,
                                prepare_rows, with_scores)
 from .errors import warn_one_class
 from .io.frames import arrow_values, table_columns
+from .scale import ranges
 from .metrics.segment_tables import append_totals, segment_sweeps
 from .metrics.segments import RESERVED, column_names, naming_scores, segment_codes
 from .results.report import Report
@@ -53,11 +54,11 @@ from .table.segmented import SegmentedTables
 __all__ = ["evaluate", "score_table"]
 
 # Columns of the Arrow batches between the stages (segment columns may not take them).
-_MODEL, _SCORE, _POS, _NEG, _ROWS, _CODING = ("_model", "_score", "_pos", "_neg", "_rows",
-                                              "_coding")
+_MODEL, _RANGE, _SCORE, _POS, _NEG, _ROWS, _CODING = (
+    "_model", "_range", "_score", "_pos", "_neg", "_rows", "_coding")
 _SWEEP_FIELDS = SegmentSweeps._fields[:-1]          # all but the crossings
-_INTERNAL = frozenset({_MODEL, _SCORE, _POS, _NEG, _ROWS, _CODING, "_crossings",
-                       *_SWEEP_FIELDS})
+_INTERNAL = frozenset({_MODEL, _RANGE, _SCORE, _POS, _NEG, _ROWS, _CODING, "_crossings",
+                       "_values", *_SWEEP_FIELDS})
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,9 @@ class _Spec:
     pos_label: Any
     levels: tuple[float, ...]
     exclude_self: bool
+    # Descending cuts of the score axis (one model, no segments): entries go to the
+    # range of their score, ``scale.ranges.split_table``'s ranges.
+    splitters: tuple[float, ...] = ()
 
 
 def _pyspark() -> Any:
@@ -141,7 +145,7 @@ def _partial_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
 
 
 def _summarise(spec: _Spec, table: Any) -> Any:
-    """One partition's rows as the entries of its (segment, model) tables."""
+    """One partition's rows as the entries of its (segment, model, range) tables."""
     import pyarrow as pa
     columns = table_columns(table, [("label", spec.label), ("weight", spec.weight)]
                             + [("score", m) for m in spec.models]
@@ -161,26 +165,36 @@ def _summarise(spec: _Spec, table: Any) -> Any:
     np.minimum.at(first_row, codes, np.arange(len(codes)))
     keys = table.select(list(spec.by)).take(pa.array(first_row))
     coding = pickle.dumps(rows[0].coding)
+    cuts = -np.asarray(spec.splitters, dtype=np.float64)
+    n_ranges = len(cuts) + 1
+    # Every (segment, model, range) gets a row of its row count and coding, so that
+    # each reducer knows the pairs it holds (the rows are counted in range 0 only).
+    segment = np.repeat(np.arange(len(held)), n_ranges)
+    in_range = np.tile(np.arange(n_ranges), len(held))
+    counts = np.where(in_range == 0, n_rows[held][segment], 0)
     parts = []
     for m, (model, r) in enumerate(zip(spec.models, rows)):
         with _naming(spec, model):
             t = SegmentedTables.from_rows(r, codes)
-        parts.append(_entries(keys, t.codes, m, t.scores, t.pos, t.neg, None, None))
-        parts.append(_entries(keys, np.arange(len(held)), m, np.zeros(len(held)),
-                              np.zeros(len(held), t.pos.dtype), np.zeros(len(held), t.neg.dtype),
-                              n_rows[held], coding))
+        parts.append(_entries(keys, t.codes, m, np.searchsorted(cuts, -t.scores), t.scores,
+                              t.pos, t.neg, None, None))
+        parts.append(_entries(keys, segment, m, in_range, np.zeros(len(segment)),
+                              np.zeros(len(segment), t.pos.dtype),
+                              np.zeros(len(segment), t.neg.dtype), counts, coding))
     return pa.concat_tables(parts)
 
 
-def _entries(keys: Any, codes: np.ndarray, model: int, scores: np.ndarray, pos: np.ndarray,
-             neg: np.ndarray, n_rows: np.ndarray | None, coding: bytes | None) -> Any:
-    """Table entries as Arrow: keys of segment ``codes``, the model, and either the
-    entries (``n_rows`` None) or one row per segment with its rows and coding."""
+def _entries(keys: Any, codes: np.ndarray, model: int, ranges: np.ndarray,
+             scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+             n_rows: np.ndarray | None, coding: bytes | None) -> Any:
+    """Table entries as Arrow: keys of segment ``codes``, the model, the score range,
+    and either the entries (``n_rows`` None) or rows of a row count and coding."""
     import pyarrow as pa
     n = len(codes)
     out = keys.take(pa.array(codes, pa.int64())) if keys.num_columns else pa.table({})
     columns = {name: out.column(name) for name in out.column_names}
     columns[_MODEL] = pa.array(np.full(n, model, np.int32))
+    columns[_RANGE] = pa.array(np.asarray(ranges, dtype=np.int32))
     columns[_SCORE] = pa.array(scores, pa.float64())
     columns[_POS] = pa.array(pos)
     columns[_NEG] = pa.array(neg)
@@ -191,20 +205,20 @@ def _entries(keys: Any, codes: np.ndarray, model: int, scores: np.ndarray, pos: 
     return pa.table(columns)
 
 
-# ---- steps 2 and 3: entries of each (segment, model) together, merged --------------------
+# ---- steps 2 and 3: entries of each (segment, model, range) together, merged ------------
 
 def _merged(spec: _Spec, table: Any) -> tuple[Any, list[ScoreTable], Any]:
-    """The partition's (segment, model) pairs: their keys and model (one Arrow row
-    each), their merged tables, and their label coding."""
+    """The partition's (segment, model, range) triples: their keys, model and range
+    (one Arrow row each), their merged tables, and their label coding."""
     import pyarrow as pa
     meta = np.asarray(table.column(_ROWS).is_valid())
-    model = np.asarray(table.column(_MODEL)).astype(np.int64)
-    n_models = len(spec.models)
+    n_models, n_ranges = len(spec.models), len(spec.splitters) + 1
     groups = [arrow_values(table.column(b)) for b in spec.by]
     codes, n_segments, _ = segment_codes(groups, list(spec.by), table.num_rows)
-    pair = codes * n_models + model
-    used = np.unique(pair[meta])
-    renumber = np.full(n_segments * n_models, -1, dtype=np.int64)
+    pair = ((codes * n_models + np.asarray(table.column(_MODEL)).astype(np.int64)) * n_ranges
+            + np.asarray(table.column(_RANGE)).astype(np.int64))
+    used, first = np.unique(pair[meta], return_index=True)
+    renumber = np.full(n_segments * n_models * n_ranges, -1, dtype=np.int64)
     renumber[used] = np.arange(len(used))
     pair = renumber[pair]
     n_rows = np.zeros(len(used), dtype=np.int64)
@@ -213,11 +227,10 @@ def _merged(spec: _Spec, table: Any) -> tuple[Any, list[ScoreTable], Any]:
     merged = SegmentedTables.reduce(pair[entries], _values(table, _SCORE, entries),
                                     _values(table, _POS, entries),
                                     _values(table, _NEG, entries))
-    first_row = np.flatnonzero(meta)[np.unique(pair[meta], return_index=True)[1]]
-    keys = table.select(list(spec.by) + [_MODEL]).take(pa.array(first_row))
-    blobs = set(table.column(_CODING).drop_null().to_pylist())
+    keys = table.select(list(spec.by) + [_MODEL, _RANGE]).take(
+        pa.array(np.flatnonzero(meta)[first]))
     coding = None
-    for blob in blobs:
+    for blob in set(table.column(_CODING).drop_null().to_pylist()):
         coding = combine_codings(coding, pickle.loads(blob))
     return keys, merged.tables(len(used), n_rows), coding
 
@@ -233,15 +246,20 @@ def _reduce_sweeps(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
         return
     keys, tables, coding = _merged(spec, pa.Table.from_batches(batches))
     sweeps = segment_sweeps(tables, with_main_level(spec.levels), spec.exclude_self)
-    columns = {name: keys.column(name) for name in keys.column_names}
+    columns = {name: keys.column(name) for name in keys.column_names if name != _RANGE}
     for name in _SWEEP_FIELDS:
         columns[name] = pa.array(getattr(sweeps, name))
     flat = np.ascontiguousarray(sweeps.crossings, dtype=np.float64).reshape(len(tables), -1)
-    columns["_crossings"] = pa.ListArray.from_arrays(          # (Spark reads no fixed size)
-        pa.array(np.arange(len(tables) + 1, dtype=np.int32) * flat.shape[1]),
-        pa.array(flat.reshape(-1)))
+    columns["_crossings"] = _lists(flat)
     columns[_CODING] = pa.array([pickle.dumps(coding)] * len(tables), pa.binary())
     yield from pa.table(columns).to_batches()
+
+
+def _lists(flat: np.ndarray) -> Any:
+    """The rows of a 2-D array as an Arrow list column (Spark reads no fixed-size list)."""
+    import pyarrow as pa
+    offsets = np.arange(len(flat) + 1, dtype=np.int32) * flat.shape[1]
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat.reshape(-1)))
 
 
 def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
@@ -253,15 +271,63 @@ def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     blob = pickle.dumps(coding)
     parts = []
     for k, t in enumerate(tables):
-        one = keys.slice(k, 1).drop([_MODEL])
-        m = keys.column(_MODEL)[k].as_py()
-        # (the pair's row count first, its entries right after: the driver cuts there)
-        parts.append(_entries(one, np.zeros(1, np.int64), m, np.zeros(1),
+        one = keys.slice(k, 1).drop([_MODEL, _RANGE])
+        m, r = keys.column(_MODEL)[k].as_py(), keys.column(_RANGE)[k].as_py()
+        # (the triple's row count first, its entries right after: readers cut there)
+        parts.append(_entries(one, np.zeros(1, np.int64), m, [r], np.zeros(1),
                               np.zeros(1, t.pos.dtype), np.zeros(1, t.neg.dtype),
                               np.array([t.n_rows]), blob))
-        parts.append(_entries(one, np.zeros(len(t), np.int64), m, t.scores, t.pos, t.neg,
-                              None, None))
+        parts.append(_entries(one, np.zeros(len(t), np.int64), m, np.full(len(t), r),
+                              t.scores, t.pos, t.neg, None, None))
     yield from pa.concat_tables(parts).to_batches()
+
+
+# ---- the passes over score ranges (one model, no segments), on the executors -------------
+
+def _range_tables(batches: Iterator[Any]) -> Iterator[tuple[int, ScoreTable]]:
+    """The merged range tables of a partition of ``_reduce_tables``' output."""
+    import pyarrow as pa
+    batches = list(batches)
+    if not batches:
+        return
+    table = pa.Table.from_batches(batches)
+    meta = np.flatnonzero(np.asarray(table.column(_ROWS).is_valid()))
+    ends = np.append(meta[1:], table.num_rows)
+    scores, pos, neg = (np.asarray(table.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG))
+    ranges_of = np.asarray(table.column(_RANGE))
+    n_rows = np.asarray(table.column(_ROWS).fill_null(0))
+    for a, b in zip(meta, ends):
+        yield int(ranges_of[a]), ScoreTable._trusted(
+            np.ascontiguousarray(scores[a + 1:b]), np.ascontiguousarray(pos[a + 1:b]),
+            np.ascontiguousarray(neg[a + 1:b]), int(n_rows[a]))
+
+
+def _range_pass(spec: _Spec, step: str, given: Any, batches: Iterator[Any]) -> Iterator[Any]:
+    """Pass ``step`` of ``scale.ranges`` on each range of the partition: one row per
+    range, its numbers as a list of doubles."""
+    import pyarrow as pa
+    ids, numbers = [], []
+    for r, t in _range_tables(batches):
+        if step == "totals":
+            got = ranges.range_totals(t)
+            out = [got.weight_pos, got.weight_neg, got.n_groups, got.n_rows]
+        elif step == "shares":
+            wp, wn, tp_above, fp_above = given
+            res, g = ranges.range_shares(t, wp, wn, tp_above[r], fp_above[r],
+                                         spec.exclude_self)
+            out = [res.n_groups, res.n_undefined, res.weight_pos, res.weight_neg, res.auc,
+                   res.average_precision, res.b_last, g]
+        else:
+            wp, wn, tp_above, fp_above, b_above = given
+            res = ranges.range_crossings(t, wp, wn, tp_above[r], fp_above[r], b_above[r],
+                                         with_main_level(spec.levels), spec.exclude_self)
+            out = [res.b_last, *np.asarray(res.crossings, dtype=np.float64).reshape(-1)]
+        ids.append(r)
+        numbers.append(out)
+    if ids:
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(ids, pa.int32()), _lists(np.array(numbers, dtype=np.float64))],
+            [_RANGE, "_values"])
 
 
 # ---- the plan, on the driver --------------------------------------------------------------
@@ -276,22 +342,28 @@ def _schema(df: Any, spec: _Spec, reduced: str) -> Any:
         fields.append(T.StructField("_crossings", T.ArrayType(T.DoubleType())))
     else:
         count = T.LongType() if spec.weight is None else T.DoubleType()
-        fields += [T.StructField(_SCORE, T.DoubleType()), T.StructField(_POS, count),
-                   T.StructField(_NEG, count), T.StructField(_ROWS, T.LongType())]
+        fields += [T.StructField(_RANGE, T.IntegerType()), T.StructField(_SCORE, T.DoubleType()),
+                   T.StructField(_POS, count), T.StructField(_NEG, count),
+                   T.StructField(_ROWS, T.LongType())]
     fields.append(T.StructField(_CODING, T.BinaryType()))
     return T.StructType(fields)
 
 
-def _run(df: Any, spec: _Spec, reduced: str, n_partitions: int | None) -> Any:
-    """Steps 1-3 as one Spark job; the reduced rows as a pyarrow Table on the driver."""
+def _reduced(df: Any, spec: _Spec, reduced: str, n_partitions: int | None) -> Any:
+    """Steps 1-3 as a Spark DataFrame (lazy): a row of sweep sums per (segment, model)
+    (``reduced="sweeps"``), or the merged entries (``"tables"``)."""
     frame = df.select(*dict.fromkeys([spec.label, *spec.models, *(
         [] if spec.weight is None else [spec.weight]), *spec.by]))
     partial = frame.mapInArrow(functools.partial(_partial_tables, spec),
                                _schema(df, spec, "entries"))
     n = n_partitions or max(1, frame.rdd.getNumPartitions())
-    shuffled = partial.repartition(n, *spec.by, _MODEL)
+    shuffled = partial.repartition(n, *spec.by, _MODEL, _RANGE)
     reducer = _reduce_sweeps if reduced == "sweeps" else _reduce_tables
-    out = shuffled.mapInArrow(functools.partial(reducer, spec), _schema(df, spec, reduced))
+    return shuffled.mapInArrow(functools.partial(reducer, spec), _schema(df, spec, reduced))
+
+
+def _arrow(out: Any) -> Any:
+    """A (small) Spark DataFrame's rows as a pyarrow Table on the driver."""
     with _row_errors():
         if hasattr(out, "toArrow"):
             return out.toArrow()
@@ -314,6 +386,59 @@ def _row_errors() -> Iterator[None]:
         raise kind(found.group(2)) from None
 
 
+def _splitters(df: Any, score: str, n_ranges: int) -> tuple[float, ...]:
+    """Cuts of the score axis into ranges of similar size, from Spark's quantile
+    sketch of the score column (one pass over that column alone)."""
+    if n_ranges <= 1:
+        return ()
+    from pyspark.errors import PySparkException
+    try:
+        cuts = np.asarray(df.approxQuantile(score, list(1.0 - np.arange(1, n_ranges) / n_ranges),
+                                            0.1 / n_ranges), dtype=np.float64)
+    except PySparkException:
+        return ()           # scores that are not numbers: step 1 names the column
+    cuts = cuts[~np.isnan(cuts)]
+    return tuple(np.unique(cuts)[::-1].tolist())      # descending, no empty ranges
+
+
+def _sweep_ranges(df: Any, spec: _Spec, n_partitions: int | None
+                  ) -> tuple[SweepResult, int, LabelCoding]:
+    """One model's sweep, score range by score range (``scale.ranges``' three passes
+    on the executors, over the merged range tables kept in Spark's cache)."""
+    import pyarrow as pa
+    from pyspark import StorageLevel
+    n = n_partitions or max(1, df.rdd.getNumPartitions())
+    spec = _Spec(spec.label, spec.models, spec.weight, spec.by, spec.pos_label, spec.levels,
+                 spec.exclude_self, _splitters(df, spec.models[0], n))
+    tables = _reduced(df, spec, "tables", n).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        codings = _arrow(tables.filter(tables[_CODING].isNotNull()).select(_CODING))
+        coding = _coding_of(codings, spec)
+
+        def run(step: str, given: Any) -> np.ndarray:
+            """A pass's numbers, a row per range (every partition of the rows sent each
+            range its row count: every range has a row, empty or not)."""
+            got = _arrow(tables.mapInArrow(functools.partial(_range_pass, spec, step, given),
+                                           "_range int, _values array<double>"))
+            values = np.asarray(got.column("_values").combine_chunks().flatten())
+            out = values.reshape(got.num_rows, -1)
+            return out[np.argsort(np.asarray(got.column(_RANGE)))]
+
+        totals = [ranges.RangeTotals(a, b, int(c), int(d)) for a, b, c, d in run("totals", None)]
+        tp_above, fp_above, wp, wn = ranges._offsets(totals)
+        shares = [(SweepResult(int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6],
+                               np.empty((0, 5))), float(v[7]))
+                  for v in run("shares", (wp, wn, tp_above, fp_above))]
+        b_above = ranges.b_offsets(shares)
+        n_levels = len(with_main_level(spec.levels))
+        crossings = [SweepResult(0, 0, wp, wn, 0.0, 0.0, v[0], v[1:].reshape(n_levels, -1))
+                     for v in run("crossings", (wp, wn, tp_above, fp_above, b_above))]
+    finally:
+        tables.unpersist()
+    result = ranges.combine_ranges(totals, shares, crossings, n_levels)
+    return result, sum(t.n_rows for t in totals), coding
+
+
 def _coding_of(result: Any, spec: _Spec) -> LabelCoding | None:
     coding = None
     with _naming(spec, spec.models[0]):
@@ -325,17 +450,21 @@ def _coding_of(result: Any, spec: _Spec) -> LabelCoding | None:
 
 
 def _order(result: Any, spec: _Spec, meta: np.ndarray | None = None
-           ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
+           ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray, np.ndarray]:
     """The rows of ``result`` (where ``meta``) in ``evaluate_many``'s order: segments
-    sorted by their values, models in the order given; with each segment's values and
-    the model of every row."""
+    sorted by their values, models in the order given, then score ranges; with each
+    segment's values, and the segment and model of every row."""
     rows = np.arange(result.num_rows) if meta is None else np.flatnonzero(meta)
     keys = [arrow_values(result.column(b))[rows] for b in spec.by]
     codes, _, values = segment_codes(keys, list(spec.by), len(rows))
     model = np.asarray(result.column(_MODEL))[rows]
-    order = np.lexsort((model, codes))
+    in_range = (np.asarray(result.column(_RANGE))[rows] if _RANGE in result.column_names
+                else np.zeros(len(rows), np.int32))
+    order = np.lexsort((in_range, model, codes))
     present = np.unique(codes)
-    return rows[order], {k: v[present] for k, v in values.items()}, model[order]
+    dense = np.searchsorted(present, codes)
+    return (rows[order], {k: v[present] for k, v in values.items()}, dense[order],
+            model[order])
 
 
 def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | None = None,
@@ -417,9 +546,13 @@ def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | N
     total = check_flag(total, "total")
     if n_partitions is not None:
         n_partitions = check_count(n_partitions, "n_partitions", maximum=100_000)
-    result = _run(df, spec, "sweeps", n_partitions)
+    if isinstance(score, str) and not by_names and not total:
+        sweep, n_rows, _ = _sweep_ranges(df, spec, n_partitions)
+        check_two_classes(sweep.weight_pos, sweep.weight_neg)
+        return Report.from_sweep(sweep, spec.levels, n_rows, spec.exclude_self)
+    result = _arrow(_reduced(df, spec, "sweeps", n_partitions))
     _coding_of(result, spec)
-    rows, values, _ = _order(result, spec)
+    rows, values, _, _ = _order(result, spec)
     taken = result.take(rows)
     n_pairs = len(rows)
     n_levels = len(with_main_level(spec.levels))
@@ -428,11 +561,6 @@ def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | N
     sweeps = [SegmentSweeps(*(np.asarray(taken.column(name))[m::len(models)]
                               for name in _SWEEP_FIELDS), crossings[m::len(models)])
               for m in range(len(models))]
-    if isinstance(score, str) and not by_names and not total:
-        sweep = sweeps[0].sweep(0)
-        check_two_classes(sweep.weight_pos, sweep.weight_neg)
-        return Report.from_sweep(sweep, spec.levels, int(sweeps[0].n_rows[0]),
-                                 spec.exclude_self)
     table = ReportTable._from_sweeps(by_names, values, models, sweeps, spec.levels,
                                      spec.exclude_self)
     warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
@@ -498,22 +626,32 @@ def score_table(df: Any, *, label: str, score: str | Sequence[str], weight: str 
     spec = _Spec(label, tuple(models), weight, tuple(by_names), pos_label, (0.5,), True)
     if n_partitions is not None:
         n_partitions = check_count(n_partitions, "n_partitions", maximum=100_000)
-    result = _run(df, spec, "tables", n_partitions)
+    one = isinstance(score, str) and not by_names
+    if one:
+        # One table: merged in score ranges on the executors, concatenated here.
+        n = n_partitions or max(1, df.rdd.getNumPartitions())
+        spec = _Spec(label, tuple(models), weight, (), pos_label, (0.5,), True,
+                     _splitters(df, models[0], n))
+    result = _arrow(_reduced(df, spec, "tables", n_partitions))
     coding = _coding_of(result, spec)
     meta = np.asarray(result.column(_ROWS).is_valid())
-    rows, values, model = _order(result, spec, meta)
-    # A pair's entries follow its row-count row in the reducers' output.
-    ends = dict(zip(np.flatnonzero(meta).tolist(),
-                    np.append(np.flatnonzero(meta)[1:], result.num_rows).tolist()))
-    scores, pos, neg = (np.asarray(result.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG))
+    rows, values, segment, model = _order(result, spec, meta)
+    # A triple's entries follow its row-count row in the reducers' output.
+    starts = np.flatnonzero(meta)
+    ends = dict(zip(starts.tolist(), np.append(starts[1:], result.num_rows).tolist()))
+    columns = [np.asarray(result.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG)]
     n_rows = np.asarray(result.column(_ROWS).fill_null(0))
     out: dict[tuple[Any, ...], ScoreTable] = {}
-    n_models = len(models)
-    for k, r in enumerate(rows):
-        a, b = int(r) + 1, ends[int(r)]
-        segment = tuple(values[name][k // n_models] for name in by_names)
-        out[segment + (models[model[k]],)] = ScoreTable(scores[a:b], pos[a:b], neg[a:b],
-                                                        int(n_rows[r]), coding)
-    if isinstance(score, str) and not by_names:
+    cut = np.flatnonzero(np.diff(segment) | np.diff(model)) + 1
+    for pieces in np.split(np.arange(len(rows)), cut):
+        first = rows[pieces[0]]
+        k = int(pieces[0])
+        spans = [np.arange(int(r) + 1, ends[int(r)]) for r in rows[pieces]]
+        taken = np.concatenate(spans) if spans else np.empty(0, np.int64)
+        key = tuple(values[name][segment[k]] for name in by_names) + (models[model[k]],)
+        out[key] = ScoreTable(*(c[taken] for c in columns), int(n_rows[rows[pieces]].sum()),
+                              coding)
+        del first
+    if one:
         return out[(models[0],)]
     return out
