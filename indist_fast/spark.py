@@ -349,6 +349,28 @@ def _schema(df: Any, spec: _Spec, reduced: str) -> Any:
     return T.StructType(fields)
 
 
+def _combine_passes(run: Any, n_levels: int) -> tuple[SweepResult, int]:
+    """The three passes of ``scale.ranges`` (``run(step, given)``: the executors' rows of
+    ``_range_pass``), combined into the sweep of the whole table, and its rows."""
+    def numbers(step: str, given: Any) -> np.ndarray:
+        # Every partition of the rows sent every range its row count: each range has
+        # a row, empty or not.
+        got = run(step, given)
+        values = np.asarray(got.column("_values").combine_chunks().flatten())
+        return values.reshape(got.num_rows, -1)[np.argsort(np.asarray(got.column(_RANGE)))]
+
+    totals = [ranges.RangeTotals(a, b, int(c), int(d)) for a, b, c, d in numbers("totals", None)]
+    tp_above, fp_above, wp, wn = ranges._offsets(totals)
+    shares = [(SweepResult(int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6],
+                           np.empty((0, 5))), float(v[7]))
+              for v in numbers("shares", (wp, wn, tp_above, fp_above))]
+    b_above = ranges.b_offsets(shares)
+    crossings = [SweepResult(0, 0, wp, wn, 0.0, 0.0, v[0], v[1:].reshape(n_levels, -1))
+                 for v in numbers("crossings", (wp, wn, tp_above, fp_above, b_above))]
+    return (ranges.combine_ranges(totals, shares, crossings, n_levels),
+            sum(t.n_rows for t in totals))
+
+
 def _reduced(df: Any, spec: _Spec, reduced: str, n_partitions: int | None) -> Any:
     """Steps 1-3 as a Spark DataFrame (lazy): a row of sweep sums per (segment, model)
     (``reduced="sweeps"``), or the merged entries (``"tables"``)."""
@@ -402,10 +424,9 @@ def _splitters(df: Any, score: str, n_ranges: int) -> tuple[float, ...]:
 
 
 def _sweep_ranges(df: Any, spec: _Spec, n_partitions: int | None
-                  ) -> tuple[SweepResult, int, LabelCoding]:
+                  ) -> tuple[tuple[SweepResult, int], LabelCoding]:
     """One model's sweep, score range by score range (``scale.ranges``' three passes
     on the executors, over the merged range tables kept in Spark's cache)."""
-    import pyarrow as pa
     from pyspark import StorageLevel
     n = n_partitions or max(1, df.rdd.getNumPartitions())
     spec = _Spec(spec.label, spec.models, spec.weight, spec.by, spec.pos_label, spec.levels,
@@ -415,28 +436,14 @@ def _sweep_ranges(df: Any, spec: _Spec, n_partitions: int | None
         codings = _arrow(tables.filter(tables[_CODING].isNotNull()).select(_CODING))
         coding = _coding_of(codings, spec)
 
-        def run(step: str, given: Any) -> np.ndarray:
-            """A pass's numbers, a row per range (every partition of the rows sent each
-            range its row count: every range has a row, empty or not)."""
-            got = _arrow(tables.mapInArrow(functools.partial(_range_pass, spec, step, given),
-                                           "_range int, _values array<double>"))
-            values = np.asarray(got.column("_values").combine_chunks().flatten())
-            out = values.reshape(got.num_rows, -1)
-            return out[np.argsort(np.asarray(got.column(_RANGE)))]
+        def run(step: str, given: Any) -> Any:
+            return _arrow(tables.mapInArrow(functools.partial(_range_pass, spec, step, given),
+                                            "_range int, _values array<double>"))
 
-        totals = [ranges.RangeTotals(a, b, int(c), int(d)) for a, b, c, d in run("totals", None)]
-        tp_above, fp_above, wp, wn = ranges._offsets(totals)
-        shares = [(SweepResult(int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6],
-                               np.empty((0, 5))), float(v[7]))
-                  for v in run("shares", (wp, wn, tp_above, fp_above))]
-        b_above = ranges.b_offsets(shares)
-        n_levels = len(with_main_level(spec.levels))
-        crossings = [SweepResult(0, 0, wp, wn, 0.0, 0.0, v[0], v[1:].reshape(n_levels, -1))
-                     for v in run("crossings", (wp, wn, tp_above, fp_above, b_above))]
+        result = _combine_passes(run, len(with_main_level(spec.levels)))
     finally:
         tables.unpersist()
-    result = ranges.combine_ranges(totals, shares, crossings, n_levels)
-    return result, sum(t.n_rows for t in totals), coding
+    return result, coding
 
 
 def _coding_of(result: Any, spec: _Spec) -> LabelCoding | None:
@@ -465,6 +472,21 @@ def _order(result: Any, spec: _Spec, meta: np.ndarray | None = None
     dense = np.searchsorted(present, codes)
     return (rows[order], {k: v[present] for k, v in values.items()}, dense[order],
             model[order])
+
+
+def _report_table(result: Any, spec: _Spec) -> ReportTable:
+    """The ``ReportTable`` of the reducers' rows of sweep sums (``_reduce_sweeps``)."""
+    _coding_of(result, spec)
+    rows, values, _, _ = _order(result, spec)
+    taken = result.take(rows)
+    n_models = len(spec.models)
+    crossings = np.asarray(taken.column("_crossings").combine_chunks().flatten()).reshape(
+        len(rows), len(with_main_level(spec.levels)), -1)
+    sweeps = [SegmentSweeps(*(np.asarray(taken.column(name))[m::n_models]
+                              for name in _SWEEP_FIELDS), crossings[m::n_models])
+              for m in range(n_models)]
+    return ReportTable._from_sweeps(list(spec.by), values, list(spec.models), sweeps,
+                                    spec.levels, spec.exclude_self)
 
 
 def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | None = None,
@@ -547,22 +569,10 @@ def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | N
     if n_partitions is not None:
         n_partitions = check_count(n_partitions, "n_partitions", maximum=100_000)
     if isinstance(score, str) and not by_names and not total:
-        sweep, n_rows, _ = _sweep_ranges(df, spec, n_partitions)
+        (sweep, n_rows), _ = _sweep_ranges(df, spec, n_partitions)
         check_two_classes(sweep.weight_pos, sweep.weight_neg)
         return Report.from_sweep(sweep, spec.levels, n_rows, spec.exclude_self)
-    result = _arrow(_reduced(df, spec, "sweeps", n_partitions))
-    _coding_of(result, spec)
-    rows, values, _, _ = _order(result, spec)
-    taken = result.take(rows)
-    n_pairs = len(rows)
-    n_levels = len(with_main_level(spec.levels))
-    crossings = np.asarray(taken.column("_crossings").combine_chunks().flatten()).reshape(
-        n_pairs, n_levels, -1)
-    sweeps = [SegmentSweeps(*(np.asarray(taken.column(name))[m::len(models)]
-                              for name in _SWEEP_FIELDS), crossings[m::len(models)])
-              for m in range(len(models))]
-    table = ReportTable._from_sweeps(by_names, values, models, sweeps, spec.levels,
-                                     spec.exclude_self)
+    table = _report_table(_arrow(_reduced(df, spec, "sweeps", n_partitions)), spec)
     warn_one_class(int(np.count_nonzero(table.columns["one_class"])), len(table))
     if not total:
         return table
@@ -576,6 +586,28 @@ def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | N
     totals = ReportTable(tuple(by_names), {name: columns[name] for name in table.columns},
                          whole.levels, whole.exclude_self)._with_sources(whole._sources)
     return append_totals(table, totals)
+
+
+def _score_tables(result: Any, spec: _Spec) -> dict[tuple[Any, ...], ScoreTable]:
+    """The table of each (segment..., model) from the reducers' merged entries
+    (``_reduce_tables``), score ranges joined."""
+    coding = _coding_of(result, spec)
+    meta = np.asarray(result.column(_ROWS).is_valid())
+    rows, values, segment, model = _order(result, spec, meta)
+    # A triple's entries follow its row-count row in the reducers' output.
+    starts = np.flatnonzero(meta)
+    ends = dict(zip(starts.tolist(), np.append(starts[1:], result.num_rows).tolist()))
+    columns = [np.asarray(result.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG)]
+    n_rows = np.asarray(result.column(_ROWS).fill_null(0))
+    out: dict[tuple[Any, ...], ScoreTable] = {}
+    cut = np.flatnonzero(np.diff(segment) | np.diff(model)) + 1
+    for pieces in np.split(np.arange(len(rows)), cut):
+        k = int(pieces[0])
+        taken = np.concatenate([np.arange(r + 1, ends[r]) for r in rows[pieces].tolist()])
+        key = tuple(values[name][segment[k]] for name in spec.by) + (spec.models[model[k]],)
+        out[key] = ScoreTable(*(c[taken] for c in columns), int(n_rows[rows[pieces]].sum()),
+                              coding)
+    return out
 
 
 def score_table(df: Any, *, label: str, score: str | Sequence[str], weight: str | None = None,
@@ -632,26 +664,7 @@ def score_table(df: Any, *, label: str, score: str | Sequence[str], weight: str 
         n = n_partitions or max(1, df.rdd.getNumPartitions())
         spec = _Spec(label, tuple(models), weight, (), pos_label, (0.5,), True,
                      _splitters(df, models[0], n))
-    result = _arrow(_reduced(df, spec, "tables", n_partitions))
-    coding = _coding_of(result, spec)
-    meta = np.asarray(result.column(_ROWS).is_valid())
-    rows, values, segment, model = _order(result, spec, meta)
-    # A triple's entries follow its row-count row in the reducers' output.
-    starts = np.flatnonzero(meta)
-    ends = dict(zip(starts.tolist(), np.append(starts[1:], result.num_rows).tolist()))
-    columns = [np.asarray(result.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG)]
-    n_rows = np.asarray(result.column(_ROWS).fill_null(0))
-    out: dict[tuple[Any, ...], ScoreTable] = {}
-    cut = np.flatnonzero(np.diff(segment) | np.diff(model)) + 1
-    for pieces in np.split(np.arange(len(rows)), cut):
-        first = rows[pieces[0]]
-        k = int(pieces[0])
-        spans = [np.arange(int(r) + 1, ends[int(r)]) for r in rows[pieces]]
-        taken = np.concatenate(spans) if spans else np.empty(0, np.int64)
-        key = tuple(values[name][segment[k]] for name in by_names) + (models[model[k]],)
-        out[key] = ScoreTable(*(c[taken] for c in columns), int(n_rows[rows[pieces]].sum()),
-                              coding)
-        del first
+    out = _score_tables(_arrow(_reduced(df, spec, "tables", n_partitions)), spec)
     if one:
         return out[(models[0],)]
     return out
