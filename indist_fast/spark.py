@@ -32,6 +32,7 @@ import contextlib
 import functools
 import pickle
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -230,8 +231,9 @@ def _merged(spec: _Spec, table: Any) -> tuple[Any, list[ScoreTable], Any]:
     keys = table.select(list(spec.by) + [_MODEL, _RANGE]).take(
         pa.array(np.flatnonzero(meta)[first]))
     coding = None
-    for blob in set(table.column(_CODING).drop_null().to_pylist()):
-        coding = combine_codings(coding, pickle.loads(blob))
+    with _naming(spec, spec.models[0]):
+        for blob in set(table.column(_CODING).drop_null().to_pylist()):
+            coding = combine_codings(coding, pickle.loads(blob))
     return keys, merged.tables(len(used), n_rows), coding
 
 
@@ -376,12 +378,20 @@ def _reduced(df: Any, spec: _Spec, reduced: str, n_partitions: int | None) -> An
     (``reduced="sweeps"``), or the merged entries (``"tables"``)."""
     frame = df.select(*dict.fromkeys([spec.label, *spec.models, *(
         [] if spec.weight is None else [spec.weight]), *spec.by]))
-    partial = frame.mapInArrow(functools.partial(_partial_tables, spec),
-                               _schema(df, spec, "entries"))
+    partial = _map(frame, functools.partial(_partial_tables, spec), _schema(df, spec, "entries"))
     n = n_partitions or max(1, frame.rdd.getNumPartitions())
     shuffled = partial.repartition(n, *spec.by, _MODEL, _RANGE)
     reducer = _reduce_sweeps if reduced == "sweeps" else _reduce_tables
-    return shuffled.mapInArrow(functools.partial(reducer, spec), _schema(df, spec, reduced))
+    return _map(shuffled, functools.partial(reducer, spec), _schema(df, spec, reduced))
+
+
+def _map(frame: Any, function: Any, schema: Any) -> Any:
+    """``frame.mapInArrow``, without pyspark's warning that it does not support pandas 3
+    (it checks pandas' version for every Python UDF; this path uses no pandas)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas",
+                                FutureWarning)
+        return frame.mapInArrow(function, schema)
 
 
 def _arrow(out: Any) -> Any:
@@ -437,8 +447,8 @@ def _sweep_ranges(df: Any, spec: _Spec, n_partitions: int | None
         coding = _coding_of(codings, spec)
 
         def run(step: str, given: Any) -> Any:
-            return _arrow(tables.mapInArrow(functools.partial(_range_pass, spec, step, given),
-                                            "_range int, _values array<double>"))
+            return _arrow(_map(tables, functools.partial(_range_pass, spec, step, given),
+                               "_range int, _values array<double>"))
 
         result = _combine_passes(run, len(with_main_level(spec.levels)))
     finally:

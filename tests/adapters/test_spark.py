@@ -30,6 +30,11 @@ from indist_fast.spark import (_Spec, _combine_passes, _partial_tables,  # noqa:
                                _score_tables)
 from indist_fast.table.score_table import DEFAULT_LEVELS  # noqa: E402
 
+# pyspark warns that it does not support pandas 3 when a frame is made from pandas (the
+# tests' way to build small frames) or a Python function is mapped.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:PySpark does not yet fully support pandas:FutureWarning")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -227,11 +232,11 @@ def test_several_scores_and_segments(spark, by):
         got = quiet(spark_module.evaluate, df, label="y", score=["m1", "m2"], by=by,
                     weight=weight)
         assert_tables_equal(want, got)                 # integer weights: bit for bit
-        assert got.report(model="m2", **({} if by is None else {"country": "se"} if
-                                         isinstance(by, str) else {"country": "se", "tier": 2})
-                          ).auc == want.report(model="m2", **(
-                              {} if by is None else {"country": "se"} if isinstance(by, str)
-                              else {"country": "se", "tier": 2})).auc
+        segment = {} if by is None else {"country": "se", "tier": 2}
+        segment = {k: v for k, v in segment.items() if k in ([by] if isinstance(by, str)
+                                                               else by or [])}
+        assert_reports_equal(quiet(want.report, model="m2", **segment),
+                             quiet(got.report, model="m2", **segment), rel=0)
 
 
 @pytest.mark.slow
@@ -294,7 +299,9 @@ def test_a_million_distinct_scores_in_a_segment(spark):
     rows = collected(df)
     assert len(np.unique(rows["s"].to_numpy())) > 999_000
     got = quiet(spark_module.evaluate, df, label="y", score=["s"], by="g")
-    assert_tables_equal(indist_fast.evaluate_many(rows, label="y", score=["s"], by="g"), got)
+    # (evaluate_many sweeps rows, the executors tables: AP's sum rounds apart at this size)
+    assert_tables_equal(quiet(indist_fast.evaluate_many, rows, label="y", score=["s"], by="g"),
+                        got, rtol=1e-12)
     r = quiet(spark_module.evaluate, df, label="y", score="s")
     want = quiet(indist_fast.evaluate, rows, label="y", score="s")
     assert_reports_equal(want, r, rel=1e-12)
@@ -354,6 +361,6 @@ def test_one_class_segment_warns_as_evaluate_many(spark):
     table = pa.table({"y": [0, 1, 0, 1, 1, 1], "s": [.1, .9, .2, .8, .5, .6],
                       "g": ["a", "a", "a", "a", "b", "b"]})
     df = spark.createDataFrame(table.to_pandas())
-    with pytest.warns(IndistFastWarning, match="1 .*one class"):
+    with pytest.warns(IndistFastWarning, match="1 of 2 .*single class"):
         got = spark_module.evaluate(df, label="y", score=["s"], by="g")
     assert got.columns["one_class"].tolist() == [False, True]
