@@ -39,13 +39,14 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 
 from ._core.records import SegmentSweeps, SweepResult
-from ._core.validation import (LabelCoding, check_columns, check_count, check_flag,
+from ._core.engine import engine
+from ._core.validation import (LabelCoding, Rows, check_columns, check_count, check_flag,
                                check_levels, check_two_classes, combine_codings,
                                prepare_rows, with_scores)
 from .errors import warn_one_class
 from .io.frames import arrow_values, table_columns
 from .scale import ranges
-from .metrics.segment_tables import append_totals, segment_sweeps
+from .metrics.segment_tables import append_totals, entry_sweeps
 from .metrics.segments import RESERVED, column_names, naming_scores, segment_codes
 from .results.report import Report
 from .results.report_table import ReportTable
@@ -58,6 +59,7 @@ __all__ = ["evaluate", "score_table"]
 _MODEL, _RANGE, _SCORE, _POS, _NEG, _ROWS, _CODING = (
     "_model", "_range", "_score", "_pos", "_neg", "_rows", "_coding")
 _SWEEP_FIELDS = SegmentSweeps._fields[:-1]          # all but the crossings
+_KERNEL_SEGMENTS = 1024
 _INTERNAL = frozenset({_MODEL, _RANGE, _SCORE, _POS, _NEG, _ROWS, _CODING, "_crossings",
                        "_values", *_SWEEP_FIELDS})
 
@@ -176,13 +178,39 @@ def _summarise(spec: _Spec, table: Any) -> Any:
     parts = []
     for m, (model, r) in enumerate(zip(spec.models, rows)):
         with _naming(spec, model):
-            t = SegmentedTables.from_rows(r, codes)
+            t = _segment_tables(r, codes, len(held))
         parts.append(_entries(keys, t.codes, m, np.searchsorted(cuts, -t.scores), t.scores,
                               t.pos, t.neg, None, None))
         parts.append(_entries(keys, segment, m, in_range, np.zeros(len(segment)),
                               np.zeros(len(segment), t.pos.dtype),
                               np.zeros(len(segment), t.neg.dtype), counts, coding))
     return pa.concat_tables(parts)
+
+
+def _segment_tables(rows: Rows, codes: np.ndarray, n_segments: int) -> SegmentedTables:
+    """The score table of each segment's rows: the compiled kernel's sort per segment
+    (3-5x faster than ``SegmentedTables.from_rows``' NumPy sorts at a few segments),
+    one NumPy sort of them all past ``_KERNEL_SEGMENTS`` segments (a kernel call each
+    would cost more than it saves)."""
+    if n_segments > _KERNEL_SEGMENTS:
+        return SegmentedTables.from_rows(rows, codes)
+    order, bounds = _by_code(codes, n_segments)
+    pieces = []
+    for g, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+        take = order[a:b]
+        part = Rows(rows.y[take], rows.s[take], None if rows.w is None else rows.w[take],
+                    rows.pos_value, rows.neg_value, rows.coding)
+        t = ScoreTable.from_rows(part)
+        pieces.append((np.full(len(t), g, np.int64), t.scores, t.pos, t.neg))
+    return SegmentedTables(*(np.concatenate([p[k] for p in pieces]) for k in range(4)))
+
+
+def _by_code(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows in order of their code (stable), and where each code's rows start."""
+    small = codes.astype(np.uint16) if n <= 2**16 else codes
+    order = np.argsort(small, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=n))))
+    return order, bounds
 
 
 def _entries(keys: Any, codes: np.ndarray, model: int, ranges: np.ndarray,
@@ -208,9 +236,10 @@ def _entries(keys: Any, codes: np.ndarray, model: int, ranges: np.ndarray,
 
 # ---- steps 2 and 3: entries of each (segment, model, range) together, merged ------------
 
-def _merged(spec: _Spec, table: Any) -> tuple[Any, list[ScoreTable], Any]:
+def _merged(spec: _Spec, table: Any) -> tuple[Any, tuple[np.ndarray, ...], np.ndarray, Any]:
     """The partition's (segment, model, range) triples: their keys, model and range
-    (one Arrow row each), their merged tables, and their label coding."""
+    (one Arrow row each), their entries unmerged (triple number, score, pos, neg),
+    their rows, and their label coding."""
     import pyarrow as pa
     meta = np.asarray(table.column(_ROWS).is_valid())
     n_models, n_ranges = len(spec.models), len(spec.splitters) + 1
@@ -225,16 +254,32 @@ def _merged(spec: _Spec, table: Any) -> tuple[Any, list[ScoreTable], Any]:
     n_rows = np.zeros(len(used), dtype=np.int64)
     np.add.at(n_rows, pair[meta], np.asarray(table.column(_ROWS).drop_null()))
     entries = ~meta
-    merged = SegmentedTables.reduce(pair[entries], _values(table, _SCORE, entries),
-                                    _values(table, _POS, entries),
-                                    _values(table, _NEG, entries))
+    flat = (pair[entries], *(_values(table, c, entries) for c in (_SCORE, _POS, _NEG)))
     keys = table.select(list(spec.by) + [_MODEL, _RANGE]).take(
         pa.array(np.flatnonzero(meta)[first]))
     coding = None
     with _naming(spec, spec.models[0]):
         for blob in set(table.column(_CODING).drop_null().to_pylist()):
             coding = combine_codings(coding, pickle.loads(blob))
-    return keys, merged.tables(len(used), n_rows), coding
+    return keys, flat, n_rows, coding
+
+
+def _merged_tables(flat: tuple[np.ndarray, ...], n_rows: np.ndarray) -> list[ScoreTable]:
+    """Each triple's entries merged into its table (weights of equal scores added) by
+    the kernel's sort, the entries read as weighted rows of one class each."""
+    pair, scores, pos, neg = flat
+    order, bounds = _by_code(pair, len(n_rows))
+    out = []
+    for g, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+        take = order[a:b]
+        k = len(take)
+        got = engine().build_table(
+            np.concatenate((np.ones(k), np.zeros(k))), np.concatenate((scores[take],) * 2),
+            np.concatenate((pos[take], neg[take])).astype(np.float64), 1.0, 0.0)
+        # counts come back as float sums of counts: exact below 2**53, made int again
+        t_pos, t_neg = (np.asarray(x).astype(pos.dtype) for x in got[1:])
+        out.append(ScoreTable._trusted(np.asarray(got[0]), t_pos, t_neg, int(n_rows[g])))
+    return out
 
 
 def _values(table: Any, name: str, rows: np.ndarray) -> np.ndarray:
@@ -246,14 +291,14 @@ def _reduce_sweeps(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     batches = list(batches)
     if not batches:
         return
-    keys, tables, coding = _merged(spec, pa.Table.from_batches(batches))
-    sweeps = segment_sweeps(tables, with_main_level(spec.levels), spec.exclude_self)
+    keys, flat, n_rows, coding = _merged(spec, pa.Table.from_batches(batches))
+    sweeps = entry_sweeps(*flat, n_rows, with_main_level(spec.levels), spec.exclude_self)
     columns = {name: keys.column(name) for name in keys.column_names if name != _RANGE}
     for name in _SWEEP_FIELDS:
         columns[name] = pa.array(getattr(sweeps, name))
-    flat = np.ascontiguousarray(sweeps.crossings, dtype=np.float64).reshape(len(tables), -1)
+    flat = np.ascontiguousarray(sweeps.crossings, dtype=np.float64).reshape(len(n_rows), -1)
     columns["_crossings"] = _lists(flat)
-    columns[_CODING] = pa.array([pickle.dumps(coding)] * len(tables), pa.binary())
+    columns[_CODING] = pa.array([pickle.dumps(coding)] * len(n_rows), pa.binary())
     yield from pa.table(columns).to_batches()
 
 
@@ -269,7 +314,8 @@ def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     batches = list(batches)
     if not batches:
         return
-    keys, tables, coding = _merged(spec, pa.Table.from_batches(batches))
+    keys, flat, n_rows, coding = _merged(spec, pa.Table.from_batches(batches))
+    tables = _merged_tables(flat, n_rows)
     blob = pickle.dumps(coding)
     parts = []
     for k, t in enumerate(tables):

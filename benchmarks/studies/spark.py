@@ -1,0 +1,168 @@
+"""Spark in local mode: indist_fast.spark against MLlib's BinaryClassificationEvaluator
+and against collecting the rows to the driver, on the same Parquet rows, in one run.
+
+    python benchmarks/studies/spark.py --rows 1e7 [--segments 30] [--data-dir /tmp]
+
+Question: is the exact evaluation on the executors (validation, one sort per partition,
+score tables merged through Spark's shuffle, score ranges swept in parallel) at least as
+fast as MLlib's binned AUC, with the driver's memory bounded, and how far is MLlib's AUC
+from the exact value? Rows: a label, two models' scores (float64, all distinct) and an
+int segment column (``--segments`` values), written once as Parquet files of 5e6 rows.
+
+Reported per phase: wall time, and the peak resident memory (VmHWM, reset before each
+phase through /proc/PID/clear_refs) of the driver's Python process and of the JVM (in
+local mode the JVM is the driver and the executors at once; the executors' Python workers
+are separate processes, not counted). The phases run in this order: a warm-up read of
+every column (the page cache), then indist_fast (segments x models, then one score), MLlib
+(default 1,000 bins, then numBins=0), then collecting the rows to the driver (toArrow and
+``evaluate_many``), which is skipped above ``--collect-max`` rows.
+
+Needs pyspark (``pip install ".[spark]"``) and Java 17; PYSPARK_PYTHON is set to this
+interpreter so that the executors import the same indist_fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import warnings
+
+
+def write_rows(directory: str, rows: int, segments: int, chunk: int = 5_000_000) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(2024)
+    base = rng.uniform(0.05, 0.3, segments)          # a base rate per segment
+    for k, start in enumerate(range(0, rows, chunk)):
+        n = min(chunk, rows - start)
+        seg = rng.integers(0, segments, n).astype(np.int32)
+        y = (rng.random(n) < base[seg]).astype(np.int32)
+        m1 = rng.normal(size=n) + 1.0 * y
+        m2 = rng.normal(size=n) + 0.6 * y + 0.02 * seg
+        pq.write_table(pa.table({"y": y, "m1": m1, "m2": m2, "seg": seg}),
+                       os.path.join(directory, f"part-{k:04d}.parquet"), row_group_size=1 << 20)
+
+
+def reset_peak(pid: int) -> None:
+    with open(f"/proc/{pid}/clear_refs", "w") as f:
+        f.write("5")
+
+
+def peak_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, default=1e7)
+    parser.add_argument("--segments", type=int, default=30)
+    parser.add_argument("--data-dir", default="/tmp")
+    parser.add_argument("--driver-memory", default="6g", help="the JVM's heap (local mode)")
+    parser.add_argument("--collect-max", type=float, default=1e8,
+                        help="skip collecting to the driver above this many rows")
+    args = parser.parse_args()
+    rows = int(args.rows)
+    directory = os.path.join(args.data_dir, f"indist_fast_spark_{rows}_{args.segments}")
+    if not os.path.exists(os.path.join(directory, "_done")):
+        t0 = time.perf_counter()
+        write_rows(directory, rows, args.segments)
+        open(os.path.join(directory, "_done"), "w").close()
+        print(f"wrote {rows:,} rows as Parquet in {time.perf_counter() - t0:.0f} s")
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    warnings.simplefilter("ignore")
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+    from pyspark.sql import SparkSession
+    import indist_fast
+    import indist_fast.spark
+
+    t0 = time.perf_counter()
+    spark = (SparkSession.builder.master("local[2]").appName("indist_fast benchmark")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.driver.memory", args.driver_memory)
+             .config("spark.driver.maxResultSize", "0")
+             .config("spark.executorEnv.PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    print(f"session started in {time.perf_counter() - t0:.1f} s (pyspark "
+          f"{spark.version}, Python {sys.version.split()[0]})")
+    jvm = int(spark.sparkContext._jvm.ProcessHandle.current().pid())
+    me = os.getpid()
+    df = spark.read.parquet(directory)
+    print(f"{rows:,} rows, {args.segments} segments, {df.rdd.getNumPartitions()} partitions")
+
+    results = []
+
+    def phase(name, f):
+        for pid in (me, jvm):
+            reset_peak(pid)
+        t = time.perf_counter()
+        try:
+            out = f()
+        except Exception as exc:                # reported, not hidden: e.g. out of memory
+            out = exc
+        seconds = time.perf_counter() - t
+        results.append((name, seconds, peak_mb(me), peak_mb(jvm)))
+        shown = f"{type(out).__name__}: {str(out)[:200]}" if isinstance(out, Exception) else ""
+        print(f"{name:<58} {seconds:8.1f} s  driver Python {results[-1][2]:7.0f} MB  "
+              f"JVM {results[-1][3]:7.0f} MB {shown}", flush=True)
+        return out
+
+    phase("warm-up: read every column once",
+          lambda: df.selectExpr("sum(y)", "sum(m1)", "sum(m2)", "sum(seg)").collect())
+    table = phase("indist_fast.spark.evaluate, 2 models x 30 segments",
+                  lambda: indist_fast.spark.evaluate(df, label="y", score=["m1", "m2"],
+                                                     by="seg"))
+    exact = phase("indist_fast.spark.evaluate, one score (m1)",
+                  lambda: indist_fast.spark.evaluate(df, label="y", score="m1"))
+    mllib = {}
+    for bins in (1000, 0):
+        for metric in ("areaUnderROC", "areaUnderPR"):
+            ev = BinaryClassificationEvaluator(rawPredictionCol="m1", labelCol="y",
+                                               metricName=metric, numBins=bins)
+            mllib[bins, metric] = phase(f"MLlib {metric}, numBins={bins}, m1",
+                                        lambda: ev.evaluate(df))
+    if rows <= args.collect_max:
+        def collect():
+            rows_here = df.toArrow()
+            return indist_fast.evaluate_many(rows_here, label="y", score=["m1", "m2"],
+                                             by="seg")
+        collected = phase("collect to the driver (toArrow) + evaluate_many", collect)
+    else:
+        collected = None
+    spark.stop()
+
+    print()
+    if not isinstance(exact, Exception):
+        for bins in (1000, 0):
+            auc = mllib[bins, "areaUnderROC"]
+            ap = mllib[bins, "areaUnderPR"]
+            if not isinstance(auc, Exception):
+                print(f"MLlib numBins={bins}: AUC {auc:.12f}, error {auc - exact.auc:+.3e}; "
+                      f"areaUnderPR {ap:.12f} vs average precision {exact.average_precision:.12f}"
+                      if not isinstance(ap, Exception) else "")
+        print(f"exact (indist_fast): AUC {exact.auc:.12f}, threshold r_b {exact.threshold:.6f}, "
+              f"precision C(r_b) {exact.precision:.6f}")
+    if collected is not None and not isinstance(collected, Exception) \
+            and not isinstance(table, Exception):
+        diff = max(abs(a - b) for a, b in zip(table.columns["auc"], collected.columns["auc"]))
+        print(f"segments table against evaluate_many on the collected rows: max |AUC diff| "
+              f"{diff:.1e}")
+    ours = {name: s for name, s, _, _ in results}
+    one = ours["indist_fast.spark.evaluate, one score (m1)"]
+    for bins in (1000, 0):
+        name = f"MLlib areaUnderROC, numBins={bins}, m1"
+        print(f"ratio MLlib AUC (numBins={bins}) / indist_fast one score: {ours[name] / one:.2f}")
+
+
+if __name__ == "__main__":
+    main()
