@@ -321,9 +321,13 @@ def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     for k, t in enumerate(tables):
         one = keys.slice(k, 1).drop([_MODEL, _RANGE])
         m, r = keys.column(_MODEL)[k].as_py(), keys.column(_RANGE)[k].as_py()
-        # (the triple's row count first, its entries right after: readers cut there)
-        parts.append(_entries(one, np.zeros(1, np.int64), m, [r], np.zeros(1),
-                              np.zeros(1, t.pos.dtype), np.zeros(1, t.neg.dtype),
+        # The triple's row first, its entries right after (readers cut there). It holds
+        # the table's totals (``scale.ranges.range_totals``: weights summed in order,
+        # distinct scores in _score), so the range passes need no pass for them.
+        totals = ranges.range_totals(t)
+        parts.append(_entries(one, np.zeros(1, np.int64), m, [r], [float(totals.n_groups)],
+                              np.array([totals.weight_pos], t.pos.dtype),
+                              np.array([totals.weight_neg], t.neg.dtype),
                               np.array([t.n_rows]), blob))
         parts.append(_entries(one, np.zeros(len(t), np.int64), m, np.full(len(t), r),
                               t.scores, t.pos, t.neg, None, None))
@@ -356,10 +360,7 @@ def _range_pass(spec: _Spec, step: str, given: Any, batches: Iterator[Any]) -> I
     import pyarrow as pa
     ids, numbers = [], []
     for r, t in _range_tables(batches):
-        if step == "totals":
-            got = ranges.range_totals(t)
-            out = [got.weight_pos, got.weight_neg, got.n_groups, got.n_rows]
-        elif step == "shares":
+        if step == "shares":
             wp, wn, tp_above, fp_above = given
             res, g = ranges.range_shares(t, wp, wn, tp_above[r], fp_above[r],
                                          spec.exclude_self)
@@ -397,17 +398,20 @@ def _schema(df: Any, spec: _Spec, reduced: str) -> Any:
     return T.StructType(fields)
 
 
-def _combine_passes(run: Any, n_levels: int) -> tuple[SweepResult, int]:
-    """The three passes of ``scale.ranges`` (``run(step, given)``: the executors' rows of
-    ``_range_pass``), combined into the sweep of the whole table, and its rows."""
+def _combine_passes(meta: Any, run: Any, n_levels: int) -> tuple[SweepResult, int]:
+    """The passes of ``scale.ranges`` combined into the sweep of the whole table, and its
+    rows. ``meta``: the reducers' rows of each range (its totals); ``run(step, given)``:
+    the executors' rows of ``_range_pass`` for step ``"shares"``, then
+    ``"crossings"``. Every partition of the rows sent every range a row: each range
+    has its row, empty or not."""
     def numbers(step: str, given: Any) -> np.ndarray:
-        # Every partition of the rows sent every range its row count: each range has
-        # a row, empty or not.
         got = run(step, given)
         values = np.asarray(got.column("_values").combine_chunks().flatten())
         return values.reshape(got.num_rows, -1)[np.argsort(np.asarray(got.column(_RANGE)))]
 
-    totals = [ranges.RangeTotals(a, b, int(c), int(d)) for a, b, c, d in numbers("totals", None)]
+    order = np.argsort(np.asarray(meta.column(_RANGE)))
+    totals = [ranges.RangeTotals(float(wp), float(wn), int(n), int(rows)) for wp, wn, n, rows
+              in zip(*(np.asarray(meta.column(c))[order] for c in (_POS, _NEG, _SCORE, _ROWS)))]
     tp_above, fp_above, wp, wn = ranges._offsets(totals)
     shares = [(SweepResult(int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6],
                            np.empty((0, 5))), float(v[7]))
@@ -489,14 +493,16 @@ def _sweep_ranges(df: Any, spec: _Spec, n_partitions: int | None
                  spec.exclude_self, _splitters(df, spec.models[0], n))
     tables = _reduced(df, spec, "tables", n).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        codings = _arrow(tables.filter(tables[_CODING].isNotNull()).select(_CODING))
-        coding = _coding_of(codings, spec)
+        meta = _arrow(tables.filter(tables[_ROWS].isNotNull()).drop(_MODEL))
+        coding = _coding_of(meta, spec)
+        # (the passes read the entries alone: the codings stay in the JVM)
+        entries = tables.select(_RANGE, _SCORE, _POS, _NEG, _ROWS)
 
         def run(step: str, given: Any) -> Any:
-            return _arrow(_map(tables, functools.partial(_range_pass, spec, step, given),
+            return _arrow(_map(entries, functools.partial(_range_pass, spec, step, given),
                                "_range int, _values array<double>"))
 
-        result = _combine_passes(run, len(with_main_level(spec.levels)))
+        result = _combine_passes(meta, run, len(with_main_level(spec.levels)))
     finally:
         tables.unpersist()
     return result, coding
