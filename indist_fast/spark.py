@@ -55,13 +55,20 @@ from .table.segmented import SegmentedTables
 
 __all__ = ["evaluate", "score_table"]
 
-# Columns of the Arrow batches between the stages (segment columns may not take them).
-_MODEL, _RANGE, _SCORE, _POS, _NEG, _ROWS, _CODING = (
-    "_model", "_range", "_score", "_pos", "_neg", "_rows", "_coding")
+# Columns of the rows between the stages (segment columns may not take them): a piece
+# of one (segment, model, score range)'s table per row, the table as an Arrow IPC
+# stream of (score, pos, neg) in ``_TABLE``, so that Spark moves a few large values
+# instead of a row per distinct score.
+_MODEL, _RANGE, _PART, _ROWS, _CODING, _TABLE = ("_model", "_range", "_part", "_rows",
+                                                 "_coding", "_table")
+_WPOS, _WNEG, _GROUPS = "_weight_pos", "_weight_neg", "_groups"
 _SWEEP_FIELDS = SegmentSweeps._fields[:-1]          # all but the crossings
+_INTERNAL = frozenset({_MODEL, _RANGE, _PART, _ROWS, _CODING, _TABLE, _WPOS, _WNEG, _GROUPS,
+                       "_crossings", "_values", *_SWEEP_FIELDS})
+# Segments past which one NumPy sort of all rows beats a kernel call per segment.
 _KERNEL_SEGMENTS = 1024
-_INTERNAL = frozenset({_MODEL, _RANGE, _SCORE, _POS, _NEG, _ROWS, _CODING, "_crossings",
-                       "_values", *_SWEEP_FIELDS})
+# Table entries per piece (24 bytes each): Spark's binary values stay far below 2 GB.
+_PIECE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -141,14 +148,13 @@ def _partial_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     if table.num_rows == 0:
         return
     try:
-        out = _summarise(spec, table)
+        yield from _summarise(spec, table)
     except (ValueError, TypeError) as exc:
         raise type(exc)(_with_row(str(exc), table)) from None
-    yield from out.to_batches()
 
 
-def _summarise(spec: _Spec, table: Any) -> Any:
-    """One partition's rows as the entries of its (segment, model, range) tables."""
+def _summarise(spec: _Spec, table: Any) -> Iterator[Any]:
+    """One partition's rows as pieces of its (segment, model, range) tables."""
     import pyarrow as pa
     columns = table_columns(table, [("label", spec.label), ("weight", spec.weight)]
                             + [("score", m) for m in spec.models]
@@ -169,22 +175,22 @@ def _summarise(spec: _Spec, table: Any) -> Any:
     keys = table.select(list(spec.by)).take(pa.array(first_row))
     coding = pickle.dumps(rows[0].coding)
     cuts = -np.asarray(spec.splitters, dtype=np.float64)
-    n_ranges = len(cuts) + 1
-    # Every (segment, model, range) gets a row of its row count and coding, so that
-    # each reducer knows the pairs it holds (the rows are counted in range 0 only).
-    segment = np.repeat(np.arange(len(held)), n_ranges)
-    in_range = np.tile(np.arange(n_ranges), len(held))
-    counts = np.where(in_range == 0, n_rows[held][segment], 0)
-    parts = []
+    pieces = []
     for m, (model, r) in enumerate(zip(spec.models, rows)):
         with _naming(spec, model):
             t = _segment_tables(r, codes, len(held))
-        parts.append(_entries(keys, t.codes, m, np.searchsorted(cuts, -t.scores), t.scores,
-                              t.pos, t.neg, None, None))
-        parts.append(_entries(keys, segment, m, in_range, np.zeros(len(segment)),
-                              np.zeros(len(segment), t.pos.dtype),
-                              np.zeros(len(segment), t.neg.dtype), counts, coding))
-    return pa.concat_tables(parts)
+        starts = np.searchsorted(t.codes, np.arange(len(held) + 1))
+        for g, (a, b) in enumerate(zip(starts[:-1], starts[1:])):
+            # the segment's entries are sorted by score: each range is a slice
+            in_range = np.searchsorted(cuts, -t.scores[a:b])
+            bounds = a + np.searchsorted(in_range, np.arange(len(cuts) + 2))
+            for k in range(len(cuts) + 1):
+                # every (segment, model, range) gets a piece, empty or not, so that each
+                # reducer knows its triples; rows are counted once, in range 0
+                pieces += _pieces(g, m, k, int(n_rows[held][g]) if k == 0 else 0, coding,
+                                  t.scores[bounds[k]:bounds[k + 1]],
+                                  t.pos[bounds[k]:bounds[k + 1]], t.neg[bounds[k]:bounds[k + 1]])
+    yield from _batches(keys, pieces)
 
 
 def _segment_tables(rows: Rows, codes: np.ndarray, n_segments: int) -> SegmentedTables:
@@ -213,53 +219,83 @@ def _by_code(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return order, bounds
 
 
-def _entries(keys: Any, codes: np.ndarray, model: int, ranges: np.ndarray,
-             scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
-             n_rows: np.ndarray | None, coding: bytes | None) -> Any:
-    """Table entries as Arrow: keys of segment ``codes``, the model, the score range,
-    and either the entries (``n_rows`` None) or rows of a row count and coding."""
+def _pieces(segment: int, model: int, in_range: int, n_rows: int, coding: bytes,
+            scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+            totals: tuple[float, float, int] = (0.0, 0.0, 0)) -> list[tuple[Any, ...]]:
+    """A table as rows of at most ``_PIECE`` entries (one row when empty): the row count,
+    coding and totals on the first."""
+    out = []
+    for k, a in enumerate(range(0, max(len(scores), 1), _PIECE)):
+        first = k == 0
+        out.append((segment, model, in_range, k, n_rows if first else 0, coding,
+                    _blob(scores[a:a + _PIECE], pos[a:a + _PIECE], neg[a:a + _PIECE]),
+                    *(totals if first else (0.0, 0.0, 0))))
+    return out
+
+
+def _blob(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> bytes:
     import pyarrow as pa
-    n = len(codes)
-    out = keys.take(pa.array(codes, pa.int64())) if keys.num_columns else pa.table({})
-    columns = {name: out.column(name) for name in out.column_names}
-    columns[_MODEL] = pa.array(np.full(n, model, np.int32))
-    columns[_RANGE] = pa.array(np.asarray(ranges, dtype=np.int32))
-    columns[_SCORE] = pa.array(scores, pa.float64())
-    columns[_POS] = pa.array(pos)
-    columns[_NEG] = pa.array(neg)
-    columns[_ROWS] = (pa.nulls(n, pa.int64()) if n_rows is None
-                      else pa.array(n_rows.astype(np.int64)))
-    columns[_CODING] = (pa.nulls(n, pa.binary()) if coding is None
-                        else pa.array([coding] * n, pa.binary()))
-    return pa.table(columns)
+    batch = pa.record_batch([pa.array(scores, pa.float64()), pa.array(pos), pa.array(neg)],
+                            ["score", "pos", "neg"])
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    return bytes(sink.getvalue())
 
 
-# ---- steps 2 and 3: entries of each (segment, model, range) together, merged ------------
+def _unblob(blobs: Sequence[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    import pyarrow as pa
+    tables = [pa.ipc.open_stream(pa.py_buffer(b)).read_all() for b in blobs]
+    return tuple(np.concatenate([t.column(c).to_numpy() for t in tables])  # type: ignore
+                 for c in ("score", "pos", "neg"))
+
+
+def _batches(keys: Any, pieces: list[tuple[Any, ...]]) -> Iterator[Any]:
+    """The pieces as Arrow batches of a few rows each (one per large piece)."""
+    import pyarrow as pa
+    names = [_MODEL, _RANGE, _PART, _ROWS, _CODING, _TABLE, _WPOS, _WNEG, _GROUPS]
+    types = [pa.int32(), pa.int32(), pa.int32(), pa.int64(), pa.binary(), pa.binary(),
+             pa.float64(), pa.float64(), pa.int64()]
+    start, size = 0, 0
+    for i, piece in enumerate(pieces + [None]):
+        if piece is not None and size < 64 << 20:
+            size += len(piece[6])
+            continue
+        chunk = pieces[start:i]
+        start, size = i, 0 if piece is None else len(piece[6])
+        if not chunk:
+            continue
+        out = keys.take(pa.array([p[0] for p in chunk], pa.int64()))
+        arrays = [out.column(c).combine_chunks() for c in out.column_names]
+        arrays += [pa.array([p[j + 1] for p in chunk], t) for j, t in enumerate(types)]
+        yield pa.RecordBatch.from_arrays(arrays, out.column_names + names)
+
+
+# ---- steps 2 and 3: the pieces of each (segment, model, range) together, merged ---------
 
 def _merged(spec: _Spec, table: Any) -> tuple[Any, tuple[np.ndarray, ...], np.ndarray, Any]:
     """The partition's (segment, model, range) triples: their keys, model and range
     (one Arrow row each), their entries unmerged (triple number, score, pos, neg),
     their rows, and their label coding."""
     import pyarrow as pa
-    meta = np.asarray(table.column(_ROWS).is_valid())
     n_models, n_ranges = len(spec.models), len(spec.splitters) + 1
     groups = [arrow_values(table.column(b)) for b in spec.by]
     codes, n_segments, _ = segment_codes(groups, list(spec.by), table.num_rows)
     pair = ((codes * n_models + np.asarray(table.column(_MODEL)).astype(np.int64)) * n_ranges
             + np.asarray(table.column(_RANGE)).astype(np.int64))
-    used, first = np.unique(pair[meta], return_index=True)
-    renumber = np.full(n_segments * n_models * n_ranges, -1, dtype=np.int64)
-    renumber[used] = np.arange(len(used))
-    pair = renumber[pair]
+    used, first, pair = np.unique(pair, return_index=True, return_inverse=True)
+    pair = pair.reshape(-1)
     n_rows = np.zeros(len(used), dtype=np.int64)
-    np.add.at(n_rows, pair[meta], np.asarray(table.column(_ROWS).drop_null()))
-    entries = ~meta
-    flat = (pair[entries], *(_values(table, c, entries) for c in (_SCORE, _POS, _NEG)))
-    keys = table.select(list(spec.by) + [_MODEL, _RANGE]).take(
-        pa.array(np.flatnonzero(meta)[first]))
+    np.add.at(n_rows, pair, np.asarray(table.column(_ROWS)))
+    blobs = table.column(_TABLE).to_pylist()
+    parts = [_unblob([b]) for b in blobs]
+    sizes = np.array([len(p[0]) for p in parts], dtype=np.int64)
+    flat = (np.repeat(pair, sizes),
+            *(np.concatenate([p[c] for p in parts]) for c in range(3)))
+    keys = table.select(list(spec.by) + [_MODEL, _RANGE]).take(pa.array(first))
     coding = None
     with _naming(spec, spec.models[0]):
-        for blob in set(table.column(_CODING).drop_null().to_pylist()):
+        for blob in set(table.column(_CODING).to_pylist()):
             coding = combine_codings(coding, pickle.loads(blob))
     return keys, flat, n_rows, coding
 
@@ -282,10 +318,6 @@ def _merged_tables(flat: tuple[np.ndarray, ...], n_rows: np.ndarray) -> list[Sco
     return out
 
 
-def _values(table: Any, name: str, rows: np.ndarray) -> np.ndarray:
-    return np.asarray(table.column(name).to_numpy())[rows]
-
-
 def _reduce_sweeps(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     import pyarrow as pa
     batches = list(batches)
@@ -296,8 +328,8 @@ def _reduce_sweeps(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     columns = {name: keys.column(name) for name in keys.column_names if name != _RANGE}
     for name in _SWEEP_FIELDS:
         columns[name] = pa.array(getattr(sweeps, name))
-    flat = np.ascontiguousarray(sweeps.crossings, dtype=np.float64).reshape(len(n_rows), -1)
-    columns["_crossings"] = _lists(flat)
+    crossings = np.ascontiguousarray(sweeps.crossings, dtype=np.float64).reshape(len(n_rows), -1)
+    columns["_crossings"] = _lists(crossings)
     columns[_CODING] = pa.array([pickle.dumps(coding)] * len(n_rows), pa.binary())
     yield from pa.table(columns).to_batches()
 
@@ -315,23 +347,16 @@ def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     if not batches:
         return
     keys, flat, n_rows, coding = _merged(spec, pa.Table.from_batches(batches))
-    tables = _merged_tables(flat, n_rows)
     blob = pickle.dumps(coding)
-    parts = []
-    for k, t in enumerate(tables):
-        one = keys.slice(k, 1).drop([_MODEL, _RANGE])
-        m, r = keys.column(_MODEL)[k].as_py(), keys.column(_RANGE)[k].as_py()
-        # The triple's row first, its entries right after (readers cut there). It holds
-        # the table's totals (``scale.ranges.range_totals``: weights summed in order,
-        # distinct scores in _score), so the range passes need no pass for them.
+    pieces = []
+    models, in_range = keys.column(_MODEL).to_pylist(), keys.column(_RANGE).to_pylist()
+    for k, t in enumerate(_merged_tables(flat, n_rows)):
+        # the table's totals (``scale.ranges.range_totals``: weights summed in order)
+        # ride on its first piece, so that the range passes need no pass for them
         totals = ranges.range_totals(t)
-        parts.append(_entries(one, np.zeros(1, np.int64), m, [r], [float(totals.n_groups)],
-                              np.array([totals.weight_pos], t.pos.dtype),
-                              np.array([totals.weight_neg], t.neg.dtype),
-                              np.array([t.n_rows]), blob))
-        parts.append(_entries(one, np.zeros(len(t), np.int64), m, np.full(len(t), r),
-                              t.scores, t.pos, t.neg, None, None))
-    yield from pa.concat_tables(parts).to_batches()
+        pieces += _pieces(k, models[k], in_range[k], t.n_rows, blob, t.scores, t.pos, t.neg,
+                          (totals.weight_pos, totals.weight_neg, totals.n_groups))
+    yield from _batches(keys.select(list(spec.by)), pieces)
 
 
 # ---- the passes over score ranges (one model, no segments), on the executors -------------
@@ -343,15 +368,15 @@ def _range_tables(batches: Iterator[Any]) -> Iterator[tuple[int, ScoreTable]]:
     if not batches:
         return
     table = pa.Table.from_batches(batches)
-    meta = np.flatnonzero(np.asarray(table.column(_ROWS).is_valid()))
-    ends = np.append(meta[1:], table.num_rows)
-    scores, pos, neg = (np.asarray(table.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG))
-    ranges_of = np.asarray(table.column(_RANGE))
-    n_rows = np.asarray(table.column(_ROWS).fill_null(0))
-    for a, b in zip(meta, ends):
-        yield int(ranges_of[a]), ScoreTable._trusted(
-            np.ascontiguousarray(scores[a + 1:b]), np.ascontiguousarray(pos[a + 1:b]),
-            np.ascontiguousarray(neg[a + 1:b]), int(n_rows[a]))
+    in_range = np.asarray(table.column(_RANGE))
+    order = np.lexsort((np.asarray(table.column(_PART)), in_range))
+    blobs = table.column(_TABLE).to_pylist()
+    n_rows = np.asarray(table.column(_ROWS))
+    starts = np.flatnonzero(np.diff(in_range[order], prepend=-1))
+    for a, b in zip(starts, np.append(starts[1:], len(order))):
+        scores, pos, neg = _unblob([blobs[i] for i in order[a:b]])
+        yield int(in_range[order[a]]), ScoreTable._trusted(
+            scores, pos, neg, int(n_rows[order[a:b]].sum()))
 
 
 def _range_pass(spec: _Spec, step: str, given: Any, batches: Iterator[Any]) -> Iterator[Any]:
@@ -388,13 +413,13 @@ def _schema(df: Any, spec: _Spec, reduced: str) -> Any:
         counts = ("n_rows", "n_groups", "n_undefined")
         fields += [T.StructField(name, T.LongType() if name in counts else T.DoubleType())
                    for name in _SWEEP_FIELDS]
-        fields.append(T.StructField("_crossings", T.ArrayType(T.DoubleType())))
+        fields += [T.StructField("_crossings", T.ArrayType(T.DoubleType())),
+                   T.StructField(_CODING, T.BinaryType())]
     else:
-        count = T.LongType() if spec.weight is None else T.DoubleType()
-        fields += [T.StructField(_RANGE, T.IntegerType()), T.StructField(_SCORE, T.DoubleType()),
-                   T.StructField(_POS, count), T.StructField(_NEG, count),
-                   T.StructField(_ROWS, T.LongType())]
-    fields.append(T.StructField(_CODING, T.BinaryType()))
+        fields += [T.StructField(_RANGE, T.IntegerType()), T.StructField(_PART, T.IntegerType()),
+                   T.StructField(_ROWS, T.LongType()), T.StructField(_CODING, T.BinaryType()),
+                   T.StructField(_TABLE, T.BinaryType()), T.StructField(_WPOS, T.DoubleType()),
+                   T.StructField(_WNEG, T.DoubleType()), T.StructField(_GROUPS, T.LongType())]
     return T.StructType(fields)
 
 
@@ -409,9 +434,11 @@ def _combine_passes(meta: Any, run: Any, n_levels: int) -> tuple[SweepResult, in
         values = np.asarray(got.column("_values").combine_chunks().flatten())
         return values.reshape(got.num_rows, -1)[np.argsort(np.asarray(got.column(_RANGE)))]
 
+    meta = meta.filter(np.asarray(meta.column(_PART)) == 0)
     order = np.argsort(np.asarray(meta.column(_RANGE)))
     totals = [ranges.RangeTotals(float(wp), float(wn), int(n), int(rows)) for wp, wn, n, rows
-              in zip(*(np.asarray(meta.column(c))[order] for c in (_POS, _NEG, _SCORE, _ROWS)))]
+              in zip(*(np.asarray(meta.column(c))[order] for c in (_WPOS, _WNEG, _GROUPS,
+                                                                    _ROWS)))]
     tp_above, fp_above, wp, wn = ranges._offsets(totals)
     shares = [(SweepResult(int(v[0]), int(v[1]), v[2], v[3], v[4], v[5], v[6],
                            np.empty((0, 5))), float(v[7]))
@@ -428,7 +455,7 @@ def _reduced(df: Any, spec: _Spec, reduced: str, n_partitions: int | None) -> An
     (``reduced="sweeps"``), or the merged entries (``"tables"``)."""
     frame = df.select(*dict.fromkeys([spec.label, *spec.models, *(
         [] if spec.weight is None else [spec.weight]), *spec.by]))
-    partial = _map(frame, functools.partial(_partial_tables, spec), _schema(df, spec, "entries"))
+    partial = _map(frame, functools.partial(_partial_tables, spec), _schema(df, spec, "tables"))
     n = n_partitions or max(1, frame.rdd.getNumPartitions())
     shuffled = partial.repartition(n, *spec.by, _MODEL, _RANGE)
     reducer = _reduce_sweeps if reduced == "sweeps" else _reduce_tables
@@ -493,10 +520,10 @@ def _sweep_ranges(df: Any, spec: _Spec, n_partitions: int | None
                  spec.exclude_self, _splitters(df, spec.models[0], n))
     tables = _reduced(df, spec, "tables", n).persist(StorageLevel.MEMORY_AND_DISK)
     try:
-        meta = _arrow(tables.filter(tables[_ROWS].isNotNull()).drop(_MODEL))
+        meta = _arrow(tables.drop(_TABLE))
         coding = _coding_of(meta, spec)
-        # (the passes read the entries alone: the codings stay in the JVM)
-        entries = tables.select(_RANGE, _SCORE, _POS, _NEG, _ROWS)
+        # (the passes read the tables alone: the codings stay in the JVM)
+        entries = tables.select(_RANGE, _PART, _ROWS, _TABLE)
 
         def run(step: str, given: Any) -> Any:
             return _arrow(_map(entries, functools.partial(_range_pass, spec, step, given),
@@ -518,22 +545,19 @@ def _coding_of(result: Any, spec: _Spec) -> LabelCoding | None:
     return coding
 
 
-def _order(result: Any, spec: _Spec, meta: np.ndarray | None = None
+def _order(result: Any, spec: _Spec
            ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray, np.ndarray]:
-    """The rows of ``result`` (where ``meta``) in ``evaluate_many``'s order: segments
-    sorted by their values, models in the order given, then score ranges; with each
+    """The rows of ``result`` in ``evaluate_many``'s order: segments sorted by their
+    values, models in the order given, then score ranges and pieces; with each
     segment's values, and the segment and model of every row."""
-    rows = np.arange(result.num_rows) if meta is None else np.flatnonzero(meta)
-    keys = [arrow_values(result.column(b))[rows] for b in spec.by]
-    codes, _, values = segment_codes(keys, list(spec.by), len(rows))
-    model = np.asarray(result.column(_MODEL))[rows]
-    in_range = (np.asarray(result.column(_RANGE))[rows] if _RANGE in result.column_names
-                else np.zeros(len(rows), np.int32))
-    order = np.lexsort((in_range, model, codes))
+    keys = [arrow_values(result.column(b)) for b in spec.by]
+    codes, _, values = segment_codes(keys, list(spec.by), result.num_rows)
+    model = np.asarray(result.column(_MODEL))
+    later = [np.asarray(result.column(c)) for c in (_PART, _RANGE) if c in result.column_names]
+    order = np.lexsort((*later, model, codes))
     present = np.unique(codes)
     dense = np.searchsorted(present, codes)
-    return (rows[order], {k: v[present] for k, v in values.items()}, dense[order],
-            model[order])
+    return order, {k: v[present] for k, v in values.items()}, dense[order], model[order]
 
 
 def _report_table(result: Any, spec: _Spec) -> ReportTable:
@@ -651,24 +675,19 @@ def evaluate(df: Any, *, label: str, score: str | Sequence[str], weight: str | N
 
 
 def _score_tables(result: Any, spec: _Spec) -> dict[tuple[Any, ...], ScoreTable]:
-    """The table of each (segment..., model) from the reducers' merged entries
+    """The table of each (segment..., model) from the reducers' merged pieces
     (``_reduce_tables``), score ranges joined."""
     coding = _coding_of(result, spec)
-    meta = np.asarray(result.column(_ROWS).is_valid())
-    rows, values, segment, model = _order(result, spec, meta)
-    # A triple's entries follow its row-count row in the reducers' output.
-    starts = np.flatnonzero(meta)
-    ends = dict(zip(starts.tolist(), np.append(starts[1:], result.num_rows).tolist()))
-    columns = [np.asarray(result.column(c).to_numpy()) for c in (_SCORE, _POS, _NEG)]
-    n_rows = np.asarray(result.column(_ROWS).fill_null(0))
+    rows, values, segment, model = _order(result, spec)
+    blobs = result.column(_TABLE).to_pylist()
+    n_rows = np.asarray(result.column(_ROWS))
     out: dict[tuple[Any, ...], ScoreTable] = {}
     cut = np.flatnonzero(np.diff(segment) | np.diff(model)) + 1
     for pieces in np.split(np.arange(len(rows)), cut):
         k = int(pieces[0])
-        taken = np.concatenate([np.arange(r + 1, ends[r]) for r in rows[pieces].tolist()])
         key = tuple(values[name][segment[k]] for name in spec.by) + (spec.models[model[k]],)
-        out[key] = ScoreTable(*(c[taken] for c in columns), int(n_rows[rows[pieces]].sum()),
-                              coding)
+        out[key] = ScoreTable(*_unblob([blobs[r] for r in rows[pieces]]),
+                              int(n_rows[rows[pieces]].sum()), coding)
     return out
 
 

@@ -100,7 +100,9 @@ def _shuffled(table, spec, n_parts, n_reducers, reducer):
     pieces = [b for lo, hi in zip(bounds[:-1], bounds[1:])
               for b in _partial_tables(spec, iter(table.slice(lo, hi - lo).to_batches()))]
     entries = pa.Table.from_batches(pieces)
-    keys = zip(*(entries.column(c).to_pylist() for c in [*spec.by, "_model", "_range"]))
+    # (Spark sends the pieces of a map task in no promised order)
+    entries = entries.take(np.random.default_rng(0).permutation(entries.num_rows))
+    keys = list(zip(*(entries.column(c).to_pylist() for c in [*spec.by, "_model", "_range"])))
     target = np.array([zlib.crc32(repr(k).encode()) % n_reducers for k in keys])
     out = [b for r in range(n_reducers)
            for b in reducer(spec, iter(entries.filter(pa.array(target == r)).to_batches()))]
@@ -118,7 +120,8 @@ def test_stages_give_evaluate_many(backend, by, weight):
     assert_tables_equal(want, got)
 
 
-def test_stages_give_score_tables(backend):
+def test_stages_give_score_tables(backend, monkeypatch):
+    monkeypatch.setattr(spark_module, "_PIECE", 37)       # tables travel in many pieces
     table = frame()
     spec = _spec(weight="w", by=("country",))
     got = _score_tables(_shuffled(table, spec, 5, 2, _reduce_tables), spec)
@@ -131,10 +134,11 @@ def test_stages_give_score_tables(backend):
 
 
 @pytest.mark.parametrize("weights", [None, "int", "float"])
-def test_stages_by_score_ranges(backend, weights):
+def test_stages_by_score_ranges(backend, weights, monkeypatch):
     """One model swept in score ranges: the three passes give evaluate's report, to
     rounding (the ranges' shares of AUC and AP are summed apart), and the joined
     ranges give the table."""
+    monkeypatch.setattr(spark_module, "_PIECE", 101)
     table = frame(weights=weights or "int")
     weight = None if weights is None else "w"
     scores = table["m2"].to_numpy()
@@ -145,7 +149,7 @@ def test_stages_by_score_ranges(backend, weights):
     def run(step, given):
         return pa.Table.from_batches(list(_range_pass(spec, step, given,
                                                       iter(merged.to_batches()))))
-    meta = merged.filter(merged["_rows"].is_valid())
+    meta = merged.drop_columns(["_table"])
     sweep, n_rows = _combine_passes(meta, run, 3)
     got = quiet(indist_fast.Report.from_sweep, sweep, spec.levels, n_rows, True)
     want = quiet(indist_fast.evaluate, table, label="y", score="m2", weight=weight)
