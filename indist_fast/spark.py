@@ -40,7 +40,7 @@ import numpy as np
 
 from ._core.records import SegmentSweeps, SweepResult
 from ._core.engine import engine
-from ._core.validation import (LabelCoding, Rows, check_columns, check_count, check_flag,
+from ._core.validation import (LabelCoding, Rows, check_columns, checked_classes, check_count, check_flag,
                                check_levels, check_two_classes, combine_codings,
                                prepare_rows, with_scores)
 from .errors import warn_one_class
@@ -200,6 +200,9 @@ def _segment_tables(rows: Rows, codes: np.ndarray, n_segments: int) -> Segmented
     would cost more than it saves)."""
     if n_segments > _KERNEL_SEGMENTS:
         return SegmentedTables.from_rows(rows, codes)
+    # Bad rows are named here, by their row in the partition: the kernel would number
+    # them within their segment.
+    checked_classes(rows.y, rows.s, rows.w, rows.pos_value, rows.neg_value)
     order, bounds = _by_code(codes, n_segments)
     pieces = []
     for g, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):

@@ -161,14 +161,16 @@ def test_stages_by_score_ranges(backend, weights, monkeypatch):
         exact=weights != "float")
 
 
-def test_stage_names_the_bad_row():
+@pytest.mark.parametrize("by", [(), ("country",)])
+def test_stage_names_the_bad_row(by):
     table = frame(n=50)
     s = table["m2"].to_numpy().copy()
     s[17] = np.nan
     bad = table.set_column(2, "m2", pa.array(s))
-    with pytest.raises(ValueError, match=r"score column 'm2' contains NaN .*row 17 of a "
-                                         r"partition: \{'y': .*'m2': nan"):
-        list(_partial_tables(_spec(), iter(bad.to_batches())))
+    m1 = repr(table["m1"][17].as_py())
+    with pytest.raises(ValueError, match=rf"score column 'm2' contains NaN .*row 17 of a "
+                                         rf"partition: \{{'y': .*'m1': {m1}, 'm2': nan"):
+        list(_partial_tables(_spec(by=by), iter(bad.to_batches())))
 
 
 # ---- Spark, local mode ---------------------------------------------------------------------
