@@ -72,6 +72,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=None,
                         help="cancel a phase's Spark jobs after this many seconds (its time "
                              "is then a lower bound)")
+    parser.add_argument("--mllib-timeout-ratio", type=float, default=None,
+                        help="cancel each MLlib phase once it took this many times the "
+                             "indist_fast one-score phase (the ratio is then a lower bound)")
     parser.add_argument("--no-segments", action="store_true",
                         help="leave out the segments x models phase")
     parser.add_argument("--quick", action="store_true",
@@ -111,7 +114,7 @@ def main() -> None:
 
     results = []
 
-    def phase(name, f):
+    def phase(name, f, timeout=None):
         for pid in (me, jvm):
             reset_peak(pid)
         t = time.perf_counter()
@@ -124,11 +127,12 @@ def main() -> None:
                 box.append(exc)
         worker = threading.Thread(target=run, daemon=True)
         worker.start()
-        worker.join(args.timeout)
+        limit = timeout or args.timeout
+        worker.join(limit)
         if worker.is_alive():
             spark.sparkContext.cancelAllJobs()
             worker.join()
-            box[:] = [TimeoutError(f"cancelled after {args.timeout:.0f} s")]
+            box[:] = [TimeoutError(f"cancelled after {limit:.0f} s")]
         out = box[0]
         seconds = time.perf_counter() - t
         results.append((name, seconds, peak_mb(me), peak_mb(jvm)))
@@ -142,13 +146,16 @@ def main() -> None:
               lambda: df.selectExpr("sum(y)", "sum(m1)", "sum(m2)", "sum(seg)").collect())
     exact = phase("indist_fast.spark.evaluate, one score (m1)",
                   lambda: indist_fast.spark.evaluate(df, label="y", score="m1"))
+    one_seconds = results[-1][1]
     mllib = {}
     for bins in (1000,) if args.quick else (1000, 0):
         for metric in ("areaUnderROC",) if args.quick else ("areaUnderROC", "areaUnderPR"):
             ev = BinaryClassificationEvaluator(rawPredictionCol="m1", labelCol="y",
                                                metricName=metric, numBins=bins)
+            limit = None if args.mllib_timeout_ratio is None else \
+                args.mllib_timeout_ratio * one_seconds
             mllib[bins, metric] = phase(f"MLlib {metric}, numBins={bins}, m1",
-                                        lambda: ev.evaluate(df))
+                                        lambda: ev.evaluate(df), limit)
     table = None if args.no_segments else phase(
         f"indist_fast.spark.evaluate, 2 models x {args.segments} segments",
         lambda: indist_fast.spark.evaluate(df, label="y", score=["m1", "m2"], by="seg"))
