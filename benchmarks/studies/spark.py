@@ -154,8 +154,12 @@ def main() -> None:
                                                metricName=metric, numBins=bins)
             limit = None if args.mllib_timeout_ratio is None else \
                 args.mllib_timeout_ratio * one_seconds
-            mllib[bins, metric] = phase(f"MLlib {metric}, numBins={bins}, m1",
-                                        lambda: ev.evaluate(df), limit)
+            mllib[bins, metric] = got = phase(f"MLlib {metric}, numBins={bins}, m1",
+                                              lambda: ev.evaluate(df), limit)
+            if not isinstance(got, Exception) and not isinstance(exact, Exception):
+                want = exact.auc if metric == "areaUnderROC" else exact.average_precision
+                print(f"    {got:.12f}, minus the exact value {want:.12f}: {got - want:+.3e}",
+                      flush=True)
     table = None if args.no_segments else phase(
         f"indist_fast.spark.evaluate, 2 models x {args.segments} segments",
         lambda: indist_fast.spark.evaluate(df, label="y", score=["m1", "m2"], by="seg"))
