@@ -3,17 +3,24 @@
 1. ``mapInArrow`` on the rows: each partition's Arrow batches are validated once for all
    models (errors name the column, the Spark partition and the row by its values),
    numbered by segment and summarised into the score table of every (segment, model)
-   by the compiled kernels. Out come Arrow batches of table entries (segment keys,
-   model, score, pos, neg) and one entry per (segment, model) with its row count and
-   label coding. No pandas: Arrow in, NumPy views, Arrow out.
-2. Spark's shuffle brings every (segment, model)'s entries to one partition
-   (``repartition`` by the segment columns and the model).
-3. ``mapInArrow`` there: the entries of each (segment, model) merged (weights of equal
-   scores added) and swept by the segment kernel; out comes one Arrow row of sweep
-   sums per (segment, model), or for ``score_table`` the merged entries.
+   by the compiled kernels (NumPy views of the Arrow columns, no pandas). Out comes a
+   row per piece of each table: the segment keys, the model, the score range, the row
+   count and label coding, and the entries (score, pos, neg) as one Arrow IPC record
+   batch, so that Spark moves a few large values, not a row per distinct score.
+2. Spark's shuffle brings the pieces of each (segment, model) to one task
+   (``repartition`` by the segment columns, the model and the range).
+3. ``mapInArrow`` there: the pieces of each (segment, model) swept together by the
+   segment kernel (equal scores of different partitions added in its sort); out comes
+   one row of sweep sums per (segment, model), or for ``score_table`` the merged
+   tables.
 4. The driver receives only those rows (``toArrow``), checks that the partitions'
    label codings agree, puts the segments in ``evaluate_many``'s order and builds
-   the ``ReportTable`` (or ``Report``) from the sweeps.
+   the ``ReportTable`` from the sweeps.
+
+One score without segments (a ``Report``): Spark's quantile sketch cuts the score
+axis into ranges, step 3 merges each range's pieces, and ``scale.ranges``' passes sweep
+the ranges in parallel over those tables kept in Spark's cache; the driver holds a few
+numbers per range.
 
 A (segment, model)'s merged table is a sufficient statistic of its rows, so the numbers
 are those of ``evaluate``/``evaluate_many`` on all rows at once (bit for bit when the
@@ -40,7 +47,8 @@ import numpy as np
 
 from ._core.records import SegmentSweeps, SweepResult
 from ._core.engine import engine
-from ._core.validation import (LabelCoding, Rows, check_columns, checked_classes, check_count, check_flag,
+from ._core.validation import (LabelCoding, Rows, check_columns, check_count, check_flag,
+                               checked_classes,
                                check_levels, check_two_classes, combine_codings,
                                prepare_rows, with_scores)
 from .errors import warn_one_class
@@ -141,10 +149,10 @@ def _with_row(message: str, table: Any) -> str:
 
 def _partial_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     import pyarrow as pa
-    batches = list(batches)
-    if not batches:
+    got = list(batches)
+    if not got:
         return
-    table = pa.Table.from_batches(batches)
+    table = pa.Table.from_batches(got)
     if table.num_rows == 0:
         return
     try:
@@ -161,7 +169,7 @@ def _summarise(spec: _Spec, table: Any) -> Iterator[Any]:
                             + [("by", b) for b in spec.by])
     y, w = columns[0], columns[1]
     scores, groups = columns[2:2 + len(spec.models)], columns[2 + len(spec.models):]
-    rows = []
+    rows: list[Rows] = []
     for model, s in zip(spec.models, scores):
         with _naming(spec, model):
             rows.append(prepare_rows(y, s, w, spec.pos_label) if not rows
@@ -323,11 +331,12 @@ def _merged_tables(flat: tuple[np.ndarray, ...], n_rows: np.ndarray) -> list[Sco
 
 def _reduce_sweeps(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     import pyarrow as pa
-    batches = list(batches)
-    if not batches:
+    got = list(batches)
+    if not got:
         return
-    keys, flat, n_rows, coding = _merged(spec, pa.Table.from_batches(batches))
-    sweeps = entry_sweeps(*flat, n_rows, with_main_level(spec.levels), spec.exclude_self)
+    keys, (pair, scores, pos, neg), n_rows, coding = _merged(spec, pa.Table.from_batches(got))
+    sweeps = entry_sweeps(pair, scores, pos, neg, n_rows, with_main_level(spec.levels),
+                          spec.exclude_self)
     columns = {name: keys.column(name) for name in keys.column_names if name != _RANGE}
     for name in _SWEEP_FIELDS:
         columns[name] = pa.array(getattr(sweeps, name))
@@ -346,10 +355,10 @@ def _lists(flat: np.ndarray) -> Any:
 
 def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
     import pyarrow as pa
-    batches = list(batches)
-    if not batches:
+    got = list(batches)
+    if not got:
         return
-    keys, flat, n_rows, coding = _merged(spec, pa.Table.from_batches(batches))
+    keys, flat, n_rows, coding = _merged(spec, pa.Table.from_batches(got))
     blob = pickle.dumps(coding)
     pieces = []
     models, in_range = keys.column(_MODEL).to_pylist(), keys.column(_RANGE).to_pylist()
@@ -367,10 +376,10 @@ def _reduce_tables(spec: _Spec, batches: Iterator[Any]) -> Iterator[Any]:
 def _range_tables(batches: Iterator[Any]) -> Iterator[tuple[int, ScoreTable]]:
     """The merged range tables of a partition of ``_reduce_tables``' output."""
     import pyarrow as pa
-    batches = list(batches)
-    if not batches:
+    got = list(batches)
+    if not got:
         return
-    table = pa.Table.from_batches(batches)
+    table = pa.Table.from_batches(got)
     in_range = np.asarray(table.column(_RANGE))
     order = np.lexsort((np.asarray(table.column(_PART)), in_range))
     blobs = table.column(_TABLE).to_pylist()
@@ -538,8 +547,8 @@ def _sweep_ranges(df: Any, spec: _Spec, n_partitions: int | None
     return result, coding
 
 
-def _coding_of(result: Any, spec: _Spec) -> LabelCoding | None:
-    coding = None
+def _coding_of(result: Any, spec: _Spec) -> LabelCoding:
+    coding: LabelCoding | None = None
     with _naming(spec, spec.models[0]):
         for blob in set(result.column(_CODING).drop_null().to_pylist()):
             coding = combine_codings(coding, pickle.loads(blob))
@@ -571,8 +580,8 @@ def _report_table(result: Any, spec: _Spec) -> ReportTable:
     n_models = len(spec.models)
     crossings = np.asarray(taken.column("_crossings").combine_chunks().flatten()).reshape(
         len(rows), len(with_main_level(spec.levels)), -1)
-    sweeps = [SegmentSweeps(*(np.asarray(taken.column(name))[m::n_models]
-                              for name in _SWEEP_FIELDS), crossings[m::n_models])
+    sweeps = [SegmentSweeps._make([np.asarray(taken.column(name))[m::n_models]
+                                   for name in _SWEEP_FIELDS] + [crossings[m::n_models]])
               for m in range(n_models)]
     return ReportTable._from_sweeps(list(spec.by), values, list(spec.models), sweeps,
                                     spec.levels, spec.exclude_self)
