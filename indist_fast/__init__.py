@@ -27,6 +27,7 @@ from .scale.window import Window
 from .scale.files import evaluate_file
 from .scale.file_tables import score_table_file
 from . import dask
+from . import spark
 from .table.score_table import ScoreTable
 from .metrics.segments import evaluate_many
 from .metrics.over_time import over_time
@@ -95,7 +96,7 @@ __all__ = [
     "indistinguishability_threshold", "precision_at_indistinguishability",
     "ScoreTable", "Report", "OperatingPoint", "Curves",
     "bootstrap", "BootstrapResult", "Interval",
-    "Accumulator", "evaluate_file", "score_table_file", "dask", "datasets", "multiclass",
+    "Accumulator", "evaluate_file", "score_table_file", "dask", "spark", "datasets", "multiclass",
     "population",
     "delong", "delong_test", "hanley_mcneil_se", "DeLongResult", "DeLongTest",
     "compare", "Comparison", "Comparisons", "Difference",

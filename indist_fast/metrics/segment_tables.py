@@ -62,11 +62,11 @@ def from_score_tables(by: Sequence[str], segments: Mapping[str, Any], models: Se
         if len(per_segment) != n_seg:
             raise ValueError(f"tables[{m}]: one table per segment expected ({n_seg}), got "
                              f"{len(per_segment)}.")
-        sweeps.append(_segment_sweeps(per_segment, all_levels, exclude_self))
+        sweeps.append(segment_sweeps(per_segment, all_levels, exclude_self))
     return ReportTable._from_sweeps(list(by), values, list(models), sweeps, lv, exclude_self)
 
 
-def _segment_sweeps(tables: Sequence[ScoreTable], levels: np.ndarray, exclude_self: bool) -> Any:
+def segment_sweeps(tables: Sequence[ScoreTable], levels: np.ndarray, exclude_self: bool) -> Any:
     """The tables' distinct scores as weighted rows of one class each, swept per segment
     by the segment kernel (weights hold the counts; exact below 2**53 rows)."""
     sizes = np.array([len(t.scores) for t in tables], dtype=np.int64)
@@ -74,11 +74,21 @@ def _segment_sweeps(tables: Sequence[ScoreTable], levels: np.ndarray, exclude_se
     scores = np.concatenate([t.scores for t in tables] or [np.empty(0)])
     pos = np.concatenate([np.asarray(t.pos, dtype=np.float64) for t in tables] or [np.empty(0)])
     neg = np.concatenate([np.asarray(t.neg, dtype=np.float64) for t in tables] or [np.empty(0)])
+    return entry_sweeps(codes, scores, pos, neg, np.array([t.n_rows for t in tables],
+                                                          dtype=np.int64), levels, exclude_self)
+
+
+def entry_sweeps(codes: np.ndarray, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+                 n_rows: np.ndarray, levels: np.ndarray, exclude_self: bool) -> Any:
+    """``segment_sweeps`` of table entries in any order (``codes[i]``: the segment of
+    entry ``i``, in ``[0, len(n_rows))``; a score may repeat within a segment, as in the
+    unmerged tables of several partitions): one sort of them all in the kernel."""
     y = np.concatenate((np.ones(len(scores)), np.zeros(len(scores))))
     sweeps = engine().summarize_segments(
-        y, np.concatenate((scores, scores)), np.concatenate((pos, neg)),
-        np.concatenate((codes, codes)), len(tables), 1.0, 0.0, levels, exclude_self)
-    return sweeps._replace(n_rows=np.array([t.n_rows for t in tables], dtype=np.int64))
+        y, np.concatenate((scores, scores)),
+        np.concatenate((pos, neg)).astype(np.float64, copy=False),
+        np.concatenate((codes, codes)), len(n_rows), 1.0, 0.0, levels, exclude_self)
+    return sweeps._replace(n_rows=n_rows)
 
 
 def concat_tables(tables: Sequence[ReportTable]) -> ReportTable:

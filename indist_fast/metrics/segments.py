@@ -211,7 +211,7 @@ def evaluate_many_checked(y: Any, models: dict[Any, Any], w: Any, group_arrays: 
         columns = None if label is None else {
             "y_true": f"label column {label!r}",
             **({} if weight is None else {"sample_weight": f"weight column {weight!r}"})}
-        naming = lambda model: _naming_scores(names[model], columns)  # noqa: E731
+        naming = lambda model: naming_scores(names[model], columns)  # noqa: E731
     rows: list[Rows] = []
     for name, s in models.items():
         with naming(name):
@@ -260,7 +260,7 @@ def _score_name(model: Any, n_models: int, table_form: bool) -> str:
 
 
 @contextlib.contextmanager
-def _naming_scores(name: str, columns: Mapping[str, str] | None = None) -> Iterator[None]:
+def naming_scores(name: str, columns: Mapping[str, str] | None = None) -> Iterator[None]:
     """Errors about ``y_score`` (the shared validation's name for it) name the model
     whose scores they are about; with ``columns`` (the table form), errors about
     ``y_true`` and ``sample_weight`` name their columns too."""

@@ -39,7 +39,7 @@ FLOORS: list[set[str]] = [
     {"inference", "multiclass"},
     {"metrics"},                                # everything read from tables
     {"scale"},                                  # the same numbers from files, chunks, parts
-    {"plot", "sklearn", "dask", "datasets"},    # adapters
+    {"plot", "sklearn", "dask", "spark", "datasets"},    # adapters
     {"html"},                                   # interactive pages
     {"paper"},                                  # the papers' figures and tables
     {"cli"},                                    # the command line
