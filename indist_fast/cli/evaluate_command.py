@@ -55,7 +55,8 @@ def add_parser(sub: Any) -> None:
                     help="also draw a figure to this file (reads the rows into memory): the "
                          "report sheet of one score; with several scores or --by, ROC, "
                          "precision-recall and B(r) with the models overlaid, a row per "
-                         "segment (at most 8)")
+                         "segment (at most 8); with --time, the metrics per period with "
+                         "their drift marks")
     ev.add_argument("--html", type=html_path, default=None, metavar="PATH",
                     help="also write an interactive report page (one HTML file)")
     ev.add_argument("--total", action="store_true",
@@ -126,8 +127,10 @@ def run(args: argparse.Namespace) -> int:
         if extra and not args.json:        # (also beside --csv, which holds the table)
             print(table_readings.text(extra).lstrip("\n"))
         if args.plot:
-            from .figures import evaluate_figure
-            output.save_and_close(evaluate_figure(args, rows()), args.plot)
+            from .figures import evaluate_figure, over_time_figure
+            figure = (over_time_figure(args, result) if args.time is not None
+                      else evaluate_figure(args, rows()))
+            output.save_and_close(figure, args.plot)
             print(f"figure: {args.plot}", file=sys.stderr)
     return 0
 

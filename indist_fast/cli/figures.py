@@ -42,6 +42,18 @@ def evaluate_figure(args: argparse.Namespace, rows: FileRows) -> Any:
     return _segment_panels(panels, names, title)
 
 
+def over_time_figure(args: argparse.Namespace, table: Any) -> Any:
+    """The figure of ``evaluate --time --plot``: the metrics per period with their bands
+    and drift marks (``plot.over_time``), from the table already computed."""
+    import matplotlib.pyplot as plt
+    from ..plot import over_time
+    fig, ax = plt.subplots(figsize=(10, 5))
+    over_time(table, ax=ax)
+    ax.set_title(f"{', '.join(args.score)} over time ({args.file})")
+    fig.tight_layout()
+    return fig
+
+
 def _segment_panels(panels: list[tuple[dict[str, Any], FileRows]], names: list[str],
                     title: str) -> Any:
     import matplotlib.pyplot as plt

@@ -73,3 +73,21 @@ def test_freq_without_time_is_refused(path, capsys):
     assert "--freq 1D is the length of a period of --time" in capsys.readouterr().err
     with pytest.raises(ValueError, match="^freq: '1D' is the length of a period of time="):
         indist_fast.evaluate_file(path, label="y", score="p", freq="1D")
+
+
+def test_plot_with_time_draws_the_metrics_over_time(path, tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib")
+    from indist_fast.cli import figures
+
+    def whole_file_sheet(*args, **kwargs):
+        raise AssertionError("--time --plot drew the whole file's report sheet")
+
+    drawn = []
+    real = figures.over_time_figure
+    monkeypatch.setattr(figures, "evaluate_figure", whole_file_sheet)
+    monkeypatch.setattr(figures, "over_time_figure",
+                        lambda args, table: drawn.append(table) or real(args, table))
+    out = tmp_path / "days.png"
+    assert main(["evaluate", path, "--label", "y", "--score", "p", "--time", "ts",
+                 "--plot", str(out), "--quiet"]) == 0
+    assert out.stat().st_size > 10_000 and len(drawn) == 1 and drawn[0].by == ("period",)
