@@ -71,9 +71,12 @@ def frame_columns(data: Any, label: str, score: str, weight: str | None
     return y, s, w
 
 
-def table_columns(data: Any, roles: list[tuple[str, str | None]]) -> list[Any]:
+def table_columns(data: Any, roles: list[tuple[str, str | None]],
+                  checked_only: tuple[str, ...] = ()) -> list[Any]:
     """The named columns (``(role, name)`` pairs; None for an unused one) of a pandas or
-    polars DataFrame or a pyarrow Table, as NumPy arrays."""
+    polars DataFrame or a pyarrow Table, as NumPy arrays; the roles in ``checked_only``
+    are checked to be there but not read (None), for a caller that reads them its own
+    way (a time-zone-aware pandas column would become an array of objects)."""
     columns = getattr(data, "column_names", None)          # pyarrow.Table
     if columns is None:
         columns = getattr(data, "columns", None)           # pandas, polars
@@ -83,8 +86,8 @@ def table_columns(data: Any, roles: list[tuple[str, str | None]]) -> list[Any]:
                         f"Table as the first argument, got {type(data).__name__}.")
     check_columns(roles, names, "the table")
     out: list[Any] = []
-    for _, name in roles:
-        if name is None:
+    for role, name in roles:
+        if name is None or role in checked_only:
             out.append(None)
             continue
         if hasattr(data, "column_names"):                  # pyarrow.Table

@@ -273,7 +273,8 @@ def _columns(y_true: Any, y_score: Any, t: Any, sample_weight: Any, label: str |
         raise TypeError("with label=/score=/time= columns, pass the table alone (not "
                         "y_score, t or sample_weight arrays).")
     y, s, w, _ = table_columns(y_true, [("label", label), ("score", score),
-                                        ("weight", weight), ("time", time)])
+                                        ("weight", weight), ("time", time)],
+                               checked_only=("time",))
     # the time column as the library holds it: its time zone is kept for time_values
     raw = y_true.column(time) if hasattr(y_true, "column_names") else y_true[time]
     return y, s, raw, w
