@@ -642,6 +642,14 @@ def _check_duration(duration: Any) -> float:
 
 def _seconds(t: Any) -> tuple[np.ndarray, str]:
     """Times as float64 seconds, and their kind ("seconds" or "datetimes")."""
+    # Time-zone-aware times become UTC first (NumPy's datetimes have no zone, and
+    # warn when handed one).
+    if isinstance(t, _dt.datetime) and t.tzinfo is not None:
+        t = t.astimezone(_dt.timezone.utc).replace(tzinfo=None)
+    elif getattr(getattr(t, "dtype", None), "tz", None) is not None:
+        t = t.dt.tz_convert(None) if hasattr(t, "dt") else t.tz_convert(None)
+    elif getattr(t, "tzinfo", None) is not None and hasattr(t, "tz_convert"):
+        t = t.tz_convert(None)                      # a pandas Timestamp
     if isinstance(t, (_dt.datetime, np.datetime64)) or (
             hasattr(t, "dtype") and getattr(t.dtype, "kind", "") == "M"):
         arr = np.asarray(t, dtype="datetime64[ns]")

@@ -389,3 +389,19 @@ def test_report_equals_evaluate_where_evaluate_sums_on_both_cores():
     window = Window(size=n, levels=(0.5,))
     window.update(y, s)
     assert window.report() == indist_fast.evaluate(y, s, levels=(0.5,))
+
+
+def test_time_zone_aware_times_are_read_as_utc_without_a_warning():
+    pd = pytest.importorskip("pandas")
+    aware = pd.Series(pd.Timestamp("2026-10-01 12:00", tz="Europe/Berlin")
+                      + pd.to_timedelta(np.arange(5), unit="min"))
+    a, b = Window(duration=3600), Window(duration=3600)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a.update([0, 1, 0, 1, 1], [0.1, 0.9, 0.3, 0.8, 0.2], t=aware)
+        a.update([1], [0.5], t=dt.datetime(2026, 10, 1, 11, 30, tzinfo=dt.timezone.utc))
+        a.update([0], [0.6], t=pd.Timestamp("2026-10-01 13:40", tz="Europe/Berlin"))
+    b.update([0, 1, 0, 1, 1], [0.1, 0.9, 0.3, 0.8, 0.2], t=aware.dt.tz_convert(None))
+    b.update([1], [0.5], t=dt.datetime(2026, 10, 1, 11, 30))
+    b.update([0], [0.6], t=pd.Timestamp("2026-10-01 11:40"))
+    assert a.n_rows == b.n_rows == 2 and a.report() == b.report()
