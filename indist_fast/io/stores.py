@@ -146,7 +146,12 @@ def locate(path: Any, filesystem: Any = None) -> Any:
     if uri is None:
         return path
     if uri.group(1).lower() == "file":
-        return unquote(urlsplit(path).path)
+        parts = urlsplit(path)
+        if parts.netloc not in ("", "localhost"):
+            raise ValueError(f"path: {path!r} names the host {parts.netloc!r}, which a local "
+                             f"file has not: a local path is file:///{parts.netloc}"
+                             f"{parts.path} (three slashes).")
+        return unquote(parts.path)
     scheme = uri.group(1).lower()
     # In a URI a ? starts the query (``?endpoint_override=...``): its wildcards are *
     # and [...] only.

@@ -102,6 +102,13 @@ def test_file_uri_is_local(tree):
     assert locate(["file://" + path, path]) == [path, path]
     r = evaluate_file("file://" + path, label="y", score="s", progress=False)
     assert r.auc == evaluate_file(path, label="y", score="s", progress=False).auc
+    assert locate("file://localhost" + path) == path
+
+
+def test_file_uri_with_two_slashes_names_the_host_it_read():
+    # file://tmp/logs is the host "tmp" and the path /logs, not the folder tmp/logs
+    with pytest.raises(ValueError, match=r"names the host 'tmp'.*file:///tmp/logs/"):
+        locate("file://tmp/logs/")
 
 
 def test_fsspec_memory_filesystem(backend, tree):
