@@ -143,10 +143,13 @@ class Difference:
                     if self.p_value != self.p_value_unadjusted else "")
         metric = _SHOWN.get(self.metric, self.metric)
         if self.method == "venkatraman":
+            n_perm = len(self.replicates)
+            # p = 0 (pROC's rule) means no permutation reached E: below one in n_perm
+            p = (f"p < {1 / n_perm:.3g} (no permutation as large)"
+                 if self.p_value == 0 and n_perm else p_text(self.p_value, self.p_is_bound))
             return (f"{metric}: {name_a} AUC {self.estimate_a:.4f}, {name_b} AUC "
                     f"{self.estimate_b:.4f}, area between the curves E = {self.statistic:.6g}, "
-                    f"{p_text(self.p_value, self.p_is_bound)}{adjusted} (venkatraman, "
-                    f"{len(self.replicates)} permutations)")
+                    f"{p}{adjusted} (venkatraman, {n_perm} permutations)")
         if self.df is not None:
             note += f", t = {self.statistic:.4f}, df = {self.df:.1f}"
         return (f"{metric}: {name_a} {self.estimate_a:.4f}, {name_b} {self.estimate_b:.4f}, "

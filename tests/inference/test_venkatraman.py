@@ -155,3 +155,14 @@ def test_text_names_the_statistic():
     y, a, b = data(10)
     text = str(indist_fast.compare(y, a, b, method="venkatraman", n_perm=20))
     assert "E = " in text and "20 permutations" in text
+
+
+def test_text_reads_a_zero_p_as_below_one_permutation_and_claims_no_difference():
+    rng = np.random.default_rng(5)
+    y = (rng.random(3000) < 0.3).astype(int)
+    a = rng.normal(size=3000) + 1.5 * y
+    far = indist_fast.compare(y, a, rng.normal(size=3000), method="venkatraman", n_perm=50)
+    assert far["roc"].p_value == 0
+    assert "p < 0.02 (no permutation as large)" in str(far)
+    same = str(indist_fast.compare(y, a, a, method="venkatraman", n_perm=20))
+    assert "differ" not in same and "area between the curves E = 0," in same
