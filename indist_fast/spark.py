@@ -137,8 +137,11 @@ def _naming(spec: _Spec, model: str) -> Any:
 def _with_row(message: str, table: Any) -> str:
     """The message, with the Spark partition and the row it names shown by its values
     (a partition's row numbers mean nothing to the user)."""
-    from pyspark import TaskContext
-    context = TaskContext.get()
+    try:
+        from pyspark import TaskContext
+        context = TaskContext.get()
+    except ImportError:             # the stage run outside Spark, on Arrow tables
+        context = None
     where = f"Spark partition {context.partitionId()}" if context is not None else "a partition"
     found = re.search(r"at row (\d+)", message)
     if found is None or int(found.group(1)) >= table.num_rows:
@@ -710,9 +713,9 @@ def score_table(df: Any, *, label: str, score: str | Sequence[str], weight: str 
     """The ``ScoreTable`` of a Spark DataFrame's rows (or one per segment and model),
     built on the executors.
 
-    Read it for what a ``Report`` does not hold: ``table.curves()``,
-    ``table.calibration()``, ``table.ks()``, ``table.gains()``, thresholds, the
-    bootstrap of tables.
+    Read it for what a ``Report`` does not hold: ``table.curves()`` (every operating
+    point), ``table.calibration()``, ``table.ks()``, ``table.gains()``,
+    ``table.top_k()``.
 
     Parameters
     ----------

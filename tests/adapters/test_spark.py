@@ -23,7 +23,8 @@ from indist_fast import IndistFastWarning, ScoreTable
 from reports import assert_reports_equal
 
 pa = pytest.importorskip("pyarrow")
-pytest.importorskip("pyspark", reason="needs pyspark: pip install 'indist-fast[spark]'")
+# (the stages run without pyspark, which the package imports only where a session is
+# used: they belong to the README's suite, where the spark extra is not installed)
 spark_module = pytest.importorskip("indist_fast.spark")
 from indist_fast.spark import (_Spec, _combine_passes, _partial_tables,  # noqa: E402
                                _range_pass, _reduce_sweeps, _reduce_tables, _report_table,
@@ -177,6 +178,7 @@ def test_stage_names_the_bad_row(by):
 
 @pytest.fixture(scope="module")
 def spark():
+    pytest.importorskip("pyspark", reason="needs pyspark: pip install 'indist-fast[spark]'")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.skip("needs Java for Spark (Debian: apt-get install openjdk-17-jre-headless)")
     from pyspark.sql import SparkSession
