@@ -20,7 +20,7 @@ import pytest
 
 import indist_fast
 from indist_fast import IndistFastWarning, ScoreTable
-from children import PACKAGE_ROOT
+from children import CHILD_CWD, PACKAGE_ROOT
 from reports import assert_reports_equal
 
 pa = pytest.importorskip("pyarrow")
@@ -185,13 +185,21 @@ def spark():
     # test (the in-place build, or the installed wheel when the checkout has no
     # kernels: CI's way) rather than the checkout's uncompiled tree.
     os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (SparkSession.builder.master("local[2]").appName("indist_fast tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.executorEnv.PYTHONPATH",
-                       os.pathsep.join([PACKAGE_ROOT, os.environ.get("PYTHONPATH", "")]))
-               .getOrCreate())
+    # The workers start as `python -m pyspark.daemon` in the JVM's folder, and -m puts
+    # that folder first on their path: the JVM starts in the package's folder, as every
+    # child of the tests does (tests/children.py), not in the checkout.
+    here = os.getcwd()
+    os.chdir(CHILD_CWD)
+    try:
+        session = (SparkSession.builder.master("local[2]").appName("indist_fast tests")
+                   .config("spark.ui.enabled", "false")
+                   .config("spark.ui.showConsoleProgress", "false")
+                   .config("spark.sql.shuffle.partitions", "4")
+                   .config("spark.executorEnv.PYTHONPATH",
+                           os.pathsep.join([PACKAGE_ROOT, os.environ.get("PYTHONPATH", "")]))
+                   .getOrCreate())
+    finally:
+        os.chdir(here)
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
