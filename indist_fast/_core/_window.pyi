@@ -6,13 +6,17 @@ from numpy.typing import NDArray
 
 from .records import (WindowBase, WindowStep)
 
-# def window_step(const double[::1] base_s, const double[::1] base_pc,
+# def window_top(const double[::1] base_s)
+def window_top(base_s: NDArray[np.float64]) -> NDArray[np.float64]: ...
+
+# def window_step(const double[::1] base_s, const double[::1] base_top, const double[::1] base_pc,
 #                 const double[::1] base_nc, const double[::1] d_s, const double[::1] d_p,
 #                 const double[::1] d_n, const int64_t[::1] d_c, const double[::1] x_s,
 #                 const uint8_t[::1] x_code, const double[::1] x_w, double total_pos,
 #                 double[::1] out_s, double[::1] out_p, double[::1] out_n,
 #                 int64_t[::1] out_c)
-def window_step(base_s: NDArray[np.float64], base_pc: NDArray[np.float64],
+def window_step(base_s: NDArray[np.float64], base_top: NDArray[np.float64],
+                base_pc: NDArray[np.float64],
                 base_nc: NDArray[np.float64], d_s: NDArray[np.float64],
                 d_p: NDArray[np.float64], d_n: NDArray[np.float64], d_c: NDArray[np.int64],
                 x_s: NDArray[np.float64], x_code: NDArray[np.uint8],

@@ -323,7 +323,7 @@ def _reference(reference: Any, periods: Periods, keys: np.ndarray, starts: np.nd
                kind: np.dtype) -> np.ndarray:
     """Which periods the reference holds: the first (None), the period holding a time,
     or the periods starting within ``[start, end)`` of a pair of times."""
-    held = np.zeros(len(keys), dtype=bool)
+    held: np.ndarray = np.zeros(len(keys), dtype=bool)
     if reference is None:
         held[0] = True
         return held

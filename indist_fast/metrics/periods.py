@@ -247,14 +247,14 @@ def time_values(t: Any, n: int, name: str = "t") -> np.ndarray:
         values = _objects(values, name)
     kind = values.dtype.kind
     if kind == "M":
-        out = values.astype("datetime64[ns]", copy=False)
+        out: np.ndarray = values.astype("datetime64[ns]", copy=False)
         bad = np.isnat(out)
         if bad.any():
             raise ValueError(f"{name} has a missing time (NaT) at row "
                              f"{int(np.flatnonzero(bad)[0])}; drop or fill those rows first.")
         return out
     if kind in "iuf":
-        secs = values.astype(np.float64)
+        secs: np.ndarray = values.astype(np.float64)
         bad = ~np.isfinite(secs)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])

@@ -115,7 +115,9 @@ def _evaluate_periods(path: Any, cols: dict[str, str | None], periods: Periods,
                        for k, c in zip(cols, zip(*buffered))}
             buffered.clear()
             with naming_columns(path, cols), rows_in_files(src):
-                pos_label = typed_pos_label(pos_label, columns["label"])
+                labels = columns["label"]
+                assert labels is not None           # (a label column is always read)
+                pos_label = typed_pos_label(pos_label, labels)
                 return over_time_checked(columns["label"], columns["score"],
                                          columns["by#0"], columns["weight"], pos_label, lv,
                                          exclude_self, periods, 1, None, 0.05, boot, name,
@@ -126,9 +128,9 @@ def _evaluate_periods(path: Any, cols: dict[str, str | None], periods: Periods,
     at = list(cols).index("by#0")
     with naming_columns(path, cols):
         table = plan.evaluate(_with_periods(src, at, periods, name), progress)
-    columns = {("period" if key == time else key): value
+    renamed = {("period" if key == time else key): value
                for key, value in table.columns.items()}
     by = tuple("period" if key == time else key for key in table.by)
-    out = ReportTable(by, columns, table.levels, table.exclude_self, table.n_boot,
+    out = ReportTable(by, renamed, table.levels, table.exclude_self, table.n_boot,
                       table.confidence, table.seed_entropy)
     return out._with_sources(table._sources)
